@@ -1,0 +1,131 @@
+"""Where a hand's cards come from: a shuffled deck (seeded) or explicit per-seat cards (replay).
+
+Both dealers answer the same two questions: the card at ``position`` (0-5: down,
+down, door, 4th, 5th, 6th) of ``seat``, and the 7th-street cards once the engine
+knows who is live. A deck deals by fixed slots, ``deck[position * seats + seat]``,
+so a seat's cards do not depend on who folded: that is what lets duplicate
+matches replay the same deal with the agents swapped.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from razz_env.engine.cards import DECK_SIZE, CardError, card_str, check_distinct
+from razz_env.engine.errors import ConfigError
+
+_POSITION_NAMES = ("1st down", "2nd down", "door", "4th-street", "5th-street", "6th-street", "7th-street")
+
+
+def shuffled_deck(rng: random.Random, prefix: int = DECK_SIZE) -> list[int]:
+    """A deck whose first ``prefix`` cards are a uniformly random draw (partial Fisher-Yates).
+
+    Only the slots a table can use need shuffling (7 per seat), which keeps dealing cheap
+    for small tables; ``random.Random`` with an int seed repeats in any process.
+    """
+    deck = list(range(DECK_SIZE))
+    draw = rng.random
+    for i in range(min(prefix, DECK_SIZE - 1)):
+        j = i + int(draw() * (DECK_SIZE - i))
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+class DeckDealer:
+    """Deals a deck by fixed slots; 7th-street cards come from the slots after 6th street."""
+
+    __slots__ = ("deck", "num_seats", "_used")
+
+    def __init__(self, deck: Sequence[int], num_seats: int) -> None:
+        deck = list(deck)
+        if len(deck) != DECK_SIZE:
+            raise ConfigError(f"deck: expected all {DECK_SIZE} cards, got {len(deck)}")
+        try:
+            check_distinct(deck, "deck")
+        except CardError as err:
+            raise ConfigError(str(err)) from None
+        if any(not isinstance(c, int) or not 0 <= c < DECK_SIZE for c in deck):
+            raise ConfigError("deck: every card must be an int 0-51 (see razz_env.engine.cards)")
+        self.deck = deck
+        self.num_seats = num_seats
+        self._used = bytearray(DECK_SIZE)
+
+    def deal(self, seat: int, position: int) -> int:
+        """The card at ``position`` (0-5) for ``seat``."""
+        index = position * self.num_seats + seat
+        self._used[index] = 1
+        return self.deck[index]
+
+    def seventh(self, live: Sequence[int], community: bool) -> dict[int, int] | int:
+        """7th-street cards: ``{seat: card}`` for the live seats, or the community card."""
+        used = self._used
+        free = [i for i in range(DECK_SIZE) if not used[i]]
+        if community:
+            used[free[0]] = 1
+            return self.deck[free[0]]
+        base = 6 * self.num_seats
+        preferred = {seat: base + seat for seat in live if base + seat < DECK_SIZE}
+        spare = iter(i for i in free if i not in preferred.values())
+        out = {}
+        for seat in live:
+            index = preferred.get(seat)
+            if index is None:
+                index = next(spare)
+            used[index] = 1
+            out[seat] = self.deck[index]
+        return out
+
+
+class ExplicitDealer:
+    """Deals the cards a record lists for each seat, in dealing order, plus its community card."""
+
+    __slots__ = ("cards", "community_card")
+
+    def __init__(self, cards: Sequence[Sequence[int]], community: int | None, num_seats: int) -> None:
+        if len(cards) != num_seats:
+            raise ConfigError(f"cards: expected one list per seat ({num_seats}), got {len(cards)}")
+        for seat, seat_cards in enumerate(cards):
+            if len(seat_cards) > 7:
+                raise ConfigError(f"cards[{seat}]: a seat holds at most 7 cards, got {len(seat_cards)}")
+        flat = [c for seat_cards in cards for c in seat_cards]
+        if community is not None:
+            flat.append(community)
+        try:
+            check_distinct(flat, "cards")
+        except CardError as err:
+            raise ConfigError(str(err)) from None
+        self.cards = [list(c) for c in cards]
+        self.community_card = community
+
+    def _take(self, seat: int, position: int) -> int:
+        seat_cards = self.cards[seat]
+        if position >= len(seat_cards):
+            raise ConfigError(
+                f"cards[{seat}]: seat {seat} must be dealt a {_POSITION_NAMES[position]} card "
+                f"(card {position + 1}) but only {len(seat_cards)} are listed"
+            )
+        return seat_cards[position]
+
+    def deal(self, seat: int, position: int) -> int:
+        """The listed card at ``position`` for ``seat``."""
+        return self._take(seat, position)
+
+    def seventh(self, live: Sequence[int], community: bool) -> dict[int, int] | int:
+        """The listed 7th-street cards, or the listed community card when the deck ran out."""
+        if community:
+            if self.community_card is None:
+                raise ConfigError("community: the deck cannot give every live seat a 7th card, "
+                                  "so a community card is needed, but the record's community is null")
+            return self.community_card
+        return {seat: self._take(seat, 6) for seat in live}
+
+    def check_all_used(self, dealt_counts: Sequence[int], community_used: bool) -> None:
+        """Refuse cards the hand never dealt: a record must list exactly the dealt cards."""
+        for seat, (seat_cards, dealt) in enumerate(zip(self.cards, dealt_counts)):
+            if len(seat_cards) != dealt:
+                extra = " ".join(card_str(c) for c in seat_cards[dealt:])
+                raise ConfigError(f"cards[{seat}]: lists {len(seat_cards)} cards but the seat was dealt {dealt} "
+                                  f"(not dealt: {extra})")
+        if self.community_card is not None and not community_used:
+            raise ConfigError("community: a community card is listed but every live seat got its own 7th card")

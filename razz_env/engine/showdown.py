@@ -1,0 +1,128 @@
+"""Settling a hand: pots layered by contribution, each awarded among the seats eligible for it.
+
+Every chip a seat put in (antes included) sits in the layers up to its total; a
+layer is contested by the live seats that reached it. Each pot is split into the
+variant's halves (one for razz and stud, high and eight-or-better low for stud8),
+ties split evenly, and odd chips go as ``rules.md`` says: to the high half in
+stud8, then to the tied winner holding the highest card of their five-card hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from razz_env.engine import evaluation
+
+if TYPE_CHECKING:
+    from razz_env.engine.state import HandState
+
+_VALUE: dict[str, Callable[[Sequence[int]], int]] = {
+    "razz": evaluation.razz_low,
+    "action_razz": evaluation.action_razz_value,
+    "high": evaluation.stud_high,
+    "eight": evaluation.eight_low,
+}
+# Which five cards a half plays and which way its ranks run (for the odd-chip rule).
+_FIVE_KIND = {"razz": "razz", "action_razz": "razz", "high": "high", "eight": "eight"}
+
+
+@dataclass(slots=True)
+class PotResult:
+    """One pot: its chips, the seats that contested it, and who won how much of each half."""
+
+    amount: int
+    eligible: list[int]
+    shares: dict[int, int] = field(default_factory=dict)
+    winners: dict[str, list[int]] = field(default_factory=dict)
+
+
+def pot_layers(contributed: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, list[int]]]:
+    """Main pot then side pots: ``(amount, eligible live seats)`` from each seat's total contribution.
+
+    >>> pot_layers([50, 100, 100], [False, False, False])
+    [(150, [0, 1, 2]), (100, [1, 2])]
+    """
+    levels = sorted({c for c in contributed if c > 0})
+    layers: list[tuple[int, list[int]]] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributed)
+        eligible = [s for s, c in enumerate(contributed) if c >= level and not folded[s]]
+        if layers and layers[-1][1] == eligible:
+            layers[-1] = (layers[-1][0] + amount, eligible)
+        else:
+            layers.append((amount, eligible))
+        previous = level
+    return layers
+
+
+def _odd_chip_order(seats: list[int], held: dict[int, list[int]], kind: str) -> list[int]:
+    """Tied winners ordered by the highest card (rank, then suit) of their five-card hand."""
+    def top_card(seat: int) -> tuple[int, int]:
+        five = evaluation.best_five(held[seat], kind)
+        if kind == "high":
+            return max((((c >> 2) - 1) % 13, c & 3) for c in five)
+        return max((c >> 2, c & 3) for c in five)
+    return sorted(seats, key=top_card, reverse=True)
+
+
+def _split(amount: int, winners: list[int], held: dict[int, list[int]], kind: str, shares: dict[int, int]) -> None:
+    each, odd = divmod(amount, len(winners))
+    for seat in winners:
+        shares[seat] = shares.get(seat, 0) + each
+    if odd:
+        for seat in _odd_chip_order(winners, held, kind)[:odd]:
+            shares[seat] += 1
+
+
+def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
+    """Chips each seat takes from the pots, and the pots themselves, for a finished hand."""
+    n = state.num_seats
+    winnings = [0] * n
+    live = [s for s in range(n) if not state.folded[s]]
+    halves = state.config.variant.showdown
+    held: dict[int, list[int]] = {}
+    values: dict[str, dict[int, int]] = {}
+    if len(live) > 1:
+        held = {s: state.showdown_cards(s) for s in live}
+        values = {half: {s: _VALUE[half](held[s]) for s in live} for half in halves}
+    results = []
+    for amount, eligible in pot_layers(state.contributed, state.folded):
+        pot = PotResult(amount, eligible)
+        if not eligible:
+            continue
+        if len(eligible) == 1:
+            pot.shares[eligible[0]] = amount
+            pot.winners[halves[0]] = list(eligible)
+        else:
+            contested = []
+            for half in halves:
+                scores = values[half]
+                best = max(scores[s] for s in eligible)
+                if half == "eight" and best <= 0:
+                    continue
+                contested.append((half, [s for s in eligible if scores[s] == best]))
+            if len(contested) == 2:
+                low_amount = amount // 2
+                (high, high_winners), (low, low_winners) = contested
+                _split(amount - low_amount, high_winners, held, _FIVE_KIND[high], pot.shares)
+                _split(low_amount, low_winners, held, _FIVE_KIND[low], pot.shares)
+            else:
+                half, half_winners = contested[0]
+                _split(amount, half_winners, held, _FIVE_KIND[half], pot.shares)
+            pot.winners = dict(contested)
+        for seat, chips in pot.shares.items():
+            winnings[seat] += chips
+        results.append(pot)
+    _return_unreached(state.contributed, state.folded, winnings)
+    return winnings, results
+
+
+def _return_unreached(contributed: Sequence[int], folded: Sequence[bool], winnings: list[int]) -> None:
+    """Give back chips above the highest contribution any live seat reached (uncontested layers)."""
+    reached = max((c for s, c in enumerate(contributed) if not folded[s]), default=0)
+    for seat, c in enumerate(contributed):
+        if c > reached:
+            winnings[seat] += c - reached

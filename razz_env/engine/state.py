@@ -1,0 +1,343 @@
+"""One hand of fixed-limit seven-card stud as a state object.
+
+``HandState(config, seed=...)`` antes, deals 3rd street and waits for the bring-in.
+``actor`` is the seat to act, ``legal_actions()`` what it may do (masks fall out
+of it), ``act(action)`` applies a decision and runs the hand forward — dealing,
+opening each street, and settling the pots — until the next decision or the end.
+An illegal action raises :class:`IllegalActionError` and changes nothing.
+
+>>> from razz_env.engine.config import HandConfig
+>>> hand = HandState(HandConfig.create("razz", num_seats=2), seed=7)
+>>> hand.street, hand.legal_actions()
+(3, (<Action.BRING_IN: 3>, <Action.COMPLETE: 4>))
+>>> while not hand.is_over:
+...     _ = hand.act(hand.legal_actions()[-1] if hand.street < 5 else Action.CALL
+...                  if Action.CALL in hand.legal_actions() else hand.legal_actions()[0])
+>>> sum(hand.payoffs)
+0
+
+Rules follow ``shared/spec/rules.md``; ``docs/rules.md`` in this repository lists
+every rule with the option that changes it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from razz_env.engine.actions import Action
+from razz_env.engine.config import HandConfig
+from razz_env.engine.dealing import DeckDealer, ExplicitDealer, shuffled_deck
+from razz_env.engine.errors import ConfigError, IllegalActionError
+from razz_env.engine.order import strongest_seat, weakest_seat
+from razz_env.engine.showdown import PotResult, settle
+
+FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
+_BRING_IN_ONLY = (BRING_IN,)
+_BRING_IN_OR_COMPLETE = (BRING_IN, COMPLETE)
+UP_POSITIONS = (2, 3, 4, 5)
+
+
+class HistoryEntry(NamedTuple):
+    """One decision: the street (3-7), the seat, the action and the chips it put in."""
+
+    street: int
+    seat: int
+    action: Action
+    amount: int
+
+
+class HandState:
+    """A hand in progress or finished; see the module docstring."""
+
+    __slots__ = (
+        "config", "num_seats", "initial_stacks", "stacks", "bets", "contributed", "folded",
+        "acted", "cards", "community", "street", "actor", "level", "bet_count", "increment",
+        "cap", "bring_in_pending", "big_bet_open", "history", "payoffs", "pots", "is_over",
+        "bring_in_seat", "_legal", "_dealer", "_low", "_bet_sizes", "_big_bet", "_bring_in",
+        "_open_pair_rule",
+    )
+
+    def __init__(
+        self,
+        config: HandConfig,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        deck: Sequence[int] | None = None,
+        cards: Sequence[Sequence[int]] | None = None,
+        community: int | None = None,
+    ) -> None:
+        n = config.num_seats
+        self.config = config
+        self.num_seats = n
+        if cards is not None:
+            if deck is not None:
+                raise ConfigError("cards: give either explicit cards or a deck, not both")
+            self._dealer: DeckDealer | ExplicitDealer = ExplicitDealer(cards, community, n)
+        else:
+            if community is not None:
+                raise ConfigError("community: only explicit cards take a community card")
+            if deck is None:
+                deck = shuffled_deck(rng if rng is not None else random.Random(seed), 7 * n)
+            self._dealer = DeckDealer(deck, n)
+        stakes = config.stakes
+        self._low = config.variant.low_board
+        self._bet_sizes = (0, 0, 0) + tuple(stakes.bet_size(s) for s in (3, 4, 5, 6, 7))
+        self._big_bet = stakes.big_bet_size
+        self._bring_in = stakes.bring_in
+        self._open_pair_rule = config.open_pair_big_bet
+        self.initial_stacks = config.stacks
+        self.stacks = list(config.stacks)
+        self.contributed = [0] * n
+        self.folded = [False] * n
+        self.history: list[HistoryEntry] = []
+        self.community: int | None = None
+        self.payoffs: list[int] | None = None
+        self.pots: list[PotResult] = []
+        self.is_over = False
+        self.actor: int | None = None
+        self._legal: tuple[Action, ...] = ()
+        self.bring_in_seat: int | None = None
+        self.big_bet_open = False
+        for seat in range(n):
+            ante = min(stakes.ante, self.stacks[seat])
+            self.stacks[seat] -= ante
+            self.contributed[seat] = ante
+        deal = self._dealer.deal
+        self.cards = [[deal(seat, 0), deal(seat, 1), deal(seat, 2)] for seat in range(n)]
+        self._start_round(3)
+
+    # ------------------------------------------------------------------ queries
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The actions the seat to act may take (empty once the hand is over)."""
+        return self._legal
+
+    @property
+    def pot(self) -> int:
+        """All chips put in so far, antes and this round's bets included."""
+        return sum(self.contributed)
+
+    @property
+    def to_call(self) -> int:
+        """Chips the seat to act must add to match the current bet (0 when none is to act)."""
+        if self.actor is None:
+            return 0
+        return min(self.level - self.bets[self.actor], self.stacks[self.actor])
+
+    def up_cards(self, seat: int) -> list[int]:
+        """The seat's face-up cards (door, 4th, 5th, 6th), as dealt so far."""
+        return self.cards[seat][2:6]
+
+    def down_cards(self, seat: int) -> list[int]:
+        """The seat's face-down cards: private to that seat."""
+        held = self.cards[seat]
+        return held[:2] + held[6:]
+
+    def dead_cards(self) -> list[int]:
+        """Up cards of folded seats: seen by everyone, out of play."""
+        return [c for seat in range(self.num_seats) if self.folded[seat] for c in self.cards[seat][2:6]]
+
+    def is_live(self, seat: int) -> bool:
+        """The seat has not folded."""
+        return not self.folded[seat]
+
+    def is_all_in(self, seat: int) -> bool:
+        """The seat is live with no chips behind."""
+        return not self.folded[seat] and self.stacks[seat] == 0
+
+    def showdown_cards(self, seat: int) -> list[int]:
+        """The cards a live seat plays at showdown: its own plus any community card."""
+        held = self.cards[seat]
+        return held + [self.community] if self.community is not None else list(held)
+
+    # ------------------------------------------------------------------ actions
+
+    def can_act(self, action: Action | str | int) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            return Action.parse(action) in self._legal
+        except ValueError:
+            return False
+
+    def act(self, action: Action | str | int) -> HistoryEntry:
+        """Apply ``action`` for the seat to act and run the hand to the next decision."""
+        legal = self._legal
+        if action not in legal or action.__class__ is not Action:
+            try:
+                parsed = Action.parse(action)
+            except ValueError as err:
+                raise IllegalActionError(self._illegal_message(action, str(err))) from None
+            if parsed not in legal:
+                raise IllegalActionError(self._illegal_message(parsed, None))
+            action = parsed
+        seat = self.actor
+        bets = self.bets
+        stacks = self.stacks
+        if action is FOLD:
+            self.folded[seat] = True
+            amount = 0
+        elif action is CHECK:
+            amount = 0
+        elif action is CALL:
+            amount = min(self.level - bets[seat], stacks[seat])
+        elif action is BRING_IN:
+            amount = min(self._bring_in, stacks[seat])
+            self.bring_in_pending = False
+            if amount > self.level:
+                self.level = amount
+        else:
+            level = self.level
+            if action is BET_BIG:
+                self.increment = self._big_bet
+            target = self.increment if self.bet_count == 0 else level + self.increment
+            amount_to = min(target, bets[seat] + stacks[seat])
+            amount = amount_to - bets[seat]
+            self.bring_in_pending = False
+            if (amount_to - level) * 2 >= target - level:
+                self.bet_count += 1
+                acted = self.acted
+                for other in range(self.num_seats):
+                    acted[other] = False
+            if amount_to > level:
+                self.level = amount_to
+        if amount:
+            bets[seat] += amount
+            stacks[seat] -= amount
+            self.contributed[seat] += amount
+        self.acted[seat] = True
+        entry = HistoryEntry(self.street, seat, action, amount)
+        self.history.append(entry)
+        self._advance(seat)
+        return entry
+
+    def _illegal_message(self, action: object, problem: str | None) -> str:
+        if self.is_over:
+            return f"the hand is over; no action is legal (got {action!r})"
+        legal = ", ".join(str(a) for a in self._legal)
+        what = problem or f"{action} is not legal"
+        return (f"seat {self.actor} on {self.street}th street: {what}; "
+                f"legal: {legal} (to call: {self.to_call}, bet level: {self.level})")
+
+    # ------------------------------------------------------------------ flow
+
+    def _advance(self, seat: int) -> None:
+        """Find the next seat to act after ``seat``, or close the round."""
+        folded = self.folded
+        n = self.num_seats
+        if folded.count(False) == 1:
+            self._finish()
+            return
+        stacks, bets, acted, level = self.stacks, self.bets, self.acted, self.level
+        nxt = seat
+        for _ in range(n - 1):
+            nxt = nxt + 1 if nxt + 1 < n else 0
+            if not folded[nxt] and stacks[nxt] and (not acted[nxt] or bets[nxt] < level):
+                self.actor = nxt
+                self._legal = self._compute_legal()
+                return
+        self._end_round()
+
+    def _start_round(self, street: int) -> None:
+        """Open the betting on ``street``, or deal on when fewer than two seats can bet."""
+        n = self.num_seats
+        self.street = street
+        self.bets = [0] * n
+        self.acted = [False] * n
+        self.level = 0
+        self.bet_count = 0
+        self.increment = self._bet_sizes[street]
+        self.bring_in_pending = False
+        self.big_bet_open = False
+        folded, stacks = self.folded, self.stacks
+        able = [seat for seat in range(n) if not folded[seat] and stacks[seat]]
+        if len(able) < 2:
+            self.actor = None
+            self._legal = ()
+            self._end_round()
+            return
+        self.cap = self.config.raise_cap_for(folded.count(False))
+        cards = self.cards
+        if street == 3:
+            first = weakest_seat([held[2:3] for held in cards], self._low)
+            self.bring_in_pending = True
+        else:
+            boards = [None if folded[seat] else cards[seat][2:6] for seat in range(n)]
+            first = strongest_seat(boards, self._low)
+            if street == 4 and self._open_pair_rule:
+                self.big_bet_open = any(b is not None and b[0] >> 2 == b[1] >> 2 for b in boards)
+        while not stacks[first] or folded[first]:
+            first = first + 1 if first + 1 < n else 0
+        if street == 3:
+            self.bring_in_seat = first
+        self.actor = first
+        self._legal = self._compute_legal()
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        seat = self.actor
+        stack = self.stacks[seat]
+        if self.bring_in_pending:
+            return _BRING_IN_OR_COMPLETE if stack > self._bring_in else _BRING_IN_ONLY
+        level = self.level
+        bets = self.bets
+        to_call = level - bets[seat]
+        folded, stacks = self.folded, self.stacks
+        others_can_bet = any(
+            not folded[j] and stacks[j] and j != seat for j in range(self.num_seats)
+        )
+        legal = []
+        if to_call > 0 or others_can_bet:
+            legal.append(FOLD)
+        legal.append(CALL if to_call > 0 else CHECK)
+        if (
+            stack > to_call
+            and not self.acted[seat]
+            and (self.cap is None or self.bet_count < self.cap)
+            and any(not folded[j] and bets[j] + stacks[j] > level and j != seat for j in range(self.num_seats))
+        ):
+            if self.bet_count:
+                legal.append(RAISE)
+            elif level or self.street == 3:
+                legal.append(COMPLETE)
+            else:
+                legal.append(BET)
+                if self.big_bet_open:
+                    legal.append(BET_BIG)
+        return tuple(legal)
+
+    def _end_round(self) -> None:
+        """Close the betting on this street and deal the next one (or settle)."""
+        street = self.street
+        if street == 7:
+            self._finish()
+            return
+        n = self.num_seats
+        folded, cards = self.folded, self.cards
+        live = [seat for seat in range(n) if not folded[seat]]
+        if street < 6:
+            deal = self._dealer.deal
+            position = street
+            for seat in live:
+                cards[seat].append(deal(seat, position))
+        else:
+            dealt = sum(len(held) for held in cards)
+            if 52 - dealt < len(live):
+                self.community = self._dealer.seventh(live, True)
+            else:
+                sevenths = self._dealer.seventh(live, False)
+                for seat in live:
+                    cards[seat].append(sevenths[seat])
+        self._start_round(street + 1)
+
+    def _finish(self) -> None:
+        """Settle every pot and record the payoffs; the hand is over."""
+        self.actor = None
+        self._legal = ()
+        self.is_over = True
+        if isinstance(self._dealer, ExplicitDealer):
+            self._dealer.check_all_used([len(held) for held in self.cards], self.community is not None)
+        winnings, self.pots = settle(self)
+        self.payoffs = [w - c for w, c in zip(winnings, self.contributed)]
+        self.stacks = [s + w for s, w in zip(self.stacks, winnings)]
