@@ -20,6 +20,7 @@ from razz_env.engine.variants import Variant, get_variant
 MIN_SEATS = 2
 MAX_SEATS = 8
 STREETS = (3, 4, 5, 6, 7)
+STREET_NAMES = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
 def _int_field(name: str, value: Any, minimum: int = 0) -> int:
@@ -50,7 +51,7 @@ class Stakes:
             if len(bets) != len(STREETS):
                 raise ConfigError(f"stakes.street_bets: expected 5 sizes (3rd to 7th street), got {len(bets)}")
             for street, bet in zip(STREETS, bets):
-                _int_field(f"stakes.street_bets[{street}th]", bet, 1)
+                _int_field(f"stakes.street_bets ({STREET_NAMES[street]} street)", bet, 1)
             object.__setattr__(self, "street_bets", bets)
         if self.bring_in >= self.bet_size(3):
             raise ConfigError(
@@ -173,10 +174,10 @@ class HandConfig:
 
     @property
     def open_pair_big_bet(self) -> bool:
-        """Whether the stud open-pair big bet applies (option, else the variant's default)."""
-        if self.rules.open_pair_big_bet is None:
-            return self.variant.open_pair_big_bet
-        return self.rules.open_pair_big_bet
+        """Whether the stud open-pair big bet applies: stud and stud8 only (rules.md), the option can turn it off."""
+        if not self.variant.open_pair_big_bet:
+            return False
+        return self.rules.open_pair_big_bet is not False
 
     def raise_cap_for(self, players_at_start: int) -> int | None:
         """The cap of a betting round that starts with ``players_at_start`` live players."""

@@ -37,8 +37,16 @@ class DeckDealer:
 
     __slots__ = ("deck", "num_seats", "_used")
 
-    def __init__(self, deck: Sequence[int], num_seats: int) -> None:
+    def __init__(self, deck: Sequence[int], num_seats: int, validate: bool = True) -> None:
         deck = list(deck)
+        if validate:
+            self._validate(deck)
+        self.deck = deck
+        self.num_seats = num_seats
+        self._used = bytearray(DECK_SIZE)
+
+    @staticmethod
+    def _validate(deck: list[int]) -> None:
         if len(deck) != DECK_SIZE:
             raise ConfigError(f"deck: expected all {DECK_SIZE} cards, got {len(deck)}")
         try:
@@ -47,9 +55,6 @@ class DeckDealer:
             raise ConfigError(str(err)) from None
         if any(not isinstance(c, int) or not 0 <= c < DECK_SIZE for c in deck):
             raise ConfigError("deck: every card must be an int 0-51 (see razz_env.engine.cards)")
-        self.deck = deck
-        self.num_seats = num_seats
-        self._used = bytearray(DECK_SIZE)
 
     def deal(self, seat: int, position: int) -> int:
         """The card at ``position`` (0-5) for ``seat``."""

@@ -18,30 +18,49 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+_HIGH_ORDER = tuple((((c >> 2) - 1) % 13) * 4 + (c & 3) for c in range(52))
+_SINGLETONS = tuple(sum(5**i for i in range(n)) for n in range(5))
 
-def board_strength(up_cards: Sequence[int], low: bool) -> tuple:
-    """Comparable strength of a board of up to four up cards (greater opens first)."""
+
+def board_strength(up_cards: Sequence[int], low: bool) -> int:
+    """Comparable strength of a board of up to four up cards (greater opens first).
+
+    Boards of the same size compare by count pattern (pairs, trips...), then ranks
+    grouped by count, then suits card by card; all three packed into one int.
+    """
     if low:
-        keyed = sorted(((c >> 2, c & 3) for c in up_cards), reverse=True)
+        keyed = sorted(up_cards, reverse=True)
     else:
-        keyed = sorted((((c >> 2) - 1) % 13, c & 3) for c in up_cards)
-        keyed.reverse()
-    counts: dict[int, int] = {}
-    for rank, _ in keyed:
-        counts[rank] = counts.get(rank, 0) + 1
-    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
-    pattern = tuple(n for n, _ in groups)
-    ranks = tuple(r for _, r in groups)
-    suits = tuple(s for _, s in keyed)
-    if low:
-        return (tuple(-n for n in pattern), tuple(-r for r in ranks), tuple(-s for s in suits))
-    return (pattern, ranks, suits)
+        keyed = sorted([_HIGH_ORDER[c] for c in up_cards], reverse=True)
+    size = len(keyed)
+    ranks = [k >> 2 for k in keyed]
+    suit_code = 0
+    for k in keyed:
+        suit_code = suit_code * 4 + (k & 3)
+    rank_code = 0
+    if len(set(ranks)) == size:
+        pattern_code = _SINGLETONS[size]
+        for r in ranks:
+            rank_code = rank_code * 16 + r
+    else:
+        counts: dict[int, int] = {}
+        for r in ranks:
+            counts[r] = counts.get(r, 0) + 1
+        pattern_code = 0
+        for count, rank in sorted([(count, rank) for rank, count in counts.items()], reverse=True):
+            pattern_code = pattern_code * 5 + count
+            rank_code = rank_code * 16 + rank
+        padding = size - len(counts)
+        pattern_code *= 5**padding
+        rank_code *= 16**padding
+    key = (pattern_code * 16**size + rank_code) * 4**size + suit_code
+    return -key if low else key
 
 
 def weakest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
     """Seat with the weakest board (the bring-in on 3rd street); ``None`` boards are skipped."""
     best_seat = -1
-    best_key = None
+    best_key: int | None = None
     for seat, board in enumerate(boards):
         if board is None:
             continue
@@ -54,7 +73,7 @@ def weakest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
 def strongest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
     """Seat with the strongest board (opens 4th to 7th street); ``None`` boards are skipped."""
     best_seat = -1
-    best_key = None
+    best_key: int | None = None
     for seat, board in enumerate(boards):
         if board is None:
             continue

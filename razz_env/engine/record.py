@@ -21,7 +21,7 @@ from typing import Any
 
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import CardError, card_str, parse_card
-from razz_env.engine.config import HandConfig, Rules, Stakes
+from razz_env.engine.config import STREET_NAMES, HandConfig, Rules, Stakes
 from razz_env.engine.errors import ConfigError, IllegalActionError
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import get_variant
@@ -85,7 +85,7 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
             raise IllegalActionError(f"action {index} ({name!r}): {err}") from None
     if not hand.is_over:
         raise IllegalActionError(f"actions: the record ends after {len(actions)} action(s) but seat "
-                                 f"{hand.actor} is still to act on {hand.street}th street")
+                                 f"{hand.actor} is still to act on {STREET_NAMES[hand.street]} street")
     return hand
 
 

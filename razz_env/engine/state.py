@@ -6,7 +6,7 @@ of it), ``act(action)`` applies a decision and runs the hand forward — dealing
 opening each street, and settling the pots — until the next decision or the end.
 An illegal action raises :class:`IllegalActionError` and changes nothing.
 
->>> from razz_env.engine.config import HandConfig
+>>> from razz_env.engine.config import STREET_NAMES, HandConfig
 >>> hand = HandState(HandConfig.create("razz", num_seats=2), seed=7)
 >>> hand.street, hand.legal_actions()
 (3, (<Action.BRING_IN: 3>, <Action.COMPLETE: 4>))
@@ -27,15 +27,25 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from razz_env.engine.actions import Action
-from razz_env.engine.config import HandConfig
+from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.dealing import DeckDealer, ExplicitDealer, shuffled_deck
 from razz_env.engine.errors import ConfigError, IllegalActionError
 from razz_env.engine.order import strongest_seat, weakest_seat
 from razz_env.engine.showdown import PotResult, settle
+from razz_env.engine.view import SeatView, seat_view
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
 _BRING_IN_ONLY = (BRING_IN,)
 _BRING_IN_OR_COMPLETE = (BRING_IN, COMPLETE)
+_FOLD_CALL = (FOLD, CALL)
+_FOLD_CALL_RAISE = (FOLD, CALL, RAISE)
+_FOLD_CALL_COMPLETE = (FOLD, CALL, COMPLETE)
+_CHECK = (CHECK,)
+_FOLD_CHECK = (FOLD, CHECK)
+_FOLD_CHECK_RAISE = (FOLD, CHECK, RAISE)
+_FOLD_CHECK_COMPLETE = (FOLD, CHECK, COMPLETE)
+_FOLD_CHECK_BET = (FOLD, CHECK, BET)
+_FOLD_CHECK_BET_BIG = (FOLD, CHECK, BET, BET_BIG)
 UP_POSITIONS = (2, 3, 4, 5)
 
 
@@ -80,8 +90,10 @@ class HandState:
             if community is not None:
                 raise ConfigError("community: only explicit cards take a community card")
             if deck is None:
-                deck = shuffled_deck(rng if rng is not None else random.Random(seed), 7 * n)
-            self._dealer = DeckDealer(deck, n)
+                shuffled = shuffled_deck(rng if rng is not None else random.Random(seed), 7 * n)
+                self._dealer = DeckDealer(shuffled, n, validate=False)
+            else:
+                self._dealer = DeckDealer(deck, n)
         stakes = config.stakes
         self._low = config.variant.low_board
         self._bet_sizes = (0, 0, 0) + tuple(stakes.bet_size(s) for s in (3, 4, 5, 6, 7))
@@ -153,6 +165,10 @@ class HandState:
         held = self.cards[seat]
         return held + [self.community] if self.community is not None else list(held)
 
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now: its own cards and everything public, nothing else."""
+        return seat_view(self, seat)
+
     # ------------------------------------------------------------------ actions
 
     def can_act(self, action: Action | str | int) -> bool:
@@ -218,7 +234,7 @@ class HandState:
             return f"the hand is over; no action is legal (got {action!r})"
         legal = ", ".join(str(a) for a in self._legal)
         what = problem or f"{action} is not legal"
-        return (f"seat {self.actor} on {self.street}th street: {what}; "
+        return (f"seat {self.actor} on {STREET_NAMES[self.street]} street: {what}; "
                 f"legal: {legal} (to call: {self.to_call}, bet level: {self.level})")
 
     # ------------------------------------------------------------------ flow
@@ -277,35 +293,37 @@ class HandState:
 
     def _compute_legal(self) -> tuple[Action, ...]:
         seat = self.actor
-        stack = self.stacks[seat]
+        stacks = self.stacks
+        stack = stacks[seat]
         if self.bring_in_pending:
             return _BRING_IN_OR_COMPLETE if stack > self._bring_in else _BRING_IN_ONLY
         level = self.level
-        bets = self.bets
+        bets, folded = self.bets, self.folded
         to_call = level - bets[seat]
-        folded, stacks = self.folded, self.stacks
-        others_can_bet = any(
-            not folded[j] and stacks[j] and j != seat for j in range(self.num_seats)
-        )
-        legal = []
-        if to_call > 0 or others_can_bet:
-            legal.append(FOLD)
-        legal.append(CALL if to_call > 0 else CHECK)
-        if (
-            stack > to_call
+        others_have_chips = others_can_call_more = False
+        for other in range(self.num_seats):
+            if other != seat and not folded[other] and stacks[other]:
+                others_have_chips = True
+                if bets[other] + stacks[other] > level:
+                    others_can_call_more = True
+                    break
+        can_raise = (
+            others_can_call_more
+            and stack > to_call
             and not self.acted[seat]
             and (self.cap is None or self.bet_count < self.cap)
-            and any(not folded[j] and bets[j] + stacks[j] > level and j != seat for j in range(self.num_seats))
-        ):
-            if self.bet_count:
-                legal.append(RAISE)
-            elif level or self.street == 3:
-                legal.append(COMPLETE)
-            else:
-                legal.append(BET)
-                if self.big_bet_open:
-                    legal.append(BET_BIG)
-        return tuple(legal)
+        )
+        if to_call:
+            if not can_raise:
+                return _FOLD_CALL
+            return _FOLD_CALL_RAISE if self.bet_count else _FOLD_CALL_COMPLETE
+        if not can_raise:
+            return _FOLD_CHECK if others_have_chips else _CHECK
+        if self.bet_count:
+            return _FOLD_CHECK_RAISE
+        if level or self.street == 3:
+            return _FOLD_CHECK_COMPLETE
+        return _FOLD_CHECK_BET_BIG if self.big_bet_open else _FOLD_CHECK_BET
 
     def _end_round(self) -> None:
         """Close the betting on this street and deal the next one (or settle)."""

@@ -1,0 +1,60 @@
+"""What every agent in the zoo builds on: the interface, plus a small convenience base class.
+
+The interface itself lives in :mod:`razz_env.agent` (``reset`` then ``act(observation) -> id``);
+it is re-exported here so agent modules import from one place. :class:`BaseAgent` only adds
+bookkeeping that every rule agent repeats (a name, a no-op ``reset``, reading the legal ids
+off the mask and picking the first legal one of a list of preferences); it knows nothing of
+the game's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from razz_env.agent import Agent, Observation, act_batch
+
+__all__ = ["Agent", "BaseAgent", "Observation", "act_batch"]
+
+
+class BaseAgent:
+    """A convenience base for hand-written agents; subclasses implement :meth:`act`."""
+
+    name = "agent"
+
+    def __init__(self, name: str | None = None) -> None:
+        if name is not None:
+            self.name = name
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Called before each hand; stateless agents need nothing here."""
+
+    def act(self, observation: Observation) -> int:
+        """Return a legal action id; subclasses decide."""
+        raise NotImplementedError
+
+    @staticmethod
+    def legal_ids(observation: Observation) -> list[int]:
+        """The action ids the mask allows now, in increasing order."""
+        return np.flatnonzero(observation.action_mask).tolist()
+
+    @staticmethod
+    def first_legal(observation: Observation, preferences: Iterable[int]) -> int:
+        """The first legal id among ``preferences``, else the lowest legal id.
+
+        Lets a policy say what it wants ("raise, else call") without checking the mask
+        itself; the fallback keeps it legal in states it did not foresee (a forced bring-in,
+        a capped round, an all-in opponent).
+        """
+        mask = observation.action_mask
+        for action_id in preferences:
+            if mask[action_id]:
+                return action_id
+        legal = np.flatnonzero(mask)
+        if not len(legal):
+            raise ValueError(f"seat {observation.seat} has no legal action: it is not its turn")
+        return int(legal[0])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"

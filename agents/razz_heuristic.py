@@ -1,0 +1,230 @@
+"""A hand-crafted razz player: starting-hand selection, board reading, live cards, street thresholds.
+
+It plays the way a solid limit razz player describes the game:
+
+* **3rd street**: rate the three cards (unpaired and low is everything: an 8-low start is
+  playable, 7-low completes, 5-low re-raises), a little better when cards that pair mine
+  show on other boards and a little worse when the low cards I need are already out.
+  A low door card with only higher door cards behind it completes to steal the antes;
+  against a completion from a high door card (a likely steal) it defends wider.
+* **4th to 7th**: read every live opponent as their board plus hole cards assumed good
+  (:data:`~agents.handread.GOOD_HOLES`) and, separately, assumed mediocre
+  (:data:`~agents.handread.WEAK_HOLES`). Ahead of every "good" read: bet and raise.
+  Behind even a "mediocre" read (clearly behind): fold to a bet, except for cheap draws
+  with enough live low cards on 4th and, with good pot odds, on 5th and 6th. In between:
+  check and call. With the best-looking board but no made edge it sometimes bets anyway
+  (``bluff``, the only random choice, so the agent is deterministic given ``seed``).
+* **Action Razz**: one J, Q or K among my cards is set aside as the qualifier; a start
+  without one is rated lower, a hand without one counts a card short, and on 7th any hand
+  showing a face beats mine if I have none (:func:`~agents.handread.low_key`).
+* **Stud and stud8**: a simple fallback, not the point of this agent: play pairs, three
+  to a flush (and, in stud8, three low cards); later bet when my hand beats every visible
+  board, call with a pair or a four-card draw (a four-card eight-low in stud8), fold the rest
+  to bets on the big-bet streets.
+"""
+
+from __future__ import annotations
+
+import random
+
+from agents.base import BaseAgent, Observation
+from agents.handread import (
+    BRICK,
+    FACE_RANKS,
+    GOOD_HOLES,
+    LOW_LIMIT,
+    WEAK_HOLES,
+    assumed_hole_ranks,
+    flush_draw,
+    high_strength,
+    live_low_cards,
+    low_key,
+    low_rank,
+    low_ranks,
+)
+from agents.registry import register
+from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD
+from razz_env.engine.actions import AGGRESSIVE
+from razz_env.engine.view import SeatView
+
+LOW_VARIANTS = ("razz", "action_razz")
+
+
+def starting_quality(ranks: list[int], others_up: list[int], action: bool = False) -> float:
+    """Rating of a three-card razz start, ``10 - highest card``, adjusted (higher is better).
+
+    A pair costs 4 points. Each up card elsewhere that pairs one of my low cards adds 0.2
+    (fewer cards left to pair me); each one that is a low rank I still need costs 0.25.
+    In Action Razz a face card is set aside as the qualifier (the other two are rated, 1.5
+    off as only two low cards are held) and a start without one costs a point.
+
+    >>> starting_quality([1, 2, 3], []), starting_quality([8, 8, 2], []), starting_quality([13, 2, 3], [], True)
+    (7.0, -2.0, 5.5)
+    """
+    pool = list(ranks)
+    quality = 0.0
+    if action:
+        faces = [r for r in pool if r in FACE_RANKS]
+        if faces:
+            pool.remove(max(faces))
+            quality -= 1.5
+        else:
+            quality -= 1.0
+    distinct = set(pool)
+    quality += 10 - max(distinct)
+    if len(distinct) < len(pool):
+        quality -= 4
+    for rank in others_up:
+        if rank in distinct:
+            quality += 0.2 if rank <= LOW_LIMIT else 0.0
+        elif rank <= LOW_LIMIT:
+            quality -= 0.25
+    return quality
+
+
+@register("razz_heuristic")
+class RazzHeuristic(BaseAgent):
+    """Hand-crafted razz (and Action Razz) player; see the module docstring for the plan."""
+
+    name = "razz_heuristic"
+    PLAY = 2.0  # enter the pot: an unpaired 8-low start
+    COMPLETE = 3.0  # complete (or raise the bring-in): a 7-low start
+    RERAISE = 5.0  # raise a completion: a 5-low start
+    DEFEND = 2.5  # call a completion
+    STEAL = 0.5  # complete from the lowest door with a 9-low start or better
+    STEAL_DOOR = 6  # ... when my door card is at most a six
+    DOOR_EDGE = 1.0  # my door card is the lowest of the live ones: I act last on 4th more often
+    LONG_ODDS = 6  # pot odds to call down when behind a mediocre read but not beaten by the board alone
+    HEADS_UP = 1.5  # one opponent: the antes are worth more, hands are worth more
+
+    def __init__(self, seed: int | None = None, bluff: float = 0.1, name: str | None = None) -> None:
+        super().__init__(name)
+        self.rng = random.Random(seed)
+        self.bluff = bluff
+
+    def act(self, observation: Observation) -> int:
+        """The id this hand-reading policy picks for the seat's turn."""
+        view = observation.view
+        if view.variant in LOW_VARIANTS:
+            if view.street == 3:
+                return self._razz_third(observation, view)
+            return self._razz_later(observation, view)
+        return self._stud(observation, view)
+
+    # ------------------------------------------------------------------ intents
+
+    def _aggress(self, observation: Observation) -> int:
+        return self.first_legal(observation, (BET_RAISE, CHECK_CALL, BRING_IN))
+
+    def _passive(self, observation: Observation) -> int:
+        return self.first_legal(observation, (CHECK_CALL, BRING_IN))
+
+    def _give_up(self, observation: Observation, view: SeatView) -> int:
+        if view.to_call > 0:
+            return self.first_legal(observation, (FOLD, CHECK_CALL, BRING_IN))
+        return self._passive(observation)
+
+    # ------------------------------------------------------------------ razz
+
+    def _razz_third(self, observation: Observation, view: SeatView) -> int:
+        action = view.variant == "action_razz"
+        mine = low_ranks(view.own_cards)
+        others_up = [low_rank(c) for s, up in enumerate(view.up_cards) if s != view.seat for c in up]
+        quality = starting_quality(mine, others_up, action)
+        if observation.action_mask[BRING_IN]:
+            return self._aggress(observation) if quality >= self.COMPLETE else BRING_IN
+        my_door = low_rank(view.own_up[0])
+        opponents = view.live_opponents
+        if all(low_rank(view.up_cards[s][0]) > my_door for s in opponents):
+            quality += self.DOOR_EDGE
+        if len(opponents) == 1:
+            quality += self.HEADS_UP
+        if view.bet_count == 0:
+            steal = my_door <= self.STEAL_DOOR and all(low_rank(view.up_cards[s][0]) > my_door for s in opponents)
+            if quality >= self.COMPLETE or (steal and quality >= self.STEAL):
+                return self._aggress(observation)
+            if quality >= self.PLAY:
+                return self._passive(observation)
+            return self._give_up(observation, view)
+        if quality >= self.RERAISE and view.bet_count < 3:
+            return self._aggress(observation)
+        need = self.DEFEND
+        raiser = next((e.seat for e in reversed(view.history) if e.action in AGGRESSIVE and e.seat != view.seat), None)
+        if raiser is not None and low_rank(view.up_cards[raiser][0]) > LOW_LIMIT:
+            need -= 1.0  # a completion from a high door card is often a steal
+        if view.bets[view.seat] > 0:
+            need -= 0.5  # already have chips in (the bring-in)
+        if quality >= need:
+            return self._passive(observation)
+        return self._give_up(observation, view)
+
+    def _razz_later(self, observation: Observation, view: SeatView) -> int:
+        action = view.variant == "action_razz"
+        final = view.street == 7
+        mine = low_ranks(view.own_cards)
+        mine_key = low_key(mine, action, final)
+        community = [low_rank(view.community)] if view.community is not None else []
+        hidden = 3 if final and not community else 2
+        ahead, behind, clearly_behind, board_best = True, False, False, True
+        my_board = low_key(low_ranks(view.own_up), action)
+        for seat in view.live_opponents:
+            board = low_ranks(view.up_cards[seat]) + community
+            if not mine_key < low_key(board + assumed_hole_ranks(board, hidden, GOOD_HOLES), action, final):
+                ahead = False
+                if low_key(board + assumed_hole_ranks(board, hidden, WEAK_HOLES), action, final) < mine_key:
+                    behind = True
+                    clearly_behind = clearly_behind or low_key(board + [BRICK] * hidden, action, final) < mine_key
+            if not my_board < low_key(low_ranks(view.up_cards[seat]), action):
+                board_best = False
+        if view.to_call == 0:
+            if ahead or (board_best and self.rng.random() < self.bluff):
+                return self._aggress(observation)
+            return self._passive(observation)
+        if ahead:
+            return self._aggress(observation) if view.bet_count < 3 else self._passive(observation)
+        if not behind:
+            return self._passive(observation)
+        missing = mine_key[1]
+        seen = set(view.own_cards).union(*view.up_cards, view.dead_cards)
+        outs = live_low_cards(mine, seen)
+        pot_odds = view.pot / view.to_call
+        if view.street == 4:
+            calls = missing <= 2 and outs >= 8
+        elif clearly_behind:
+            calls = False
+        elif view.street < 7:
+            calls = pot_odds >= self.LONG_ODDS or (missing <= 1 and outs >= 6 and pot_odds >= 4)
+        else:
+            calls = pot_odds >= self.LONG_ODDS
+        return self._passive(observation) if calls else self._give_up(observation, view)
+
+    # ------------------------------------------------------------------ stud fallback
+
+    def _stud(self, observation: Observation, view: SeatView) -> int:
+        cards = view.own_cards
+        strength = high_strength(cards)
+        best_board = max(high_strength(view.up_cards[s]) for s in view.live_opponents)
+        lows = sorted({r for r in low_ranks(cards) if r <= LOW_LIMIT})
+        eight = view.variant == "stud8"
+        low_made = eight and len(lows) >= 5
+        low_draw = eight and len(lows) >= min(len(cards), 4) and view.street < 7
+        if view.street == 3:
+            playable = strength[0] >= 1 or flush_draw(cards) == 3 or (eight and len(lows) == 3)
+            strong = strength >= (1, 10) or (eight and len(lows) == 3 and lows[-1] <= 5)
+            if observation.action_mask[BRING_IN]:
+                return self._aggress(observation) if strong else BRING_IN
+            if strong and view.bet_count < 2:
+                return self._aggress(observation)
+            if playable:
+                return self._passive(observation)
+            return self._give_up(observation, view)
+        ahead = strength[0] >= 1 and strength > best_board
+        drawing = view.street < 7 and (flush_draw(cards) >= 4 or low_draw)
+        if view.to_call == 0:
+            return self._aggress(observation) if ahead or low_made else self._passive(observation)
+        if ahead and strength[0] >= 2 and view.bet_count < 3:
+            return self._aggress(observation)
+        pot_odds = view.pot / view.to_call
+        if ahead or drawing or low_made or (strength[0] >= 1 and (view.street == 4 or pot_odds >= 8)):
+            return self._passive(observation)
+        return self._give_up(observation, view)

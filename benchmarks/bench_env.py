@@ -1,0 +1,148 @@
+"""Environment speed against PettingZoo's own card games, measured in one run.
+
+Steps random legal actions (drawn from each observation's action mask) through
+the standard AEC loop (``agent_iter`` / ``last`` / ``step``, one hand per episode,
+``reset`` between hands) for ``razz_env.env()``, ``razz_env.raw_env()`` and
+PettingZoo's ``texas_holdem_v4.env()`` and ``leduc_holdem_v4.env()`` (these need
+``rlcard``, a dev/bench dependency). Prints decisions/s and the ratio to
+``texas_holdem_v4.env()``, plus the encoder alone in microseconds per encode.
+``--profile`` adds a cProfile of the default ``razz_env.env()`` loop.
+
+Run: ``python benchmarks/bench_env.py`` (``--seconds`` per row, default 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import random
+import time
+from collections.abc import Callable
+
+from pettingzoo import AECEnv
+
+import razz_env
+from razz_env.encoding import make_encoder
+from razz_env.engine.config import HandConfig
+from razz_env.engine.state import HandState
+
+CLOCK = time.process_time  # CPU time: other load on the machine does not count against a row
+CHECK_EVERY = 256
+PROFILE_LINES = 25
+ENCODE_HANDS = 2000
+
+
+def run_aec(make_env: Callable[[], AECEnv], seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Decisions/s and hands/s of random legal play for about ``seconds`` of this process's CPU time."""
+    env = make_env()
+    rng = random.Random(seed)
+    choice = rng.choice
+    env.reset(seed=seed)
+    decisions = hands = 0
+    start = CLOCK()
+    deadline = start + seconds
+    while True:
+        for _agent in env.agent_iter():
+            observation, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = choice(observation["action_mask"].nonzero()[0].tolist())
+                decisions += 1
+            env.step(action)
+        hands += 1
+        if hands % CHECK_EVERY == 0 and CLOCK() > deadline:
+            break
+        env.reset()
+    elapsed = CLOCK() - start
+    return decisions / elapsed, hands / elapsed
+
+
+def encode_micros(name: str, seats: int, seed: int = 0) -> float:
+    """Mean microseconds per encode of the seat to act, at every decision of random hands (encoder alone)."""
+    config = HandConfig.create("razz", num_seats=seats)
+    encode = make_encoder(name, config).encode
+    rng = random.Random(seed)
+    hands = []
+    for _ in range(ENCODE_HANDS // seats):
+        hand = HandState(config, rng=rng)
+        decisions = []
+        while not hand.is_over:
+            decisions.append(rng.choice(hand.legal_actions()))
+            hand.act(decisions[-1])
+        hands.append(decisions)
+    elapsed = {}
+    for with_encoder in (False, True):
+        replay = random.Random(seed)
+        start = CLOCK()
+        for decisions in hands:
+            hand = HandState(config, rng=replay)
+            for action in decisions:
+                if with_encoder:
+                    encode(hand, hand.actor)
+                hand.act(action)
+        elapsed[with_encoder] = CLOCK() - start
+    count = sum(len(decisions) for decisions in hands)
+    return (elapsed[True] - elapsed[False]) / count * 1e6
+
+
+def pettingzoo_card_games() -> dict[str, Callable[[], AECEnv]]:
+    """PettingZoo's rlcard games, or an empty dict with a note when rlcard is missing."""
+    try:
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+    except ImportError as err:
+        print(f"(skipping PettingZoo's rlcard games: {err}; install with `pip install rlcard pygame`)")
+        return {}
+    return {"texas_holdem_v4.env()": texas_holdem_v4.env, "leduc_holdem_v4.env()": leduc_holdem_v4.env}
+
+
+def profile(seconds: float) -> str:
+    """cProfile of the default ``razz_env.env()`` loop, top functions by internal time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run_aec(lambda: razz_env.env(), seconds)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(PROFILE_LINES)
+    return out.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of play per row")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per row; the best one counts")
+    parser.add_argument("--profile", action="store_true", help="also print a cProfile of razz_env.env()")
+    args = parser.parse_args()
+
+    rows: list[tuple[str, Callable[[], AECEnv]]] = [
+        ("razz_env.env() 2p flat", lambda: razz_env.env()),
+        ("razz_env.raw_env() 2p flat", lambda: razz_env.raw_env()),
+        ("razz_env.env() 2p ranks", lambda: razz_env.env(encoding="ranks")),
+        ("razz_env.env() 6p flat", lambda: razz_env.env(num_players=6)),
+        ("razz_env.env() 8p flat", lambda: razz_env.env(num_players=8)),
+        *pettingzoo_card_games().items(),
+    ]
+    results: dict[str, tuple[float, float]] = {}
+    for _ in range(args.rounds):
+        for label, make in rows:
+            measured = run_aec(make, args.seconds / args.rounds)
+            results[label] = max(results.get(label, measured), measured)
+    reference = results.get("texas_holdem_v4.env()", (None, None))[0]
+    print(f"{'environment (random play, CPU time)':<36}{'decisions/s':>12}{'hands/s':>10}{'vs texas_holdem_v4':>20}")
+    for label, (decisions, hands) in results.items():
+        ratio = f"{decisions / reference:>19.2f}x" if reference else f"{'n/a':>20}"
+        print(f"{label:<36}{decisions:>12,.0f}{hands:>10,.0f}{ratio}")
+    print()
+    for name in ("flat", "ranks"):
+        for seats in (2, 6):
+            micros = min(encode_micros(name, seats) for _ in range(args.rounds))
+            print(f"encoder {name:<6} {seats}p: {micros:6.2f} us per encode (seat to act, random razz hands)")
+    if args.profile:
+        print()
+        print(profile(args.seconds))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""The ``razz`` command: ``demo``, ``replay``, ``tournament``, ``play`` and ``train``.
+
+Each subcommand imports what it needs when it runs, so ``razz replay`` works
+with the core install alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    import random
+
+    from razz_env.engine.actions import Action
+    from razz_env.engine.config import HandConfig
+    from razz_env.engine.record import to_record
+    from razz_env.engine.state import HandState
+    from razz_env.text import render_hand
+
+    config = HandConfig.create(args.variant, num_seats=args.seats)
+    hand = HandState(config, seed=args.seed)
+    chooser = random.Random(args.seed)
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        if Action.CHECK in legal:
+            legal = tuple(a for a in legal if a is not Action.FOLD)
+        hand.act(chooser.choice(legal))
+    print(render_hand(hand, viewer=None))
+    if args.record:
+        print(json.dumps(to_record(hand)))
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from razz_env.engine.record import read_records, replay_record
+
+    hands = mismatches = illegal = 0
+    failures: list[str] = []
+    for path in args.files:
+        for line, record in read_records(path):
+            hands += 1
+            if isinstance(record, Exception):
+                illegal += 1
+                failures.append(f"{path}:{line}: {record}")
+                continue
+            result = replay_record(record)
+            if result.status == "mismatch":
+                mismatches += 1
+            elif result.status == "illegal":
+                illegal += 1
+            if not result.ok:
+                failures.append(f"{path}:{line}: {result.status}: {result.message}")
+    print(f"{hands} hands, {mismatches} mismatches, {illegal} illegal")
+    for failure in failures[: args.explain]:
+        print("  " + failure)
+    if len(failures) > args.explain:
+        print(f"  ... and {len(failures) - args.explain} more")
+    if args.check and (mismatches or illegal):
+        return 1
+    return 0
+
+
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from razz_env.evaluation.config import TournamentConfig
+    from razz_env.evaluation.report import format_terminal, write_reports
+    from razz_env.evaluation.tournament import run_tournament
+
+    overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
+                 "records": True if args.records else None}
+    if args.config:
+        config = TournamentConfig.from_yaml(args.config, **overrides)
+    else:
+        config = TournamentConfig.from_dict({}, **overrides)
+    result = run_tournament(config, fresh=args.fresh, progress=not args.quiet)
+    print(format_terminal(result))
+    paths = write_reports(result, config.output, plots=not args.no_plots)
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
+    return 1 if result.failures else 0
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from razz_env.training.config import TrainConfig
+    from razz_env.training.train import train
+
+    overrides = {"total_timesteps": args.steps, "output": args.output, "seed": args.seed, "n_envs": args.n_envs,
+                 "vec_env": args.vec_env, "max_minutes": args.max_minutes}
+    config = TrainConfig.from_yaml(args.config, **overrides)
+    summary = train(config, resume=args.resume, progress=not args.quiet)
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``razz`` command."""
+    parser = argparse.ArgumentParser(prog="razz", description="Seven-card stud (Razz first) for RL research.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="play one hand with random legal actions and print it")
+    demo.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"])
+    demo.add_argument("--seats", type=int, default=4)
+    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--record", action="store_true", help="also print the hand record (JSON)")
+    demo.set_defaults(func=_cmd_demo)
+
+    replay = sub.add_parser("replay", help="replay hand records (JSONL) and check their payoffs")
+    replay.add_argument("files", nargs="+")
+    replay.add_argument("--check", action="store_true", help="exit 1 on any mismatch or illegal record")
+    replay.add_argument("--explain", type=int, default=5, help="how many failures to explain")
+    replay.set_defaults(func=_cmd_replay)
+
+    tournament = sub.add_parser("tournament", help="round-robin tournament of agents (default: the shipped ones)")
+    tournament.add_argument("--config", help="tournament YAML (default: the embedded default)")
+    tournament.add_argument("--workers", type=int, help="worker processes")
+    tournament.add_argument("--deals", type=int, help="deals per pairing")
+    tournament.add_argument("--seed", type=int)
+    tournament.add_argument("--output", help="results folder")
+    tournament.add_argument("--fresh", action="store_true", help="discard earlier results instead of resuming")
+    tournament.add_argument("--records", action="store_true", help="write hand records of every hand")
+    tournament.add_argument("--no-plots", action="store_true")
+    tournament.add_argument("--quiet", action="store_true", help="no progress bar")
+    tournament.set_defaults(func=_cmd_tournament)
+
+    train = sub.add_parser("train", help="train an SB3 agent on the single-agent view (needs the train extra)")
+    train.add_argument("--config", required=True, help="training YAML, e.g. configs/train_ppo_razz.yaml")
+    train.add_argument("--steps", type=int, help="override total_timesteps")
+    train.add_argument("--n-envs", type=int, dest="n_envs")
+    train.add_argument("--vec-env", choices=["dummy", "subproc"], dest="vec_env")
+    train.add_argument("--max-minutes", type=float, dest="max_minutes", help="stop after this wall-clock time")
+    train.add_argument("--seed", type=int)
+    train.add_argument("--output", help="run folder (default runs/<config name>)")
+    train.add_argument("--resume", action="store_true", help="continue from the newest checkpoint")
+    train.add_argument("--quiet", action="store_true", help="no progress bar")
+    train.set_defaults(func=_cmd_train)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``razz`` command."""
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""Observation encodings, chosen by name: ``"flat"`` (default, card one-hots) or ``"ranks"`` (suit-free).
+
+An encoder turns ``(hand, seat)`` into a float32 vector holding only what that
+seat may see; its :class:`~razz_env.encoding.layout.Layout` names every slice.
+:func:`register_encoding` plugs in another one.
+
+>>> from razz_env.engine.config import HandConfig
+>>> make_encoder("ranks", HandConfig.create("razz")).layout.slices["own_down"]
+slice(0, 13, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from razz_env.encoding.layout import Layout, Piece
+from razz_env.encoding.table import FlatEncoder, RanksEncoder, TableEncoder
+
+if TYPE_CHECKING:
+    from razz_env.engine.config import HandConfig
+
+EncoderFactory = Callable[..., TableEncoder]
+
+ENCODINGS: dict[str, EncoderFactory] = {"flat": FlatEncoder, "ranks": RanksEncoder}
+DEFAULT_ENCODING = "flat"
+
+
+def register_encoding(name: str, factory: EncoderFactory) -> None:
+    """Make ``factory(config, **options)`` available as ``encoding=name``."""
+    ENCODINGS[name] = factory
+
+
+def make_encoder(name: str, config: HandConfig, **options: Any) -> TableEncoder:
+    """The encoder registered as ``name`` for ``config``; ``ValueError`` listing the known names."""
+    factory = ENCODINGS.get(name)
+    if factory is None:
+        raise ValueError(f"encoding: unknown encoding {name!r}; known: {', '.join(ENCODINGS)}")
+    return factory(config, **options)
+
+
+__all__ = [
+    "DEFAULT_ENCODING", "ENCODINGS", "FlatEncoder", "Layout", "Piece", "RanksEncoder", "TableEncoder",
+    "make_encoder", "register_encoding",
+]

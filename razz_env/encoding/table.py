@@ -1,0 +1,413 @@
+"""The table encoders: a seat's view of a hand as one float32 vector, written straight from the HandState.
+
+Two encoders share one implementation and differ only in how cards are written:
+
+* :class:`FlatEncoder` (``"flat"``, the default): 52-dim card one-hots (card id ``rank * 4 + suit``).
+* :class:`RanksEncoder` (``"ranks"``): 13-dim rank counts (0-4), suit-free, for razz and action razz
+  where suits never matter at showdown.
+
+Seats are *relative*: position 0 is the observer, then clockwise (increasing seat
+numbers, wrapping). The vector has ``N`` seat positions (``max_players``, default
+the table size); positions beyond the table are zero. Chip amounts are divided by
+the big bet (the 5th-street bet size), so they read "in big bets".
+
+The betting history is a ``(5 streets, S slots, W)`` tensor, ``W = N + 8 + 1``:
+the acting seat (relative one-hot), the engine action (one-hot over
+fold, check, call, bring_in, complete, bet, bet_big, raise) and the chips it put
+in. ``S`` (``history_slots``) defaults to ``N + cap * (N - 1)``, the longest round
+a capped table can play without short all-ins, at most 16. A street with more
+than ``S`` decisions keeps its most recent ``S`` and sets its ``history_overflow``
+flag; nothing else is dropped.
+
+Only what the observer may see enters the vector: its own down cards, every up
+card, dead cards, the community card, chips and the public action history.
+
+Speed: each encoder keeps, per seat, a template of the last hand it encoded for
+that seat. Cards, live seats and the street are rewritten only when the street
+or the number of folds changes, and the history only gains the decisions made
+since the last call; chips and turn flags are written on every call. A different
+hand object simply starts a new template, so results never depend on the cache
+(an encoder is not thread-safe: use one per thread).
+
+>>> from razz_env.engine.config import HandConfig
+>>> enc = FlatEncoder(HandConfig.create("razz", num_seats=2))
+>>> enc.size, enc.layout.slices["own_down"]
+(676, slice(0, 52, None))
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from razz_env.encoding.layout import Layout, Piece
+from razz_env.engine.actions import Action
+from razz_env.engine.cards import DECK_SIZE, RANKS, SUITS
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
+
+    from razz_env.engine.config import HandConfig
+    from razz_env.engine.state import HandState
+
+FIRST_STREET = 3
+NUM_STREETS = 5
+NUM_KINDS = len(Action)
+BET_COUNT_BINS = 6
+MAX_DEFAULT_HISTORY_SLOTS = 16
+NUM_RANKS = len(RANKS)
+RANK_SHIFT = len(SUITS).bit_length() - 1
+MAX_RANK_COUNT = len(SUITS)
+FIRST_UP = 2
+FINAL_DOWN_INDEX = 6
+SEVEN_CARDS = 7
+FLOAT32_BYTES = 4
+_KIND_NAMES = ", ".join(str(a) for a in Action)
+
+
+def default_history_slots(config: HandConfig, seats: int) -> int:
+    """``N + cap * (N - 1)`` (the longest capped round without short all-ins), at most 16."""
+    rules = config.rules
+    cap = rules.raise_cap
+    if cap is None or rules.heads_up_uncapped:
+        return MAX_DEFAULT_HISTORY_SLOTS
+    return min(seats + cap * (seats - 1), MAX_DEFAULT_HISTORY_SLOTS)
+
+
+class TableEncoder:
+    """Shared encoder; subclasses set the card width (52 one-hot or 13 rank counts)."""
+
+    name = ""
+    card_width = DECK_SIZE
+    card_shift = 0
+    card_high = 1.0
+    card_what = "one-hot by card id (rank * 4 + suit)"
+
+    def __init__(self, config: HandConfig, max_players: int | None = None, history_slots: int | None = None) -> None:
+        n = config.num_seats
+        seats = n if max_players is None else max_players
+        if isinstance(seats, bool) or not isinstance(seats, int) or seats < n:
+            raise ValueError(f"max_players: must be an int of at least num_players ({n}), got {max_players!r}")
+        slots = default_history_slots(config, seats) if history_slots is None else history_slots
+        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
+            raise ValueError(f"history_slots: must be a positive int, got {history_slots!r}")
+        self.config = config
+        self.seats = seats
+        self.history_slots = slots
+        self._history_width = seats + NUM_KINDS + 1
+        self._space: spaces.Box | None = None
+        big_bet = config.stakes.big_bet_size
+        total_chips = sum(config.stacks)
+        largest_bet = max(config.stakes.bet_size(s) for s in range(FIRST_STREET, FIRST_STREET + NUM_STREETS))
+        chip_high = max(total_chips, largest_bet) / big_bet
+        self.layout = Layout(self._pieces(seats, slots, chip_high))
+        self.size = self.layout.size
+        self._inv_big_bet = 1.0 / big_bet
+        self._high = self.layout.high()
+        self._zeros = array("f", bytes(self.size * FLOAT32_BYTES))
+        self._history_end = self.layout.slices["history"].stop
+        off = self.layout.offsets
+        self._o_own_down = off["own_down"]
+        self._o_own_up = off["own_up"]
+        self._o_up = off["up_cards"]
+        self._o_dead = off["dead_cards"]
+        self._o_community = off["community"]
+        self._cards_end = self.layout.slices["community"].stop
+        self._o_stacks = off["stacks"]
+        self._o_bets = off["round_bets"]
+        self._o_contributed = off["contributed"]
+        self._o_pot = off["pot"]
+        self._o_call = off["to_call"]
+        self._o_bet_size = off["bet_size"]
+        self._o_street = off["street"] - FIRST_STREET
+        self._o_bet_count = off["bet_count"]
+        self._o_live = off["live"]
+        self._o_all_in = off["all_in"]
+        self._o_bring_in = off["bring_in"]
+        self._o_to_act = off["to_act"]
+        self._o_big_bet_open = off["big_bet_open"]
+        self._o_history = off["history"]
+        self._o_overflow = off["history_overflow"] - FIRST_STREET
+        self._fresh = self._zeros[:]
+        for r in range(n):
+            self._fresh[self._o_live + r] = 1.0
+        self._fresh[self._o_street + FIRST_STREET] = 1.0
+        self._templates = [_Template(self._fresh, self._o_to_act, self._o_bet_count) for _ in range(seats)]
+        self._rotations = [list(range(seat, n)) + list(range(seat)) for seat in range(n)]
+        self._relative = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        rows = self._o_history - FIRST_STREET * slots * self._history_width
+        self._street_rows = [rows + street * slots * self._history_width
+                             for street in range(FIRST_STREET + NUM_STREETS)]
+
+    def _pieces(self, seats: int, slots: int, chip_high: float) -> list[Piece]:
+        """The layout: the single declaration the vector, its bounds, docs and tests follow.
+
+        The chip pieces ``stacks`` to ``bet_size`` stay adjacent: ``encode`` scales them in one slice.
+        """
+        w = self.card_width
+        ch = self.card_high
+        what = self.card_what
+        return [
+            Piece("own_down", (w,), f"own down cards, {what}", ch),
+            Piece("own_up", (w,), f"own up cards, {what}", ch),
+            Piece("up_cards", (seats, w), f"every seat's up cards by relative seat (0 = observer, then "
+                  f"clockwise; positions beyond the table are zero), {what}", ch, f"(N, {w})"),
+            Piece("dead_cards", (w,), f"up cards of folded seats, {what}", ch),
+            Piece("community", (w,), f"the community 7th-street card once dealt, {what}", ch),
+            Piece("stacks", (seats,), "chips behind per relative seat / big bet", chip_high, "N"),
+            Piece("round_bets", (seats,), "chips put in this betting round per relative seat / big bet",
+                  chip_high, "N"),
+            Piece("contributed", (seats,), "chips put in this hand (antes included) per relative seat / big bet",
+                  chip_high, "N"),
+            Piece("pot", (1,), "all chips put in so far / big bet", chip_high),
+            Piece("to_call", (1,), "chips the observer must add to call (at most its stack; 0 once over) / big bet",
+                  chip_high),
+            Piece("bet_size", (1,), "this street's fixed bet and raise size / big bet", chip_high),
+            Piece("street", (NUM_STREETS,), "street one-hot, 3rd to 7th"),
+            Piece("bet_count", (BET_COUNT_BINS,), "bets and raises this round, one-hot 0-4; the last bin is 5+"),
+            Piece("live", (seats,), "seat has not folded, by relative seat", 1.0, "N"),
+            Piece("all_in", (seats,), "seat is live with no chips behind, by relative seat", 1.0, "N"),
+            Piece("bring_in", (seats,), "the seat that was forced to bring in, relative one-hot", 1.0, "N"),
+            Piece("to_act", (seats,), "the seat to act, relative one-hot (all zero once the hand is over)",
+                  1.0, "N"),
+            Piece("big_bet_open", (1,), "stud open pair on 4th street: the first bet may be the big bet"),
+            Piece("history", (NUM_STREETS, slots, self._history_width),
+                  f"every decision by street (3rd-7th) and order: relative seat one-hot (N), action one-hot "
+                  f"({_KIND_NAMES}), chips put in / big bet; a street longer than S keeps its last S",
+                  chip_high, "(5, S, N + 9)"),
+            Piece("history_overflow", (NUM_STREETS,), "street had more than S decisions (oldest not shown)"),
+        ]
+
+    @property
+    def observation_space(self) -> spaces.Box:
+        """The Box every vector of this encoder lies in (low 0, per-element high from the layout); cached."""
+        if self._space is None:
+            from gymnasium import spaces
+
+            self._space = spaces.Box(low=np.zeros(self.size, np.float32), high=self._high, dtype=np.float32)
+        return self._space
+
+    def describe_observation(self) -> dict[str, tuple[slice, str]]:
+        """Every named slice of the vector with its description."""
+        return self.layout.describe()
+
+    def __call__(self, hand: HandState, seat: int) -> np.ndarray:
+        """``encode(hand, seat)``: lets the encoder serve as :class:`razz_env.agent.Observation`'s ``encode``."""
+        return self.encode(hand, seat)
+
+    def encode(self, hand: HandState, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The vector for ``seat`` (a new array, or ``out`` overwritten); hidden cards never enter it."""
+        template = self._templates[seat]
+        if template.hand is not hand:
+            template.start(hand, self._fresh)
+        key = (hand.street, hand.folded.count(True))
+        if template.key != key:
+            self._update_public(template, hand, seat)
+            template.key = key
+        history = hand.history
+        if template.done != len(history) and not template.overflow:
+            self._extend_history(template, history, seat)
+        buf = template.values
+        if template.overflow:
+            self._write_history(buf, history, seat)
+
+        stacks = hand.stacks
+        bets = hand.bets
+        contributed = hand.contributed
+        folded = hand.folded
+        inv = self._inv_big_bet
+        o_stacks = self._o_stacks
+        o_bets = self._o_bets
+        o_contributed = self._o_contributed
+        o_all_in = self._o_all_in
+        r = 0
+        for s in self._rotations[seat]:
+            stack = stacks[s]
+            buf[o_stacks + r] = stack * inv
+            buf[o_bets + r] = bets[s] * inv
+            buf[o_contributed + r] = contributed[s] * inv
+            buf[o_all_in + r] = 0.0 if stack or folded[s] else 1.0
+            r += 1
+        buf[self._o_pot] = sum(contributed) * inv
+        buf[template.to_act_at] = 0.0
+        actor = hand.actor
+        if actor is None:
+            buf[self._o_call] = 0.0
+        else:
+            call = hand.level - bets[seat]
+            buf[self._o_call] = (call if call < stacks[seat] else stacks[seat]) * inv
+            template.to_act_at = self._o_to_act + self._relative[seat][actor]
+            buf[template.to_act_at] = 1.0
+        buf[self._o_bet_size] = hand.increment * inv
+        bet_count = hand.bet_count
+        buf[template.bet_count_at] = 0.0
+        template.bet_count_at = self._o_bet_count + (bet_count if bet_count < BET_COUNT_BINS else BET_COUNT_BINS - 1)
+        buf[template.bet_count_at] = 1.0
+        buf[self._o_big_bet_open] = 1.0 if hand.big_bet_open else 0.0
+        if out is None:
+            return template.view.copy()
+        out[:] = template.view
+        return out
+
+    def _update_public(self, template: _Template, hand: HandState, seat: int) -> None:
+        """Write the cards dealt and the folds made since the last update, the street and the bring-in."""
+        buf = template.values
+        cards = hand.cards
+        folded = hand.folded
+        seen = template.seen
+        dead = template.dead
+        sh = self.card_shift
+        w = self.card_width
+        o_up = self._o_up
+        r = 0
+        for s in self._rotations[seat]:
+            held = cards[s]
+            first = seen[s]
+            last = len(held)
+            if first < last:
+                o = o_up + r * w
+                for c in held[max(first, FIRST_UP):min(last, FINAL_DOWN_INDEX)]:
+                    buf[o + (c >> sh)] += 1.0
+                if not r:
+                    o = self._o_own_up
+                    for c in held[max(first, FIRST_UP):min(last, FINAL_DOWN_INDEX)]:
+                        buf[o + (c >> sh)] += 1.0
+                    o = self._o_own_down
+                    for c in held[first:FIRST_UP] + held[max(first, FINAL_DOWN_INDEX):]:
+                        buf[o + (c >> sh)] += 1.0
+                seen[s] = last
+            if folded[s] and not dead[s]:
+                dead[s] = True
+                buf[self._o_live + r] = 0.0
+                o = self._o_dead
+                for c in held[FIRST_UP:FINAL_DOWN_INDEX]:
+                    buf[o + (c >> sh)] += 1.0
+            r += 1
+        if hand.community is not None and not template.community:
+            template.community = True
+            buf[self._o_community + (hand.community >> sh)] += 1.0
+        o = self._o_street
+        buf[o + template.street_shown] = 0.0
+        buf[o + hand.street] = 1.0
+        template.street_shown = hand.street
+        if hand.bring_in_seat is not None:
+            buf[self._o_bring_in + self._relative[seat][hand.bring_in_seat]] = 1.0
+
+    def _extend_history(self, template: _Template, history: list, seat: int) -> None:
+        """Add the decisions since the last call to the template (or flag a street longer than ``S``)."""
+        slots = self.history_slots
+        hw = self._history_width
+        kind = self.seats
+        amount_at = kind + NUM_KINDS
+        inv = self._inv_big_bet
+        rel = self._relative[seat]
+        street_rows = self._street_rows
+        buf = template.values
+        street = template.street
+        k = template.slot
+        base = street_rows[street] + k * hw
+        for street_, s, action, amount in history[template.done:]:
+            if street_ != street:
+                street = street_
+                k = 0
+                base = street_rows[street]
+            if k == slots:
+                template.overflow = True
+                return
+            buf[base + rel[s]] = 1.0
+            buf[base + kind + action] = 1.0
+            if amount:
+                buf[base + amount_at] = amount * inv
+            k += 1
+            base += hw
+        template.street = street
+        template.slot = k
+        template.done = len(history)
+
+    def _write_history(self, buf: array, history: list, seat: int) -> None:
+        """The whole history over ``buf``'s: each street's last ``S`` decisions, longer streets flagged."""
+        rel = self._relative[seat]
+        o_history = self._o_history
+        buf[o_history:self._history_end] = self._zeros[o_history:self._history_end]
+        slots = self.history_slots
+        counts = [0] * (FIRST_STREET + NUM_STREETS)
+        for entry in history:
+            counts[entry[0]] += 1
+        hw = self._history_width
+        kind = self.seats
+        amount_at = kind + NUM_KINDS
+        inv = self._inv_big_bet
+        row0 = o_history - FIRST_STREET * slots * hw
+        current = 0
+        k = 0
+        for street_, s, action, amount in history:
+            if street_ != current:
+                current = street_
+                extra = counts[street_] - slots
+                if extra > 0:
+                    k = -extra
+                    buf[self._o_overflow + street_] = 1.0
+                else:
+                    k = 0
+            if k >= 0:
+                base = row0 + (street_ * slots + k) * hw
+                buf[base + rel[s]] = 1.0
+                buf[base + kind + action] = 1.0
+                if amount:
+                    buf[base + amount_at] = amount * inv
+            k += 1
+
+
+class _Template:
+    """One seat's vector for the hand it last encoded; ``encode`` refreshes it and returns a copy."""
+
+    __slots__ = ("hand", "key", "seen", "dead", "community", "street_shown", "done", "street", "slot", "overflow",
+                 "to_act_at", "bet_count_at", "values", "view", "_to_act_start", "_bet_count_start")
+
+    def __init__(self, fresh: array, to_act_start: int, bet_count_start: int) -> None:
+        self.hand: HandState | None = None
+        self.values = fresh[:]
+        self.view = np.frombuffer(self.values, dtype=np.float32)
+        self._to_act_start = to_act_start
+        self._bet_count_start = bet_count_start
+
+    def start(self, hand: HandState, fresh: array) -> None:
+        """Begin a template for ``hand`` from ``fresh`` (every seat live, 3rd street, nothing dealt)."""
+        n = hand.num_seats
+        self.hand = hand
+        self.key: tuple[int, int] | None = None
+        self.seen = [0] * n
+        self.dead = [False] * n
+        self.community = False
+        self.street_shown = FIRST_STREET
+        self.done = 0
+        self.street = 0
+        self.slot = 0
+        self.overflow = False
+        self.values[:] = fresh
+        self.to_act_at = self._to_act_start
+        self.bet_count_at = self._bet_count_start
+
+
+class FlatEncoder(TableEncoder):
+    """``"flat"``: 52-dim card one-hots; works for every variant."""
+
+    name = "flat"
+
+
+class RanksEncoder(TableEncoder):
+    """``"ranks"``: 13-dim rank counts instead of card one-hots (razz and action razz only)."""
+
+    name = "ranks"
+    card_width = NUM_RANKS
+    card_shift = RANK_SHIFT
+    card_high = float(MAX_RANK_COUNT)
+    card_what = "count per rank (A to K, 0-4)"
+
+    def __init__(self, config: HandConfig, max_players: int | None = None, history_slots: int | None = None) -> None:
+        if not config.variant.low_board or "high" in config.variant.showdown:
+            raise ValueError(f"encoding 'ranks' drops suits, which matter in {config.variant.name}; "
+                             "use it for razz or action_razz, or use encoding='flat'")
+        super().__init__(config, max_players, history_slots)

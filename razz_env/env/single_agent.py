@@ -1,0 +1,274 @@
+"""A Gymnasium view of one seat: the learner plays it, agents play every other seat.
+
+``SingleAgentEnv(opponents, seat="random", **options)`` takes the same table
+options as :class:`razz_env.env.aec.raw_env`. Each episode is one hand. A step
+applies the learner's action, then lets the opponents act (each called with a
+:class:`razz_env.agent.Observation`) until the learner is to act again or the
+hand ends. The reward is 0 until the hand ends and then the learner's net chips
+divided by the big bet, however the hand ends: on the learner's action or on an
+opponent's (a fold, or the call that closes the river).
+
+* Observation: the encoder's float32 vector (``Box``), the same as the AEC
+  environment's ``observation["observation"]``; ``info["action_mask"]`` and
+  :meth:`SingleAgentEnv.action_masks` (for sb3-contrib ``MaskablePPO``) give the
+  int8 mask, all zero once the hand is over.
+* Action: ``Discrete(5)`` (see :mod:`razz_env.encoding.actions`); an illegal id
+  raises ``ValueError`` naming the legal ids and changes nothing. For algorithms that
+  cannot mask, ``illegal_action="check_fold"`` plays the passive action instead (check,
+  else fold, else the bring-in; rlcard's convention). ``action_space.sample()`` without
+  a mask draws a legal id, so random-action checkers play real hands.
+* ``opponents``: one agent (it plays every other seat and its ``reset`` is called
+  once per seat it takes) or a list, one per other seat, in clockwise order from
+  the learner. ``set_opponents(...)`` swaps them from the next hand on;
+  ``opponent_sampler`` (a callable returning an agent or a list) is asked for new
+  opponents before every hand, for self-play leagues.
+* ``seat``: the learner's seat, or ``"random"`` (drawn each hand from the
+  environment's seeded generator among seats that can act).
+* ``reset()`` always returns a state where the learner is to act. A hand that ends
+  before the learner's first decision (only possible with short stacks or a table
+  where the learner cannot act) is skipped and another is dealt; the count is in
+  ``info["skipped_hands"]``. ``reset(seed=...)`` repeats the deal and seats (and so
+  whole hands, when the opponents are deterministic: their own randomness is theirs).
+
+>>> class Caller:
+...     name = "caller"
+...     def reset(self, seat, num_seats, variant): pass
+...     def act(self, observation): return int(observation.action_mask[1:].argmax()) + 1
+>>> env = SingleAgentEnv(Caller(), seat=0)
+>>> obs, info = env.reset(seed=3)
+>>> obs.shape, info["action_mask"].tolist()
+((676,), [0, 0, 1, 1, 0])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from razz_env.agent import Agent, Observation
+from razz_env.encoding import DEFAULT_ENCODING, make_encoder
+from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.engine.actions import Action
+from razz_env.engine.state import HandState
+from razz_env.env.common import ActionTable, table_config
+from razz_env.text import render_hand
+
+__all__ = ["SingleAgentEnv"]
+
+MAX_SKIPPED_HANDS = 1000
+ILLEGAL_ACTION_MODES = ("raise", "check_fold")
+PASSIVE_ORDER = (Action.CHECK, Action.FOLD, Action.BRING_IN)
+OpponentSpec = Agent | Sequence[Agent]
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(5)`` whose ``sample()`` without a mask draws a legal action of the environment now.
+
+    Random-action checkers (Gymnasium's and SB3's ``check_env``) then exercise real play instead of
+    tripping the illegal-action error. It pickles and copies as a plain ``Discrete`` (no environment).
+    """
+
+    def __init__(self, n: int, current_mask: Callable[[], np.ndarray]) -> None:
+        super().__init__(n)
+        self._current_mask = current_mask
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
+        """A uniform legal id when no mask or probability is given (any id once the hand is over)."""
+        if mask is None and probability is None:
+            current = self._current_mask()
+            if current.any():
+                mask = current
+        return super().sample(mask=mask, probability=probability)
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        return (spaces.Discrete, (int(self.n),))
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One seat of a stud table as a Gymnasium environment; see the module docstring."""
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        opponents: OpponentSpec | None = None,
+        seat: int | str = "random",
+        *,
+        opponent_sampler: Callable[[], OpponentSpec] | None = None,
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+        variant: str = "razz",
+        num_players: int | None = None,
+        ante: int = 1,
+        bring_in: int = 2,
+        small_bet: int = 5,
+        big_bet: int = 10,
+        street_bets: Sequence[int] | None = None,
+        starting_stacks: int | Sequence[int] = 200,
+        raise_cap: int | None = 4,
+        heads_up_uncapped: bool = False,
+        open_pair_big_bet: bool | None = None,
+        allow_open_fold: bool = False,
+        encoding: str = DEFAULT_ENCODING,
+        max_players: int | None = None,
+        history_slots: int | None = None,
+    ) -> None:
+        self.config = table_config(
+            variant, num_players, ante, bring_in, small_bet, big_bet, street_bets, starting_stacks,
+            raise_cap, heads_up_uncapped, open_pair_big_bet,
+        )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
+                             f"got {render_mode!r}")
+        self.render_mode = render_mode
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action: expected one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        n = self.config.num_seats
+        self._can_act = [s for s in range(n) if self.config.stacks[s] > ante]
+        if seat != "random":
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+                raise ValueError(f"seat: expected 'random' or a seat from 0 to {n - 1}, got {seat!r}")
+            if seat not in self._can_act:
+                raise ValueError(f"seat: seat {seat} has no chips behind the ante, so it can never act")
+        self.seat_option = seat
+        self.encoder = make_encoder(encoding, self.config, max_players=max_players, history_slots=history_slots)
+        self.actions = ActionTable(allow_open_fold)
+        self.observation_space = self.encoder.observation_space
+        self.action_space = LegalDiscrete(NUM_ACTIONS, self.action_masks)
+        self._big_bet = self.config.stakes.big_bet_size
+        self.opponent_sampler = opponent_sampler
+        self._opponents: list[Agent] = []
+        self._pending: OpponentSpec | None = None
+        if opponents is not None:
+            self.set_opponents(opponents)
+        elif opponent_sampler is None:
+            raise ValueError("opponents: give the agents for the other seats (or an opponent_sampler)")
+        self._rng = random.Random()
+        self.hand: HandState | None = None
+        self.seat = 0
+        self._seat_agents: list[Agent | None] = [None] * n
+
+    # ------------------------------------------------------------------ opponents
+
+    def set_opponents(self, opponents: OpponentSpec) -> None:
+        """Use ``opponents`` (one agent for every other seat, or one per seat) from the next hand on."""
+        self._opponents = self._check_opponents(opponents)
+
+    def _check_opponents(self, opponents: OpponentSpec) -> list[Agent]:
+        others = self.config.num_seats - 1
+        if isinstance(opponents, Sequence):
+            listed = list(opponents)
+            if len(listed) != others:
+                raise ValueError(f"opponents: expected one agent or a list of {others} (one per other seat), "
+                                 f"got {len(listed)}")
+        else:
+            listed = [opponents] * others
+        for agent in listed:
+            if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
+                raise ValueError(f"opponents: {agent!r} is not an Agent (needs act(observation) and reset(...))")
+        return listed
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Deal until the learner is to act; return its observation and ``{"action_mask", "seat", ...}``."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        if self.opponent_sampler is not None:
+            self._opponents = self._check_opponents(self.opponent_sampler())
+        skipped = 0
+        while True:
+            self._deal()
+            self._play_opponents()
+            if not self.hand.is_over:
+                break
+            skipped += 1
+            if skipped >= MAX_SKIPPED_HANDS:
+                raise RuntimeError(f"{skipped} hands in a row ended before seat {self.seat} could act; "
+                                   "check the stacks and the opponents")
+        if self.render_mode == "human":
+            self.render()
+        info = {"action_mask": self.action_masks(), "seat": self.seat, "skipped_hands": skipped}
+        return self.encoder.encode(self.hand, self.seat), info
+
+    def _deal(self) -> None:
+        """A new hand with the learner's seat chosen and every other seat given its agent."""
+        config = self.config
+        n = config.num_seats
+        option = self.seat_option
+        seat = self._rng.choice(self._can_act) if option == "random" else option
+        self.seat = seat
+        self.hand = HandState(config, rng=self._rng)
+        agents: list[Agent | None] = [None] * n
+        for k, agent in enumerate(self._opponents, start=1):
+            other = (seat + k) % n
+            agents[other] = agent
+            agent.reset(other, n, config.variant.name)
+        self._seat_agents = agents
+
+    def _play_opponents(self) -> None:
+        """Let the opponents act until the learner is to act or the hand is over."""
+        hand = self.hand
+        learner = self.seat
+        agents = self._seat_agents
+        encoder = self.encoder
+        translate = self.actions.to_engine
+        allow = self.actions.allow_open_fold
+        while not hand.is_over and hand.actor != learner:
+            seat = hand.actor
+            agent = agents[seat]
+            choice = agent.act(Observation(hand, seat, encoder, allow))
+            who = f"opponent {getattr(agent, 'name', type(agent).__name__)!s} in seat {seat}"
+            hand.act(translate(who, choice, hand.legal_actions()))
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Apply the learner's action, let the opponents answer; reward the net chips / big bet at the end."""
+        hand = self.hand
+        if hand is None or hand.is_over:
+            raise RuntimeError("step() on a finished hand: call reset() first")
+        hand.act(self._learner_action(action, hand.legal_actions()))
+        self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
+        observation = self.encoder.encode(hand, self.seat)
+        if hand.is_over:
+            reward = hand.payoffs[self.seat] / self._big_bet
+            info = {"action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8), "payoffs": list(hand.payoffs)}
+            return observation, reward, True, False, info
+        return observation, 0.0, False, False, {"action_mask": self.actions.mask(hand.legal_actions())}
+
+    def _learner_action(self, action: object, legal: tuple[Action, ...]) -> Action:
+        """The engine action for the learner's id: raise on an illegal id, or play passively (``check_fold``)."""
+        try:
+            return self.actions.to_engine(f"learner in seat {self.seat}", action, legal)
+        except ValueError:
+            if self.illegal_action == "raise":
+                raise
+        return next(a for a in PASSIVE_ORDER if a in legal)
+
+    def action_masks(self) -> np.ndarray:
+        """int8 mask over the five ids for the learner now (all zero once the hand is over)."""
+        hand = self.hand
+        if hand is None or hand.actor != self.seat:
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return self.actions.mask(hand.legal_actions())
+
+    def render(self) -> str | None:
+        """The table from the learner's seat (``"ansi"`` returns the text, ``"human"`` prints it)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.hand is None:
+            raise RuntimeError("render() before reset(): there is no hand to show")
+        text = render_hand(self.hand, viewer=self.seat)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None

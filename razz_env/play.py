@@ -1,0 +1,180 @@
+"""``razz play``: a person plays stud games at the terminal against agents from the zoo.
+
+The person sees exactly what a player in their seat would: their own down cards, every
+up card, the pot and stacks (:func:`razz_env.text.render_hand` with ``viewer=seat``),
+the opponents' actions as they happen, and the showdown. Each decision prompts with the
+legal actions by short key (``f`` fold, ``c`` check/call, ``b`` complete/bet/raise,
+``i`` bring in, ``B`` big bet), by action id (0-4, as in :mod:`razz_env.encoding.actions`)
+or by name; anything else re-prompts. End of input, Ctrl-C or ``q`` quits cleanly.
+The hand loop runs directly on :class:`~razz_env.engine.state.HandState`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from razz_env.agent import Agent, Observation
+from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
+from razz_env.engine.actions import Action
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.state import HandState, HistoryEntry
+from razz_env.text import render_hand
+
+KEYS = {
+    Action.FOLD: "f",
+    Action.CHECK: "c",
+    Action.CALL: "c",
+    Action.BRING_IN: "i",
+    Action.COMPLETE: "b",
+    Action.BET: "b",
+    Action.RAISE: "b",
+    Action.BET_BIG: "B",
+}
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+def _ordinal(street: int) -> str:
+    return f"{street}{'rd' if street == 3 else 'th'}"
+
+
+def action_label(hand: HandState, action: Action) -> str:
+    """The action with the chips it puts in or raises to, e.g. ``"call 5"``, ``"raise to 20"``."""
+    seat = hand.actor
+    if action is Action.CALL:
+        return f"call {hand.to_call}"
+    if action is Action.BRING_IN:
+        return f"bring in {min(hand.config.stakes.bring_in, hand.stacks[seat])}"
+    if action in (Action.COMPLETE, Action.BET, Action.RAISE, Action.BET_BIG):
+        size = hand.config.stakes.big_bet_size if action is Action.BET_BIG else hand.increment
+        target = size if hand.bet_count == 0 else hand.level + size
+        return f"{action} to {min(target, hand.bets[seat] + hand.stacks[seat])}"
+    return str(action)
+
+
+def parse_choice(text: str, legal: Sequence[Action]) -> Action | None:
+    """The legal action ``text`` names (key, action id or name), else ``None``.
+
+    >>> parse_choice(" C ", (Action.FOLD, Action.CALL)), parse_choice("2", (Action.CHECK, Action.BET))
+    (<Action.CALL: 2>, <Action.BET: 5>)
+    >>> parse_choice("raise", (Action.FOLD, Action.CALL)) is None, parse_choice("check_call", (Action.CHECK,))
+    (True, <Action.CHECK: 1>)
+    """
+    text = text.strip()
+    for action in legal:
+        if text == KEYS[action]:
+            return action
+    lowered = text.lower().replace("-", "_").replace(" ", "_")
+    for action in legal:
+        if lowered == str(action) or (lowered == KEYS[action] and text != "B"):  # "B" only ever means bet_big
+            return action
+    if lowered.isdigit() or lowered in ACTION_NAMES:
+        try:
+            return to_engine(int(lowered) if lowered.isdigit() else ACTION_NAMES.index(lowered), legal)
+        except ValueError:
+            return None
+    return None
+
+
+def ask_action(hand: HandState, input_fn: Callable[[str], str], output_fn: Callable[[str], Any]) -> Action | None:
+    """Prompt until the person names a legal action; ``None`` when they quit or input ends."""
+    legal = hand.legal_actions()
+    options = ", ".join(f"[{KEYS[a]}/{ENGINE_TO_ID[a]}] {action_label(hand, a)}" for a in legal)
+    prompt = f"your move: {options} > "
+    while True:
+        try:
+            text = input_fn(prompt)
+        except (EOFError, KeyboardInterrupt):
+            return None
+        if text.strip().lower() in QUIT_WORDS:
+            return None
+        action = parse_choice(text, legal)
+        if action is not None:
+            return action
+        keys = "/".join(KEYS[a] for a in legal)
+        output_fn(f"{text.strip()!r} is not a legal move now: type {keys}, an action id, or q to quit")
+
+
+def _announce(hand: HandState, entry: HistoryEntry, street: int, names: dict[int, str],
+              output_fn: Callable[[str], Any]) -> int:
+    """Print one action, then a header if it moved the hand to a new street; returns the street shown."""
+    amount = f" {entry.amount}" if entry.amount else ""
+    output_fn(f"  {names[entry.seat]} {entry.action}{amount}")
+    if not hand.is_over and hand.street != street:
+        output_fn(f"-- {_ordinal(hand.street)} street --")
+    return hand.street
+
+
+def play_cli(
+    variant: str = "razz",
+    opponents: Sequence[str | dict[str, Any]] = ("razz_heuristic",),
+    seat: int = 0,
+    hands: int = 1,
+    seed: int | None = None,
+    input_fn: Callable[[str], str] = input,
+    output_fn: Callable[[str], Any] = print,
+) -> int:
+    """Play ``hands`` hands of ``variant`` at the terminal against ``opponents`` (agent specs).
+
+    The person sits at ``seat``; the opponents fill the other seats in order. ``seed`` fixes
+    the deals and the agents' own randomness. Stacks are the default 200 chips at
+    1/2/5/10 and reset every hand; the chips won or lost are totalled across hands.
+    Returns the exit status: 0 (also after quitting early), 2 for bad arguments.
+    """
+    from agents.registry import UnknownAgentError, make_agent
+
+    num_seats = len(opponents) + 1
+    try:
+        if not opponents:
+            raise ValueError("name at least one opponent")
+        if not 0 <= seat < num_seats:
+            raise ValueError(f"seat must be 0-{num_seats - 1} with {len(opponents)} opponent(s), got {seat}")
+        if hands < 1:
+            raise ValueError(f"hands must be at least 1, got {hands}")
+        config = HandConfig.create(variant, num_seats=num_seats)
+        rng = random.Random(seed)
+        others = [s for s in range(num_seats) if s != seat]
+        agents: dict[int, Agent] = {
+            s: make_agent(spec, seed=rng.randrange(2**31)) for s, spec in zip(others, opponents)
+        }
+    except (ConfigError, ValueError, TypeError, UnknownAgentError) as err:
+        output_fn(f"razz play: {err}")
+        return 2
+    names = {seat: "you"} | {s: f"seat {s} ({getattr(a, 'name', type(a).__name__)})" for s, a in agents.items()}
+    totals = [0] * num_seats
+    played = 0
+    output_fn(f"{config.variant.title}: you are seat {seat} of {num_seats}; keys f/c/b/i/B, q quits")
+    for number in range(1, hands + 1):
+        hand = HandState(config, seed=rng.randrange(2**63))
+        for s, agent in agents.items():
+            agent.reset(s, num_seats, variant)
+        output_fn(f"\n=== hand {number} of {hands} ===")
+        street = hand.street
+        output_fn(f"-- {_ordinal(street)} street --")
+        while not hand.is_over:
+            actor = hand.actor
+            if actor == seat:
+                output_fn(render_hand(hand, viewer=seat))
+                action = ask_action(hand, input_fn, output_fn)
+                if action is None:
+                    output_fn("quitting: the hand in progress is abandoned")
+                    _totals(totals, played, names, output_fn)
+                    return 0
+            else:
+                action = to_engine(agents[actor].act(Observation(hand, actor)), hand.legal_actions())
+            street = _announce(hand, hand.act(action), street, names, output_fn)
+        output_fn(render_hand(hand, viewer=seat))
+        payoffs = hand.payoffs or [0] * num_seats
+        totals = [t + p for t, p in zip(totals, payoffs)]
+        played += 1
+        mine = payoffs[seat]
+        output_fn(f"you {'win' if mine > 0 else 'lose' if mine < 0 else 'break even'} {abs(mine)} this hand")
+        _totals(totals, played, names, output_fn)
+    return 0
+
+
+def _totals(totals: list[int], played: int, names: dict[int, str], output_fn: Callable[[str], Any]) -> None:
+    parts = ", ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals))
+    output_fn(f"running totals after {played} hand{'s' if played != 1 else ''}: {parts}")

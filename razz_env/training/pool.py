@@ -1,0 +1,80 @@
+"""The opponent pool: baselines by weight plus self-play snapshots, sampled once per hand.
+
+A :class:`OpponentPool` is the ``opponent_sampler`` of each training
+environment. :class:`PoolWrapper` exposes ``add_snapshot`` and ``set_progress`` so
+the trainer can reach pools living in subprocess environments (``env_method``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+
+from razz_env.agent import Agent
+from razz_env.training.config import OpponentPoolConfig
+
+
+class OpponentPool:
+    """Samples the opponent of each hand (see :class:`OpponentPoolConfig` for the schedule)."""
+
+    def __init__(self, config: OpponentPoolConfig, algorithm: str, encoding: str, seed: int) -> None:
+        from agents.registry import make_agent
+
+        self.config = config
+        self.algorithm = algorithm
+        self.encoding = encoding
+        self._rng = random.Random(seed)
+        self.baselines: list[Agent] = [make_agent(spec, seed=seed + i) for i, spec in enumerate(config.baselines)]
+        self.snapshots: list[Agent] = []
+        self.progress = 0.0
+        self.counts: dict[str, int] = {}
+
+    def add_snapshot(self, path: str | Path) -> None:
+        """Add a saved learner snapshot as an opponent (oldest dropped past ``max_snapshots``)."""
+        from agents.sb3_agent import SB3Agent
+
+        agent = SB3Agent.load(path, self.algorithm, name=f"snapshot:{Path(path).stem}", deterministic=False,
+                              encoding=self.encoding, seed=self._rng.randrange(2**31))
+        self.snapshots.append(agent)
+        del self.snapshots[: -self.config.max_snapshots]
+
+    def set_progress(self, progress: float) -> None:
+        """Training progress from 0 to 1 (drives the self-play share)."""
+        self.progress = progress
+
+    def __call__(self) -> Agent:
+        if self.snapshots and self._rng.random() < self.config.share_at(self.progress):
+            agent = self._rng.choice(self.snapshots)
+            kind = "self"
+        else:
+            agent = self._rng.choices(self.baselines, weights=self.config.weights)[0]
+            kind = getattr(agent, "name", type(agent).__name__)
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        return agent
+
+
+class PoolWrapper(gymnasium.Wrapper):
+    """Makes the pool's controls reachable through ``VecEnv.env_method``."""
+
+    def __init__(self, env: gymnasium.Env, pool: OpponentPool) -> None:
+        super().__init__(env)
+        self.pool = pool
+
+    def add_snapshot(self, path: str) -> None:
+        """Forwarded to :meth:`OpponentPool.add_snapshot`."""
+        self.pool.add_snapshot(path)
+
+    def set_progress(self, progress: float) -> None:
+        """Forwarded to :meth:`OpponentPool.set_progress`."""
+        self.pool.set_progress(progress)
+
+    def action_masks(self) -> Any:
+        """The wrapped environment's mask (for MaskablePPO)."""
+        return self.env.unwrapped.action_masks()
+
+    def opponent_counts(self) -> dict[str, int]:
+        """How often each opponent kind was drawn."""
+        return dict(self.pool.counts)

@@ -1,0 +1,93 @@
+"""``razz play`` driven by scripted keyboard input: bad keys re-prompt, hands finish, EOF quits cleanly."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from razz_env.engine.actions import Action
+from razz_env.play import parse_choice, play_cli
+
+
+def scripted(bad: list[str]) -> Callable[[str], str]:
+    """A person who first types ``bad`` keys, then always checks/calls (or brings in when forced)."""
+    pending: Iterator[str] = iter(bad)
+
+    def answer(prompt: str) -> str:
+        for text in pending:
+            return text
+        return "c" if "[c/" in prompt else "i"
+
+    return answer
+
+
+def test_bad_input_then_valid_keys_completes_the_hand() -> None:
+    lines: list[str] = []
+    status = play_cli(opponents=["razz_heuristic"], seed=4, input_fn=scripted(["", "zz", "9", "B", "raise it"]),
+                      output_fn=lines.append)
+    text = "\n".join(lines)
+    assert status == 0
+    assert text.count("is not a legal move now") == 5
+    assert "payoffs:" in text and "running totals after 1 hand:" in text
+    assert "=== hand 1 of 1 ===" in text
+
+
+def test_several_hands_against_several_opponents_keep_totals() -> None:
+    lines: list[str] = []
+    opponents = ["random", {"type": "monte_carlo", "samples": 16}, "calling_station"]
+    status = play_cli("stud8", opponents, seat=2, hands=3, seed=1, input_fn=scripted([]), output_fn=lines.append)
+    assert status == 0
+    totals = [line for line in lines if line.startswith("running totals after")]
+    assert len(totals) == 3 and totals[-1].startswith("running totals after 3 hands: seat 0 (random)")
+    assert "you " in totals[-1] and "seat 3 (calling_station)" in totals[-1]
+
+
+def test_the_player_sees_only_their_own_down_cards() -> None:
+    lines: list[str] = []
+    play_cli(seed=5, input_fn=scripted(["f", "f"]), output_fn=lines.append)
+    tables = [line for line in "\n".join(lines).splitlines() if line.startswith("  seat 1:")]
+    assert tables and all("[## ##]" in line for line in tables)
+
+
+@pytest.mark.parametrize("interrupt", [EOFError, KeyboardInterrupt])
+def test_end_of_input_quits_cleanly(interrupt: type[BaseException]) -> None:
+    def stop(prompt: str) -> str:
+        raise interrupt
+
+    lines: list[str] = []
+    assert play_cli(hands=5, seed=2, input_fn=stop, output_fn=lines.append) == 0
+    assert "quitting" in lines[-2] and lines[-1] == "running totals after 0 hands: you +0, seat 1 (razz_heuristic) +0"
+
+
+def test_quit_word() -> None:
+    lines: list[str] = []
+    assert play_cli(seed=2, input_fn=lambda prompt: "q", output_fn=lines.append) == 0
+    assert any("quitting" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"seat": 3}, "seat must be"),
+        ({"opponents": ["nobody"]}, "unknown agent"),
+        ({"variant": "holdem"}, "unknown variant"),
+        ({"opponents": []}, "at least one opponent"),
+        ({"hands": 0}, "hands must be"),
+    ],
+)
+def test_bad_arguments_are_reported(kwargs, message: str) -> None:
+    lines: list[str] = []
+    assert play_cli(input_fn=scripted([]), output_fn=lines.append, **kwargs) == 2
+    assert message in lines[0]
+
+
+def test_parse_choice_keys_ids_and_names() -> None:
+    legal = (Action.FOLD, Action.CHECK, Action.BET, Action.BET_BIG)
+    assert parse_choice("B", legal) is Action.BET_BIG
+    assert parse_choice("b", legal) is Action.BET
+    assert parse_choice("4", legal) is Action.BET_BIG
+    assert parse_choice("Check", legal) is Action.CHECK
+    assert parse_choice("F", legal) is Action.FOLD
+    assert parse_choice("bring in", (Action.BRING_IN, Action.COMPLETE)) is Action.BRING_IN
+    assert parse_choice("c", (Action.BRING_IN, Action.COMPLETE)) is None

@@ -1,0 +1,286 @@
+"""The table encoders ("flat" and "ranks"): every named slice on hand-built hands, no leaks, bounds, options."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+import pytest
+
+from razz_env.encoding import ENCODINGS, FlatEncoder, Layout, Piece, RanksEncoder, make_encoder, register_encoding
+from razz_env.encoding.table import BET_COUNT_BINS, default_history_slots
+from razz_env.engine import Action, HandConfig, HandState, parse_cards
+
+FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
+BIG_BET = 10
+# Razz, three seats. Seat 0 (K♥ door) brings in; after 3rd street seat 1 (7-3) has the lowest board.
+THREE = ["As 2s Kh 3h 4h 5h 6h", "Ad 2d 7c 3c 4c 5c 6c", "Ac 2c 8d 3d 4d 5d 6d"]
+
+
+def deck_for(seat_cards: list[str]) -> list[int]:
+    """A full deck dealing ``seat_cards[seat]`` in dealing order (slot ``position * seats + seat``)."""
+    n = len(seat_cards)
+    slots = {p * n + s: c for s, text in enumerate(seat_cards) for p, c in enumerate(parse_cards(text))}
+    rest = iter(c for c in range(52) if c not in slots.values())
+    return [slots[i] if i in slots else next(rest) for i in range(52)]
+
+
+def config(variant: str = "razz", seats: int = 3, **kwargs) -> HandConfig:
+    return HandConfig.create(variant, stacks=[100] * seats, ante=1, bring_in=2, small_bet=5, big_bet=BIG_BET,
+                             **kwargs)
+
+
+def one_hot(width: int, *indices: int) -> list[float]:
+    out = [0.0] * width
+    for i in indices:
+        out[i] += 1.0
+    return out
+
+
+def piece(encoder: FlatEncoder, vector: np.ndarray, name: str) -> np.ndarray:
+    return encoder.layout.view(vector, name)
+
+
+@pytest.fixture
+def fourth_street() -> HandState:
+    """Seat 0 brings in, seat 1 completes, seat 2 folds, seat 0 calls: 4th street, seat 1 to act."""
+    hand = HandState(config(), cards=[parse_cards(t) for t in THREE])
+    for action in (BRING_IN, COMPLETE, FOLD, CALL):
+        hand.act(action)
+    assert (hand.street, hand.actor) == (4, 1)
+    return hand
+
+
+def test_every_named_slice_on_a_hand_built_state(fourth_street: HandState) -> None:
+    enc = FlatEncoder(fourth_street.config)
+    v = enc.encode(fourth_street, 1)
+    assert v.dtype == np.float32 and v.shape == (enc.size,)
+    c = {name: parse_cards(name.replace("_", " ")) for name in ("Ad_2d", "7c_3c", "8d", "Kh_3h")}
+    np.testing.assert_array_equal(piece(enc, v, "own_down"), one_hot(52, *c["Ad_2d"]))
+    np.testing.assert_array_equal(piece(enc, v, "own_up"), one_hot(52, *c["7c_3c"]))
+    up = piece(enc, v, "up_cards")  # relative seats: 1 (observer), 2, 0
+    np.testing.assert_array_equal(up, [one_hot(52, *c["7c_3c"]), one_hot(52, *c["8d"]), one_hot(52, *c["Kh_3h"])])
+    np.testing.assert_array_equal(piece(enc, v, "dead_cards"), one_hot(52, *c["8d"]))
+    assert not piece(enc, v, "community").any()
+    np.testing.assert_allclose(piece(enc, v, "stacks"), [9.4, 9.9, 9.4], rtol=1e-6)
+    assert not piece(enc, v, "round_bets").any()
+    np.testing.assert_allclose(piece(enc, v, "contributed"), [0.6, 0.1, 0.6], rtol=1e-6)
+    np.testing.assert_allclose(piece(enc, v, "pot"), [1.3], rtol=1e-6)
+    np.testing.assert_array_equal(piece(enc, v, "to_call"), [0.0])
+    np.testing.assert_allclose(piece(enc, v, "bet_size"), [0.5])
+    np.testing.assert_array_equal(piece(enc, v, "street"), one_hot(5, 1))
+    np.testing.assert_array_equal(piece(enc, v, "bet_count"), one_hot(BET_COUNT_BINS, 0))
+    np.testing.assert_array_equal(piece(enc, v, "live"), [1, 0, 1])
+    np.testing.assert_array_equal(piece(enc, v, "all_in"), [0, 0, 0])
+    np.testing.assert_array_equal(piece(enc, v, "bring_in"), [0, 0, 1])
+    np.testing.assert_array_equal(piece(enc, v, "to_act"), [1, 0, 0])
+    np.testing.assert_array_equal(piece(enc, v, "big_bet_open"), [0])
+    history = piece(enc, v, "history")
+    assert history.shape == (5, enc.history_slots, 3 + 8 + 1)
+    expected_third = [  # (relative seat, action, chips)
+        (2, BRING_IN, 2), (0, COMPLETE, 5), (1, FOLD, 0), (2, CALL, 3),
+    ]
+    for slot, (rel, action, chips) in enumerate(expected_third):
+        np.testing.assert_allclose(history[0, slot], one_hot(3, rel) + one_hot(8, action) + [chips / BIG_BET],
+                                   rtol=1e-6)
+    assert not history[0, len(expected_third):].any() and not history[1:].any()
+    assert not piece(enc, v, "history_overflow").any()
+
+
+def test_relative_seats_follow_the_observer(fourth_street: HandState) -> None:
+    enc = FlatEncoder(fourth_street.config)
+    v = enc.encode(fourth_street, 0)
+    np.testing.assert_allclose(piece(enc, v, "contributed"), [0.6, 0.6, 0.1], rtol=1e-6)
+    np.testing.assert_array_equal(piece(enc, v, "live"), [1, 1, 0])
+    np.testing.assert_array_equal(piece(enc, v, "bring_in"), [1, 0, 0])
+    np.testing.assert_array_equal(piece(enc, v, "to_act"), [0, 1, 0])
+    np.testing.assert_array_equal(piece(enc, v, "own_down"), one_hot(52, *parse_cards("As 2s")))
+    assert piece(enc, v, "history")[0, 0, 0] == 1.0  # seat 0 brought in: relative seat 0 for itself
+
+
+def test_round_bets_to_call_and_bet_count_during_a_raise_war() -> None:
+    hand = HandState(config(), deck=deck_for(THREE))
+    for action in (BRING_IN, COMPLETE, RAISE):  # seat 2 raises to 10
+        hand.act(action)
+    enc = FlatEncoder(hand.config)
+    v = enc.encode(hand, 0)  # seat 0 to act: put in 2, faces 10
+    np.testing.assert_allclose(piece(enc, v, "round_bets"), [0.2, 0.5, 1.0])
+    np.testing.assert_allclose(piece(enc, v, "to_call"), [0.8])
+    np.testing.assert_array_equal(piece(enc, v, "bet_count"), one_hot(BET_COUNT_BINS, 2))
+
+
+def test_seventh_street_down_card_community_card_and_all_in() -> None:
+    seats = 8
+    cfg = HandConfig.create("razz", stacks=[3] + [100] * (seats - 1), ante=1, bring_in=2, small_bet=5, big_bet=10)
+    hand = HandState(cfg, seed=11)
+    while hand.street < 7 and not hand.is_over:
+        legal = hand.legal_actions()
+        hand.act(next(a for a in (BRING_IN, CHECK, CALL) if a in legal))
+    assert hand.community is not None  # eight live seats: 8 * 7 > 52
+    enc = FlatEncoder(cfg)
+    v = enc.encode(hand, 1)
+    np.testing.assert_array_equal(piece(enc, v, "community"), one_hot(52, hand.community))
+    np.testing.assert_array_equal(piece(enc, v, "own_down"), one_hot(52, *hand.down_cards(1)))
+    np.testing.assert_array_equal(piece(enc, v, "street"), one_hot(5, 4))
+    v0 = enc.encode(hand, 0)
+    assert piece(enc, v0, "all_in")[0] == 1.0 and piece(enc, v0, "stacks")[0] == 0.0
+    assert piece(enc, v, "all_in")[seats - 1] == 1.0  # seat 0 is seven seats clockwise of seat 1
+
+
+def test_ranks_encoder_counts_ranks_without_suits(fourth_street: HandState) -> None:
+    enc = RanksEncoder(fourth_street.config)
+    v = enc.encode(fourth_street, 1)
+    assert enc.size < FlatEncoder(fourth_street.config).size
+    np.testing.assert_array_equal(piece(enc, v, "own_down"), one_hot(13, 0, 1))  # A, 2
+    np.testing.assert_array_equal(piece(enc, v, "own_up"), one_hot(13, 6, 2))  # 7, 3
+    np.testing.assert_array_equal(piece(enc, v, "up_cards")[2], one_hot(13, 12, 2))  # K, 3
+    np.testing.assert_array_equal(piece(enc, v, "dead_cards"), one_hot(13, 7))  # 8
+    same_ranks = FlatEncoder(fourth_street.config).encode(fourth_street, 1)
+    tail = enc.layout.slices["stacks"].start, FlatEncoder(fourth_street.config).layout.slices["stacks"].start
+    np.testing.assert_array_equal(v[tail[0]:], same_ranks[tail[1]:])  # chips and history are shared
+
+
+def test_ranks_counts_pairs() -> None:
+    cards = ["Ah 2h 5s 5c 9h Th Jh", "Ad 2d Kc Qd Jc Tc 7h"]
+    hand = HandState(HandConfig.create("razz"), deck=deck_for(cards))
+    while hand.street < 4:
+        legal = hand.legal_actions()
+        hand.act(next(a for a in (BRING_IN, CHECK, CALL) if a in legal))
+    enc = RanksEncoder(hand.config)
+    np.testing.assert_array_equal(piece(enc, enc.encode(hand, 0), "own_up"), one_hot(13, 4, 4))
+
+
+def test_ranks_refuses_games_where_suits_matter() -> None:
+    for variant in ("stud", "stud8"):
+        with pytest.raises(ValueError, match="suits"):
+            make_encoder("ranks", config(variant))
+    assert isinstance(make_encoder("ranks", config("action_razz")), RanksEncoder)
+
+
+def random_states(cfg: HandConfig, hands: int, seed: int) -> list[tuple[HandState, int]]:
+    """Copies of every decision point of random hands, with the seat to act."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(hands):
+        hand = HandState(cfg, rng=rng)
+        while not hand.is_over:
+            out.append((copy.deepcopy(hand), hand.actor))
+            hand.act(rng.choice(hand.legal_actions()))
+        out.append((hand, rng.randrange(cfg.num_seats)))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["razz", "stud8"])
+@pytest.mark.parametrize("seats", [2, 3, 8])
+@pytest.mark.parametrize("name", ["flat", "ranks"])
+def test_vectors_lie_in_the_space(variant: str, seats: int, name: str) -> None:
+    cfg = config(variant, seats)
+    if name == "ranks" and variant != "razz":
+        return
+    enc = make_encoder(name, cfg)
+    space = enc.observation_space
+    assert space is enc.observation_space
+    for hand, seat in random_states(cfg, 15, seats):
+        v = enc.encode(hand, seat)
+        assert v in space
+        out = np.full(enc.size, 7.0, np.float32)
+        assert enc.encode(hand, seat, out=out) is out
+        np.testing.assert_array_equal(out, v)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 8])
+@pytest.mark.parametrize("name", ["flat", "ranks"])
+def test_other_seats_down_cards_never_change_the_vector(seats: int, name: str) -> None:
+    """Same up cards and actions, different hidden cards for every other seat: identical vectors."""
+    cfg = config("razz", seats)
+    enc = make_encoder(name, cfg)
+    rng = random.Random(seats)
+    for _ in range(30):
+        observer = rng.randrange(seats)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        other = list(deck)
+        spare = list(range(7 * seats, 52))
+        positions = (0, 1, 6) if spare else (0, 1)  # a full table deals 7th cards from spare slots
+        hidden = [p * seats + s for s in range(seats) if s != observer for p in positions]
+        if spare:  # swap other seats' hidden cards with undealt cards
+            for slot, free in zip(hidden, spare):
+                other[slot], other[free] = other[free], other[slot]
+        else:  # a full table: permute hidden cards among the other seats
+            cards = [other[i] for i in hidden]
+            rng.shuffle(cards)
+            for i, card in zip(hidden, cards):
+                other[i] = card
+        a, b = HandState(cfg, deck=deck), HandState(cfg, deck=other)
+        compared = 0
+        while not a.is_over:
+            if a.street == 7 and a.community is not None:
+                break  # the community card is drawn from whatever is left: a deal difference, not a leak
+            np.testing.assert_array_equal(enc.encode(a, observer), enc.encode(b, observer))
+            compared += 1
+            action = rng.choice(a.legal_actions())
+            a.act(action)
+            b.act(action)
+        assert compared
+
+
+def test_history_keeps_the_last_slots_and_flags_overflow() -> None:
+    cfg = HandConfig.create("razz", stacks=[1000, 1000], heads_up_uncapped=True)
+    hand = HandState(cfg, deck=deck_for(["As 2s Kh 3h 4h 5h 6h", "Ad 2d 7c 3c 4c 5c 6c"]))
+    hand.act(BRING_IN)
+    hand.act(COMPLETE)
+    for _ in range(4):
+        hand.act(RAISE)
+    enc = FlatEncoder(cfg, history_slots=3)
+    v = enc.encode(hand, 0)
+    history = piece(enc, v, "history")
+    assert [int(np.argmax(history[0, k, 2:10])) for k in range(3)] == [RAISE] * 3
+    np.testing.assert_array_equal(piece(enc, v, "history_overflow"), one_hot(5, 0))
+    np.testing.assert_array_equal(piece(enc, v, "bet_count"), one_hot(BET_COUNT_BINS, BET_COUNT_BINS - 1))
+
+
+def test_default_history_slots_cover_a_capped_round() -> None:
+    assert default_history_slots(config(seats=2), 2) == 6  # bring-in, complete, 3 raises, call
+    assert default_history_slots(config(seats=3), 3) == 11
+    assert default_history_slots(config(seats=8), 8) == 16
+    assert default_history_slots(config(seats=2, raise_cap=None), 2) == 16
+
+
+def test_max_players_pads_extra_seats_with_zeros(fourth_street: HandState) -> None:
+    padded = FlatEncoder(fourth_street.config, max_players=5)
+    plain = FlatEncoder(fourth_street.config)
+    v = padded.encode(fourth_street, 1)
+    w = plain.encode(fourth_street, 1)
+    for name in ("stacks", "live", "to_act", "bring_in"):
+        np.testing.assert_array_equal(piece(padded, v, name)[:3], piece(plain, w, name))
+        assert not piece(padded, v, name)[3:].any()
+    assert not piece(padded, v, "up_cards")[3:].any()
+    with pytest.raises(ValueError, match="max_players"):
+        FlatEncoder(fourth_street.config, max_players=2)
+    with pytest.raises(ValueError, match="history_slots"):
+        FlatEncoder(fourth_street.config, history_slots=0)
+
+
+def test_describe_observation_covers_the_vector_without_gaps() -> None:
+    enc = FlatEncoder(config())
+    described = enc.describe_observation()
+    stops = 0
+    for name, (sl, text) in described.items():
+        assert sl.start == stops and text, name
+        stops = sl.stop
+    assert stops == enc.size
+    assert list(described) == [p.name for p in enc.layout.pieces]
+
+
+def test_registry_and_layout_helpers() -> None:
+    with pytest.raises(ValueError, match="known: flat, ranks"):
+        make_encoder("nope", config())
+    register_encoding("flat_copy", FlatEncoder)
+    try:
+        assert make_encoder("flat_copy", config()).size == FlatEncoder(config()).size
+    finally:
+        del ENCODINGS["flat_copy"]
+    with pytest.raises(ValueError, match="duplicate"):
+        Layout([Piece("a", (1,), "x"), Piece("a", (2,), "y")])
+    assert "``a``" in Layout([Piece("a", (1,), "x")]).table()

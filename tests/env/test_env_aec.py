@@ -1,0 +1,286 @@
+"""The PettingZoo AEC environment: API and seed tests, exact masks, rewards, illegal actions, render, docs."""
+
+from __future__ import annotations
+
+import copy
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+import razz_env
+from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS
+from razz_env.engine import Action, ConfigError, parse_cards
+from razz_env.env import aec
+from razz_env.env.aec import env, raw_env
+
+VARIANTS = ("razz", "action_razz", "stud", "stud8")
+PLAYERS = (2, 3, 6, 8)
+# PettingZoo warns about every Dict observation space of an env outside its own list; nothing to fix.
+DICT_OBS_WARNINGS = ("Observation space for each agent probably", "Observation is not a NumPy array")
+
+
+def expected_mask(legal: tuple[Action, ...], allow_open_fold: bool = False) -> list[int]:
+    """The mask, derived independently from the engine's legal actions."""
+    ids = {ENGINE_TO_ID[a] for a in legal}
+    if Action.CHECK in legal and not allow_open_fold:
+        ids.discard(FOLD)
+    return [int(i in ids) for i in range(NUM_ACTIONS)]
+
+
+def random_action(observation: dict, rng: random.Random) -> int:
+    return rng.choice(observation["action_mask"].nonzero()[0].tolist())
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pettingzoo_api_and_seed(variant: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for text in DICT_OBS_WARNINGS:
+            warnings.filterwarnings("ignore", message=text)
+        api_test(env(variant=variant, num_players=players), num_cycles=20)
+        seed_test(lambda: env(variant=variant, num_players=players), num_cycles=20)
+
+
+def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: env(num_players=3, render_mode=render_mode))
+    assert "razz_v0" in capsys.readouterr().out
+
+
+def test_metadata_spaces_are_cached() -> None:
+    e = raw_env(num_players=3)
+    assert e.metadata == {"render_modes": ["human", "ansi"], "name": "razz_v0", "is_parallelizable": False,
+                          "render_fps": 1}
+    for agent in e.possible_agents:
+        assert e.observation_space(agent) is e.observation_space(agent)
+        assert e.action_space(agent) is e.action_space(agent)
+        assert e.action_space(agent).n == NUM_ACTIONS
+        mask_space = e.observation_space(agent)["action_mask"]
+        assert mask_space.dtype == np.int8 and mask_space.shape == (NUM_ACTIONS,)
+        assert e.observation_space(agent)["observation"].dtype == np.float32
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+
+
+@pytest.mark.parametrize("allow_open_fold", [False, True])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_masks_are_exact_in_every_state(variant: str, allow_open_fold: bool) -> None:
+    """Every agent's mask matches the engine; each masked-on id steps, each masked-off id raises."""
+    rng = random.Random(7)
+    e = raw_env(variant=variant, num_players=3, allow_open_fold=allow_open_fold)
+    for hand_number in range(12):
+        e.reset(seed=hand_number)
+        while not e.hand.is_over:
+            hand = e.hand
+            for agent in e.agents:
+                mask = e.observe(agent)["action_mask"]
+                assert mask.dtype == np.int8
+                seat = e._seats[agent]
+                want = expected_mask(hand.legal_actions(), allow_open_fold) if seat == hand.actor else [0] * 5
+                assert mask.tolist() == want
+            mask = e.observe(e.agent_selection)["action_mask"]
+            if hand_number < 3:
+                for action in range(NUM_ACTIONS):
+                    trial = copy.deepcopy(e)
+                    if mask[action]:
+                        trial.step(action)
+                    else:
+                        with pytest.raises(ValueError, match="not legal"):
+                            trial.step(action)
+            e.step(random_action(e.observe(e.agent_selection), rng))
+        for agent in e.agents:
+            assert not e.observe(agent)["action_mask"].any()
+
+
+def test_rewards_are_payoffs_over_the_big_bet_and_last_accumulates() -> None:
+    rng = random.Random(3)
+    for players in (2, 3, 6):
+        e = env(num_players=players, big_bet=10, small_bet=5)
+        for hand_number in range(20):
+            e.reset(seed=hand_number)
+            seen: dict[str, float] = {}
+            for agent in e.agent_iter():
+                observation, reward, termination, truncation, _ = e.last()
+                if termination or truncation:
+                    seen[agent] = reward
+                    e.step(None)
+                    continue
+                assert reward == 0.0
+                e.step(random_action(observation, rng))
+            payoffs = e.unwrapped.hand.payoffs
+            assert seen == {f"player_{s}": p / 10 for s, p in enumerate(payoffs)}
+            assert abs(sum(seen.values())) < 1e-9
+            assert list(seen) == e.possible_agents  # dead agents step in seat order
+
+
+def test_reward_reaches_the_agent_whose_opponent_folded() -> None:
+    e = raw_env(num_players=2)
+    e.reset(seed=1)
+    first = e.agent_selection
+    e.step(BRING_IN if e.observe(first)["action_mask"][BRING_IN] else CHECK_CALL)
+    second = e.agent_selection
+    e.step(FOLD)
+    assert all(e.terminations.values())
+    assert e.rewards[first] == e.hand.payoffs[e._seats[first]] / 10 > 0
+    assert e._cumulative_rewards[second] < 0
+    _, reward, termination, _, _ = e.last()
+    assert termination and reward == e._cumulative_rewards[e.agent_selection]
+
+
+def test_illegal_action_raises_names_agent_and_changes_nothing() -> None:
+    e = raw_env(num_players=3)
+    e.reset(seed=5)
+    agent = e.agent_selection
+    before = (copy.deepcopy(e.hand.history), e.hand.actor, e.observe(agent)["observation"].copy())
+    for bad in (FOLD, CHECK_CALL, 9, -1, None, 1.5, "fold"):
+        with pytest.raises(ValueError, match=rf"{agent}: action .* not legal now; legal ids: 2 \(bet_raise\), "
+                                             r"3 \(bring_in\)"):
+            e.step(bad)
+    assert (e.hand.history, e.hand.actor) == before[:2] and e.agent_selection == agent
+    np.testing.assert_array_equal(e.observe(agent)["observation"], before[2])
+    e.step(np.int64(BRING_IN))  # numpy ints are fine
+    assert e.agent_selection != agent
+
+
+def test_open_fold_is_masked_by_default_and_allowed_as_an_option() -> None:
+    for allow in (False, True):
+        e = raw_env(num_players=2, allow_open_fold=allow)
+        e.reset(seed=2)
+        e.step(BRING_IN)
+        e.step(CHECK_CALL)  # 4th street: nothing to call
+        assert bool(e.observe(e.agent_selection)["action_mask"][FOLD]) is allow
+        if not allow:
+            with pytest.raises(ValueError, match="not legal"):
+                e.step(FOLD)
+
+
+def test_terminate_illegal_wrapper_route() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo warns on the illegal move, by design
+        e = TerminateIllegalWrapper(raw_env(num_players=3), illegal_reward=-1)
+        e.reset(seed=5)
+        offender = e.agent_selection
+        e.last()
+        e.step(FOLD)  # the bring-in seat may not fold
+        assert all(e.terminations.values())
+        rewards = {}
+        for agent in e.agent_iter():
+            _, reward, termination, _, _ = e.last()
+            assert termination
+            rewards[agent] = reward
+            e.step(None)
+    assert rewards[offender] == -1 and all(r == 0 for a, r in rewards.items() if a != offender)
+
+
+def test_wrapped_env_refuses_out_of_space_actions() -> None:
+    e = env(num_players=2)
+    e.reset(seed=0)
+    with pytest.raises(AssertionError, match="action space"):
+        e.step(7)
+
+
+def test_seeded_resets_repeat_the_deal_and_the_sequence() -> None:
+    a, b = raw_env(num_players=4), raw_env(num_players=4)
+    a.reset(seed=99)
+    b.reset(seed=99)
+    assert a.hand.cards == b.hand.cards
+    a.reset()
+    b.reset()
+    assert a.hand.cards == b.hand.cards
+    a.reset(seed=100)
+    assert a.hand.cards != b.hand.cards
+
+
+def test_reset_options_deal_chosen_cards() -> None:
+    cards = [parse_cards("As 2s Kh"), parse_cards("Ad 2d 7c")]
+    e = raw_env(num_players=2)
+    e.reset(options={"cards": cards, "ignored": 1})
+    assert e.hand.cards == cards and e.agent_selection == "player_0"  # K♥ brings in at razz
+    deck = list(range(52))
+    e.reset(options={"deck": deck})
+    assert e.hand.cards[0][:2] == [0, 2]
+
+
+def test_observation_matches_the_encoder_and_nothing_hidden() -> None:
+    e = raw_env(num_players=3)
+    e.reset(seed=8)
+    for agent in e.agents:
+        observation = e.observe(agent)["observation"]
+        np.testing.assert_array_equal(observation, e.encoder.encode(e.hand, e._seats[agent]))
+        assert observation in e.observation_space(agent)["observation"]
+    first, second = e.observe("player_0")["observation"], e.observe("player_0")["observation"]
+    assert first is not second  # fresh arrays: safe to keep in a buffer
+
+
+def test_options_reach_the_engine_and_the_encoder() -> None:
+    e = raw_env(variant="stud8", starting_stacks=[50, 60, 70], ante=2, bring_in=3, small_bet=6, big_bet=12,
+                raise_cap=3, heads_up_uncapped=True, open_pair_big_bet=False, encoding="flat", max_players=8)
+    rules = e.config.rules
+    assert e.config.stacks == (50, 60, 70) and e.config.stakes.big_bet == 12
+    assert (rules.raise_cap, rules.heads_up_uncapped, rules.open_pair_big_bet) == (3, True, False)
+    assert e.encoder.seats == 8 and e.possible_agents == ["player_0", "player_1", "player_2"]
+    e.reset(seed=0)
+    assert e.hand.stacks == [48, 58, 68]
+    ranks = raw_env(encoding="ranks")
+    assert ranks.observation_space("player_0")["observation"].shape[0] < e.observation_space("player_0")[
+        "observation"].shape[0]
+
+
+def test_bad_options_are_named() -> None:
+    with pytest.raises(ConfigError, match="variant"):
+        raw_env(variant="holdem")
+    with pytest.raises(ConfigError, match="starting_stacks"):
+        raw_env(num_players=3, starting_stacks=[100, 100])
+    with pytest.raises(ConfigError, match="ante"):
+        raw_env(starting_stacks=[1, 100], ante=1)
+    with pytest.raises(ValueError, match="encoding"):
+        raw_env(encoding="pixels")
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="rgb_array")
+    with pytest.raises(ConfigError, match="allow_open_fold"):
+        raw_env(allow_open_fold="yes")
+
+
+def test_ansi_render_shows_only_the_viewers_down_cards() -> None:
+    cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c")]
+    e = raw_env(num_players=2, render_mode="ansi")
+    e.reset(options={"cards": cards})
+    text = e.render()
+    assert "As 2s" in text and "Ad" not in text and "player_0" in text and "pot 2" in text
+    e.viewer = "player_1"
+    text = e.render()
+    assert "Ad 2d" in text and "As" not in text
+    e.viewer = None
+    e.step(BRING_IN)
+    e.step(BET_RAISE)
+    assert "complete" in e.render()  # the last actions
+    while e.agents and not e.terminations[e.agent_selection]:
+        e.step(CHECK_CALL)
+    final = e.render()
+    assert "As 2s" in final and "Ad 2d" in final  # both hands shown at showdown
+    assert "main pot" in final and "payoffs" in final
+
+
+def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    e = raw_env(render_mode="human")
+    e.reset(seed=0)
+    e.step(BRING_IN)
+    assert e.render() is None
+    assert capsys.readouterr().out.count("razz_v0") == 3  # reset, step, render
+
+
+def test_docstring_table_matches_the_layout() -> None:
+    """The docs page's observation table is generated from the layout; regenerate it when this fails."""
+    table = raw_env().encoder.layout.table()
+    assert table in aec.__doc__, "razz_env/env/aec.py's observation table is out of date:\n" + table
+    for name in raw_env().describe_observation():
+        assert f"``{name}``" in aec.__doc__
+
+
+def test_package_exports() -> None:
+    assert isinstance(razz_env.env(num_players=2), type(env()))
+    assert isinstance(razz_env.raw_env(), raw_env)
+    assert razz_env.SingleAgentEnv.__name__ == "SingleAgentEnv"

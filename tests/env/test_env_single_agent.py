@@ -1,0 +1,220 @@
+"""The Gymnasium single-seat view: checkers, reward crediting on the opponents' moves, seeding, opponents."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
+from razz_env.engine import Action
+from razz_env.env.single_agent import SingleAgentEnv
+
+SMALL_STACKS = 60
+
+
+def passive(mask: np.ndarray) -> int:
+    return next(i for i in (CHECK_CALL, BRING_IN) if mask[i])
+
+
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_gymnasium_checker(players: int, calling_station) -> None:
+    """Gymnasium's determinism check steps an arbitrary id, so it runs with the check_fold option.
+
+    Its opponents must be deterministic too: ``reset(seed=...)`` fixes the deal and the seat, not an agent's own RNG.
+    """
+    env = SingleAgentEnv(calling_station, num_players=players, illegal_action="check_fold")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env, skip_render_check=True)
+
+
+@pytest.mark.parametrize("variant", ["razz", "stud8"])
+def test_sb3_checker_with_the_default_raise(variant: str, random_stub) -> None:
+    env = SingleAgentEnv(random_stub(2), variant=variant, num_players=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sb3_check_env(env)
+
+
+def test_reward_credited_when_the_opponent_folds(folder) -> None:
+    env = SingleAgentEnv(folder, seat=0)
+    for seed in range(6):
+        obs, info = env.reset(seed=seed)
+        obs, reward, terminated, truncated, info = env.step(BET_RAISE)  # complete: the folder folds
+        hand = env.hand
+        assert terminated and not truncated
+        assert hand.history[-1].seat == 1 and hand.history[-1].action is Action.FOLD
+        assert reward == hand.payoffs[0] / 10 > 0
+        assert info["payoffs"] == hand.payoffs and not env.action_masks().any()
+
+
+def test_reward_credited_at_showdown_after_the_opponents_call(calling_station) -> None:
+    env = SingleAgentEnv(calling_station, num_players=2, seat=1)
+    won = set()
+    for seed in range(6):
+        env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            mask = env.action_masks()
+            action = BET_RAISE if env.hand.street == 7 and mask[BET_RAISE] else passive(mask)
+            _, reward, terminated, _, _ = env.step(action)
+        last = env.hand.history[-1]
+        assert last.seat == 0 and last.action is Action.CALL and last.street == 7
+        assert env.hand.pots and reward == env.hand.payoffs[1] / 10
+        won.add(reward > 0)
+    assert won == {True, False}
+
+
+def test_rewards_sum_to_the_learners_payoffs_over_many_hands(random_stub) -> None:
+    env = SingleAgentEnv(random_stub(3), num_players=3, seat="random")
+    rng = np.random.default_rng(0)
+    seats = set()
+    for seed in range(40):
+        _, info = env.reset(seed=seed)
+        seats.add(info["seat"])
+        assert env.hand.actor == env.seat == info["seat"]
+        total = 0.0
+        terminated = False
+        while not terminated:
+            mask = env.action_masks()
+            assert mask.tolist() == info["action_mask"].tolist()
+            _, reward, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            total += reward
+            if not terminated:
+                assert env.hand.actor == env.seat
+        assert total == env.hand.payoffs[env.seat] / 10
+    assert seats == {0, 1, 2}
+
+
+def test_seeded_reset_repeats_the_hand_and_seat(random_stub) -> None:
+    a = SingleAgentEnv(random_stub(0), num_players=4)
+    b = SingleAgentEnv(random_stub(0), num_players=4)
+    obs_a, info_a = a.reset(seed=21)
+    obs_b, info_b = b.reset(seed=21)
+    np.testing.assert_array_equal(obs_a, obs_b)
+    assert info_a["seat"] == info_b["seat"] and a.hand.cards == b.hand.cards
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+
+
+def test_illegal_learner_action_raises_with_the_legal_ids(folder) -> None:
+    env = SingleAgentEnv(folder, seat=0)
+    env.reset(seed=4)
+    mask = env.action_masks()
+    bad = next(i for i in range(NUM_ACTIONS) if not mask[i])
+    history = list(env.hand.history)
+    with pytest.raises(ValueError, match=r"learner in seat 0: action .* legal ids: "):
+        env.step(bad)
+    assert env.hand.history == history
+
+
+def test_check_fold_option_plays_passively(folder) -> None:
+    env = SingleAgentEnv(folder, seat=0, illegal_action="check_fold")
+    for seed in range(4):
+        env.reset(seed=seed)
+        legal = env.hand.legal_actions()
+        mask = env.action_masks()
+        expected = next(a for a in (Action.CHECK, Action.FOLD, Action.BRING_IN) if a in legal)
+        before = len(env.hand.history)
+        env.step(next(i for i in range(NUM_ACTIONS) if not mask[i]))
+        assert env.hand.history[before][1:3] == (0, expected)
+    with pytest.raises(ValueError, match="illegal_action"):
+        SingleAgentEnv(folder, illegal_action="ignore")
+
+
+def test_opponents_list_seats_and_swaps(random_stub) -> None:
+    first, second = random_stub(1), random_stub(2)
+    env = SingleAgentEnv([first, second], num_players=3, seat=1)
+    env.reset(seed=0)
+    assert first.seats == [2] and second.seats == [0]  # clockwise from the learner
+    third = random_stub(3)
+    env.set_opponents(third)
+    env.reset(seed=1)
+    assert third.seats == [2, 0]  # one agent for every other seat
+    with pytest.raises(ValueError, match="list of 2"):
+        env.set_opponents([first])
+    with pytest.raises(ValueError, match="not an Agent"):
+        env.set_opponents(object())
+    with pytest.raises(ValueError, match="opponents"):
+        SingleAgentEnv(None)
+
+
+def test_opponent_sampler_is_asked_before_every_hand(random_stub) -> None:
+    calls = []
+
+    def sampler():
+        calls.append(1)
+        return random_stub(len(calls))
+
+    env = SingleAgentEnv(opponent_sampler=sampler, num_players=2)
+    for seed in range(3):
+        env.reset(seed=seed)
+    assert len(calls) == 3
+
+
+def test_a_hand_that_ends_before_the_learner_acts_is_skipped(random_stub, monkeypatch) -> None:
+    env = SingleAgentEnv(random_stub(0), num_players=2, seat=0)
+    original = SingleAgentEnv._play_opponents
+    rng = np.random.default_rng(1)
+    state = {"first": True}
+
+    def play_out_first_hand(self: SingleAgentEnv) -> None:
+        if state["first"]:
+            state["first"] = False
+            while not self.hand.is_over:
+                legal = self.hand.legal_actions()
+                self.hand.act(legal[int(rng.integers(len(legal)))])
+            return
+        original(self)
+
+    monkeypatch.setattr(SingleAgentEnv, "_play_opponents", play_out_first_hand)
+    _, info = env.reset(seed=0)
+    assert info["skipped_hands"] == 1 and env.hand.actor == 0
+
+
+def test_seat_and_stack_validation(random_stub) -> None:
+    with pytest.raises(ValueError, match="seat"):
+        SingleAgentEnv(random_stub(0), seat=2)
+    with pytest.raises(ValueError, match="can never act"):
+        SingleAgentEnv(random_stub(0), seat=0, starting_stacks=[1, SMALL_STACKS, SMALL_STACKS])
+    env = SingleAgentEnv(random_stub(0), starting_stacks=[1, SMALL_STACKS, SMALL_STACKS])
+    for seed in range(10):
+        assert env.reset(seed=seed)[1]["seat"] in (1, 2)
+
+
+def test_observation_space_and_pickling(random_stub) -> None:
+    env = SingleAgentEnv(random_stub(0), num_players=2, encoding="ranks")
+    obs, _ = env.reset(seed=0)
+    assert obs in env.observation_space and obs.dtype == np.float32
+    assert env.action_space.contains(env.action_space.sample())
+    assert env.action_masks()[env.action_space.sample()] == 1  # sample() without a mask is legal
+    restored = pickle.loads(pickle.dumps(env.action_space))
+    assert restored == env.action_space and type(restored).__name__ == "Discrete"
+
+
+def test_render_from_the_learners_seat(random_stub) -> None:
+    env = SingleAgentEnv(random_stub(0), num_players=2, seat=0, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    down = env.hand.down_cards(0)
+    assert isinstance(text, str) and "##" in text
+    from razz_env.engine import card_str
+
+    assert all(card_str(c) in text for c in down)
+
+
+def test_maskable_ppo_smoke(random_stub) -> None:
+    torch = pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    torch.set_num_threads(1)
+    env = SingleAgentEnv(random_stub(0), num_players=2)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0,
+                                    policy_kwargs={"net_arch": [32]}, verbose=0)
+    model.learn(total_timesteps=256)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)] == 1
