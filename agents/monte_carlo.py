@@ -67,7 +67,7 @@ class MonteCarloAgent(BaseAgent):
         self,
         samples: int = 200,
         margin: float = 0.1,
-        implied_odds: float = 0.15,
+        implied_odds: float = 0.05,
         seed: int | None = None,
         name: str | None = None,
     ) -> None:

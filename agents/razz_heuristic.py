@@ -94,8 +94,8 @@ class RazzHeuristic(BaseAgent):
     STEAL = 0.5  # complete from the lowest door with a 9-low start or better
     STEAL_DOOR = 6  # ... when my door card is at most a six
     DOOR_EDGE = 1.0  # my door card is the lowest of the live ones: I act last on 4th more often
-    LONG_ODDS = 6  # pot odds to call down when behind a mediocre read but not beaten by the board alone
-    HEADS_UP = 1.5  # one opponent: the antes are worth more, hands are worth more
+    LONG_ODDS = 3  # pot odds to call down when behind a mediocre read but not beaten by the board alone
+    HEADS_UP = 2.5  # one opponent: the antes are worth more, hands are worth more
 
     def __init__(self, seed: int | None = None, bluff: float = 0.1, name: str | None = None) -> None:
         super().__init__(name)
@@ -177,10 +177,10 @@ class RazzHeuristic(BaseAgent):
             if not my_board < low_key(low_ranks(view.up_cards[seat]), action):
                 board_best = False
         if view.to_call == 0:
-            if ahead or (board_best and self.rng.random() < self.bluff):
+            if not behind or (board_best and self.rng.random() < self.bluff):
                 return self._aggress(observation)
             return self._passive(observation)
-        if ahead:
+        if ahead or (not behind and view.bet_count < 2):
             return self._aggress(observation) if view.bet_count < 3 else self._passive(observation)
         if not behind:
             return self._passive(observation)

@@ -62,7 +62,7 @@ RANK_SHIFT = len(SUITS).bit_length() - 1
 MAX_RANK_COUNT = len(SUITS)
 FIRST_UP = 2
 FINAL_DOWN_INDEX = 6
-SEVEN_CARDS = 7
+DEALT_CARDS = 7
 FLOAT32_BYTES = 4
 _KIND_NAMES = ", ".join(str(a) for a in Action)
 
@@ -114,7 +114,6 @@ class TableEncoder:
         self._o_up = off["up_cards"]
         self._o_dead = off["dead_cards"]
         self._o_community = off["community"]
-        self._cards_end = self.layout.slices["community"].stop
         self._o_stacks = off["stacks"]
         self._o_bets = off["round_bets"]
         self._o_contributed = off["contributed"]
@@ -134,18 +133,24 @@ class TableEncoder:
         for r in range(n):
             self._fresh[self._o_live + r] = 1.0
         self._fresh[self._o_street + FIRST_STREET] = 1.0
-        self._templates = [_Template(self._fresh, self._o_to_act, self._o_bet_count) for _ in range(seats)]
+        self._templates = [_Template(self._fresh, self._o_to_act, self._o_bet_count) for _ in range(n)]
         self._rotations = [list(range(seat, n)) + list(range(seat)) for seat in range(n)]
         self._relative = [[(s - seat) % n for s in range(n)] for seat in range(n)]
         rows = self._o_history - FIRST_STREET * slots * self._history_width
         self._street_rows = [rows + street * slots * self._history_width
                              for street in range(FIRST_STREET + NUM_STREETS)]
+        self._card_targets = [self._targets_for(r) for r in range(n)]
+
+    def _targets_for(self, r: int) -> list[tuple[int, ...]]:
+        """Where the card dealt at each position (0-6) to relative seat ``r`` is written: up cards for
+        every seat, and the observer's own down and up pieces; other seats' down cards go nowhere."""
+        own = r == 0
+        up = (self._o_up + r * self.card_width, self._o_own_up) if own else (self._o_up + r * self.card_width,)
+        down = (self._o_own_down,) if own else ()
+        return [up if FIRST_UP <= position < FINAL_DOWN_INDEX else down for position in range(DEALT_CARDS)]
 
     def _pieces(self, seats: int, slots: int, chip_high: float) -> list[Piece]:
-        """The layout: the single declaration the vector, its bounds, docs and tests follow.
-
-        The chip pieces ``stacks`` to ``bet_size`` stay adjacent: ``encode`` scales them in one slice.
-        """
+        """The layout: the single declaration the vector, its bounds, docs and tests follow."""
         w = self.card_width
         ch = self.card_high
         what = self.card_what
@@ -166,7 +171,8 @@ class TableEncoder:
                   chip_high),
             Piece("bet_size", (1,), "this street's fixed bet and raise size / big bet", chip_high),
             Piece("street", (NUM_STREETS,), "street one-hot, 3rd to 7th"),
-            Piece("bet_count", (BET_COUNT_BINS,), "bets and raises this round, one-hot 0-4; the last bin is 5+"),
+            Piece("bet_count", (BET_COUNT_BINS,), f"bets and raises this round, one-hot 0-{BET_COUNT_BINS - 2}; "
+                  f"the last bin is {BET_COUNT_BINS - 1}+"),
             Piece("live", (seats,), "seat has not folded, by relative seat", 1.0, "N"),
             Piece("all_in", (seats,), "seat is live with no chips behind, by relative seat", 1.0, "N"),
             Piece("bring_in", (seats,), "the seat that was forced to bring in, relative one-hot", 1.0, "N"),
@@ -176,7 +182,7 @@ class TableEncoder:
             Piece("history", (NUM_STREETS, slots, self._history_width),
                   f"every decision by street (3rd-7th) and order: relative seat one-hot (N), action one-hot "
                   f"({_KIND_NAMES}), chips put in / big bet; a street longer than S keeps its last S",
-                  chip_high, "(5, S, N + 9)"),
+                  chip_high, f"({NUM_STREETS}, S, N + {NUM_KINDS + 1})"),
             Piece("history_overflow", (NUM_STREETS,), "street had more than S decisions (oldest not shown)"),
         ]
 
@@ -201,6 +207,9 @@ class TableEncoder:
         """The vector for ``seat`` (a new array, or ``out`` overwritten); hidden cards never enter it."""
         template = self._templates[seat]
         if template.hand is not hand:
+            if hand.num_seats != len(self._templates):
+                raise ValueError(f"this encoder was built for {len(self._templates)} seats; "
+                                 f"the hand has {hand.num_seats}")
             template.start(hand, self._fresh)
         key = (hand.street, hand.folded.count(True))
         if template.key != key:
@@ -259,25 +268,17 @@ class TableEncoder:
         seen = template.seen
         dead = template.dead
         sh = self.card_shift
-        w = self.card_width
-        o_up = self._o_up
         r = 0
         for s in self._rotations[seat]:
             held = cards[s]
             first = seen[s]
-            last = len(held)
-            if first < last:
-                o = o_up + r * w
-                for c in held[max(first, FIRST_UP):min(last, FINAL_DOWN_INDEX)]:
-                    buf[o + (c >> sh)] += 1.0
-                if not r:
-                    o = self._o_own_up
-                    for c in held[max(first, FIRST_UP):min(last, FINAL_DOWN_INDEX)]:
-                        buf[o + (c >> sh)] += 1.0
-                    o = self._o_own_down
-                    for c in held[first:FIRST_UP] + held[max(first, FINAL_DOWN_INDEX):]:
-                        buf[o + (c >> sh)] += 1.0
-                seen[s] = last
+            if first < len(held):
+                targets = self._card_targets[r]
+                for position in range(first, len(held)):
+                    c = held[position] >> sh
+                    for o in targets[position]:
+                        buf[o + c] += 1.0
+                seen[s] = len(held)
             if folded[s] and not dead[s]:
                 dead[s] = True
                 buf[self._o_live + r] = 0.0

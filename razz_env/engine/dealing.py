@@ -82,6 +82,10 @@ class DeckDealer:
         return out
 
 
+def _is_card(card: object) -> bool:
+    return isinstance(card, int) and not isinstance(card, bool) and 0 <= card < DECK_SIZE
+
+
 class ExplicitDealer:
     """Deals the cards a record lists for each seat, in dealing order, plus its community card."""
 
@@ -93,6 +97,11 @@ class ExplicitDealer:
         for seat, seat_cards in enumerate(cards):
             if len(seat_cards) > 7:
                 raise ConfigError(f"cards[{seat}]: a seat holds at most 7 cards, got {len(seat_cards)}")
+            for card in seat_cards:
+                if not _is_card(card):
+                    raise ConfigError(f"cards[{seat}]: {card!r} is not a card (an int 0-51, see razz_env.engine.cards)")
+        if community is not None and not _is_card(community):
+            raise ConfigError(f"community: {community!r} is not a card (an int 0-51, see razz_env.engine.cards)")
         flat = [c for seat_cards in cards for c in seat_cards]
         if community is not None:
             flat.append(community)

@@ -3,8 +3,9 @@
 Every evaluator takes 5 to 7 card ints (:mod:`razz_env.engine.cards`) and returns a plain int where
 higher is better, comparable between hands of the same evaluator. Lows depend only on the multiset of
 ranks, so each is one dict lookup on the additive rank key ``sum(RANK_KEY[c] for c in cards)`` (3 bits a
-rank). Stud high adds a flush path keyed by suit counts. Tables are built on first use, so importing
-this module stays cheap.
+rank). Stud high looks up the rank key too, unless the suit key finds five cards of a suit: then the
+flush suit's ranks. The ``*_batch`` functions sum compact rank weights instead and index dense numpy
+tables. Tables are built on first use (well under a second), so importing this module stays cheap.
 
 Value ranges: razz 1..RAZZ_LOW_MAX (wheel), eight 0 (no low) ..EIGHT_LOW_MAX, Action Razz 1..
 ACTION_RAZZ_MAX (butts below faces), stud high 1..STUD_HIGH_MAX (royal flush).
@@ -20,11 +21,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 
-from razz_env.engine.cards import DECK_SIZE, RANKS, rank_of, suit_of
+from razz_env.engine.cards import DECK_SIZE, RANKS, SUITS, rank_of, suit_of
 
 MIN_CARDS = 5
 MAX_CARDS = 7
@@ -55,6 +56,7 @@ _SHAPE_STEP_BY_COUNT = np.array([0, 0, 1, 3, 5], dtype=np.int64)
 """Summed over a five-card hand's ranks (indexed by count) this gives its shape: 0 no pair, 1 pair,
 2 two pair, 3 trips, 4 full house, 5 quads -- the ace-to-five order, best first."""
 _HIGH_CATEGORY_OF_SHAPE = np.array([0, 1, 2, 3, 6, 7], dtype=np.int64)
+"""High category (index into ``_HIGH_CATEGORIES``) of each shape, before straights and flushes."""
 _HIGH_CATEGORIES = (
     "high card", "pair", "two pair", "three of a kind", "straight",
     "flush", "full house", "four of a kind", "straight flush",
@@ -67,8 +69,10 @@ _LOW_BITS = 1 << np.array(_LOW_STRENGTH, dtype=np.int64)
 _HIGH_BITS = 1 << np.array(_HIGH_STRENGTH, dtype=np.int64)
 _STRAIGHT_MASKS = np.array([0b11111 << low for low in range(9)], dtype=np.int64)
 _WHEEL_MASK = 0b1_0000_0000_1111
-"""A-2-3-4-5 in ace-high strength bits; it ranks as the five-high straight ``0b1111``."""
+"""A-2-3-4-5 in ace-high strength bits; it ranks as the five-high straight ``_FIVE_HIGH_MASK``."""
+_FIVE_HIGH_MASK = 0b1111
 _GROUP_BITS = 13
+_GROUP_MASK = (1 << _GROUP_BITS) - 1
 _CATEGORY_SHIFT = 4 * _GROUP_BITS
 _RANK_WORDS = (
     "ace", "two", "three", "four", "five", "six", "seven",
@@ -107,38 +111,46 @@ def _rank_groups(ranks: Sequence[int], strength: Sequence[int]) -> list[tuple[in
     )
 
 
-def _low_badness(ranks: Sequence[int]) -> tuple[int, tuple[int, ...]]:
-    """Sort key of a five-card ace-to-five low, smaller is better: group shape, then ranks high to low."""
-    groups = _rank_groups(ranks, _LOW_STRENGTH)
-    return _LOW_SHAPES.index(tuple(count for count, _ in groups)), tuple(rank for _, rank in groups)
-
-
-def _high_strength(ranks: Sequence[int], flush: bool) -> tuple[int, tuple[int, ...]]:
-    """Sort key of a five-card high hand, larger is better: category, then the deciding ranks."""
-    groups = _rank_groups(ranks, _HIGH_STRENGTH)
-    strengths = tuple(_HIGH_STRENGTH[rank] for _, rank in groups)
-    if len(groups) < 5:
-        return _HIGH_CATEGORY_OF_SHAPE[tuple(count for count, _ in groups)], strengths
-    if strengths[0] - strengths[4] == 4:
-        return (_STRAIGHT_FLUSH if flush else _STRAIGHT), strengths[:1]
-    if strengths == _WHEEL_STRENGTHS:
-        return (_STRAIGHT_FLUSH if flush else _STRAIGHT), strengths[1:2]
-    return (_FLUSH if flush else 0), strengths
-
-
-def _ranks_of_key(key: int) -> list[int]:
-    """The rank indices counted by an additive rank key, lowest first."""
-    return [rank for rank in range(NUM_RANKS) for _ in range((key >> 3 * rank) & 7)]
-
-
 def _rank_counts(keys: np.ndarray) -> np.ndarray:
     """Per-rank counts, shape (N, 13), of an array of additive rank keys."""
     return (keys[:, None] >> (3 * np.arange(NUM_RANKS))) & 7
 
 
+def _order_keys(category: np.ndarray, counts: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """Sort keys of five-card hands: category, then the quads, trips, pairs and singles rank sets.
+
+    ``bits`` gives each rank its strength bit. Rank sets of one size compare highest card first
+    exactly as their bitmasks compare as ints, so packing the masks after the category orders hands
+    as poker reads them (straights aside: the caller ranks the wheel below the six-high straight).
+    """
+    key = category
+    for copies in (4, 3, 2, 1):
+        key = key << _GROUP_BITS | (counts == copies) @ bits
+    return key
+
+
+def _dense_values(order_keys: np.ndarray) -> np.ndarray:
+    """Values 1..N ranking distinct sort keys, 1 for the smallest."""
+    values = np.empty(len(order_keys), dtype=np.int64)
+    values[np.argsort(order_keys)] = np.arange(1, len(order_keys) + 1)
+    return values
+
+
+def _high_order_keys(counts: np.ndarray, flush: np.ndarray) -> np.ndarray:
+    """Sort keys, larger is better, of five-card high hands (per-rank counts, all one suit or not)."""
+    singles = (counts == 1) @ _HIGH_BITS
+    straight = np.isin(singles, _STRAIGHT_MASKS) | (singles == _WHEEL_MASK)
+    by_shape = _HIGH_CATEGORY_OF_SHAPE[_SHAPE_STEP_BY_COUNT[counts].sum(axis=1)]
+    plain = np.where(straight, _STRAIGHT, by_shape)
+    category = np.where(flush, np.where(straight, _STRAIGHT_FLUSH, _FLUSH), plain)
+    keys = _order_keys(category, counts, _HIGH_BITS)
+    return np.where(singles == _WHEEL_MASK, keys - (_WHEEL_MASK - _FIVE_HIGH_MASK), keys)
+
+
 @functools.cache
-def _rank_multisets() -> tuple[np.ndarray, np.ndarray]:
-    """Rank keys and sizes of every multiset of 5 to 7 ranks with at most four of a rank (73,775)."""
+def _rank_multisets() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rank keys (ascending), sizes and per-rank counts of every multiset of 5 to 7 ranks, at most 4
+    of a rank: the hands the lookup tables cover."""
     keys = np.zeros(1, dtype=np.int64)
     sizes = np.zeros(1, dtype=np.int64)
     for rank in range(NUM_RANKS):
@@ -146,8 +158,9 @@ def _rank_multisets() -> tuple[np.ndarray, np.ndarray]:
         sizes = np.concatenate([sizes + copies for copies in range(5)])
         fits = sizes <= MAX_CARDS
         keys, sizes = keys[fits], sizes[fits]
-    hands = sizes >= MIN_CARDS
-    return keys[hands], sizes[hands]
+    hands = np.argsort(keys[sizes >= MIN_CARDS])
+    keys, sizes = keys[sizes >= MIN_CARDS][hands], sizes[sizes >= MIN_CARDS][hands]
+    return keys, sizes, _rank_counts(keys)
 
 
 def _best_low_five_keys(counts: np.ndarray) -> np.ndarray:
@@ -156,94 +169,85 @@ def _best_low_five_keys(counts: np.ndarray) -> np.ndarray:
     Read the cards layer by layer -- one of every rank held, lowest first; then the second copies,
     lowest first; then the thirds and fourths -- and keep the first five. That uses as many distinct
     ranks as possible (fewest pairs) and doubles up the lowest ranks that can be doubled, which is
-    the best low: e.g. it pairs the lowest pairable rank, and makes the lowest trips full.
+    the best low: it pairs the lowest pairable rank, and makes the lowest trips full.
     """
     copy_exists = counts[:, None, :] > np.arange(4)[:, None]
     layered = copy_exists.reshape(len(counts), -1)
-    kept = layered & (np.cumsum(layered, axis=1) <= 5)
+    kept = layered & (np.cumsum(layered, axis=1, dtype=np.int8) <= 5)
     return kept.reshape(copy_exists.shape).sum(axis=1) @ _RANK_POWERS
 
 
 @functools.cache
-def _low_values() -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-    """Rank keys and sizes of all 5-7 card rank multisets, with their razz, eight and Action Razz values."""
-    keys, sizes = _rank_multisets()
-    five_keys = keys[sizes == 5]
-    worst_first = sorted(five_keys.tolist(), key=lambda key: _low_badness(_ranks_of_key(key)), reverse=True)
-    five_keys_sorted = np.sort(five_keys)
-    value_of_five = np.empty(len(five_keys), dtype=np.int64)
-    value_of_five[np.searchsorted(five_keys_sorted, worst_first)] = np.arange(1, len(five_keys) + 1)
-    razz = value_of_five[np.searchsorted(five_keys_sorted, _best_low_five_keys(_rank_counts(keys)))]
-    values = {
+def _low_values() -> dict[str, np.ndarray]:
+    """Razz, eight and Action Razz values of every 5-7 card rank multiset, in ``_rank_multisets`` order."""
+    keys, sizes, counts = _rank_multisets()
+    five = sizes == 5
+    five_counts = counts[five]
+    shape = _SHAPE_STEP_BY_COUNT[five_counts].sum(axis=1)
+    value_of_five = _dense_values(-_order_keys(shape, five_counts, _LOW_BITS))
+    razz = value_of_five[np.searchsorted(keys[five], _best_low_five_keys(counts))]
+    return {
         "razz": razz,
         # The eight-or-better lows (no pair, eight or lower) are exactly the best EIGHT_LOW_MAX razz lows.
         "eight": np.maximum(razz - (RAZZ_LOW_MAX - EIGHT_LOW_MAX), 0),
         "action_razz": razz + RAZZ_LOW_MAX * (keys >= _FACE_KEY),
     }
-    return keys, sizes, values
 
 
 def _low_table(kind: str) -> dict[int, int]:
-    keys, _, values = _low_values()
-    return dict(zip(keys.tolist(), values[kind].tolist()))
+    keys, _, _ = _rank_multisets()
+    return dict(zip(keys.tolist(), _low_values()[kind].tolist()))
 
 
-def _best_by_dropping_one(
-    small_keys: np.ndarray, small_values: np.ndarray, keys: np.ndarray, digits: np.ndarray, unit: np.ndarray
+def _best_after_dropping_one(
+    small_keys: np.ndarray, small_values: np.ndarray, keys: np.ndarray, counts: np.ndarray
 ) -> np.ndarray:
-    """Values of hands one card bigger than ``small_keys``: the best value after dropping any one card.
-
-    ``digits[i, r]`` counts rank ``r`` in ``keys[i]`` and ``unit[r]`` is its key, so ``key - unit[r]``
-    drops one card of rank ``r``.
-    """
-    order = np.argsort(small_keys)
-    sorted_keys, sorted_values = small_keys[order], small_values[order]
+    """Values of hands one card bigger than the ``small_keys`` hands (ascending): the best value left
+    after dropping any one card."""
     best = np.zeros(len(keys), dtype=np.int64)
     for rank in range(NUM_RANKS):
-        held = digits[:, rank] > 0
-        dropped = sorted_values[np.searchsorted(sorted_keys, keys[held] - unit[rank])]
-        best[held] = np.maximum(best[held], dropped)
+        held = counts[:, rank] > 0
+        dropped = np.searchsorted(small_keys, keys[held] - _RANK_POWERS[rank])
+        best[held] = np.maximum(best[held], small_values[dropped])
     return best
 
 
-@functools.cache
-def _high_tables() -> tuple[dict[int, int], dict[int, int]]:
-    """Stud high values by rank key (no flush; straights count) and by rank bitmask of a flush suit."""
-    keys, sizes = _rank_multisets()
-    five_keys = keys[sizes == 5].tolist()
-    flush_masks = [sum(1 << rank for rank in ranks) for ranks in combinations(range(NUM_RANKS), 5)]
-    classes = [(_high_strength(_ranks_of_key(key), False), False, key) for key in five_keys]
-    classes += [
-        (_high_strength([r for r in range(NUM_RANKS) if mask >> r & 1], True), True, mask) for mask in flush_masks
-    ]
-    classes.sort()
-    value_of = {(is_flush, key): value for value, (_, is_flush, key) in enumerate(classes, start=1)}
+def _high_hands(flush: bool, size: int) -> np.ndarray:
+    """Which ``_rank_multisets`` rows are ``size`` ranks of a stud high hand: without a flush, any;
+    within a flush suit, distinct ranks."""
+    _, sizes, counts = _rank_multisets()
+    return (sizes == size) & ((counts <= 1).all(axis=1) if flush else True)
 
-    rank_keys = np.array(five_keys, dtype=np.int64)
-    rank_values = np.array([value_of[False, key] for key in five_keys], dtype=np.int64)
-    masks = np.array(flush_masks, dtype=np.int64)
-    mask_values = np.array([value_of[True, mask] for mask in flush_masks], dtype=np.int64)
-    by_rank_key = dict(zip(rank_keys.tolist(), rank_values.tolist()))
-    by_mask = dict(zip(masks.tolist(), mask_values.tolist()))
-    bits = 1 << np.arange(NUM_RANKS, dtype=np.int64)
+
+@functools.cache
+def _five_card_high_values() -> tuple[np.ndarray, np.ndarray]:
+    """Stud high values of the five-card hands without a flush and of the flushes, ranked together."""
+    _, _, counts = _rank_multisets()
+    plain, flush = counts[_high_hands(False, 5)], counts[_high_hands(True, 5)]
+    is_flush = np.repeat([False, True], [len(plain), len(flush)])
+    values = _dense_values(_high_order_keys(np.concatenate([plain, flush]), is_flush))
+    return values[: len(plain)], values[len(plain) :]
+
+
+def _high_table(flush: bool) -> dict[int, int]:
+    """Stud high values by rank key: of 5-7 cards without a flush (straights count), or of a flush
+    suit's 5-7 ranks (straight flushes count). A hand bigger than five is worth its best after
+    dropping one card."""
+    keys, _, counts = _rank_multisets()
+    small_keys, small_values = keys[_high_hands(flush, 5)], _five_card_high_values()[flush]
+    table = dict(zip(small_keys.tolist(), small_values.tolist()))
     for size in range(MIN_CARDS + 1, MAX_CARDS + 1):
-        bigger_keys = keys[sizes == size]
-        rank_values = _best_by_dropping_one(rank_keys, rank_values, bigger_keys, _rank_counts(bigger_keys), _RANK_POWERS)
-        rank_keys = bigger_keys
-        bigger_masks = np.array(
-            [sum(1 << rank for rank in ranks) for ranks in combinations(range(NUM_RANKS), size)], dtype=np.int64
-        )
-        mask_values = _best_by_dropping_one(masks, mask_values, bigger_masks, (bigger_masks[:, None] & bits) > 0, bits)
-        masks = bigger_masks
-        by_rank_key.update(zip(rank_keys.tolist(), rank_values.tolist()))
-        by_mask.update(zip(masks.tolist(), mask_values.tolist()))
-    return by_rank_key, by_mask
+        bigger = _high_hands(flush, size)
+        small_values = _best_after_dropping_one(small_keys, small_values, keys[bigger], counts[bigger])
+        small_keys = keys[bigger]
+        table.update(zip(small_keys.tolist(), small_values.tolist()))
+    return table
 
 
 def _flush_suit_table() -> dict[int, int]:
     """The suit holding five or more cards (-1 for none) by additive suit key, for 5 to 7 cards."""
     table = {}
-    for counts in np.ndindex(MAX_CARDS + 1, MAX_CARDS + 1, MAX_CARDS + 1, MAX_CARDS + 1):
+    for counts in product(range(MAX_CARDS + 1), repeat=len(SUITS)):
         if MIN_CARDS <= sum(counts) <= MAX_CARDS:
             flushed = [suit for suit, count in enumerate(counts) if count >= 5]
             table[sum(count * 8**suit for suit, count in enumerate(counts))] = flushed[0] if flushed else -1
@@ -253,11 +257,9 @@ def _flush_suit_table() -> dict[int, int]:
 _RAZZ_LOW = _LazyTable(functools.partial(_low_table, "razz"))
 _EIGHT_LOW = _LazyTable(functools.partial(_low_table, "eight"))
 _ACTION_RAZZ = _LazyTable(functools.partial(_low_table, "action_razz"))
-_HIGH_BY_RANK_KEY = _LazyTable(lambda: _high_tables()[0])
-_HIGH_BY_FLUSH_MASK = _LazyTable(lambda: _high_tables()[1])
+_HIGH_PLAIN = _LazyTable(functools.partial(_high_table, False))
+_HIGH_FLUSH = _LazyTable(functools.partial(_high_table, True))
 _FLUSH_SUIT = _LazyTable(_flush_suit_table)
-_rank_key_of = RANK_KEY.__getitem__
-_card_key_of = _CARD_KEY.__getitem__
 
 
 def razz_low(cards: Iterable[int]) -> int:
@@ -267,7 +269,10 @@ def razz_low(cards: Iterable[int]) -> int:
     >>> razz_low(parse_cards("8c 6d 5h 4s 3c")) > razz_low(parse_cards("9c 4d 3h 2s Ac"))
     True
     """
-    return _RAZZ_LOW[sum(map(_rank_key_of, cards))]
+    key = 0
+    for card in cards:  # a plain loop: faster here than sum() over a generator or map
+        key += RANK_KEY[card]
+    return _RAZZ_LOW[key]
 
 
 def eight_low(cards: Iterable[int]) -> int:
@@ -277,34 +282,43 @@ def eight_low(cards: Iterable[int]) -> int:
     >>> eight_low(parse_cards("9c 7d 6h 5s 4c Kd Kh")), eight_low(parse_cards("As 2s 3s 4s 5s"))
     (0, 56)
     """
-    return _EIGHT_LOW[sum(map(_rank_key_of, cards))]
+    key = 0
+    for card in cards:
+        key += RANK_KEY[card]
+    return _EIGHT_LOW[key]
 
 
 def action_razz_value(cards: Iterable[int]) -> int:
     """Action Razz value: any hand holding a J, Q or K (face) beats any without (butt); then razz_low.
 
     >>> from razz_env.engine.cards import parse_cards
-    >>> action_razz_value(parse_cards("Kh Kd Ks Kc Qd Qs Qc")) > action_razz_value(parse_cards("Ah 2h 3s 4c 5d"))
+    >>> face_boat, butt_wheel = parse_cards("Kh Kd Ks Kc Qd Qs Qc"), parse_cards("Ah 2h 3s 4c 5d")
+    >>> action_razz_value(face_boat) > action_razz_value(butt_wheel)
     True
     """
-    return _ACTION_RAZZ[sum(map(_rank_key_of, cards))]
+    key = 0
+    for card in cards:
+        key += RANK_KEY[card]
+    return _ACTION_RAZZ[key]
 
 
 def stud_high(cards: Sequence[int]) -> int:
     """Best five-card high hand, 1..STUD_HIGH_MAX (aces high, A-2-3-4-5 the lowest straight).
 
-    Five or more cards of a suit rule out quads and full houses among seven cards, so a flush
-    suit's ranks decide the hand; otherwise the rank multiset does.
+    Five or more cards of a suit rule out quads and full houses among seven cards, so then the
+    flush suit's ranks decide the hand; otherwise all the ranks do.
 
     >>> from razz_env.engine.cards import parse_cards
     >>> stud_high(parse_cards("Ah Kh Qh Jh Th 2c 2d")) == STUD_HIGH_MAX
     True
     """
-    key = sum(map(_card_key_of, cards))
+    key = 0
+    for card in cards:
+        key += _CARD_KEY[card]
     flush_suit = _FLUSH_SUIT[key >> _SUIT_SHIFT]
     if flush_suit < 0:
-        return _HIGH_BY_RANK_KEY[key & _RANK_KEY_BITS]
-    return _HIGH_BY_FLUSH_MASK[sum(1 << (card >> 2) for card in cards if card & 3 == flush_suit)]
+        return _HIGH_PLAIN[key & _RANK_KEY_BITS]
+    return _HIGH_FLUSH[sum(RANK_KEY[card] for card in cards if card & 3 == flush_suit)]
 
 
 _FIVE_CARD_RULES: dict[str, tuple[Callable[[Sequence[int]], int], Callable[[int], int]]] = {
@@ -366,14 +380,18 @@ def _low_text(five: Sequence[int]) -> str:
 
 def _high_text(five: Sequence[int]) -> str:
     ranks = [rank_of(card) for card in five]
-    category, strengths = _high_strength(ranks, len({suit_of(card) for card in five}) == 1)
+    flush = len({suit_of(card) for card in five}) == 1
+    order_key = int(_high_order_keys(np.bincount(ranks, minlength=NUM_RANKS)[None], np.array([flush]))[0])
+    category = order_key >> _CATEGORY_SHIFT
     name = _HIGH_CATEGORIES[category]
     if category in (_STRAIGHT, _STRAIGHT_FLUSH):
-        top = (strengths[0] + 1) % NUM_RANKS
-        return "royal flush" if category == _STRAIGHT_FLUSH and top == 0 else f"{name}, {_RANK_WORDS[top]} high"
-    if category in (0, _FLUSH):
-        return f"{name}, " + "-".join(RANKS[(strength + 1) % NUM_RANKS] for strength in strengths)
-    return _grouped_text(_rank_groups(ranks, _HIGH_STRENGTH))
+        top = _HIGH_STRENGTH.index((order_key & _GROUP_MASK).bit_length() - 1)
+        royal = category == _STRAIGHT_FLUSH and top == RANKS.index("A")
+        return "royal flush" if royal else f"{name}, {_RANK_WORDS[top]} high"
+    groups = _rank_groups(ranks, _HIGH_STRENGTH)
+    if category in (_HIGH_CARD, _FLUSH):
+        return f"{name}, " + "-".join(RANKS[rank] for _, rank in groups)
+    return _grouped_text(groups)
 
 
 def describe(cards: Sequence[int], kind: str) -> str:
@@ -391,19 +409,20 @@ def describe(cards: Sequence[int], kind: str) -> str:
     if kind == "eight" and not five:
         return "no low"
     if kind == "action_razz":
-        return ("face " if sum(map(_rank_key_of, cards)) >= _FACE_KEY else "butt ") + _low_text(five)
+        return ("face " if action_razz_value(cards) > RAZZ_LOW_MAX else "butt ") + _low_text(five)
     text = _low_text(five)
     return text + " low" if len(set(map(rank_of, five))) == 5 else text
 
 
 @functools.cache
 def _dense_table(kind: str, size: int) -> np.ndarray:
-    """``kind`` values of ``size``-card hands indexed by their compact batch key."""
-    keys, sizes, values = _low_values()
+    """``kind`` values of ``size``-card hands indexed by their compact batch key (int16 keeps the
+    seven-card table, 7.8M entries, at 16 MB)."""
+    _, sizes, counts = _rank_multisets()
     of_size = sizes == size
-    compact_keys = _rank_counts(keys[of_size]) @ _BATCH_RANK_WEIGHTS
+    compact_keys = counts[of_size] @ _BATCH_RANK_WEIGHTS
     table = np.zeros(compact_keys.max() + 1, dtype=np.int16)
-    table[compact_keys] = values[kind][of_size]
+    table[compact_keys] = _low_values()[kind][of_size]
     return table
 
 
@@ -412,19 +431,19 @@ def _batch(cards: np.ndarray, kind: str) -> np.ndarray:
     if cards.ndim != 2 or not MIN_CARDS <= cards.shape[1] <= MAX_CARDS:
         raise ValueError(f"expected card ints of shape (N, 5..7), got shape {cards.shape}")
     compact_keys = np.einsum("ij->i", np.take(_BATCH_CARD_WEIGHT, cards))
-    return _dense_table(kind, cards.shape[1])[compact_keys]
+    return _dense_table(kind, cards.shape[1])[compact_keys].astype(np.int32)
 
 
 def razz_low_batch(cards: np.ndarray) -> np.ndarray:
-    """``razz_low`` of each row of an (N, 5..7) card array, vectorised for rollouts and training."""
+    """``razz_low`` of each row of an (N, 5..7) card int array, as int32: vectorised for rollouts."""
     return _batch(cards, "razz")
 
 
 def eight_low_batch(cards: np.ndarray) -> np.ndarray:
-    """``eight_low`` of each row of an (N, 5..7) card array."""
+    """``eight_low`` of each row of an (N, 5..7) card int array, as int32."""
     return _batch(cards, "eight")
 
 
 def action_razz_batch(cards: np.ndarray) -> np.ndarray:
-    """``action_razz_value`` of each row of an (N, 5..7) card array."""
+    """``action_razz_value`` of each row of an (N, 5..7) card int array, as int32."""
     return _batch(cards, "action_razz")

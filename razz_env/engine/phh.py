@@ -83,6 +83,7 @@ def _dealing(hand: HandState, street: int) -> list[str]:
 
 
 def _last_street_dealt(hand: HandState) -> int:
+    """The last street (3 to 7) whose cards the hand has dealt so far."""
     most = max(len(held) for held in hand.cards)
     return 7 if hand.community is not None else max(3, most)
 
@@ -128,6 +129,7 @@ def _shows(hand: HandState, seats: list[int], count: int) -> list[str]:
 
 
 def _toml_list(values: Iterable[object]) -> str:
+    """A TOML array of ints or (quote-free) strings."""
     return "[" + ", ".join(f"'{v}'" if isinstance(v, str) else str(v) for v in values) + "]"
 
 

@@ -20,7 +20,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "random",
     "calling_station",
     "razz_heuristic",
-    {"type": "monte_carlo", "samples": 96},
+    "monte_carlo",
 )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -65,15 +66,26 @@ def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tupl
 
 
 def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) -> dict[int, Agent]:
-    """One agent per distinct lineup entry, each seeded from the task seed."""
+    """One agent per distinct lineup entry, each seeded from the task seed (a spec's ``label`` is display only)."""
     from agents.registry import make_agent
 
     built: dict[int, Agent] = {}
     for position, index in enumerate(lineup):
         if index not in built:
             agent_seed = random.Random(f"{seed}/agent{position}").randrange(2**31)
-            built[index] = make_agent(specs[index], seed=agent_seed)
+            spec = specs[index]
+            if not isinstance(spec, str):
+                spec = {k: v for k, v in spec.items() if k != "label"}
+            built[index] = make_agent(spec, seed=agent_seed)
+    _limit_torch_threads()
     return built
+
+
+def _limit_torch_threads() -> None:
+    """One torch thread when an agent brought torch in: its default threads thrash on 2 shared cores."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 class _Timeout(Exception):

@@ -29,11 +29,11 @@ CONFIG_FILE = "tournament.json"
 
 
 def agent_label(spec: Any) -> str:
-    """Display name of an agent spec: its ``name`` key, else its type (and options)."""
+    """Display name of an agent spec: its ``label`` key, else its type (and options)."""
     if isinstance(spec, str):
         return spec
-    if "name" in spec:
-        return str(spec["name"])
+    if "label" in spec:
+        return str(spec["label"])
     options = ",".join(f"{k}={v}" for k, v in sorted(spec.items()) if k not in ("type", "seed"))
     return f"{spec['type']}({options})" if options else str(spec["type"])
 
@@ -55,17 +55,7 @@ def build_tasks(config: TournamentConfig) -> list[Task]:
 
 
 def _run_task_star(args: tuple[TournamentConfig, Task]) -> dict[str, Any]:
-    _limit_threads()
     return run_task(*args)
-
-
-def _limit_threads() -> None:
-    """One thread per worker: torch's default threads thrash on 2 shared cores."""
-    try:
-        import torch
-    except ImportError:
-        return
-    torch.set_num_threads(1)
 
 
 def _append(path: Path, result: dict[str, Any]) -> None:
@@ -147,7 +137,6 @@ def run_tournament(
 
 def _execute(config: TournamentConfig, tasks: list[Task]) -> Iterator[dict[str, Any]]:
     if config.workers == 1 or len(tasks) <= 1:
-        _limit_threads()
         for task in tasks:
             yield run_task(config, task)
         return

@@ -130,7 +130,7 @@ def _callback(config: TrainConfig, output: Path, started: float, eval_state: dic
 
         def _on_step(self) -> bool:
             steps = self.model.num_timesteps
-            if steps % 4096 < config.n_envs:
+            if steps % 1024 < config.n_envs:
                 self.training_env.env_method("set_progress", steps / config.total_timesteps)
                 if bar is not None:
                     bar.n = steps

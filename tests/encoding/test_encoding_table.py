@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -223,6 +224,31 @@ def test_other_seats_down_cards_never_change_the_vector(seats: int, name: str) -
             a.act(action)
             b.act(action)
         assert compared
+
+
+@pytest.mark.parametrize("variant", ["razz", "stud"])
+@pytest.mark.parametrize("seats", [2, 6])
+@pytest.mark.parametrize("name", ["flat", "ranks"])
+def test_cached_templates_match_a_fresh_encoder_at_every_step(variant: str, seats: int, name: str) -> None:
+    """An encoder reused along hands (its per-seat templates warm) equals a brand-new encoder at each step."""
+    if name == "ranks" and variant == "stud":
+        return
+    cfg = HandConfig.create(variant, num_seats=seats, starting_stack=60, heads_up_uncapped=True)
+    warm = make_encoder(name, cfg, history_slots=4)
+    cold = make_encoder(name, cfg, history_slots=4)
+    rng = random.Random(seats)
+    overflowed = 0
+    for _ in range(16 // seats + 2):
+        hand = HandState(cfg, rng=rng)
+        while True:
+            for seat in rng.sample(range(seats), min(seats, 3)):
+                np.testing.assert_array_equal(warm.encode(hand, seat), cold.encode(copy.deepcopy(hand), seat))
+            if hand.is_over:
+                break
+            legal = hand.legal_actions()
+            hand.act(rng.choice([a for a in legal if a is not FOLD] or legal))
+        overflowed += any(count > 4 for count in Counter(e.street for e in hand.history).values())
+    assert overflowed  # the rare full-history path was compared too
 
 
 def test_history_keeps_the_last_slots_and_flags_overflow() -> None:

@@ -259,6 +259,16 @@ def test_cards_listed_but_never_dealt_are_refused_when_the_hand_ends():
         hand.act(Action.FOLD)
 
 
+@pytest.mark.parametrize("bad", [52, -1, "As", None, True, 3.0])
+def test_explicit_card_that_is_not_an_int_0_to_51_is_refused(bad):
+    config = HandConfig.create("razz")
+    with pytest.raises(ConfigError, match=r"cards\[1\]: .* is not a card"):
+        HandState(config, cards=[parse_cards("As 2s 3s"), [4, 5, bad]])
+    if bad is not None:  # a None community means "no community card"
+        with pytest.raises(ConfigError, match="community: .* is not a card"):
+            HandState(config, cards=[parse_cards("As 2s 3s"), parse_cards("Ah 2h 3h")], community=bad)
+
+
 def test_one_card_list_per_seat_is_required():
     config = HandConfig.create("razz", num_seats=3)
     with pytest.raises(ConfigError, match=r"cards: expected one list per seat \(3\), got 2"):

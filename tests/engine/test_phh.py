@@ -7,6 +7,7 @@ PokerKit difference (``shared/spec/rules.md``); every other hand must replay exa
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,9 @@ from razz_env.engine.state import HandState
 pokerkit = pytest.importorskip("pokerkit")
 from pokerkit.notation import HandHistory  # noqa: E402
 from test_differential_pokerkit import Skip, play_hand  # noqa: E402  (the sibling module, on pytest's path)
+
+DECISIONS = (pokerkit.BringInPosting, pokerkit.CheckingOrCalling, pokerkit.CompletionBettingOrRaisingTo,
+             pokerkit.Folding, pokerkit.HoleCardsShowingOrMucking)
 
 
 def random_hands(variant: str, count: int) -> list[HandState]:
@@ -34,15 +38,19 @@ def random_hands(variant: str, count: int) -> list[HandState]:
 
 
 def replayed_stacks(history: HandHistory) -> list[int]:
-    """Run PokerKit through a loaded hand history; its final stacks."""
+    """Run PokerKit through a loaded hand history, as written; its final stacks."""
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a file PokerKit has to repair or burn chips over is a bad file
+        warnings.simplefilter("error")  # PokerKit warns on unexpected fields, odd dealing and burnt chips
         *_, state = history
     assert not state.status, "PokerKit's replay stops before the end of the hand"
+    # PokerKit "repairs" a file by inserting checks, folds or shows where a written one does not fit.
+    decisions = sum(isinstance(op, DECISIONS) for op in state.operations)
+    assert decisions == sum(not action.startswith("d ") for action in history.actions), "PokerKit repaired the file"
     return list(state.stacks)
 
 
-def check_replays(variant: str, count: int, tmp_path) -> None:
+def check_replays(variant: str, count: int, tmp_path: Path) -> None:
+    """Export ``count`` random hands one file each; PokerKit must load and replay each to our stacks."""
     hands = random_hands(variant, count)
     for index, hand in enumerate(hands):
         path = tmp_path / f"{index}.phh"
@@ -54,17 +62,17 @@ def check_replays(variant: str, count: int, tmp_path) -> None:
 
 
 @pytest.mark.parametrize("variant", sorted(PHH_VARIANTS))
-def test_random_hands_replay_in_pokerkit(variant: str, tmp_path) -> None:
+def test_random_hands_replay_in_pokerkit(variant: str, tmp_path: Path) -> None:
     check_replays(variant, 200, tmp_path)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(PHH_VARIANTS))
-def test_random_hands_replay_in_pokerkit_soak(variant: str, tmp_path) -> None:
+def test_random_hands_replay_in_pokerkit_soak(variant: str, tmp_path: Path) -> None:
     check_replays(variant, 1000, tmp_path)
 
 
-def test_write_phh_sections_load_all(tmp_path) -> None:
+def test_write_phh_sections_load_all(tmp_path: Path) -> None:
     hands = random_hands("razz", 5) + random_hands("stud8", 5)
     path = tmp_path / "hands.phhs"
     assert write_phh(path, hands) == len(hands)
@@ -76,7 +84,7 @@ def test_write_phh_sections_load_all(tmp_path) -> None:
 
 
 def test_all_in_showdown_comes_before_the_runout() -> None:
-    """Seat 2 is all-in on 3rd street: PokerKit shows down, deals 4th to 7th street, and shows the down card."""
+    """p2 is all-in on 3rd street: PokerKit shows down, deals 4th to 7th street, then shows the 7th down card."""
     config = HandConfig.create("stud", stacks=[100, 6], ante=1, bring_in=2, small_bet=5, big_bet=10)
     hand = HandState(config, cards=[parse_cards("Ah Kd 2c 9s 9d 3c 4d"), parse_cards("Qs Qd 7h 8c Ts Jh 5d")])
     for action in ("bring_in", "complete", "call"):
@@ -89,6 +97,19 @@ def test_all_in_showdown_comes_before_the_runout() -> None:
         "p1 sm AhKd2c9s9d3c4d", "p2 sm QsQd7h8cTsJh5d",
     ]
     assert replayed_stacks(history) == hand.stacks == [94, 12]
+
+
+def test_fold_with_nothing_to_call_loads_with_a_pokerkit_warning() -> None:
+    """Our rules allow it; PokerKit's hand histories play cash-game mode, which warns and allows it."""
+    config = HandConfig.create("razz", stacks=[100, 100])
+    hand = HandState(config, cards=[parse_cards("Ac 2c Ks 3d"), parse_cards("3c 4c 5c 6d")])
+    for action in ("bring_in", "call", "fold"):
+        hand.act(action)
+    history = HandHistory.loads(to_phh(hand))
+    assert history.actions[-1] == "p2 f"
+    with pytest.warns(UserWarning, match="no reason for this player to fold"):
+        *_, state = history
+    assert list(state.stacks) == hand.stacks == [103, 97]
 
 
 def test_action_razz_is_refused_with_the_supported_variants() -> None:

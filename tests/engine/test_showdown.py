@@ -125,6 +125,16 @@ def test_razz_odd_chip_goes_to_the_tied_winner_with_the_highest_card_by_suit():
     assert swapped.payoffs == [0, 1, -1]
 
 
+def test_odd_chip_reads_the_five_card_hand_with_the_highest_suits_when_a_rank_is_held_twice():
+    # Seat 0 holds 7♦ and 7♠ and may play either in 7-5-4-3-2: its five-card hand is read with the 7♠,
+    # which beats seat 1's 7♥ for the odd chip.
+    a = "7d Ks 7s 5d 4d 3d 2d"
+    b = "Qd 2s Qh 5s 4s 3s 7h"
+    c = "Jc Jh Tc 9c 8c 6c 6h"
+    hand = check_down(hand_of("razz", [a, b, c]), folder=2)
+    assert hand.payoffs == [1, 0, -1]
+
+
 # ---------------------------------------------------------------------------- stud high
 
 

@@ -293,10 +293,18 @@ def test_fold_with_nothing_to_call_is_legal_and_gives_up_the_pot():
 
 
 def test_fold_with_nothing_to_call_is_refused_when_only_all_in_seats_would_be_left():
-    # Not reachable through play (a round needs two seats with chips); the guard is checked directly.
-    hand = to_street(explicit("razz", TWO), 4)
-    hand.stacks[1] = 0
-    assert hand._compute_legal() == (CHECK,)
+    # Seat 1 calls all-in on 3rd street. On 4th, seat 0 folds with nothing to call (seat 2 still has chips);
+    # seat 2 may not fold too and hand the pot to the all-in seat 1: it can only check.
+    hand = explicit("razz", THREE, stacks=[500, 3, 500])
+    play(hand, "bring_in call call")
+    assert hand.street == 4 and hand.is_all_in(1)
+    assert hand.legal_actions() == (FOLD, CHECK, BET)
+    play(hand, "fold")
+    assert hand.actor == 2
+    assert hand.legal_actions() == (CHECK,)
+    play(hand, "check")
+    assert hand.is_over
+    assert hand.payoffs == [-3, 6, -3]  # the all-in seat's 9-8-7-3-2 beats seat 2's Q-J-7-3-2
 
 
 def test_last_seat_standing_wins_without_showdown_and_uncalled_bet_comes_back():

@@ -175,10 +175,12 @@ def test_terminate_illegal_wrapper_route() -> None:
     assert rewards[offender] == -1 and all(r == 0 for a, r in rewards.items() if a != offender)
 
 
-def test_wrapped_env_refuses_out_of_space_actions() -> None:
+def test_wrapped_env_enforces_order_and_refuses_out_of_space_actions() -> None:
     e = env(num_players=2)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
     e.reset(seed=0)
-    with pytest.raises(AssertionError, match="action space"):
+    with pytest.raises(ValueError, match="not legal"):
         e.step(7)
 
 
