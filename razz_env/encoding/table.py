@@ -45,6 +45,7 @@ import numpy as np
 from razz_env.encoding.layout import Layout, Piece
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import DECK_SIZE, RANKS, SUITS
+from razz_env.engine.config import MAX_SEATS
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -88,8 +89,9 @@ class TableEncoder:
     def __init__(self, config: HandConfig, max_players: int | None = None, history_slots: int | None = None) -> None:
         n = config.num_seats
         seats = n if max_players is None else max_players
-        if isinstance(seats, bool) or not isinstance(seats, int) or seats < n:
-            raise ValueError(f"max_players: must be an int of at least num_players ({n}), got {max_players!r}")
+        if isinstance(seats, bool) or not isinstance(seats, int) or not n <= seats <= MAX_SEATS:
+            raise ValueError(f"max_players: must be an int from num_players ({n}) to {MAX_SEATS}, "
+                             f"got {max_players!r}")
         slots = default_history_slots(config, seats) if history_slots is None else history_slots
         if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
             raise ValueError(f"history_slots: must be a positive int, got {history_slots!r}")

@@ -154,6 +154,8 @@ from razz_env.text import render_hand
 
 __all__ = ["env", "raw_env"]
 
+NO_VIEWER = -1  # render_hand's viewer for a finished hand: only hands shown down are face up
+
 
 def env(**kwargs: Any) -> AECEnv:
     """``raw_env(**kwargs)`` in PettingZoo's ``OrderEnforcingWrapper`` (see "Wrappers" in the module docs)."""
@@ -201,6 +203,8 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        if viewer is not None and viewer not in self._seats and viewer not in range(n):
+            raise ValueError(f"viewer: expected None, an agent name or a seat 0-{n - 1}, got {viewer!r}")
         self.viewer = viewer
         self._big_bet = self.config.stakes.big_bet_size
         mask_space = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
@@ -297,14 +301,9 @@ class raw_env(AECEnv):
     def _render_text(self) -> str:
         hand = self.hand
         viewer = self.viewer
-        if viewer is None:
-            seat = hand.actor
-        elif isinstance(viewer, str):
-            seat = self._seats[viewer]
-        else:
-            seat = int(viewer)
+        seat = hand.actor if viewer is None else self._seats.get(viewer, viewer)
         if seat is None:
-            seat = -1
+            seat = NO_VIEWER
         names = ", ".join(f"seat {i} = {agent}" for i, agent in enumerate(self.possible_agents))
         watching = f"viewing as {self.possible_agents[seat]}" if seat >= 0 else "hand over"
         return f"{self.metadata['name']} ({names}; {watching})\n{render_hand(hand, viewer=seat)}"

@@ -15,7 +15,7 @@ import numpy as np
 
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, NUM_ACTIONS, action_mask
 from razz_env.engine.actions import Action
-from razz_env.engine.config import HandConfig
+from razz_env.engine.config import MAX_SEATS, MIN_SEATS, HandConfig
 from razz_env.engine.errors import ConfigError
 
 DEFAULT_PLAYERS = 2
@@ -41,8 +41,8 @@ def table_config(
     """
     if isinstance(starting_stacks, int) and not isinstance(starting_stacks, bool):
         players = DEFAULT_PLAYERS if num_players is None else num_players
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ConfigError(f"num_players: expected an int from 2 to 8, got {players!r}")
+        if isinstance(players, bool) or not isinstance(players, int) or not MIN_SEATS <= players <= MAX_SEATS:
+            raise ConfigError(f"num_players: expected an int from {MIN_SEATS} to {MAX_SEATS}, got {players!r}")
         stacks = [starting_stacks] * players
     elif isinstance(starting_stacks, Sequence) and not isinstance(starting_stacks, str):
         stacks = list(starting_stacks)

@@ -23,7 +23,7 @@ FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
 AGGRESSIVE = {COMPLETE, BET, BET_BIG, RAISE}
 GARBAGE = ("shove", "", "FOLDS", None, -1, 8, 99, 2.5, True, False, b"fold", (), [])
 
-FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

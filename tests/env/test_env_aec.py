@@ -46,6 +46,15 @@ def test_pettingzoo_api_and_seed(variant: str, players: int) -> None:
         seed_test(lambda: env(variant=variant, num_players=players), num_cycles=20)
 
 
+@pytest.mark.parametrize("variant", ["razz", "action_razz"])
+def test_pettingzoo_api_with_the_ranks_encoding(variant: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for text in DICT_OBS_WARNINGS:
+            warnings.filterwarnings("ignore", message=text)
+        api_test(env(variant=variant, num_players=3, encoding="ranks", max_players=6), num_cycles=20)
+
+
 def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     render_test(lambda render_mode=None: env(num_players=3, render_mode=render_mode))
     assert "razz_v0" in capsys.readouterr().out
@@ -244,6 +253,12 @@ def test_bad_options_are_named() -> None:
         raw_env(render_mode="rgb_array")
     with pytest.raises(ConfigError, match="allow_open_fold"):
         raw_env(allow_open_fold="yes")
+    with pytest.raises(ConfigError, match="num_players"):
+        raw_env(num_players=9)
+    with pytest.raises(ValueError, match="max_players"):
+        raw_env(num_players=3, max_players=9)
+    with pytest.raises(ValueError, match="viewer"):
+        raw_env(viewer="player_5")
 
 
 def test_ansi_render_shows_only_the_viewers_down_cards() -> None:
