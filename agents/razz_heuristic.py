@@ -4,16 +4,19 @@ It plays the way a solid limit razz player describes the game:
 
 * **3rd street**: rate the three cards (unpaired and low is everything: an 8-low start is
   playable, 7-low completes, 5-low re-raises), a little better when cards that pair mine
-  show on other boards and a little worse when the low cards I need are already out.
-  A low door card with only higher door cards behind it completes to steal the antes;
-  against a completion from a high door card (a likely steal) it defends wider.
+  show on other boards and a little worse when the low cards I need are already out;
+  better still with the lowest door card (I will often act last) and heads-up (the antes
+  are worth fighting for). A low door card with only higher door cards behind it
+  completes to steal the antes; against a completion from a high door card (a likely
+  steal) it defends wider.
 * **4th to 7th**: read every live opponent as their board plus hole cards assumed good
   (:data:`~agents.handread.GOOD_HOLES`) and, separately, assumed mediocre
-  (:data:`~agents.handread.WEAK_HOLES`). Ahead of every "good" read: bet and raise.
-  Behind even a "mediocre" read (clearly behind): fold to a bet, except for cheap draws
-  with enough live low cards on 4th and, with good pot odds, on 5th and 6th. In between:
-  check and call. With the best-looking board but no made edge it sometimes bets anyway
-  (``bluff``, the only random choice, so the agent is deterministic given ``seed``).
+  (:data:`~agents.handread.WEAK_HOLES`). Ahead of every "good" read: bet and raise (up to
+  the third bet). Not behind any "mediocre" read: bet, raise once, call. Behind a mediocre
+  read: on 4th call only with a draw at most two cards short and enough live low cards;
+  on the big-bet streets fold, unless the pot lays 3 to 1 and the opponent's board alone
+  (hole cards bricks) does not beat me. With the best-looking board but no edge it
+  sometimes bets anyway (``bluff``, its only random choice: deterministic given ``seed``).
 * **Action Razz**: one J, Q or K among my cards is set aside as the qualifier; a start
   without one is rated lower, a hand without one counts a card short, and on 7th any hand
   showing a face beats mine if I have none (:func:`~agents.handread.low_key`).
@@ -95,6 +98,7 @@ class RazzHeuristic(BaseAgent):
     STEAL_DOOR = 6  # ... when my door card is at most a six
     DOOR_EDGE = 1.0  # my door card is the lowest of the live ones: I act last on 4th more often
     LONG_ODDS = 3  # pot odds to call down when behind a mediocre read but not beaten by the board alone
+    DRAW_OUTS = 8  # live low cards to call a 4th-street bet with a draw (at most two cards short)
     HEADS_UP = 2.5  # one opponent: the antes are worth more, hands are worth more
 
     def __init__(self, seed: int | None = None, bluff: float = 0.1, name: str | None = None) -> None:
@@ -135,12 +139,13 @@ class RazzHeuristic(BaseAgent):
             return self._aggress(observation) if quality >= self.COMPLETE else BRING_IN
         my_door = low_rank(view.own_up[0])
         opponents = view.live_opponents
-        if all(low_rank(view.up_cards[s][0]) > my_door for s in opponents):
+        lowest_door = all(low_rank(view.up_cards[s][0]) > my_door for s in opponents)
+        if lowest_door:
             quality += self.DOOR_EDGE
         if len(opponents) == 1:
             quality += self.HEADS_UP
         if view.bet_count == 0:
-            steal = my_door <= self.STEAL_DOOR and all(low_rank(view.up_cards[s][0]) > my_door for s in opponents)
+            steal = lowest_door and my_door <= self.STEAL_DOOR
             if quality >= self.COMPLETE or (steal and quality >= self.STEAL):
                 return self._aggress(observation)
             if quality >= self.PLAY:
@@ -180,22 +185,16 @@ class RazzHeuristic(BaseAgent):
             if not behind or (board_best and self.rng.random() < self.bluff):
                 return self._aggress(observation)
             return self._passive(observation)
-        if ahead or (not behind and view.bet_count < 2):
-            return self._aggress(observation) if view.bet_count < 3 else self._passive(observation)
-        if not behind:
-            return self._passive(observation)
+        if not behind:  # an edge raises up to the third bet, a slim one up to the second
+            raises = view.bet_count < (3 if ahead else 2)
+            return self._aggress(observation) if raises else self._passive(observation)
         missing = mine_key[1]
         seen = set(view.own_cards).union(*view.up_cards, view.dead_cards)
         outs = live_low_cards(mine, seen)
-        pot_odds = view.pot / view.to_call
         if view.street == 4:
-            calls = missing <= 2 and outs >= 8
-        elif clearly_behind:
-            calls = False
-        elif view.street < 7:
-            calls = pot_odds >= self.LONG_ODDS or (missing <= 1 and outs >= 6 and pot_odds >= 4)
+            calls = missing <= 2 and outs >= self.DRAW_OUTS
         else:
-            calls = pot_odds >= self.LONG_ODDS
+            calls = not clearly_behind and view.pot >= self.LONG_ODDS * view.to_call
         return self._passive(observation) if calls else self._give_up(observation, view)
 
     # ------------------------------------------------------------------ stud fallback

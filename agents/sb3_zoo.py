@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ def verified_path(name: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_model(name: str) -> Any:
     from agents.sb3_agent import algorithm_class
 

@@ -6,12 +6,14 @@ the standard AEC loop (``agent_iter`` / ``last`` / ``step``, one hand per episod
 PettingZoo's ``texas_holdem_v4.env()`` and ``leduc_holdem_v4.env()`` (these need
 ``rlcard``, a dev/bench dependency). Prints decisions/s and the ratio to
 ``texas_holdem_v4.env()``, plus the encoder alone in microseconds per encode.
-Rates use this process's CPU time and the best of interleaved rounds, so other
-load on the machine skews them less. "+ classic wrapper set" is ``raw_env`` in
-``AssertOutOfBoundsWrapper`` + ``OrderEnforcingWrapper`` (what ``env()`` leaves out).
+Each row replays the same hands (same seed, same choices) in interleaved rounds;
+rates use this process's CPU time of the fastest round, so other load on the
+machine skews them less. Two rows measure the wrapper choice of
+``env()`` (``LeanOrderEnforcingWrapper``): ``raw_env`` in PettingZoo's plain
+``OrderEnforcingWrapper``, and in the classic games' set (plus ``AssertOutOfBoundsWrapper``).
 ``--profile`` adds a cProfile of the default ``razz_env.env()`` loop.
 
-Run: ``python benchmarks/bench_env.py`` (``--seconds`` per row, default 2).
+Run: ``python benchmarks/bench_env.py`` (about a minute; ``--hands``, ``--rounds``).
 """
 
 from __future__ import annotations
@@ -33,21 +35,26 @@ from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 
 CLOCK = time.process_time  # CPU time: other load on the machine does not count against a row
-CHECK_EVERY = 256
+DEFAULT_HANDS = 150
+DEFAULT_ROUNDS = 20
+BIG_TABLE_DIVISOR = 6
 PROFILE_LINES = 25
 ENCODE_HANDS = 2000
 
 
-def run_aec(make_env: Callable[[], AECEnv], seconds: float, seed: int = 0) -> tuple[float, float]:
-    """Decisions/s and hands/s of random legal play for about ``seconds`` of this process's CPU time."""
-    env = make_env()
+def run_aec(env: AECEnv, hands: int, seed: int = 0) -> tuple[float, int]:
+    """CPU seconds and decisions for ``hands`` hands of random legal play from ``reset(seed=seed)``.
+
+    The same seed replays the same hands and choices, so repeated rounds do identical work.
+    """
     rng = random.Random(seed)
     choice = rng.choice
     env.reset(seed=seed)
-    decisions = hands = 0
+    decisions = 0
     start = CLOCK()
-    deadline = start + seconds
-    while True:
+    for hand in range(hands):
+        if hand:
+            env.reset()
         for _agent in env.agent_iter():
             observation, _reward, termination, truncation, _info = env.last()
             if termination or truncation:
@@ -56,12 +63,7 @@ def run_aec(make_env: Callable[[], AECEnv], seconds: float, seed: int = 0) -> tu
                 action = choice(observation["action_mask"].nonzero()[0].tolist())
                 decisions += 1
             env.step(action)
-        hands += 1
-        if hands % CHECK_EVERY == 0 and CLOCK() > deadline:
-            break
-        env.reset()
-    elapsed = CLOCK() - start
-    return decisions / elapsed, hands / elapsed
+    return CLOCK() - start, decisions
 
 
 def encode_micros(name: str, seats: int, seed: int = 0) -> float:
@@ -107,11 +109,12 @@ def classic_wrapped() -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(razz_env.raw_env()))
 
 
-def profile(seconds: float) -> str:
+def profile(hands: int) -> str:
     """cProfile of the default ``razz_env.env()`` loop, top functions by internal time."""
+    env = razz_env.env()
     profiler = cProfile.Profile()
     profiler.enable()
-    run_aec(lambda: razz_env.env(), seconds)
+    run_aec(env, hands)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(PROFILE_LINES)
@@ -120,28 +123,33 @@ def profile(seconds: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of play per row")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per row; the best one counts")
+    parser.add_argument("--hands", type=int, default=DEFAULT_HANDS, help="hands per round (a sixth of it at 6+ seats)")
+    parser.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                        help="interleaved rounds per row, each replaying the same hands; the fastest counts")
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of razz_env.env()")
     args = parser.parse_args()
 
-    rows: list[tuple[str, Callable[[], AECEnv]]] = [
-        ("razz_env.env() 2p flat", lambda: razz_env.env()),
-        ("razz_env.raw_env() 2p flat", lambda: razz_env.raw_env()),
-        ("  + classic wrapper set, 2p flat", classic_wrapped),
-        ("razz_env.env() 2p ranks", lambda: razz_env.env(encoding="ranks")),
-        ("razz_env.env() 6p flat", lambda: razz_env.env(num_players=6)),
-        ("razz_env.env() 8p flat", lambda: razz_env.env(num_players=8)),
-        *pettingzoo_card_games().items(),
+    few = max(1, args.hands // BIG_TABLE_DIVISOR)
+    rows: list[tuple[str, AECEnv, int]] = [
+        ("razz_env.env() 2p flat", razz_env.env(), args.hands),
+        ("razz_env.raw_env() 2p flat", razz_env.raw_env(), args.hands),
+        ("  in plain OrderEnforcingWrapper", wrappers.OrderEnforcingWrapper(razz_env.raw_env()), args.hands),
+        ("  in classic wrapper set", classic_wrapped(), args.hands),
+        ("razz_env.env() 2p ranks", razz_env.env(encoding="ranks"), args.hands),
+        ("razz_env.env() 6p flat", razz_env.env(num_players=6), few),
+        ("razz_env.env() 8p flat", razz_env.env(num_players=8), few),
+        *((label, make(), args.hands) for label, make in pettingzoo_card_games().items()),
     ]
-    results: dict[str, tuple[float, float]] = {}
+    best: dict[str, tuple[float, int, int]] = {}
     for _ in range(args.rounds):
-        for label, make in rows:
-            measured = run_aec(make, args.seconds / args.rounds)
-            results[label] = max(results.get(label, measured), measured)
-    reference = results.get("texas_holdem_v4.env()", (None, None))[0]
+        for label, env, hands in rows:
+            seconds, decisions = run_aec(env, hands)
+            if label not in best or seconds < best[label][0]:
+                best[label] = (seconds, decisions, hands)
+    rates = {label: (decisions / seconds, hands / seconds) for label, (seconds, decisions, hands) in best.items()}
+    reference = rates.get("texas_holdem_v4.env()", (None, None))[0]
     print(f"{'environment (random play, CPU time)':<36}{'decisions/s':>12}{'hands/s':>10}{'vs texas_holdem_v4':>20}")
-    for label, (decisions, hands) in results.items():
+    for label, (decisions, hands) in rates.items():
         ratio = f"{decisions / reference:>19.2f}x" if reference else f"{'n/a':>20}"
         print(f"{label:<36}{decisions:>12,.0f}{hands:>10,.0f}{ratio}")
     print()
@@ -151,7 +159,7 @@ def main() -> None:
             print(f"encoder {name:<6} {seats}p: {micros:6.2f} us per encode (seat to act, random razz hands)")
     if args.profile:
         print()
-        print(profile(args.seconds))
+        print(profile(args.hands * args.rounds))
 
 
 if __name__ == "__main__":

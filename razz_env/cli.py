@@ -94,6 +94,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from razz_env.play import play_cli
+
+    return play_cli(args.variant, args.opponents, args.seat, args.hands, args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``razz`` command."""
     parser = argparse.ArgumentParser(prog="razz", description="Seven-card stud (Razz first) for RL research.")
@@ -123,6 +129,14 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--no-plots", action="store_true")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
     tournament.set_defaults(func=_cmd_tournament)
+
+    play = sub.add_parser("play", help="play at the terminal against agents")
+    play.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"])
+    play.add_argument("--opponents", nargs="+", default=["razz_heuristic"], help="agent names, one per other seat")
+    play.add_argument("--seat", type=int, default=0, help="your seat")
+    play.add_argument("--hands", type=int, default=1)
+    play.add_argument("--seed", type=int)
+    play.set_defaults(func=_cmd_play)
 
     train = sub.add_parser("train", help="train an SB3 agent on the single-agent view (needs the train extra)")
     train.add_argument("--config", required=True, help="training YAML, e.g. configs/train_ppo_razz.yaml")

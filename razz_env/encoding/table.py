@@ -330,7 +330,7 @@ class TableEncoder:
         template.done = len(history)
 
     def _write_history(self, buf: array, history: list, seat: int) -> None:
-        """The whole history over ``buf``'s: each street's last ``S`` decisions, longer streets flagged."""
+        """Rewrite the whole history in ``buf``: each street's last ``S`` decisions, longer streets flagged."""
         rel = self._relative[seat]
         o_history = self._o_history
         buf[o_history:self._history_end] = self._zeros[o_history:self._history_end]

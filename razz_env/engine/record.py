@@ -6,7 +6,7 @@ and compares the payoffs.
 
 >>> rec = {"variant": "razz", "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
 ...        "stacks": [100, 100], "cards": [["As", "2d", "Kh"], ["3c", "4c", "5c"]], "community": None,
-...        "actions": ["bring_in", "fold"], "payoffs": [-3, 3]}
+...        "actions": ["bring_in", "fold"], "payoffs": [1, -1]}
 >>> replay_record(rec).ok
 True
 """

@@ -92,7 +92,8 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
     for amount, eligible in pot_layers(state.contributed, state.folded):
         pot = PotResult(amount, eligible)
         if not eligible:
-            continue
+            raise RuntimeError(f"pot of {amount} with no live seat eligible: contributions {state.contributed}, "
+                               f"folded {state.folded} (legal play cannot reach this)")
         if len(eligible) == 1:
             pot.shares[eligible[0]] = amount
             pot.winners[halves[0]] = list(eligible)
@@ -116,13 +117,4 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
         for seat, chips in pot.shares.items():
             winnings[seat] += chips
         results.append(pot)
-    _return_unreached(state.contributed, state.folded, winnings)
     return winnings, results
-
-
-def _return_unreached(contributed: Sequence[int], folded: Sequence[bool], winnings: list[int]) -> None:
-    """Give back chips above the highest contribution any live seat reached (uncontested layers)."""
-    reached = max((c for s, c in enumerate(contributed) if not folded[s]), default=0)
-    for seat, c in enumerate(contributed):
-        if c > reached:
-            winnings[seat] += c - reached

@@ -92,11 +92,14 @@ penalty instead, as PettingZoo's board games do, wrap the raw environment::
 
 Wrappers
 --------
-``env()`` is ``OrderEnforcingWrapper(raw_env())``: it refuses ``step``/``observe``
-before ``reset``. PettingZoo's classic games also add ``AssertOutOfBoundsWrapper``;
-it is left out because ``raw_env`` already refuses every id outside the mask with a
-``ValueError``, and each wrapper layer costs every attribute access (the benchmark,
-``benchmarks/bench_env.py``, measures it). Use ``raw_env()`` for the fastest loop.
+``env()`` wraps ``raw_env()`` in PettingZoo's ``OrderEnforcingWrapper`` (a subclass,
+:class:`LeanOrderEnforcingWrapper`, whose ``last()`` asks the raw environment in one
+call instead of five trips through the wrapper's ``__getattr__``; same checks, same
+results): it refuses ``step``/``observe``/``last`` before ``reset``. PettingZoo's
+classic games also add ``AssertOutOfBoundsWrapper``; it is left out because
+``raw_env`` already refuses every id outside the mask with a ``ValueError``, and
+each wrapper layer taxes every attribute access (``benchmarks/bench_env.py``
+measures both). Use ``raw_env()`` for the fastest loop.
 
 Options (keyword arguments, kept across ``reset``)
 --------------------------------------------------
@@ -158,8 +161,22 @@ NO_VIEWER = -1  # render_hand's viewer for a finished hand: only hands shown dow
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """``raw_env(**kwargs)`` in PettingZoo's ``OrderEnforcingWrapper`` (see "Wrappers" in the module docs)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """``raw_env(**kwargs)`` in PettingZoo's order enforcing wrapper (see "Wrappers" in the module docs)."""
+    return LeanOrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class LeanOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with ``last()`` answered by the wrapped env in one call.
+
+    The inherited ``last()`` reads five attributes through the wrapper's ``__getattr__``; the checks and
+    the results are the same (before ``reset`` it raises the ``AttributeError`` the original raises).
+    """
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, termination, truncation, info)`` of ``agent_selection``."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
 
 
 class raw_env(AECEnv):

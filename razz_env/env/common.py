@@ -71,15 +71,13 @@ class LegalIds(NamedTuple):
 class ActionTable:
     """Five-id masks and id -> engine action for each legal set, cached (legal sets are few)."""
 
-    __slots__ = ("allow_open_fold", "_cache", "zeros")
+    __slots__ = ("allow_open_fold", "_cache")
 
     def __init__(self, allow_open_fold: bool = False) -> None:
         if not isinstance(allow_open_fold, bool):
             raise ConfigError(f"allow_open_fold: expected true/false, got {allow_open_fold!r}")
         self.allow_open_fold = allow_open_fold
         self._cache: dict[tuple[Action, ...], LegalIds] = {}
-        self.zeros = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        self.zeros.flags.writeable = False
 
     def lookup(self, legal: tuple[Action, ...]) -> LegalIds:
         """The translation of ``legal`` (built on first sight)."""

@@ -153,6 +153,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.hand: HandState | None = None
         self.seat = 0
         self._seat_agents: list[Agent | None] = [None] * n
+        self._seat_names = [""] * n
 
     # ------------------------------------------------------------------ opponents
 
@@ -207,26 +208,28 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = seat
         self.hand = HandState(config, rng=self._rng)
         agents: list[Agent | None] = [None] * n
+        names = [""] * n
         for k, agent in enumerate(self._opponents, start=1):
             other = (seat + k) % n
             agents[other] = agent
+            names[other] = f"opponent {getattr(agent, 'name', type(agent).__name__)!s} in seat {other}"
             agent.reset(other, n, config.variant.name)
         self._seat_agents = agents
+        self._seat_names = names
 
     def _play_opponents(self) -> None:
         """Let the opponents act until the learner is to act or the hand is over."""
         hand = self.hand
         learner = self.seat
         agents = self._seat_agents
+        names = self._seat_names
         encoder = self.encoder
         translate = self.actions.to_engine
         allow = self.actions.allow_open_fold
         while not hand.is_over and hand.actor != learner:
             seat = hand.actor
-            agent = agents[seat]
-            choice = agent.act(Observation(hand, seat, encoder, allow))
-            who = f"opponent {getattr(agent, 'name', type(agent).__name__)!s} in seat {seat}"
-            hand.act(translate(who, choice, hand.legal_actions()))
+            choice = agents[seat].act(Observation(hand, seat, encoder, allow))
+            hand.act(translate(names[seat], choice, hand.legal_actions()))
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Apply the learner's action, let the opponents answer; reward the net chips / big bet at the end."""

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
-from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWrapper
 
 import razz_env
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS
@@ -186,11 +186,31 @@ def test_terminate_illegal_wrapper_route() -> None:
 
 def test_wrapped_env_enforces_order_and_refuses_out_of_space_actions() -> None:
     e = env(num_players=2)
+    assert isinstance(e, OrderEnforcingWrapper)
     with pytest.raises(AttributeError, match="before reset"):
         _ = e.agent_selection
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
     e.reset(seed=0)
     with pytest.raises(ValueError, match="not legal"):
         e.step(7)
+
+
+def test_lean_wrapper_last_matches_the_plain_wrapper() -> None:
+    lean, plain = env(num_players=3), OrderEnforcingWrapper(raw_env(num_players=3))
+    rng = random.Random(4)
+    for seed in range(5):
+        lean.reset(seed=seed)
+        plain.reset(seed=seed)
+        for agent in lean.agent_iter():
+            got, want = lean.last(), plain.last()
+            np.testing.assert_array_equal(got[0]["observation"], want[0]["observation"])
+            np.testing.assert_array_equal(got[0]["action_mask"], want[0]["action_mask"])
+            assert got[1:] == want[1:] and lean.last(observe=False)[0] is None
+            assert agent == plain.agent_selection
+            action = None if got[2] else random_action(got[0], rng)
+            lean.step(action)
+            plain.step(action)
 
 
 def test_seeded_resets_repeat_the_deal_and_the_sequence() -> None:

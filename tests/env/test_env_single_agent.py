@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
+from razz_env.encoding.actions import BET_BIG, BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
 from razz_env.engine import Action
 from razz_env.env.single_agent import SingleAgentEnv
 
@@ -218,3 +218,19 @@ def test_maskable_ppo_smoke(random_stub) -> None:
     obs, _ = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)] == 1
+
+
+def test_an_illegal_opponent_action_names_the_opponent() -> None:
+    class BigBettor:
+        name = "bigbettor"
+
+        def reset(self, seat: int, num_seats: int, variant: str) -> None:
+            """Stateless."""
+
+        def act(self, observation) -> int:
+            return BET_BIG  # never legal in razz
+
+    env = SingleAgentEnv(BigBettor(), num_players=2, seat=0)
+    with pytest.raises(ValueError, match=r"opponent bigbettor in seat 1: action 4 is not legal now; legal ids"):
+        env.reset(seed=0)
+        env.step(passive(env.action_masks()))
