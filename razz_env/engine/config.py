@@ -40,6 +40,7 @@ class Stakes:
     small_bet: int
     big_bet: int
     street_bets: tuple[int, ...] | None = None
+    by_street: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _int_field("stakes.ante", self.ante)
@@ -53,6 +54,7 @@ class Stakes:
             for street, bet in zip(STREETS, bets):
                 _int_field(f"stakes.street_bets ({STREET_NAMES[street]} street)", bet, 1)
             object.__setattr__(self, "street_bets", bets)
+        object.__setattr__(self, "by_street", (0, 0, 0) + tuple(self.bet_size(s) for s in STREETS))
         if self.bring_in >= self.bet_size(3):
             raise ConfigError(
                 f"stakes.bring_in: must be below the 3rd-street bet {self.bet_size(3)}, got {self.bring_in}"

@@ -96,7 +96,7 @@ class HandState:
                 self._dealer = DeckDealer(deck, n)
         stakes = config.stakes
         self._low = config.variant.low_board
-        self._bet_sizes = (0, 0, 0) + tuple(stakes.bet_size(s) for s in (3, 4, 5, 6, 7))
+        self._bet_sizes = stakes.by_street
         self._big_bet = stakes.big_bet_size
         self._bring_in = stakes.bring_in
         self._open_pair_rule = config.open_pair_big_bet
@@ -181,7 +181,7 @@ class HandState:
     def act(self, action: Action | str | int) -> HistoryEntry:
         """Apply ``action`` for the seat to act and run the hand to the next decision."""
         legal = self._legal
-        if action not in legal or action.__class__ is not Action:
+        if action.__class__ is not Action or action not in legal:
             try:
                 parsed = Action.parse(action)
             except ValueError as err:
