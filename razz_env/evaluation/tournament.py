@@ -154,12 +154,26 @@ def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
 
 
 def _write_records(output: Path, task_id: str, records: list[dict[str, Any]]) -> None:
+    """Hand records (JSONL, with the lineup of each hand) and PHH of the hands PokerKit can express."""
+    from razz_env.engine.phh import PHH_VARIANTS, to_phh, write_phh
+    from razz_env.engine.record import hand_from_record
+
     folder = output / "hands"
     folder.mkdir(exist_ok=True)
     stem = task_id.replace("/", "_")
     with open(folder / f"{stem}.jsonl", "w", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+    if records and records[0]["variant"] in PHH_VARIANTS:
+        expressible = []
+        for record in records:
+            hand = hand_from_record({k: v for k, v in record.items() if k != "agents"})
+            try:
+                to_phh(hand)
+            except ValueError:
+                continue
+            expressible.append(hand)
+        write_phh(folder / f"{stem}.phhs", expressible)
 
 
 @dataclass

@@ -170,6 +170,7 @@ def test_reports_are_written(tmp_path):
     assert len(summary["standings"]) == 3
     hands = list((Path(config.output) / "hands").glob("*.jsonl"))
     assert len(hands) == len(build_tasks(config))
+    assert len(list((Path(config.output) / "hands").glob("*.phhs"))) == len(hands)
     from razz_env.engine.record import replay_record
 
     record = json.loads(hands[0].read_text().splitlines()[0])
