@@ -63,6 +63,7 @@ class TrainConfig:
     vec_env: str = "dummy"
     seed: int = 0
     net_arch: tuple[int, ...] = (256, 256)
+    policy_kwargs: dict[str, Any] = field(default_factory=dict)
     algo_kwargs: dict[str, Any] = field(default_factory=dict)
     opponents: OpponentPoolConfig = field(default_factory=OpponentPoolConfig)
     eval_every: int = 100_000

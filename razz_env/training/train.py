@@ -79,7 +79,8 @@ def build_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
     from agents.sb3_agent import algorithm_class
 
     cls = algorithm_class(config.algorithm)
-    return cls("MlpPolicy", venv, policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed,
+    policy_kwargs = {"net_arch": list(config.net_arch), **config.policy_kwargs}
+    return cls("MlpPolicy", venv, policy_kwargs=policy_kwargs, seed=config.seed,
                tensorboard_log=tensorboard, device="cpu", verbose=0, **config.algo_kwargs)
 
 
