@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,11 +38,21 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def save_for_play(source: Path, target: Path, algorithm: str) -> None:
+    """Save the model without its optimizer's moments (not needed to play): a third of the size."""
+    from agents.sb3_agent import algorithm_class
+
+    model = algorithm_class(algorithm).load(str(source), device="cpu")
+    optimizer = model.policy.optimizer
+    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    model.save(target)
+
+
 def install(config: TrainConfig, summary: dict, config_path: str) -> None:
     """Copy the final model into the zoo and update its manifest entry."""
     ZOO.mkdir(parents=True, exist_ok=True)
     target = ZOO / f"{config.name}.zip"
-    shutil.copyfile(Path(config.output) / "final.zip", target)
+    save_for_play(Path(config.output) / "final.zip", target, config.algorithm)
     manifest_path = ZOO / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     manifest[config.name] = {
