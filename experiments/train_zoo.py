@@ -10,6 +10,7 @@ training time in ``agents/zoo/manifest.json``, and plot the learning curve to
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ class Args:
     max_minutes: float | None = None
     resume: bool = True
     install: bool = True
+    best_checkpoint: bool = False
 
 
 def sha256(path: Path) -> str:
@@ -48,11 +50,25 @@ def save_for_play(source: Path, target: Path, algorithm: str) -> None:
     model.save(target)
 
 
-def install(config: TrainConfig, summary: dict, config_path: str) -> None:
-    """Copy the final model into the zoo and update its manifest entry."""
+def best_checkpoint(run: Path, opponent: str = "razz_heuristic") -> tuple[Path, dict, list[dict]]:
+    """The checkpoint whose periodic evaluation against ``opponent`` had the highest CI lower bound.
+
+    Returns its path, its row against ``opponent`` and its rows against every evaluation opponent.
+    """
+    with open(run / "eval.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    best = max((row for row in rows if row["opponent"] == opponent), key=lambda row: float(row["ci95_low"]))
+    at_step = [{"opponent": r["opponent"], "bb_per_100": float(r["bb_per_100"]), "ci95_low": float(r["ci95_low"]),
+                "ci95_high": float(r["ci95_high"]), "hands": int(r["hands"])}
+               for r in rows if r["steps"] == best["steps"]]
+    return run / "checkpoints" / f"step_{best['steps']}.zip", best, at_step
+
+
+def install(config: TrainConfig, summary: dict, config_path: str, source: Path | None = None) -> None:
+    """Copy a model (default: the final one) into the zoo and update its manifest entry."""
     ZOO.mkdir(parents=True, exist_ok=True)
     target = ZOO / f"{config.name}.zip"
-    save_for_play(Path(config.output) / "final.zip", target, config.algorithm)
+    save_for_play(source or Path(config.output) / "final.zip", target, config.algorithm)
     manifest_path = ZOO / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     manifest[config.name] = {
@@ -70,6 +86,7 @@ def install(config: TrainConfig, summary: dict, config_path: str) -> None:
         "train_minutes_2_core_cpu": round(summary["train_seconds"] / 60, 1),
         "steps_per_second": summary["steps_per_second"],
         "final_eval": summary["final_eval"],
+        "selected_by": summary.get("selected_by", "final model"),
     }
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
 
@@ -83,7 +100,14 @@ def main(args: Args) -> None:
         print(json.dumps(summary, indent=2))
         plot_run(Path(config.output), EXPERIMENTS / config.name / "learning_curve.png", config.name)
         if args.install:
-            install(config, summary, config_path)
+            source = None
+            if args.best_checkpoint:
+                source, row, at_step = best_checkpoint(Path(config.output))
+                summary = {**summary, "steps": int(row["steps"]), "train_seconds": float(row["train_minutes"]) * 60,
+                           "final_eval": at_step,
+                           "selected_by": f"best periodic CI lower bound vs razz_heuristic: {row['bb_per_100']} "
+                                          f"[{row['ci95_low']}, {row['ci95_high']}]"}
+            install(config, summary, config_path, source)
 
 
 if __name__ == "__main__":
@@ -95,4 +119,6 @@ if __name__ == "__main__":
     parser.add_argument("--max-minutes", type=float, dest="max_minutes")
     parser.add_argument("--no-resume", dest="resume", action="store_false")
     parser.add_argument("--no-install", dest="install", action="store_false")
+    parser.add_argument("--best-checkpoint", action="store_true",
+                        help="install the checkpoint that evaluated best against razz_heuristic, not the final model")
     main(Args(**vars(parser.parse_args())))

@@ -21,6 +21,8 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "calling_station",
     "razz_heuristic",
     "monte_carlo",
+    "ppo_razz",
+    "qrdqn_razz",
 )
 
 
