@@ -46,7 +46,8 @@ def save_for_play(source: Path, target: Path, algorithm: str) -> None:
 
     model = algorithm_class(algorithm).load(str(source), device="cpu")
     optimizer = model.policy.optimizer
-    model.policy.optimizer = type(optimizer)(model.policy.parameters(), **optimizer.defaults)
+    fresh_groups = [{"params": group["params"]} for group in optimizer.param_groups]
+    model.policy.optimizer = type(optimizer)(fresh_groups, **optimizer.defaults)
     model.save(target)
 
 
