@@ -18,6 +18,9 @@ from razz_env.engine.errors import ConfigError
 _POSITION_NAMES = ("1st down", "2nd down", "door", "4th-street", "5th-street", "6th-street", "7th-street")
 
 
+_ORDERED_DECK = tuple(range(DECK_SIZE))
+
+
 def shuffled_deck(rng: random.Random, prefix: int = DECK_SIZE) -> list[int]:
     """A deck whose first ``prefix`` cards are a uniformly random draw (partial Fisher-Yates).
 
@@ -33,9 +36,14 @@ def shuffled_deck(rng: random.Random, prefix: int = DECK_SIZE) -> list[int]:
 
 
 class DeckDealer:
-    """Deals a deck by fixed slots; 7th-street cards come from the slots after 6th street."""
+    """Deals a deck by fixed slots; 7th-street cards come from the slots after 6th street.
 
-    __slots__ = ("deck", "num_seats", "_used")
+    A seeded dealer shuffles lazily: slot ``i`` is drawn (the next step of a Fisher-Yates
+    shuffle) only when first dealt, so a hand that ends early draws few cards, and the
+    deck a seed gives is the same however far it is dealt.
+    """
+
+    __slots__ = ("deck", "num_seats", "_used", "_drawn", "_random")
 
     def __init__(self, deck: Sequence[int], num_seats: int, validate: bool = True) -> None:
         deck = list(deck)
@@ -44,6 +52,23 @@ class DeckDealer:
         self.deck = deck
         self.num_seats = num_seats
         self._used = bytearray(DECK_SIZE)
+        self._drawn = DECK_SIZE
+        self._random = None
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, num_seats: int) -> DeckDealer:
+        """A dealer whose deck is shuffled by ``rng`` slot by slot as it is dealt."""
+        dealer = cls(_ORDERED_DECK, num_seats, validate=False)
+        dealer._drawn = 0
+        dealer._random = rng.random
+        return dealer
+
+    def _draw_through(self, index: int) -> None:
+        deck, draw = self.deck, self._random
+        for i in range(self._drawn, min(index + 1, DECK_SIZE - 1)):
+            j = i + int(draw() * (DECK_SIZE - i))
+            deck[i], deck[j] = deck[j], deck[i]
+        self._drawn = index + 1
 
     @staticmethod
     def _validate(deck: list[int]) -> None:
@@ -59,11 +84,15 @@ class DeckDealer:
     def deal(self, seat: int, position: int) -> int:
         """The card at ``position`` (0-5) for ``seat``."""
         index = position * self.num_seats + seat
+        if index >= self._drawn:
+            self._draw_through((position + 1) * self.num_seats - 1)
         self._used[index] = 1
         return self.deck[index]
 
     def seventh(self, live: Sequence[int], community: bool) -> dict[int, int] | int:
         """7th-street cards: ``{seat: card}`` for the live seats, or the community card."""
+        if self._drawn < DECK_SIZE:
+            self._draw_through(DECK_SIZE - 1)
         used = self._used
         free = [i for i in range(DECK_SIZE) if not used[i]]
         if community:

@@ -57,6 +57,18 @@ def board_strength(up_cards: Sequence[int], low: bool) -> int:
     return -key if low else key
 
 
+def bring_in_seat(doors: Sequence[int], low: bool) -> int:
+    """Seat of the weakest door card: the highest card in lowball, the lowest in high games.
+
+    For one card the board order is rank then suit, which card ints already follow
+    (``rank * 4 + suit``, aces low); high games re-rank aces high.
+    """
+    if low:
+        return doors.index(max(doors))
+    keys = [_HIGH_ORDER[c] for c in doors]
+    return keys.index(min(keys))
+
+
 def weakest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
     """Seat with the weakest board (the bring-in on 3rd street); ``None`` boards are skipped."""
     best_seat = -1

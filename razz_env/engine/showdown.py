@@ -82,6 +82,10 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
     n = state.num_seats
     winnings = [0] * n
     live = [s for s in range(n) if not state.folded[s]]
+    if len(live) == 1:
+        total = sum(state.contributed)
+        winnings[live[0]] = total
+        return winnings, [PotResult(total, live, {live[0]: total}, {state.config.variant.showdown[0]: live})]
     halves = state.config.variant.showdown
     held: dict[int, list[int]] = {}
     values: dict[str, dict[int, int]] = {}

@@ -28,9 +28,9 @@ from typing import NamedTuple
 
 from razz_env.engine.actions import Action
 from razz_env.engine.config import STREET_NAMES, HandConfig
-from razz_env.engine.dealing import DeckDealer, ExplicitDealer, shuffled_deck
+from razz_env.engine.dealing import DeckDealer, ExplicitDealer
 from razz_env.engine.errors import ConfigError, IllegalActionError
-from razz_env.engine.order import strongest_seat, weakest_seat
+from razz_env.engine.order import bring_in_seat, strongest_seat
 from razz_env.engine.showdown import PotResult, settle
 from razz_env.engine.view import SeatView, seat_view
 
@@ -90,8 +90,7 @@ class HandState:
             if community is not None:
                 raise ConfigError("community: only explicit cards take a community card")
             if deck is None:
-                shuffled = shuffled_deck(rng if rng is not None else random.Random(seed), 7 * n)
-                self._dealer = DeckDealer(shuffled, n, validate=False)
+                self._dealer = DeckDealer.shuffled(rng if rng is not None else random.Random(seed), n)
             else:
                 self._dealer = DeckDealer(deck, n)
         stakes = config.stakes
@@ -277,7 +276,7 @@ class HandState:
         self.cap = self.config.raise_cap_for(folded.count(False))
         cards = self.cards
         if street == 3:
-            first = weakest_seat([held[2:3] for held in cards], self._low)
+            first = bring_in_seat([held[2] for held in cards], self._low)
             self.bring_in_pending = True
         else:
             boards = [None if folded[seat] else cards[seat][2:6] for seat in range(n)]

@@ -279,3 +279,13 @@ def test_weakest_and_strongest_seat_skip_folded_boards():
     assert strongest_seat(boards, low=True) == 1
     assert weakest_seat(boards, low=False) == 1
     assert strongest_seat(boards, low=False) == 2
+
+
+def test_bring_in_seat_agrees_with_the_weakest_one_card_board():
+    from itertools import permutations
+
+    from razz_env.engine.order import bring_in_seat
+
+    for doors in permutations(range(0, 52, 3), 3):
+        for low in (True, False):
+            assert bring_in_seat(list(doors), low) == weakest_seat([[c] for c in doors], low)
