@@ -112,6 +112,15 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     return rows
 
 
+def _minutes_so_far(eval_path: Path) -> tuple[float, float]:
+    """Wall-clock and training minutes of the last evaluation already logged (0 for a fresh run)."""
+    if not eval_path.exists():
+        return 0.0, 0.0
+    with open(eval_path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    return (float(rows[-1]["minutes"]), float(rows[-1]["train_minutes"])) if rows else (0.0, 0.0)
+
+
 def _callback(config: TrainConfig, output: Path, started: float, eval_state: dict[str, Any], bar: Any) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -122,6 +131,7 @@ def _callback(config: TrainConfig, output: Path, started: float, eval_state: dic
             super().__init__()
             self.next_snapshot = self.next_eval = self.next_checkpoint = 0
             self.eval_seconds = 0.0
+            self.minutes_before, self.train_minutes_before = _minutes_so_far(output / "eval.csv")
 
         def _on_training_start(self) -> None:
             steps = self.model.num_timesteps
@@ -159,8 +169,9 @@ def _callback(config: TrainConfig, output: Path, started: float, eval_state: dic
             with open(output / "eval.csv", "a", newline="", encoding="utf-8") as handle:
                 writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
                 for row in rows:
-                    writer.writerow({"steps": steps, "minutes": round(minutes, 2),
-                                     "train_minutes": round(minutes - self.eval_seconds / 60, 2), **row})
+                    writer.writerow({"steps": steps, "minutes": round(self.minutes_before + minutes, 2),
+                                     "train_minutes": round(self.train_minutes_before + minutes
+                                                            - self.eval_seconds / 60, 2), **row})
                     self.logger.record(f"eval/bb100_vs_{row['opponent']}", row["bb_per_100"])
                     self.logger.record(f"eval/ci95_low_vs_{row['opponent']}", row["ci95_low"])
             eval_state["latest"] = {row["opponent"]: row["bb_per_100"] for row in rows}

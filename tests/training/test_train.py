@@ -69,8 +69,11 @@ def test_resume_continues_from_the_newest_checkpoint(tmp_path):
     summary = train(longer, resume=True, progress=False)
     assert summary["steps"] >= 512
     with open(tmp_path / "maskable_ppo" / "eval.csv", newline="") as handle:
-        steps = [int(row["steps"]) for row in csv.DictReader(handle)]
+        rows = list(csv.DictReader(handle))
+    steps = [int(row["steps"]) for row in rows]
+    minutes = [float(row["minutes"]) for row in rows]
     assert steps == sorted(steps) and max(steps) >= 384
+    assert minutes == sorted(minutes), "a resumed run continues the wall-clock axis"
 
 
 def test_config_errors_name_the_field():
