@@ -11,6 +11,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+from razz_env.engine.errors import ConfigError
+
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     import random
@@ -155,7 +157,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``razz`` command."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except ConfigError as err:
+        print(f"razz {args.command}: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
