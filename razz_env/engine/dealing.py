@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from razz_env.engine.cards import DECK_SIZE, CardError, card_str, check_distinct
+from razz_env.engine.cards import DECK_SIZE, CardError, card_str, check_distinct, parse_cards
 from razz_env.engine.errors import ConfigError
 
 _POSITION_NAMES = ("1st down", "2nd down", "door", "4th-street", "5th-street", "6th-street", "7th-street")
@@ -33,6 +33,26 @@ def shuffled_deck(rng: random.Random, prefix: int = DECK_SIZE) -> list[int]:
         j = i + int(draw() * (DECK_SIZE - i))
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def deck_for(seat_cards: Sequence[str | Sequence[int]], num_seats: int | None = None) -> list[int]:
+    """A full deck that deals ``seat_cards[seat]`` (in dealing order) to each seat; other slots get the rest.
+
+    Lets a test or a study set chosen cards on a seeded-deck hand (``HandState(config, deck=...)``).
+
+    >>> from razz_env.engine.cards import cards_str
+    >>> cards_str(deck_for(["As 2s 3s", "Kd Qd Jd"])[:6])
+    'As Kd 2s Qd 3s Jd'
+    """
+    n = num_seats or len(seat_cards)
+    slots: dict[int, int] = {}
+    for seat, listed in enumerate(seat_cards):
+        cards = parse_cards(listed) if isinstance(listed, str) else list(listed)
+        for position, card in enumerate(cards):
+            slots[position * n + seat] = card
+    taken = set(slots.values())
+    rest = iter(c for c in range(DECK_SIZE) if c not in taken)
+    return [slots[i] if i in slots else next(rest) for i in range(DECK_SIZE)]
 
 
 class DeckDealer:

@@ -69,27 +69,23 @@ def bring_in_seat(doors: Sequence[int], low: bool) -> int:
     return keys.index(min(keys))
 
 
-def weakest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
-    """Seat with the weakest board (the bring-in on 3rd street); ``None`` boards are skipped."""
+def _extreme_seat(boards: Sequence[Sequence[int] | None], low: bool, strongest: bool) -> int:
     best_seat = -1
     best_key: int | None = None
     for seat, board in enumerate(boards):
         if board is None:
             continue
         key = board_strength(board, low)
-        if best_key is None or key < best_key:
+        if best_key is None or (key > best_key if strongest else key < best_key):
             best_seat, best_key = seat, key
     return best_seat
+
+
+def weakest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
+    """Seat with the weakest board (the bring-in on 3rd street); ``None`` boards are skipped."""
+    return _extreme_seat(boards, low, strongest=False)
 
 
 def strongest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
     """Seat with the strongest board (opens 4th to 7th street); ``None`` boards are skipped."""
-    best_seat = -1
-    best_key: int | None = None
-    for seat, board in enumerate(boards):
-        if board is None:
-            continue
-        key = board_strength(board, low)
-        if best_key is None or key > best_key:
-            best_seat, best_key = seat, key
-    return best_seat
+    return _extreme_seat(boards, low, strongest=True)

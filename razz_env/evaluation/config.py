@@ -7,12 +7,13 @@ and bad values are refused with the key named.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
+from razz_env.settings import checked_fields, read_yaml, with_overrides
 
 AgentSpec = str | dict[str, Any]
 
@@ -96,24 +97,12 @@ class TournamentConfig:
     @classmethod
     def from_dict(cls, data: dict[str, Any], **overrides: Any) -> TournamentConfig:
         """Build from a YAML mapping; unknown keys are an error naming them."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"tournament config: unknown key(s) {unknown}; known: {sorted(known)}")
-        merged = {**data, **{k: v for k, v in overrides.items() if v is not None}}
+        merged = with_overrides(checked_fields(cls, data, "tournament config"), overrides)
         if "agents" in merged:
             merged["agents"] = tuple(merged["agents"])
         return cls(**merged)
 
     @classmethod
     def from_yaml(cls, path: str | Path, **overrides: Any) -> TournamentConfig:
-        """Load ``path`` (YAML)."""
-        import yaml
-
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle) or {}
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of tournament settings")
-        data.setdefault("name", Path(path).stem)
-        data.setdefault("output", f"results/{data['name']}")
-        return cls.from_dict(data, **overrides)
+        """Load ``path`` (YAML); ``name`` and ``output`` default from the file name."""
+        return cls.from_dict(read_yaml(path, "results"), **overrides)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
+from razz_env.settings import checked_fields, read_yaml, with_overrides
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
 
@@ -110,28 +112,13 @@ class TrainConfig:
     @classmethod
     def from_dict(cls, data: dict[str, Any], **overrides: Any) -> TrainConfig:
         """Build from a YAML mapping; unknown keys are an error naming them."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"train config: unknown key(s) {unknown}; known: {sorted(known)}")
-        merged = {**data, **{k: v for k, v in overrides.items() if v is not None}}
-        if isinstance(merged.get("opponents"), dict):
-            known_pool = {f.name for f in fields(OpponentPoolConfig)}
-            bad = sorted(set(merged["opponents"]) - known_pool)
-            if bad:
-                raise ConfigError(f"opponents: unknown key(s) {bad}; known: {sorted(known_pool)}")
-            merged["opponents"] = OpponentPoolConfig(**merged["opponents"])
+        merged = with_overrides(checked_fields(cls, data, "train config"), overrides)
+        if isinstance(merged.get("opponents"), Mapping):
+            merged["opponents"] = OpponentPoolConfig(**checked_fields(OpponentPoolConfig, merged["opponents"],
+                                                                      "opponents"))
         return cls(**merged)
 
     @classmethod
     def from_yaml(cls, path: str | Path, **overrides: Any) -> TrainConfig:
         """Load ``path`` (YAML); ``name`` and ``output`` default from the file name."""
-        import yaml
-
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle) or {}
-        if not isinstance(data, dict):
-            raise ConfigError(f"{path}: expected a mapping of training settings")
-        data.setdefault("name", Path(path).stem)
-        data.setdefault("output", f"runs/{data['name']}")
-        return cls.from_dict(data, **overrides)
+        return cls.from_dict(read_yaml(path, "runs"), **overrides)

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from razz_env.engine import Action, ConfigError, HandConfig, HandState, parse_card, parse_cards, to_record
-from razz_env.engine.dealing import shuffled_deck
+from razz_env.engine.dealing import deck_for, shuffled_deck
 from razz_env.engine.order import strongest_seat
 
 
@@ -22,15 +22,6 @@ def explicit(variant: str, cards: list[str], stacks: list[int] | None = None, co
                      community=parse_card(community) if community else None)
 
 
-def deck_for(seat_cards: list[str]) -> list[int]:
-    """A full deck that deals ``seat_cards[seat]`` (dealing order) to each seat; other slots get the rest."""
-    n = len(seat_cards)
-    slots: dict[int, int] = {}
-    for seat, text in enumerate(seat_cards):
-        for position, card in enumerate(parse_cards(text)):
-            slots[position * n + seat] = card
-    rest = iter(c for c in range(52) if c not in slots.values())
-    return [slots[i] if i in slots else next(rest) for i in range(52)]
 
 
 def passive(hand: HandState) -> None:

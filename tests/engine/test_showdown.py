@@ -9,20 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from razz_env.engine import Action, HandConfig, HandState, parse_cards
+from razz_env.engine import Action, HandConfig, HandState
+from razz_env.engine.dealing import deck_for
 from razz_env.engine.showdown import pot_layers
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
 
 
-def deck_for(seat_cards: list[str]) -> list[int]:
-    n = len(seat_cards)
-    slots: dict[int, int] = {}
-    for seat, text in enumerate(seat_cards):
-        for position, card in enumerate(parse_cards(text)):
-            slots[position * n + seat] = card
-    rest = iter(c for c in range(52) if c not in slots.values())
-    return [slots[i] if i in slots else next(rest) for i in range(52)]
 
 
 def hand_of(variant: str, cards: list[str], stacks: list[int] | None = None, ante: int = 1) -> HandState:

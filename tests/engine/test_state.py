@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 import razz_env
-from razz_env.engine import Action, HandConfig, HandState, IllegalActionError, parse_cards
+from razz_env.engine import Action, HandConfig, HandState, IllegalActionError
+from razz_env.engine.dealing import deck_for
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
 STAKES = {"ante": 1, "bring_in": 2, "small_bet": 10, "big_bet": 20}
@@ -30,15 +31,6 @@ THREE = ["2s 3s 4c Ad 5c 6c 7s", "2h 3h 8c 7d 9c Tc 7h", "2d 3d Kc Qd Jc Js 7c"]
 TWO = ["2s 3s 4c Ad 5c 6c 7s", "2h 3h Kc Qd Jc Tc 7h"]
 
 
-def deck_for(seat_cards: list[str]) -> list[int]:
-    """A full deck that deals ``seat_cards[seat]`` (dealing order) to each seat: slot ``position * seats + seat``."""
-    n = len(seat_cards)
-    slots: dict[int, int] = {}
-    for seat, text in enumerate(seat_cards):
-        for position, card in enumerate(parse_cards(text)):
-            slots[position * n + seat] = card
-    rest = iter(c for c in range(52) if c not in slots.values())
-    return [slots[i] if i in slots else next(rest) for i in range(52)]
 
 
 def explicit(variant: str, cards: list[str], stacks: list[int] | None = None, **kwargs) -> HandState:

@@ -7,16 +7,7 @@ import random
 import pytest
 
 from razz_env.engine import Action, HandConfig, HandState, SeatView, parse_cards
-
-
-def deck_for(seat_cards: list[str]) -> list[int]:
-    n = len(seat_cards)
-    slots: dict[int, int] = {}
-    for seat, text in enumerate(seat_cards):
-        for position, card in enumerate(parse_cards(text)):
-            slots[position * n + seat] = card
-    rest = iter(c for c in range(52) if c not in slots.values())
-    return [slots[i] if i in slots else next(rest) for i in range(52)]
+from razz_env.engine.dealing import deck_for
 
 
 def views_through_hand(cards: list[str], seat: int, actions: list[str], variant: str = "razz") -> list[SeatView]:
