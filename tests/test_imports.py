@@ -1,0 +1,43 @@
+"""Import direction: the engine and ``import razz_env`` stay free of gymnasium, pettingzoo and torch."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib")
+
+
+def test_import_razz_env_loads_no_rl_framework():
+    code = ("import sys, razz_env, razz_env.engine, razz_env.engine.evaluation; "
+            f"print([m for m in {HEAVY!r} if m in sys.modules])")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_imports_flow_one_way():
+    """engine -> encoding -> env -> agents -> evaluation/training: no module imports a later layer."""
+    later = {
+        "razz_env/engine": ("razz_env.encoding", "razz_env.env", "agents", "razz_env.evaluation",
+                            "razz_env.training") + HEAVY,
+        "razz_env/encoding": ("razz_env.env", "agents", "razz_env.evaluation", "razz_env.training"),
+        "razz_env/env": ("agents", "razz_env.evaluation", "razz_env.training"),
+        "agents": ("razz_env.evaluation", "razz_env.training"),
+    }
+    for folder, banned in later.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            bad = [name for name in _imports(path) if name.startswith(banned)]
+            assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
