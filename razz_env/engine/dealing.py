@@ -109,6 +109,15 @@ class DeckDealer:
         self._used[index] = 1
         return self.deck[index]
 
+    def third_street(self) -> list[list[int]]:
+        """Every seat's down, down and door card."""
+        n = self.num_seats
+        if self._drawn < 3 * n:
+            self._draw_through(3 * n - 1)
+        self._used[: 3 * n] = b"\x01" * (3 * n)
+        deck = self.deck
+        return [[deck[seat], deck[n + seat], deck[2 * n + seat]] for seat in range(n)]
+
     def seventh(self, live: Sequence[int], community: bool) -> dict[int, int] | int:
         """7th-street cards: ``{seat: card}`` for the live seats, or the community card."""
         if self._drawn < DECK_SIZE:
@@ -173,6 +182,10 @@ class ExplicitDealer:
     def deal(self, seat: int, position: int) -> int:
         """The listed card at ``position`` for ``seat``."""
         return self._take(seat, position)
+
+    def third_street(self) -> list[list[int]]:
+        """Every seat's listed down, down and door card."""
+        return [[self._take(seat, 0), self._take(seat, 1), self._take(seat, 2)] for seat in range(len(self.cards))]
 
     def seventh(self, live: Sequence[int], community: bool) -> dict[int, int] | int:
         """The listed 7th-street cards, or the listed community card when the deck ran out."""

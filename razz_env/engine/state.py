@@ -116,8 +116,7 @@ class HandState:
             ante = min(stakes.ante, self.stacks[seat])
             self.stacks[seat] -= ante
             self.contributed[seat] = ante
-        deal = self._dealer.deal
-        self.cards = [[deal(seat, 0), deal(seat, 1), deal(seat, 2)] for seat in range(n)]
+        self.cards = self._dealer.third_street()
         self._start_round(3)
 
     # ------------------------------------------------------------------ queries

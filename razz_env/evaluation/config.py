@@ -41,7 +41,7 @@ class TournamentConfig:
     variant: str = "razz"
     format: str = "round_robin"
     agents: tuple[AgentSpec, ...] = DEFAULT_AGENTS
-    deals: int = 2000
+    deals: int = 4000
     duplicate: bool = True
     block_deals: int = 250
     seed: int = 0
