@@ -49,8 +49,9 @@ def format_terminal(result: TournamentResult) -> str:
     """Standings, crosstable and pairing details as fixed-width text."""
     config = result.config
     dealing = "duplicate" if config.duplicate else "plain"
+    unit = "pairing" if config.format == "round_robin" else "table"
     lines = [f"{config.name}: {config.variant}, {config.format.replace('_', ' ')}, {dealing} dealing, "
-             f"{config.deals} deals per pairing, blocks {result.blocks_done}/{result.blocks_total}", ""]
+             f"{config.deals} deals per {unit}, blocks {result.blocks_done}/{result.blocks_total}", ""]
     lines.append(f"{'rank':<5}{'agent':<28}{'bb/100':>9}{'95% CI':>18}{'hands':>9}{'rating':>9}")
     for rank, row in enumerate(result.standings, 1):
         ci = f"±{row['ci95']:.2f}" if math.isfinite(row["ci95"]) else "n/a"
