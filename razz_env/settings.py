@@ -21,6 +21,14 @@ def checked_fields(cls: type, data: Mapping[str, Any], label: str) -> dict[str, 
     return dict(data)
 
 
+def require_positive_ints(settings: object, names: tuple[str, ...]) -> None:
+    """Refuse any of ``names`` on ``settings`` that is not a positive integer, naming it."""
+    for name in names:
+        value = getattr(settings, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"{name}: expected a positive integer, got {value!r}")
+
+
 def with_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
     """``data`` updated with the overrides that are set (``None`` means not given)."""
     return {**data, **{k: v for k, v in overrides.items() if v is not None}}

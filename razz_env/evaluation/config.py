@@ -13,7 +13,7 @@ from typing import Any
 
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
-from razz_env.settings import checked_fields, read_yaml, with_overrides
+from razz_env.settings import checked_fields, read_yaml, require_positive_ints, with_overrides
 
 AgentSpec = str | dict[str, Any]
 
@@ -65,10 +65,7 @@ class TournamentConfig:
             raise ConfigError(f"agents: a tournament needs at least two agents, got {len(self.agents)}")
         if self.format == "table" and len(self.agents) > 8:
             raise ConfigError(f"agents: a table seats at most 8 agents, got {len(self.agents)}")
-        for name in ("deals", "block_deals", "workers", "starting_stack"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"{name}: expected a positive integer, got {value!r}")
+        require_positive_ints(self, ("deals", "block_deals", "workers", "starting_stack"))
         if self.decision_timeout <= 0:
             raise ConfigError(f"decision_timeout: expected seconds > 0, got {self.decision_timeout!r}")
         object.__setattr__(self, "agents", tuple(self.agents))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
-from razz_env.settings import checked_fields, read_yaml, with_overrides
+from razz_env.settings import checked_fields, read_yaml, require_positive_ints, with_overrides
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
 
@@ -83,10 +83,8 @@ class TrainConfig:
             raise ConfigError(f"algorithm: unknown {self.algorithm!r}; known: {', '.join(ALGORITHMS)}")
         if self.vec_env not in ("dummy", "subproc"):
             raise ConfigError(f"vec_env: expected 'dummy' or 'subproc', got {self.vec_env!r}")
-        for name in ("total_timesteps", "n_envs", "eval_every", "eval_deals", "checkpoint_every", "torch_threads"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ConfigError(f"{name}: expected a positive integer, got {value!r}")
+        require_positive_ints(self, ("total_timesteps", "n_envs", "eval_every", "eval_deals", "checkpoint_every",
+                                     "torch_threads"))
         if isinstance(self.opponents, dict):
             object.__setattr__(self, "opponents", OpponentPoolConfig(**self.opponents))
         object.__setattr__(self, "net_arch", tuple(self.net_arch))

@@ -141,6 +141,15 @@ def test_resume_after_a_kill_equals_uninterrupted_run(tmp_path):
     assert _table(resumed) == _table(whole)
 
 
+def test_config_errors_name_the_field(tmp_path):
+    with pytest.raises(ValueError, match="deals: expected a positive integer"):
+        _config(tmp_path, "bad", deals=0)
+    with pytest.raises(ValueError, match="format"):
+        _config(tmp_path, "bad", format="swiss")
+    with pytest.raises(ValueError, match="unknown key"):
+        TournamentConfig.from_dict({"hands": 10})
+
+
 def test_resume_refuses_results_of_another_configuration(tmp_path):
     config = _config(tmp_path, "changed")
     run_tournament(config, progress=False)

@@ -81,6 +81,8 @@ def test_config_errors_name_the_field():
         TrainConfig.from_dict({"algorithm": "sarsa"})
     with pytest.raises(ValueError, match="unknown key"):
         TrainConfig.from_dict({"learning_rate": 1})
+    with pytest.raises(ValueError, match="n_envs: expected a positive integer"):
+        TrainConfig.from_dict({"n_envs": 0})
     with pytest.raises(ValueError, match="weights"):
         OpponentPoolConfig(baselines=("random",), weights=(1.0, 2.0))
 
