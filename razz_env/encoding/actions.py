@@ -21,10 +21,12 @@ id   name                  engine action
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from razz_env.engine.actions import Action
+from razz_env.engine.errors import ConfigError
 
 NUM_ACTIONS = 5
 FOLD, CHECK_CALL, BET_RAISE, BRING_IN, BET_BIG = range(NUM_ACTIONS)
@@ -46,10 +48,73 @@ def action_mask(legal: Sequence[Action], allow_open_fold: bool = False, out: np.
     return mask
 
 
-def to_engine(action_id: int, legal: Sequence[Action]) -> Action:
-    """The engine action an id stands for now; ``ValueError`` naming the legal ids if none."""
-    for action in legal:
-        if ENGINE_TO_ID[action] == action_id:
-            return action
-    names = ", ".join(f"{ENGINE_TO_ID[a]} ({ACTION_NAMES[ENGINE_TO_ID[a]]})" for a in legal)
-    raise ValueError(f"action id {action_id!r} is not legal now; legal ids: {names}")
+class LegalIds(NamedTuple):
+    """One legal set, translated: the int8 mask and, per action id, the engine action (or ``None``)."""
+
+    mask: np.ndarray
+    engine: tuple[Action | None, ...]
+
+
+class ActionTable:
+    """Five-id masks and id -> engine action for each legal set, cached (legal sets are few).
+
+    An id is accepted only where the mask allows it, so an open fold is refused unless
+    ``allow_open_fold``: the environments, the tournament and ``razz play`` all translate here.
+    """
+
+    __slots__ = ("allow_open_fold", "_cache")
+
+    def __init__(self, allow_open_fold: bool = False) -> None:
+        if not isinstance(allow_open_fold, bool):
+            raise ConfigError(f"allow_open_fold: expected true/false, got {allow_open_fold!r}")
+        self.allow_open_fold = allow_open_fold
+        self._cache: dict[tuple[Action, ...], LegalIds] = {}
+
+    def lookup(self, legal: tuple[Action, ...]) -> LegalIds:
+        """The translation of ``legal`` (built on first sight)."""
+        hit = self._cache.get(legal)
+        if hit is None:
+            mask = action_mask(legal, self.allow_open_fold)
+            mask.flags.writeable = False
+            engine: list[Action | None] = [None] * NUM_ACTIONS
+            for action in legal:
+                if mask[ENGINE_TO_ID[action]]:
+                    engine[ENGINE_TO_ID[action]] = action
+            hit = self._cache[legal] = LegalIds(mask, tuple(engine))
+        return hit
+
+    def mask(self, legal: tuple[Action, ...]) -> np.ndarray:
+        """A fresh int8 mask over the five ids (all zero when ``legal`` is empty)."""
+        return self.lookup(legal).mask.copy()
+
+    def to_engine(self, who: str, action: object, legal: tuple[Action, ...]) -> Action:
+        """The engine action for id ``action``; ``ValueError`` naming ``who``, the action and the legal ids."""
+        engine = self.lookup(legal).engine
+        try:
+            index = action.__index__()  # type: ignore[attr-defined]
+        except (AttributeError, TypeError):
+            index = -1
+        if 0 <= index < NUM_ACTIONS:
+            chosen = engine[index]
+            if chosen is not None:
+                return chosen
+        raise ValueError(f"{who}: action {action!r} is not legal now; {describe_legal(engine)}")
+
+
+def describe_legal(engine: Sequence[Action | None]) -> str:
+    """``"legal ids: 1 (check_call), 2 (bet_raise)"``, or that none is legal."""
+    ids = [f"{i} ({ACTION_NAMES[i]})" for i, a in enumerate(engine) if a is not None]
+    return "legal ids: " + ", ".join(ids) if ids else "no action is legal (not this seat's turn or the hand is over)"
+
+
+_TABLES = {False: ActionTable(False), True: ActionTable(True)}
+
+
+def to_engine(action_id: object, legal: tuple[Action, ...], allow_open_fold: bool = False,
+              who: str = "agent") -> Action:
+    """The engine action id ``action_id`` stands for now; ``ValueError`` naming the legal ids if the mask forbids it.
+
+    >>> to_engine(1, (Action.FOLD, Action.CHECK, Action.BET))
+    <Action.CHECK: 1>
+    """
+    return _TABLES[allow_open_fold].to_engine(who, action_id, legal)

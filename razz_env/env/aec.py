@@ -150,9 +150,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
-from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.state import HandState
-from razz_env.env.common import ActionTable, table_config
+from razz_env.env.common import table_config
 from razz_env.text import render_hand
 
 __all__ = ["env", "raw_env"]

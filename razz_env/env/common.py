@@ -1,20 +1,14 @@
-"""What both environments share: keyword table options, the action translator and reward scaling.
+"""What both environments share: keyword table options into a validated config.
 
 ``table_config(**options)`` turns the environments' keyword arguments into a
-validated :class:`~razz_env.engine.config.HandConfig`; :class:`ActionTable`
-turns the engine's legal actions into the five-id mask and an id back into an
-engine action, caching both per legal set (the hot path of every step).
+validated :class:`~razz_env.engine.config.HandConfig`. The action translator they
+share is :class:`razz_env.encoding.actions.ActionTable`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
-import numpy as np
-
-from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, NUM_ACTIONS, action_mask
-from razz_env.engine.actions import Action
 from razz_env.engine.config import MAX_SEATS, MIN_SEATS, HandConfig
 from razz_env.engine.errors import ConfigError
 
@@ -59,58 +53,3 @@ def table_config(
         raise ConfigError(f"starting_stacks: at most one seat has chips behind the ante ({ante}), "
                           "so no seat would ever make a decision")
     return config
-
-
-class LegalIds(NamedTuple):
-    """One legal set, translated: the int8 mask and, per action id, the engine action (or ``None``)."""
-
-    mask: np.ndarray
-    engine: tuple[Action | None, ...]
-
-
-class ActionTable:
-    """Five-id masks and id -> engine action for each legal set, cached (legal sets are few)."""
-
-    __slots__ = ("allow_open_fold", "_cache")
-
-    def __init__(self, allow_open_fold: bool = False) -> None:
-        if not isinstance(allow_open_fold, bool):
-            raise ConfigError(f"allow_open_fold: expected true/false, got {allow_open_fold!r}")
-        self.allow_open_fold = allow_open_fold
-        self._cache: dict[tuple[Action, ...], LegalIds] = {}
-
-    def lookup(self, legal: tuple[Action, ...]) -> LegalIds:
-        """The translation of ``legal`` (built on first sight)."""
-        hit = self._cache.get(legal)
-        if hit is None:
-            mask = action_mask(legal, self.allow_open_fold)
-            mask.flags.writeable = False
-            engine: list[Action | None] = [None] * NUM_ACTIONS
-            for action in legal:
-                if mask[ENGINE_TO_ID[action]]:
-                    engine[ENGINE_TO_ID[action]] = action
-            hit = self._cache[legal] = LegalIds(mask, tuple(engine))
-        return hit
-
-    def mask(self, legal: tuple[Action, ...]) -> np.ndarray:
-        """A fresh int8 mask over the five ids (all zero when ``legal`` is empty)."""
-        return self.lookup(legal).mask.copy()
-
-    def to_engine(self, who: str, action: object, legal: tuple[Action, ...]) -> Action:
-        """The engine action for id ``action``; ``ValueError`` naming ``who``, the action and the legal ids."""
-        engine = self.lookup(legal).engine
-        try:
-            index = action.__index__()  # type: ignore[attr-defined]
-        except (AttributeError, TypeError):
-            index = -1
-        if 0 <= index < NUM_ACTIONS:
-            chosen = engine[index]
-            if chosen is not None:
-                return chosen
-        raise ValueError(f"{who}: action {action!r} is not legal now; {describe_legal(engine)}")
-
-
-def describe_legal(engine: Sequence[Action | None]) -> str:
-    """``"legal ids: 1 (check_call), 2 (bet_raise)"``, or that none is legal."""
-    ids = [f"{i} ({ACTION_NAMES[i]})" for i, a in enumerate(engine) if a is not None]
-    return "legal ids: " + ", ".join(ids) if ids else "no action is legal (not this seat's turn or the hand is over)"

@@ -52,10 +52,10 @@ from gymnasium import spaces
 
 from razz_env.agent import Agent, Observation
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
-from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.actions import Action
 from razz_env.engine.state import HandState
-from razz_env.env.common import ActionTable, table_config
+from razz_env.env.common import table_config
 from razz_env.text import render_hand
 
 __all__ = ["SingleAgentEnv"]
