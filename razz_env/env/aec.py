@@ -141,7 +141,6 @@ Example
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -187,29 +186,16 @@ class raw_env(AECEnv):
     def __init__(
         self,
         *,
-        variant: str = "razz",
-        num_players: int | None = None,
-        ante: int = 1,
-        bring_in: int = 2,
-        small_bet: int = 5,
-        big_bet: int = 10,
-        street_bets: Sequence[int] | None = None,
-        starting_stacks: int | Sequence[int] = 200,
-        raise_cap: int | None = 4,
-        heads_up_uncapped: bool = False,
-        open_pair_big_bet: bool | None = None,
         allow_open_fold: bool = False,
         encoding: str = DEFAULT_ENCODING,
         max_players: int | None = None,
         history_slots: int | None = None,
         render_mode: str | None = None,
         viewer: str | int | None = None,
+        **table_options: Any,
     ) -> None:
         super().__init__()
-        self.config = table_config(
-            variant, num_players, ante, bring_in, small_bet, big_bet, street_bets, starting_stacks,
-            raise_cap, heads_up_uncapped, open_pair_big_bet,
-        )
+        self.config = table_config(**table_options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")

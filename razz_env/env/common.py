@@ -7,7 +7,9 @@ share is :class:`razz_env.encoding.actions.ActionTable`.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
+from typing import Any
 
 from razz_env.engine.config import MAX_SEATS, MIN_SEATS, HandConfig
 from razz_env.engine.errors import ConfigError
@@ -15,7 +17,19 @@ from razz_env.engine.errors import ConfigError
 DEFAULT_PLAYERS = 2
 
 
-def table_config(
+def table_config(**options: Any) -> HandConfig:
+    """A validated config from the environments' table keywords; an unknown keyword names the known ones.
+
+    The keywords and their defaults are those of :func:`_table_config`.
+    """
+    known = inspect.signature(_table_config).parameters
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise TypeError(f"unknown option(s) {unknown}; table options: {', '.join(known)}")
+    return _table_config(**options)
+
+
+def _table_config(
     variant: str = "razz",
     num_players: int | None = None,
     ante: int = 1,

@@ -102,26 +102,13 @@ class SingleAgentEnv(gymnasium.Env):
         opponent_sampler: Callable[[], OpponentSpec] | None = None,
         illegal_action: str = "raise",
         render_mode: str | None = None,
-        variant: str = "razz",
-        num_players: int | None = None,
-        ante: int = 1,
-        bring_in: int = 2,
-        small_bet: int = 5,
-        big_bet: int = 10,
-        street_bets: Sequence[int] | None = None,
-        starting_stacks: int | Sequence[int] = 200,
-        raise_cap: int | None = 4,
-        heads_up_uncapped: bool = False,
-        open_pair_big_bet: bool | None = None,
         allow_open_fold: bool = False,
         encoding: str = DEFAULT_ENCODING,
         max_players: int | None = None,
         history_slots: int | None = None,
+        **table_options: Any,
     ) -> None:
-        self.config = table_config(
-            variant, num_players, ante, bring_in, small_bet, big_bet, street_bets, starting_stacks,
-            raise_cap, heads_up_uncapped, open_pair_big_bet,
-        )
+        self.config = table_config(**table_options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
@@ -130,7 +117,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"illegal_action: expected one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         self.illegal_action = illegal_action
         n = self.config.num_seats
-        self._can_act = [s for s in range(n) if self.config.stacks[s] > ante]
+        self._can_act = [s for s in range(n) if self.config.stacks[s] > self.config.stakes.ante]
         if seat != "random":
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
                 raise ValueError(f"seat: expected 'random' or a seat from 0 to {n - 1}, got {seat!r}")

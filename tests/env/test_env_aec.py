@@ -321,3 +321,10 @@ def test_package_exports() -> None:
     assert isinstance(razz_env.env(num_players=2), type(env()))
     assert isinstance(razz_env.raw_env(), raw_env)
     assert razz_env.SingleAgentEnv.__name__ == "SingleAgentEnv"
+
+
+def test_unknown_table_option_names_the_known_ones():
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['varaint'\]; table options: variant, num_players"):
+        raw_env(varaint="stud")
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['stack'\]"):
+        razz_env.SingleAgentEnv(opponents=None, stack=3)
