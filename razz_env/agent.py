@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from razz_env.encoding.actions import action_mask
+from razz_env.encoding.actions import mask_for
 
 if TYPE_CHECKING:
     from razz_env.engine.state import HandState
@@ -61,10 +61,10 @@ class Observation:
 
     @property
     def action_mask(self) -> np.ndarray:
-        """int8 legality mask over the five action ids."""
+        """int8 legality mask over the five action ids (shared and read-only: copy it to modify)."""
         if self._mask is None:
             legal = self.hand.legal_actions() if self.hand.actor == self.seat else ()
-            self._mask = action_mask(legal, self.allow_open_fold)
+            self._mask = mask_for(legal, self.allow_open_fold)
         return self._mask
 
 

@@ -110,6 +110,11 @@ def describe_legal(engine: Sequence[Action | None]) -> str:
 _TABLES = {False: ActionTable(False), True: ActionTable(True)}
 
 
+def mask_for(legal: tuple[Action, ...], allow_open_fold: bool = False) -> np.ndarray:
+    """The cached, read-only int8 mask of ``legal`` (no allocation per decision)."""
+    return _TABLES[allow_open_fold].lookup(legal).mask
+
+
 def to_engine(action_id: object, legal: tuple[Action, ...], allow_open_fold: bool = False,
               who: str = "agent") -> Action:
     """The engine action id ``action_id`` stands for now; ``ValueError`` naming the legal ids if the mask forbids it.

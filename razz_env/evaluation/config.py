@@ -7,7 +7,7 @@ and bad values are refused with the key named.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,6 @@ class TournamentConfig:
     records: bool = False
     output: str = "results/default"
     edge_bb_per_100: float = 5.0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.format not in ("round_robin", "table"):
