@@ -76,6 +76,8 @@ def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, dete
 class SB3Agent:
     """A trained policy playing by the agent interface; batches decisions in one forward pass."""
 
+    observes = ("vector",)
+
     def __init__(self, model: Any, name: str = "sb3", deterministic: bool = True, encoding: str = "flat",
                  seed: int | None = None) -> None:
         import torch

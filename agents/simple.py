@@ -18,6 +18,7 @@ class RandomAgent(BaseAgent):
     """
 
     name = "random"
+    observes = ()
 
     def __init__(self, seed: int | None = None, name: str | None = None) -> None:
         super().__init__(name)
@@ -37,6 +38,7 @@ class CallingStation(BaseAgent):
     """
 
     name = "calling_station"
+    observes = ()
 
     def act(self, observation: Observation) -> int:
         """Check/call, or the bring-in when that is the forced first action."""

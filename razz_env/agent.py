@@ -1,71 +1,160 @@
 """The agent interface: anything with ``act(observation) -> action id`` plays.
 
-An :class:`Observation` is what one seat sees at its turn, offered three ways:
-``view`` (structured :class:`~razz_env.engine.view.SeatView`, for hand-written
-agents), ``vector`` (the environment's encoding, for learned agents) and
-``action_mask`` (int8 over the five action ids of
-:mod:`razz_env.encoding.actions`). Each is built on first access only, so a rule
-agent never pays for encoding and a network never pays for a view.
-The engine, environments, tournament harness and trainers depend only on this.
+An :class:`Observation` is what one seat may see at its turn, as an immutable
+snapshot taken for that decision: ``view`` (a frozen
+:class:`~razz_env.engine.view.SeatView`, for hand-written agents), ``vector``
+(the environment's encoding, for learned agents) and ``action_mask`` (int8 over
+the five action ids of :mod:`razz_env.encoding.actions`). It holds no reference
+to the live hand, so an agent can neither read another seat's down cards nor
+change the game through it.
+
+Building a view or a vector costs time, so an agent may say which it reads with
+an ``observes`` attribute (a subset of ``("view", "vector")``; the mask always
+comes). Without one it gets the view, plus the vector when it names an
+``encoding``. :class:`Observer` applies that rule for one agent at one table;
+the tournament harness, the environments and ``razz play`` all build
+observations through it.
+
+An agent may also declare the tables it can play with ``variants`` and
+``seat_counts`` (tuples); :func:`seating_problem` reads them so a harness can
+refuse a seating before any hand is dealt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from razz_env.encoding.actions import mask_for
 
 if TYPE_CHECKING:
+    from razz_env.encoding.table import TableEncoder
+    from razz_env.engine.config import HandConfig
     from razz_env.engine.state import HandState
     from razz_env.engine.view import SeatView
 
+OBSERVATION_PARTS = ("view", "vector")
+
 
 class Observation:
-    """One seat's observation at its turn (lazy ``view``, ``vector`` and ``action_mask``)."""
+    """One seat's observation at its turn: ``seat``, ``action_mask`` and, when built, ``view`` and ``vector``.
 
-    __slots__ = ("hand", "seat", "_encode", "_view", "_vector", "_mask", "allow_open_fold")
+    Immutable, and it holds only what the seat may see (never the hand itself).
+    """
 
-    def __init__(
-        self,
-        hand: HandState,
-        seat: int,
-        encode: Callable[[HandState, int], np.ndarray] | None = None,
-        allow_open_fold: bool = False,
-    ) -> None:
-        self.hand = hand
-        self.seat = seat
-        self._encode = encode
-        self.allow_open_fold = allow_open_fold
-        self._view: SeatView | None = None
-        self._vector: np.ndarray | None = None
-        self._mask: np.ndarray | None = None
+    __slots__ = ("seat", "action_mask", "_view", "_vector")
+
+    def __init__(self, seat: int, action_mask: np.ndarray, view: SeatView | None = None,
+                 vector: np.ndarray | None = None) -> None:
+        if vector is not None:
+            vector.setflags(write=False)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "action_mask", action_mask)
+        object.__setattr__(self, "_view", view)
+        object.__setattr__(self, "_vector", vector)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Observation is read-only: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Observation is read-only: cannot delete {name!r}")
 
     @property
     def view(self) -> SeatView:
         """Structured view of the hand from this seat (nothing hidden from it)."""
         if self._view is None:
-            self._view = self.hand.view(self.seat)
+            raise AttributeError("this observation carries no view: the agent's `observes` leaves it out")
         return self._view
 
     @property
     def vector(self) -> np.ndarray:
-        """The encoded observation (requires an encoder)."""
+        """The encoded observation (read-only float32)."""
         if self._vector is None:
-            if self._encode is None:
-                raise ValueError("this observation was made without an encoder; pass encode=")
-            self._vector = self._encode(self.hand, self.seat)
+            raise AttributeError("this observation carries no vector: give the agent an `encoding` "
+                                 "or list 'vector' in its `observes`")
         return self._vector
 
-    @property
-    def action_mask(self) -> np.ndarray:
-        """int8 legality mask over the five action ids (shared and read-only: copy it to modify)."""
-        if self._mask is None:
-            legal = self.hand.legal_actions() if self.hand.actor == self.seat else ()
-            self._mask = mask_for(legal, self.allow_open_fold)
-        return self._mask
+    def __repr__(self) -> str:
+        parts = [p for p in OBSERVATION_PARTS if getattr(self, f"_{p}") is not None]
+        return f"Observation(seat={self.seat}, mask={self.action_mask.tolist()}, parts={parts})"
+
+
+def observe(hand: HandState, seat: int, *, view: bool = True, encoder: TableEncoder | None = None,
+            allow_open_fold: bool = False) -> Observation:
+    """Snapshot what ``seat`` may see of ``hand`` now: the mask, the view if ``view``, the vector if ``encoder``.
+
+    >>> from razz_env.engine.config import HandConfig
+    >>> from razz_env.engine.state import HandState
+    >>> hand = HandState(HandConfig.create("razz"), seed=1)
+    >>> obs = observe(hand, hand.actor)
+    >>> obs.action_mask.tolist(), len(obs.view.own_down), hasattr(obs, "hand")
+    ([0, 0, 1, 1, 0], 2, False)
+    """
+    legal = hand.legal_actions() if hand.actor == seat else ()
+    return Observation(
+        seat,
+        mask_for(legal, allow_open_fold),
+        hand.view(seat) if view else None,
+        encoder.encode(hand, seat) if encoder is not None else None,
+    )
+
+
+def observation_parts(agent: Any) -> tuple[str, ...]:
+    """What ``agent`` reads: its ``observes``, else the view plus the vector when it names an ``encoding``."""
+    declared = getattr(agent, "observes", None)
+    if declared is None:
+        return ("view", "vector") if getattr(agent, "encoding", None) else ("view",)
+    if isinstance(declared, str) or not all(part in OBSERVATION_PARTS for part in declared):
+        raise ValueError(f"{_name(agent)}: observes must list some of {OBSERVATION_PARTS}, got {declared!r}")
+    return tuple(declared)
+
+
+class Observer:
+    """Builds the observations one agent is owed at tables of one configuration (only the parts it reads)."""
+
+    def __init__(self, agent: Any, config: HandConfig, allow_open_fold: bool = False,
+                 encoder: TableEncoder | None = None) -> None:
+        """``encoder``, if given, serves an agent whose ``encoding`` has its name (e.g. an environment's own)."""
+        parts = observation_parts(agent)
+        self.view = "view" in parts
+        self.encoder: TableEncoder | None = None
+        if "vector" in parts:
+            from razz_env.encoding import DEFAULT_ENCODING, make_encoder
+
+            encoding = getattr(agent, "encoding", None) or DEFAULT_ENCODING
+            use_given = encoder is not None and getattr(encoder, "name", None) == encoding
+            self.encoder = encoder if use_given else make_encoder(encoding, config)
+        self.allow_open_fold = allow_open_fold
+
+    def __call__(self, hand: HandState, seat: int) -> Observation:
+        """The observation of ``hand`` for ``seat`` now."""
+        return observe(hand, seat, view=self.view, encoder=self.encoder, allow_open_fold=self.allow_open_fold)
+
+
+def seating_problem(agent: Any, variant: str, num_seats: int) -> str | None:
+    """Why ``agent`` cannot play ``variant`` at ``num_seats`` seats (from its ``variants`` / ``seat_counts``), or None.
+
+    >>> class HeadsUpRazz:
+    ...     name, variants, seat_counts = "hu", ("razz",), (2,)
+    >>> seating_problem(HeadsUpRazz(), "razz", 2) is None
+    True
+    >>> seating_problem(HeadsUpRazz(), "stud", 3)
+    "agent 'hu' plays razz at 2 seats; it cannot be seated at stud with 3 seats"
+    """
+    variants = getattr(agent, "variants", None)
+    seat_counts = getattr(agent, "seat_counts", None)
+    if (variants is None or variant in variants) and (seat_counts is None or num_seats in seat_counts):
+        return None
+    plays = " or ".join(variants) if variants is not None else "any variant"
+    seats = "/".join(str(n) for n in seat_counts) if seat_counts is not None else "any number of"
+    return (f"agent {_name(agent)!r} plays {plays} at {seats} seats; "
+            f"it cannot be seated at {variant} with {num_seats} seats")
+
+
+def _name(agent: Any) -> str:
+    return str(getattr(agent, "name", type(agent).__name__))
 
 
 @runtime_checkable

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from razz_env.agent import Agent, Observation
+from razz_env.agent import Agent, Observer, seating_problem
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
 from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig
@@ -139,6 +139,11 @@ def play_cli(
         agents: dict[int, Agent] = {
             s: make_agent(spec, seed=rng.randrange(2**31)) for s, spec in zip(others, opponents)
         }
+        for agent in agents.values():
+            problem = seating_problem(agent, variant, num_seats)
+            if problem:
+                raise ValueError(problem)
+        observers = {s: Observer(agent, config) for s, agent in agents.items()}
     except (ConfigError, ValueError, TypeError, UnknownAgentError) as err:
         output_fn(f"razz play: {err}")
         return 2
@@ -163,7 +168,7 @@ def play_cli(
                     _totals(totals, played, names, output_fn)
                     return 0
             else:
-                action = to_engine(agents[actor].act(Observation(hand, actor)), hand.legal_actions())
+                action = to_engine(agents[actor].act(observers[actor](hand, actor)), hand.legal_actions())
             street = _announce(hand, hand.act(action), street, names, output_fn)
         output_fn(render_hand(hand, viewer=seat))
         payoffs = hand.payoffs or [0] * num_seats

@@ -50,7 +50,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from razz_env.agent import Agent, Observation
+from razz_env.agent import Agent, Observer
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.actions import Action
@@ -61,6 +61,7 @@ from razz_env.text import render_hand
 __all__ = ["SingleAgentEnv"]
 
 MAX_SKIPPED_HANDS = 1000
+MAX_CACHED_OBSERVERS = 64
 ILLEGAL_ACTION_MODES = ("raise", "check_fold")
 PASSIVE_ORDER = (Action.CHECK, Action.FOLD, Action.BRING_IN)
 OpponentSpec = Agent | Sequence[Agent]
@@ -141,6 +142,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.seat = 0
         self._seat_agents: list[Agent | None] = [None] * n
         self._seat_names = [""] * n
+        self._seat_observers: list[Observer | None] = [None] * n
+        self._observers: dict[int, tuple[Agent, Observer]] = {}
 
     # ------------------------------------------------------------------ opponents
 
@@ -196,13 +199,26 @@ class SingleAgentEnv(gymnasium.Env):
         self.hand = HandState(config, rng=self._rng)
         agents: list[Agent | None] = [None] * n
         names = [""] * n
+        observers: list[Observer | None] = [None] * n
         for k, agent in enumerate(self._opponents, start=1):
             other = (seat + k) % n
             agents[other] = agent
+            observers[other] = self._observer_for(agent)
             names[other] = f"opponent {getattr(agent, 'name', type(agent).__name__)!s} in seat {other}"
             agent.reset(other, n, config.variant.name)
         self._seat_agents = agents
         self._seat_names = names
+        self._seat_observers = observers
+
+    def _observer_for(self, agent: Agent) -> Observer:
+        """The agent's observer (cached per agent object): only the parts of an observation it reads."""
+        cached = self._observers.get(id(agent))
+        if cached is None or cached[0] is not agent:
+            if len(self._observers) >= MAX_CACHED_OBSERVERS:
+                self._observers.clear()
+            cached = (agent, Observer(agent, self.config, self.actions.allow_open_fold, self.encoder))
+            self._observers[id(agent)] = cached
+        return cached[1]
 
     def _play_opponents(self) -> None:
         """Let the opponents act until the learner is to act or the hand is over."""
@@ -210,12 +226,11 @@ class SingleAgentEnv(gymnasium.Env):
         learner = self.seat
         agents = self._seat_agents
         names = self._seat_names
-        encoder = self.encoder
+        observers = self._seat_observers
         translate = self.actions.to_engine
-        allow = self.actions.allow_open_fold
         while not hand.is_over and hand.actor != learner:
             seat = hand.actor
-            choice = agents[seat].act(Observation(hand, seat, encoder, allow))
+            choice = agents[seat].act(observers[seat](hand, seat))
             hand.act(translate(names[seat], choice, hand.legal_actions()))
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from razz_env.agent import Agent, Observation, act_batch
+from razz_env.agent import Agent, Observer, act_batch
 from razz_env.encoding.actions import to_engine
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
@@ -116,9 +116,8 @@ class _Table:
     positions: tuple[int, ...]
 
 
-def _decide(agent: Agent, position: int, tables: list[_Table], encoders: dict[int, Any],
-            timeout: float) -> None:
-    observations = [Observation(t.hand, t.hand.actor, encoders.get(t.hand.num_seats)) for t in tables]
+def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float) -> None:
+    observations = [observer(t.hand, t.hand.actor) for t in tables]
     try:
         ids = _with_time_limit(lambda: act_batch(agent, observations), timeout * len(tables))
     except _Timeout:
@@ -136,6 +135,14 @@ def _decide(agent: Agent, position: int, tables: list[_Table], encoders: dict[in
         hand.act(action)
 
 
+def _observer(agent: Agent, position: int, hand_config: HandConfig) -> Observer:
+    """The agent's observer; an agent that asks for an unknown encoding or part is a broken agent."""
+    try:
+        return Observer(agent, hand_config)
+    except ValueError as err:
+        raise AgentFailure(position, "exception", str(err)) from None
+
+
 def play_deals(
     players: Sequence[Agent],
     hand_config: HandConfig,
@@ -150,7 +157,7 @@ def play_deals(
     Returns the finished tables; raises :class:`AgentFailure` for a broken agent.
     """
     seats = len(players)
-    encoders = {seats: _encoder_for(players, hand_config)}
+    observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
     deck_rng = random.Random(seed)
     tables: list[_Table] = []
     for deal in range(deals):
@@ -159,14 +166,17 @@ def play_deals(
             tables.append(_Table(deal, HandState(hand_config, deck=deck), rotation))
     for table in tables:
         for seat, position in enumerate(table.positions):
-            players[position].reset(seat, seats, hand_config.variant.name)
+            try:
+                players[position].reset(seat, seats, hand_config.variant.name)
+            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise AgentFailure(position, "exception", f"reset: {type(err).__name__}: {err}") from None
     active = [t for t in tables if not t.hand.is_over]
     while active:
         waiting: dict[int, list[_Table]] = {}
         for table in active:
             waiting.setdefault(table.positions[table.hand.actor], []).append(table)
         for position, group in waiting.items():
-            _decide(players[position], position, group, encoders, timeout)
+            _decide(players[position], position, group, observers[position], timeout)
         active = [t for t in active if not t.hand.is_over]
     return tables
 
@@ -191,18 +201,6 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
             {**to_record(t.hand), "agents": [task.lineup[p] for p in t.positions]} for t in tables
         ]
     return result
-
-
-def _encoder_for(agents: Any, hand_config: Any) -> Callable | None:
-    """The observation encoder learned agents ask for (``agent.encoding``), if any."""
-    names = {getattr(agent, "encoding", None) for agent in agents} - {None}
-    if not names:
-        return None
-    if len(names) > 1:
-        raise ValueError(f"agents at one table ask for different encodings: {sorted(names)}")
-    from razz_env.encoding import make_encoder
-
-    return make_encoder(names.pop(), hand_config)
 
 
 def summarise_tables(tables: list[_Table], seats: int, deals: int, big_bet: int) -> dict[str, Any]:

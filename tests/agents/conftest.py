@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from razz_env.agent import Agent, Observation
+from razz_env.agent import Agent, Observer
 from razz_env.encoding.actions import to_engine
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
@@ -14,11 +14,12 @@ from razz_env.engine.state import HandState
 
 def run_hand(hand: HandState, agents: Sequence[Agent]) -> HandState:
     """Play ``hand`` to the end with ``agents[seat]`` at each seat, failing on any illegal id."""
+    observers = [Observer(agent, hand.config) for agent in agents]
     for seat, agent in enumerate(agents):
         agent.reset(seat, hand.num_seats, hand.config.variant.name)
     while not hand.is_over:
         seat = hand.actor
-        observation = Observation(hand, seat)
+        observation = observers[seat](hand, seat)
         action_id = agents[seat].act(observation)
         assert observation.action_mask[action_id] == 1, (
             f"{agents[seat].name} chose illegal id {action_id} with mask {observation.action_mask.tolist()}"

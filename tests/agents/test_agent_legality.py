@@ -7,7 +7,7 @@ import random
 import pytest
 
 from agents.registry import available_agents, make_agent
-from razz_env.agent import Observation
+from razz_env.agent import observe
 from razz_env.encoding.actions import to_engine
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
@@ -41,7 +41,7 @@ def test_full_table_with_community_card(variant: str) -> None:
     hand = HandState(HandConfig.create(variant, num_seats=8), seed=3)
     station = make_agent("calling_station")
     while not hand.is_over:
-        observation = Observation(hand, hand.actor)
+        observation = observe(hand, hand.actor)
         for agent in agents:
             assert observation.action_mask[agent.act(observation)] == 1
         hand.act(to_engine(station.act(observation), hand.legal_actions()))

@@ -8,7 +8,7 @@ import pytest
 
 from agents.monte_carlo import MonteCarloAgent
 from agents.registry import make_agent
-from razz_env.agent import Observation
+from razz_env.agent import observe
 from razz_env.encoding.actions import to_engine
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
@@ -46,7 +46,7 @@ def test_opponents_down_cards_do_not_matter(variant: str, spec) -> None:
         while not hands[0].is_over:
             assert hands[0].actor == hands[1].actor and hands[0].street == hands[1].street
             seat = hands[0].actor
-            observations = [Observation(hand, seat) for hand in hands]
+            observations = [observe(hand, seat) for hand in hands]
             if seat == 0:
                 chosen = [agent.act(obs) for agent, obs in zip(agents, observations)]
                 assert chosen[0] == chosen[1]
@@ -67,7 +67,7 @@ def _to_seventh(variant: str, cards: str, seats: int = 2) -> HandState:
     hand = HandState(HandConfig.create(variant, num_seats=seats), cards=held)
     station = make_agent("calling_station")
     while hand.street < 7 or hand.actor != 0:
-        hand.act(to_engine(station.act(Observation(hand, hand.actor)), hand.legal_actions()))
+        hand.act(to_engine(station.act(observe(hand, hand.actor)), hand.legal_actions()))
     return hand
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from agents.sb3_zoo import manifest
 from razz_env.engine.actions import Action
 from razz_env.play import parse_choice, play_cli
 
@@ -91,3 +94,27 @@ def test_parse_choice_keys_ids_and_names() -> None:
     assert parse_choice("F", legal) is Action.FOLD
     assert parse_choice("bring in", (Action.BRING_IN, Action.COMPLETE)) is Action.BRING_IN
     assert parse_choice("c", (Action.BRING_IN, Action.COMPLETE)) is None
+
+
+ZOO = sorted(manifest())
+
+
+@pytest.mark.parametrize("name", ZOO)
+def test_a_full_hand_against_each_zoo_agent_through_piped_input(name: str) -> None:
+    """``razz play --opponents <zoo agent>`` with keys piped in plays the hand to the end."""
+    keys = "c\ni\n" * 60
+    done = subprocess.run([sys.executable, "-m", "razz_env.cli", "play", "--opponents", name, "--seed", "3"],
+                          input=keys, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "running totals after 1 hand:" in done.stdout and f"seat 1 ({name})" in done.stdout
+
+
+@pytest.mark.parametrize("name", ZOO)
+def test_a_zoo_agent_is_not_seated_at_a_table_it_was_not_trained_for(name: str) -> None:
+    lines: list[str] = []
+    assert play_cli(opponents=[name, "random"], input_fn=scripted([]), output_fn=lines.append) == 2
+    assert "cannot be seated at razz with 3 seats" in lines[-1]
+    lines.clear()
+    assert play_cli("stud", opponents=[name], input_fn=scripted([]), output_fn=lines.append) == 2
+    assert "cannot be seated at stud with 2 seats" in lines[-1]

@@ -14,7 +14,7 @@ pytest.importorskip("sb3_contrib")
 
 from agents.registry import make_agent  # noqa: E402
 from agents.sb3_agent import ALGORITHMS, SB3Agent, masked_actions  # noqa: E402
-from razz_env.agent import Observation  # noqa: E402
+from razz_env.agent import observe  # noqa: E402
 from razz_env.encoding import make_encoder  # noqa: E402
 from razz_env.encoding.actions import to_engine  # noqa: E402
 from razz_env.engine.config import HandConfig  # noqa: E402
@@ -123,7 +123,7 @@ def test_trained_agents_never_send_an_illegal_action(tmp_path, algorithm):
     for _ in range(200):
         hand = HandState(hand_config, rng=chooser)
         while not hand.is_over:
-            observation = Observation(hand, hand.actor, encoder)
+            observation = observe(hand, hand.actor, encoder=encoder)
             action_id = agent.act(observation)
             assert observation.action_mask[action_id] == 1
             hand.act(to_engine(action_id, hand.legal_actions()))
@@ -156,7 +156,7 @@ def test_zoo_agents_load_verified_and_play_legally():
         encoder = make_encoder(entry["encoding"], hand_config)
         hand = HandState(hand_config, seed=1)
         while not hand.is_over:
-            observation = Observation(hand, hand.actor, encoder)
+            observation = observe(hand, hand.actor, encoder=encoder)
             hand.act(to_engine(agent.act(observation), hand.legal_actions()))
 
 
