@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 from enum import IntEnum
+
+from razz_env.engine.errors import shown
 
 
 class Action(IntEnum):
@@ -22,16 +25,21 @@ class Action(IntEnum):
 
     @classmethod
     def parse(cls, value: Action | str | int) -> Action:
-        """Accept an :class:`Action`, its record name (``"bet_big"``) or its int value."""
+        """Accept an :class:`Action`, its record name (``"bet_big"``) or its int value (numpy ints too)."""
         if isinstance(value, Action):
             return value
         if isinstance(value, str):
             member = _BY_NAME.get(value.lower())
             if member is not None:
                 return member
-        elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(_MEMBERS):
-            return _MEMBERS[value]
-        raise ValueError(f"unknown action {value!r}; known: {', '.join(_BY_NAME)}")
+        elif not isinstance(value, bool):
+            try:
+                index = operator.index(value)
+            except TypeError:
+                index = -1
+            if 0 <= index < len(_MEMBERS):
+                return _MEMBERS[index]
+        raise ValueError(f"unknown action {shown(value)}; known: {', '.join(_BY_NAME)}")
 
 
 _MEMBERS = tuple(Action)

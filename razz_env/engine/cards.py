@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from razz_env.engine.errors import shown
+
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -37,14 +39,13 @@ def suit_of(card: int) -> int:
 
 
 def parse_card(text: str) -> int:
-    """Parse ``"As"``-style text (rank ``A23456789TJQK``, suit ``cdhs``) into a card int."""
-    card = _CARD_BY_NAME.get(text)
+    """Parse ``"As"``-style text (rank ``A23456789TJQK``, suit ``cdhs``, any case) into a card int."""
+    card = _CARD_BY_NAME.get(text) if isinstance(text, str) else None
     if card is None:
-        fixed = text[:1].upper() + text[1:].lower() if isinstance(text, str) else None
-        card = _CARD_BY_NAME.get(fixed) if fixed else None
+        card = _CARD_BY_NAME.get(text[:1].upper() + text[1:].lower()) if isinstance(text, str) else None
         if card is None:
             raise CardError(
-                f"unknown card {text!r}: expected a rank from {RANKS} followed by a suit from {SUITS}, e.g. 'As'"
+                f"unknown card {shown(text)}: expected a rank from {RANKS} followed by a suit from {SUITS}, e.g. 'As'"
             )
     return card
 

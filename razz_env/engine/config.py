@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.checks import as_flag, as_int, as_list
+from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.variants import Variant, get_variant
 
 MIN_SEATS = 2
@@ -23,12 +24,8 @@ STREETS = (3, 4, 5, 6, 7)
 STREET_NAMES = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 
-def _int_field(name: str, value: Any, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{name}: expected an integer number of chips, got {value!r}")
-    if value < minimum:
-        raise ConfigError(f"{name}: must be at least {minimum}, got {value}")
-    return value
+def _chips(name: str, value: Any, minimum: int = 0) -> int:
+    return as_int(name, value, minimum, what="an integer number of chips")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +40,14 @@ class Stakes:
     by_street: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _int_field("stakes.ante", self.ante)
-        _int_field("stakes.bring_in", self.bring_in, 1)
-        _int_field("stakes.small_bet", self.small_bet, 1)
-        _int_field("stakes.big_bet", self.big_bet, 1)
+        for name, minimum in (("ante", 0), ("bring_in", 1), ("small_bet", 1), ("big_bet", 1)):
+            object.__setattr__(self, name, _chips(f"stakes.{name}", getattr(self, name), minimum))
         if self.street_bets is not None:
-            bets = tuple(self.street_bets)
+            bets = as_list("stakes.street_bets", self.street_bets, "a list of 5 bet sizes (3rd to 7th street)")
             if len(bets) != len(STREETS):
                 raise ConfigError(f"stakes.street_bets: expected 5 sizes (3rd to 7th street), got {len(bets)}")
-            for street, bet in zip(STREETS, bets):
-                _int_field(f"stakes.street_bets ({STREET_NAMES[street]} street)", bet, 1)
+            bets = tuple(_chips(f"stakes.street_bets ({STREET_NAMES[street]} street)", bet, 1)
+                         for street, bet in zip(STREETS, bets))
             object.__setattr__(self, "street_bets", bets)
         object.__setattr__(self, "by_street", (0, 0, 0) + tuple(self.bet_size(s) for s in STREETS))
         if self.bring_in >= self.bet_size(3):
@@ -87,19 +82,15 @@ class Stakes:
     def from_dict(cls, data: Mapping[str, Any]) -> Stakes:
         """Build from a record's ``stakes`` object, naming any missing or unknown key."""
         if not isinstance(data, Mapping):
-            raise ConfigError(f"stakes: expected an object, got {data!r}")
-        known = {"ante", "bring_in", "small_bet", "big_bet", "street_bets"}
-        unknown = set(data) - known
+            raise ConfigError(f"stakes: expected an object, got {shown(data)}")
+        known = ("ante", "bring_in", "small_bet", "big_bet", "street_bets")
+        unknown = sorted(shown(key) for key in data if key not in known)
         if unknown:
-            raise ConfigError(f"stakes: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
-        missing = [k for k in ("ante", "bring_in", "small_bet", "big_bet") if k not in data]
+            raise ConfigError(f"stakes: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        missing = [k for k in known[:4] if k not in data]
         if missing:
             raise ConfigError(f"stakes: missing {', '.join(missing)}")
-        street_bets = data.get("street_bets")
-        return cls(
-            data["ante"], data["bring_in"], data["small_bet"], data["big_bet"],
-            tuple(street_bets) if street_bets is not None else None,
-        )
+        return cls(data["ante"], data["bring_in"], data["small_bet"], data["big_bet"], data.get("street_bets"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +108,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.raise_cap is not None:
-            _int_field("rules.raise_cap", self.raise_cap, 1)
-        if not isinstance(self.heads_up_uncapped, bool):
-            raise ConfigError(f"rules.heads_up_uncapped: expected true/false, got {self.heads_up_uncapped!r}")
-        if self.open_pair_big_bet is not None and not isinstance(self.open_pair_big_bet, bool):
-            raise ConfigError(f"rules.open_pair_big_bet: expected true/false, got {self.open_pair_big_bet!r}")
+            object.__setattr__(self, "raise_cap", as_int("rules.raise_cap", self.raise_cap, 1))
+        object.__setattr__(self, "heads_up_uncapped", as_flag("rules.heads_up_uncapped", self.heads_up_uncapped))
+        if self.open_pair_big_bet is not None:
+            object.__setattr__(self, "open_pair_big_bet", as_flag("rules.open_pair_big_bet", self.open_pair_big_bet))
 
     def to_dict(self) -> dict[str, Any]:
         """The ``rules`` object of a hand record (only non-default entries)."""
@@ -140,11 +130,11 @@ class Rules:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise ConfigError(f"rules: expected an object, got {data!r}")
-        known = {"raise_cap", "heads_up_uncapped", "open_pair_big_bet"}
-        unknown = set(data) - known
+            raise ConfigError(f"rules: expected an object, got {shown(data)}")
+        known = ("raise_cap", "heads_up_uncapped", "open_pair_big_bet")
+        unknown = sorted(shown(key) for key in data if key not in known)
         if unknown:
-            raise ConfigError(f"rules: unknown key(s) {sorted(unknown)}; known: {sorted(known)}")
+            raise ConfigError(f"rules: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")
         return cls(**dict(data))
 
 
@@ -158,15 +148,16 @@ class HandConfig:
     rules: Rules = field(default_factory=Rules)
 
     def __post_init__(self) -> None:
-        if isinstance(self.variant, str):
+        if not isinstance(self.variant, Variant):
             object.__setattr__(self, "variant", get_variant(self.variant))
-        if not isinstance(self.stacks, Sequence) or isinstance(self.stacks, str):
-            raise ConfigError(f"stacks: expected a list of chip counts, got {self.stacks!r}")
-        stacks = tuple(self.stacks)
+        if not isinstance(self.stakes, Stakes):
+            raise ConfigError(f"stakes: expected a Stakes, got {shown(self.stakes)}")
+        if not isinstance(self.rules, Rules):
+            raise ConfigError(f"rules: expected a Rules, got {shown(self.rules)}")
+        stacks = as_list("stacks", self.stacks, "a list of chip counts")
         if not MIN_SEATS <= len(stacks) <= MAX_SEATS:
             raise ConfigError(f"stacks: {MIN_SEATS} to {MAX_SEATS} seats are allowed, got {len(stacks)}")
-        for seat, stack in enumerate(stacks):
-            _int_field(f"stacks[{seat}]", stack, 1)
+        stacks = tuple(_chips(f"stacks[{seat}]", stack, 1) for seat, stack in enumerate(stacks))
         object.__setattr__(self, "stacks", stacks)
 
     @property
@@ -206,11 +197,11 @@ class HandConfig:
     ) -> HandConfig:
         """Keyword construction with defaults: 2 seats of 200 chips at 1/2/5/10."""
         if stacks is None:
-            _int_field("num_seats", num_seats, MIN_SEATS)
-            stacks = [starting_stack] * num_seats
+            num_seats = as_int("num_seats", num_seats, MIN_SEATS, MAX_SEATS)
+            stacks = [_chips("starting_stack", starting_stack, 1)] * num_seats
         return cls(
             get_variant(variant),
-            Stakes(ante, bring_in, small_bet, big_bet, tuple(street_bets) if street_bets is not None else None),
-            tuple(stacks),
+            Stakes(ante, bring_in, small_bet, big_bet, street_bets),
+            stacks,
             Rules(raise_cap, heads_up_uncapped, open_pair_big_bet),
         )

@@ -12,7 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from razz_env.engine.cards import DECK_SIZE, CardError, card_str, check_distinct, parse_cards
+from razz_env.engine.cards import DECK_SIZE, CardError, check_distinct, parse_cards
+from razz_env.engine.checks import as_card, as_list
+from razz_env.engine.config import MAX_SEATS
 from razz_env.engine.errors import ConfigError
 
 _POSITION_NAMES = ("1st down", "2nd down", "door", "4th-street", "5th-street", "6th-street", "7th-street")
@@ -47,9 +49,20 @@ def deck_for(seat_cards: Sequence[str | Sequence[int]], num_seats: int | None = 
     n = num_seats or len(seat_cards)
     slots: dict[int, int] = {}
     for seat, listed in enumerate(seat_cards):
-        cards = parse_cards(listed) if isinstance(listed, str) else list(listed)
+        try:
+            cards = parse_cards(listed) if isinstance(listed, str) else [
+                as_card(f"seat_cards[{seat}][{i}]", c) for i, c in enumerate(as_list(f"seat_cards[{seat}]", listed))]
+        except CardError as err:
+            raise ConfigError(f"seat_cards[{seat}]: {err}") from None
         for position, card in enumerate(cards):
+            if position * n + seat >= DECK_SIZE:
+                raise ConfigError(f"seat_cards[{seat}]: at {n} seats a {_POSITION_NAMES[position]} card has no "
+                                  "fixed deck slot (it comes from the cards nobody used); list fewer cards")
             slots[position * n + seat] = card
+    try:
+        check_distinct(slots.values(), "seat_cards")
+    except CardError as err:
+        raise ConfigError(str(err)) from None
     taken = set(slots.values())
     rest = iter(c for c in range(DECK_SIZE) if c not in taken)
     return [slots[i] if i in slots else next(rest) for i in range(DECK_SIZE)]
@@ -66,9 +79,7 @@ class DeckDealer:
     __slots__ = ("deck", "num_seats", "_used", "_drawn", "_random")
 
     def __init__(self, deck: Sequence[int], num_seats: int, validate: bool = True) -> None:
-        deck = list(deck)
-        if validate:
-            self._validate(deck)
+        deck = self._validate(deck) if validate else list(deck)
         self.deck = deck
         self.num_seats = num_seats
         self._used = bytearray(DECK_SIZE)
@@ -91,15 +102,17 @@ class DeckDealer:
         self._drawn = index + 1
 
     @staticmethod
-    def _validate(deck: list[int]) -> None:
-        if len(deck) != DECK_SIZE:
-            raise ConfigError(f"deck: expected all {DECK_SIZE} cards, got {len(deck)}")
+    def _validate(deck: object) -> list[int]:
+        """The deck as 52 distinct card ids, or ``ConfigError`` naming the first bad entry."""
+        listed = as_list("deck", deck, f"a list of all {DECK_SIZE} cards")
+        if len(listed) != DECK_SIZE:
+            raise ConfigError(f"deck: expected all {DECK_SIZE} cards, got {len(listed)}")
+        cards = [as_card(f"deck[{i}]", c) for i, c in enumerate(listed)]
         try:
-            check_distinct(deck, "deck")
+            check_distinct(cards, "deck")
         except CardError as err:
             raise ConfigError(str(err)) from None
-        if any(not isinstance(c, int) or not 0 <= c < DECK_SIZE for c in deck):
-            raise ConfigError("deck: every card must be an int 0-51 (see razz_env.engine.cards)")
+        return cards
 
     def deal(self, seat: int, position: int) -> int:
         """The card at ``position`` (0-5) for ``seat``."""
@@ -140,35 +153,44 @@ class DeckDealer:
         return out
 
 
-def _is_card(card: object) -> bool:
-    return isinstance(card, int) and not isinstance(card, bool) and 0 <= card < DECK_SIZE
-
-
 class ExplicitDealer:
-    """Deals the cards a record lists for each seat, in dealing order, plus its community card."""
+    """Deals the cards listed for each seat, in dealing order, plus a community card (8 seats only).
 
-    __slots__ = ("cards", "community_card")
+    Checked on construction: one list per seat of 3 to 7 cards, each an id 0-51, none twice.
+    A seat may list fewer than 7 cards (a partial deal): asking for a card that is not listed
+    raises ``ConfigError``, and :meth:`HandState.act` then refuses the action that needed it.
+    ``complete`` says whether the cards cover every way the hand can be played.
+    """
+
+    __slots__ = ("cards", "community_card", "complete")
 
     def __init__(self, cards: Sequence[Sequence[int]], community: int | None, num_seats: int) -> None:
-        if len(cards) != num_seats:
-            raise ConfigError(f"cards: expected one list per seat ({num_seats}), got {len(cards)}")
-        for seat, seat_cards in enumerate(cards):
-            if len(seat_cards) > 7:
-                raise ConfigError(f"cards[{seat}]: a seat holds at most 7 cards, got {len(seat_cards)}")
-            for card in seat_cards:
-                if not _is_card(card):
-                    raise ConfigError(f"cards[{seat}]: {card!r} is not a card (an int 0-51, see razz_env.engine.cards)")
-        if community is not None and not _is_card(community):
-            raise ConfigError(f"community: {community!r} is not a card (an int 0-51, see razz_env.engine.cards)")
-        flat = [c for seat_cards in cards for c in seat_cards]
+        listed = as_list("cards", cards, f"one list of cards per seat ({num_seats})")
+        if len(listed) != num_seats:
+            raise ConfigError(f"cards: expected one list per seat ({num_seats}), got {len(listed)}")
+        self.cards: list[list[int]] = []
+        for seat, seat_cards in enumerate(listed):
+            held = as_list(f"cards[{seat}]", seat_cards, "a list of cards in dealing order")
+            if len(held) > 7:
+                raise ConfigError(f"cards[{seat}]: a seat holds at most 7 cards, got {len(held)}")
+            self.cards.append([as_card(f"cards[{seat}][{i}]", c) for i, c in enumerate(held)])
+        if community is not None:
+            community = as_card("community", community)
+            if num_seats < MAX_SEATS:
+                raise ConfigError(f"community: with {num_seats} seats every live seat gets its own 7th card, "
+                                  f"so a community card is never dealt (only {MAX_SEATS} seats can run short)")
+        flat = [c for held in self.cards for c in held]
         if community is not None:
             flat.append(community)
         try:
             check_distinct(flat, "cards")
         except CardError as err:
             raise ConfigError(str(err)) from None
-        self.cards = [list(c) for c in cards]
+        for seat in range(num_seats):
+            for position in range(3):
+                self._take(seat, position)
         self.community_card = community
+        self.complete = num_seats < MAX_SEATS and all(len(held) == 7 for held in self.cards)
 
     def _take(self, seat: int, position: int) -> int:
         seat_cards = self.cards[seat]
@@ -185,23 +207,13 @@ class ExplicitDealer:
 
     def third_street(self) -> list[list[int]]:
         """Every seat's listed down, down and door card."""
-        return [[self._take(seat, 0), self._take(seat, 1), self._take(seat, 2)] for seat in range(len(self.cards))]
+        return [held[:3] for held in self.cards]
 
     def seventh(self, live: Sequence[int], community: bool) -> dict[int, int] | int:
         """The listed 7th-street cards, or the listed community card when the deck ran out."""
         if community:
             if self.community_card is None:
                 raise ConfigError("community: the deck cannot give every live seat a 7th card, "
-                                  "so a community card is needed, but the record's community is null")
+                                  "so a community card is needed, but none is listed")
             return self.community_card
         return {seat: self._take(seat, 6) for seat in live}
-
-    def check_all_used(self, dealt_counts: Sequence[int], community_used: bool) -> None:
-        """Refuse cards the hand never dealt: a record must list exactly the dealt cards."""
-        for seat, (seat_cards, dealt) in enumerate(zip(self.cards, dealt_counts)):
-            if len(seat_cards) != dealt:
-                extra = " ".join(card_str(c) for c in seat_cards[dealt:])
-                raise ConfigError(f"cards[{seat}]: lists {len(seat_cards)} cards but the seat was dealt {dealt} "
-                                  f"(not dealt: {extra})")
-        if self.community_card is not None and not community_used:
-            raise ConfigError("community: a community card is listed but every live seat got its own 7th card")

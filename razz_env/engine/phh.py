@@ -1,8 +1,9 @@
 """Export hands as PHH (Poker Hand History), the TOML hand format PokerKit reads.
 
-``to_phh(hand)`` gives one hand's text (a ``.phh`` file, ``pokerkit.notation.HandHistory.load``);
-``write_phh(path, hands)`` writes many hands to one ``.phhs`` file of numbered sections
-(``HandHistory.load_all``). Razz, stud and stud8 map to PokerKit's ``FR``, ``F7S`` and ``F7S/8``;
+``to_phh(hand, players=None)`` gives one hand's text (a ``.phh`` file, ``pokerkit.notation.HandHistory.load``);
+``write_phh(path, hands, players=None)`` writes many hands to one ``.phhs`` file of numbered
+sections (``HandHistory.load_all``). ``players`` adds PHH's ``players`` field: display names, one per
+seat. Razz, stud and stud8 map to PokerKit's ``FR``, ``F7S`` and ``F7S/8``;
 Action Razz has no PokerKit game and is refused.
 
 The export records our hand as played: cards in dealing order (``d dh p1 AsKs7h``, up or down as
@@ -11,9 +12,9 @@ complete, bet or raise to N chips this street, ``cc`` check or call, ``f`` fold)
 seat's cards at the showdown (``sm``), placed where PokerKit holds it: before the rest is dealt out
 when the betting is over early. Antes are layered into side pots (``ante_trimming_status = true``)
 as our showdown does, and ``finishing_stacks`` carries our result. PokerKit replays the file to the
-same result wherever its rules agree with ours; where they knowingly differ (``shared/spec/rules.md``:
-board ties, short all-in raises, a community card after folds, odd chips, stud8 side pots without a
-low) it may refuse the file or settle it otherwise.
+same result wherever its rules agree with ours; where they knowingly differ (``docs/rules.md``, "Known
+differences from PokerKit": board ties, short all-in raises, a community card after folds, odd chips,
+stud8 side pots without a low) it may refuse the file or settle it otherwise.
 
 >>> from razz_env.engine.cards import parse_cards
 >>> from razz_env.engine.config import HandConfig
@@ -34,11 +35,13 @@ finishing_stacks = [101, 99]
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from razz_env.engine.actions import AGGRESSIVE, Action
 from razz_env.engine.cards import card_str
+from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.record import check_players
 from razz_env.engine.state import HandState
 
 PHH_VARIANTS = {"razz": "FR", "stud": "F7S", "stud8": "F7S/8"}
@@ -133,8 +136,17 @@ def _toml_list(values: Iterable[object]) -> str:
     return "[" + ", ".join(f"'{v}'" if isinstance(v, str) else str(v) for v in values) + "]"
 
 
-def to_phh(hand: HandState) -> str:
-    """The PHH (TOML) text of ``hand``; ValueError if PokerKit's games cannot express it."""
+def _toml_string(text: str) -> str:
+    """A TOML basic string (names are free of control characters: ``check_players``)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_phh(hand: HandState, players: Sequence[str] | None = None) -> str:
+    """The PHH (TOML) text of ``hand``; ValueError if PokerKit's games cannot express it.
+
+    ``players``: one display name per seat (seat 0 first), written as PHH's ``players`` field.
+    """
+    names = None if players is None else check_players(players, hand.num_seats)
     code = _check_expressible(hand)
     config = hand.config
     stakes = config.stakes
@@ -148,13 +160,32 @@ def to_phh(hand: HandState) -> str:
         f"starting_stacks = {_toml_list(config.stacks)}",
         f"actions = {_toml_list(_actions(hand))}",
     ]
+    if names is not None:
+        lines.append(f"players = [{', '.join(_toml_string(name) for name in names)}]")
     if hand.is_over:
         lines.append(f"finishing_stacks = {_toml_list(hand.stacks)}")
     return "\n".join(lines)
 
 
-def write_phh(path: str | Path, hands: Iterable[HandState]) -> int:
-    """Write ``hands`` to one PHHS file (sections ``[1]``, ``[2]``...); returns how many were written."""
-    sections = [f"[{number}]\n{to_phh(hand)}\n" for number, hand in enumerate(hands, 1)]
+def write_phh(path: str | Path, hands: Iterable[HandState],
+              players: Sequence[Sequence[str] | None] | None = None) -> int:
+    """Write ``hands`` to one PHHS file (sections ``[1]``, ``[2]``...); returns how many were written.
+
+    ``players``: one list of names per hand (or ``None`` for a hand without names). Every hand is
+    checked before the file is written, so a refused hand leaves no partial file.
+    """
+    hands = list(hands)
+    if players is None:
+        players = [None] * len(hands)
+    elif isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise ConfigError(f"players: expected one list of names per hand, got {shown(players)}")
+    elif len(players) != len(hands):
+        raise ConfigError(f"players: expected one list of names per hand ({len(hands)}), got {len(players)}")
+    sections = []
+    for number, (hand, names) in enumerate(zip(hands, players), 1):
+        try:
+            sections.append(f"[{number}]\n{to_phh(hand, names)}\n")
+        except ValueError as err:
+            raise type(err)(f"hand {number}: {err}") from None
     Path(path).write_text("\n".join(sections), encoding="utf-8")
     return len(sections)

@@ -1,101 +1,172 @@
-"""Hand records (``shared/spec/hand-record.md``): build a hand from one, replay it, write one.
+"""Hand records (``docs/hand-records.md``): build a hand from one, replay it, write and read JSONL files.
 
 A record lists the cards each seat was dealt and every decision in order;
 replaying applies them through :class:`HandState`, refusing anything illegal,
-and compares the payoffs.
+and compares the payoffs. Every field is checked for type and value first, so a
+malformed record is one :class:`ConfigError` naming the field, never a crash.
 
 >>> rec = {"variant": "razz", "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
 ...        "stacks": [100, 100], "cards": [["As", "2d", "Kh"], ["3c", "4c", "5c"]], "community": None,
-...        "actions": ["bring_in", "fold"], "payoffs": [1, -1]}
->>> replay_record(rec).ok
-True
+...        "actions": ["bring_in", "fold"], "payoffs": [1, -1], "players": ["alice", "bob"]}
+>>> result = replay_record(rec)
+>>> result.ok, result.players
+(True, ('alice', 'bob'))
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import CardError, card_str, parse_card
+from razz_env.engine.checks import as_int
 from razz_env.engine.config import STREET_NAMES, HandConfig, Rules, Stakes
-from razz_env.engine.errors import ConfigError, IllegalActionError
+from razz_env.engine.errors import ConfigError, IllegalActionError, shown
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import get_variant
 
 RECORD_FIELDS = ("variant", "stakes", "stacks", "cards", "community", "actions", "payoffs")
+OPTIONAL_FIELDS = ("rules", "players")
+REQUIRED_FIELDS = ("variant", "stakes", "stacks", "cards", "actions")
+UTF8_BOM = b"\xef\xbb\xbf"
+_ENCODINGS = ((b"\x1f\x8b", "gzip-compressed data; decompress it first"),
+              (b"\xff\xfe", "UTF-16 text (byte-order mark FF FE); save it as UTF-8"),
+              (b"\xfe\xff", "UTF-16 text (byte-order mark FE FF); save it as UTF-8"))
+
+
+def check_players(players: object, num_seats: int) -> list[str]:
+    """A record's ``players``: one display name per seat, each a non-blank string without control characters."""
+    if not isinstance(players, Sequence) or isinstance(players, (str, bytes)):
+        raise ConfigError(f"players: expected a list of {num_seats} names (one per seat), got {shown(players)}")
+    if len(players) != num_seats:
+        raise ConfigError(f"players: expected {num_seats} names (one per seat), got {len(players)}")
+    for seat, name in enumerate(players):
+        if not isinstance(name, str):
+            raise ConfigError(f"players[{seat}]: expected a name (a string), got {shown(name)}")
+        if not name.strip():
+            raise ConfigError(f"players[{seat}]: a name must not be blank, got {name!r}")
+        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
+            raise ConfigError(f"players[{seat}]: control characters are not allowed in a name, got {shown(name)}")
+    return list(players)
 
 
 def config_from_record(record: Mapping[str, Any]) -> HandConfig:
-    """The :class:`HandConfig` a record describes, naming any malformed field."""
+    """The :class:`HandConfig` a record describes, naming any malformed field (``players`` is checked too)."""
     if not isinstance(record, Mapping):
         raise ConfigError(f"record: expected a JSON object, got {type(record).__name__}")
-    missing = [f for f in ("variant", "stakes", "stacks", "cards", "actions") if f not in record]
+    missing = [f for f in REQUIRED_FIELDS if f not in record]
     if missing:
         raise ConfigError(f"record: missing field(s) {', '.join(missing)}")
-    unknown = set(record) - set(RECORD_FIELDS) - {"rules"}
+    known = RECORD_FIELDS + OPTIONAL_FIELDS
+    unknown = sorted(shown(key) for key in record if key not in known)
     if unknown:
-        raise ConfigError(f"record: unknown field(s) {sorted(unknown)}; known: {', '.join(RECORD_FIELDS)}, rules")
+        raise ConfigError(f"record: unknown field(s) [{', '.join(unknown)}]; known: {', '.join(known)}")
     stacks = record["stacks"]
     if not isinstance(stacks, list):
-        raise ConfigError(f"stacks: expected a list of chip counts, got {stacks!r}")
-    return HandConfig(get_variant(record["variant"]), Stakes.from_dict(record["stakes"]), tuple(stacks),
-                      Rules.from_dict(record.get("rules")))
+        raise ConfigError(f"stacks: expected a list of chip counts, got {shown(stacks)}")
+    config = HandConfig(get_variant(record["variant"]), Stakes.from_dict(record["stakes"]), stacks,
+                        Rules.from_dict(record.get("rules")))
+    if record.get("players") is not None:
+        check_players(record["players"], config.num_seats)
+    return config
+
+
+def _card(where: str, text: object) -> int:
+    try:
+        return parse_card(text)
+    except CardError as err:
+        raise ConfigError(f"{where}: {err}") from None
 
 
 def _parse_record_cards(record: Mapping[str, Any], num_seats: int) -> tuple[list[list[int]], int | None]:
     cards = record["cards"]
-    if not isinstance(cards, list) or not all(isinstance(c, list) for c in cards):
-        raise ConfigError("cards: expected one list of card strings per seat")
+    if not isinstance(cards, list):
+        raise ConfigError(f"cards: expected one list of card names per seat, got {shown(cards)}")
     if len(cards) != num_seats:
         raise ConfigError(f"cards: expected {num_seats} lists (one per seat in stacks), got {len(cards)}")
     parsed = []
     for seat, seat_cards in enumerate(cards):
-        try:
-            parsed.append([parse_card(c) for c in seat_cards])
-        except CardError as err:
-            raise ConfigError(f"cards[{seat}]: {err}") from None
+        if not isinstance(seat_cards, list):
+            raise ConfigError(f"cards[{seat}]: expected a list of card names, got {shown(seat_cards)}")
+        if len(seat_cards) > 7:
+            raise ConfigError(f"cards[{seat}]: a seat holds at most 7 cards, got {len(seat_cards)}")
+        parsed.append([_card(f"cards[{seat}][{i}]", c) for i, c in enumerate(seat_cards)])
     community = record.get("community")
-    if community is not None:
-        try:
-            community = parse_card(community)
-        except CardError as err:
-            raise ConfigError(f"community: {err}") from None
-    return parsed, community
+    return parsed, None if community is None else _card("community", community)
+
+
+def _parse_actions(record: Mapping[str, Any]) -> list[str]:
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise ConfigError(f"actions: expected a list of action names, got {shown(actions)}")
+    for index, name in enumerate(actions):
+        if not isinstance(name, str):
+            raise ConfigError(f"actions[{index}]: expected an action name ({', '.join(map(str, Action))}), "
+                              f"got {shown(name)}")
+    return actions
+
+
+def _parse_payoffs(record: Mapping[str, Any], num_seats: int) -> list[int] | None:
+    payoffs = record.get("payoffs")
+    if payoffs is None:
+        return None
+    if not isinstance(payoffs, list):
+        raise ConfigError(f"payoffs: expected a list of {num_seats} chip counts (one per seat), got {shown(payoffs)}")
+    if len(payoffs) != num_seats:
+        raise ConfigError(f"payoffs: expected {num_seats} chip counts (one per seat), got {len(payoffs)}")
+    return [as_int(f"payoffs[{seat}]", p, what="an integer number of chips") for seat, p in enumerate(payoffs)]
+
+
+def _check_cards_dealt(hand: HandState, cards: list[list[int]], community: int | None) -> None:
+    """A record lists exactly the cards the hand dealt: a folded seat only what it got before folding."""
+    for seat, (listed, held) in enumerate(zip(cards, hand.cards)):
+        if len(listed) != len(held):
+            extra = " ".join(card_str(c) for c in listed[len(held):])
+            raise ConfigError(f"cards[{seat}]: lists {len(listed)} cards but the seat was dealt {len(held)} "
+                              f"(not dealt: {extra})")
+    if community is not None and hand.community is None:
+        raise ConfigError("community: a community card is listed but every live seat got its own 7th card")
 
 
 def hand_from_record(record: Mapping[str, Any]) -> HandState:
-    """A :class:`HandState` with the record's cards and actions applied (raises on any problem)."""
+    """A finished :class:`HandState` with the record's cards and actions applied (raises on any problem)."""
     config = config_from_record(record)
     cards, community = _parse_record_cards(record, config.num_seats)
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise ConfigError("actions: expected a list of action names")
+    actions = _parse_actions(record)
+    _parse_payoffs(record, config.num_seats)
     hand = HandState(config, cards=cards, community=community)
     for index, name in enumerate(actions):
         if hand.is_over:
-            raise IllegalActionError(f"action {index} ({name!r}): the hand is already over; "
+            raise IllegalActionError(f"action {index} ({shown(name)}): the hand is already over; "
                                      f"{len(actions) - index} action(s) left over")
         try:
             hand.act(name)
-        except IllegalActionError as err:
-            raise IllegalActionError(f"action {index} ({name!r}): {err}") from None
+        except (IllegalActionError, ConfigError) as err:
+            raise type(err)(f"action {index} ({shown(name)}): {err}") from None
     if not hand.is_over:
         raise IllegalActionError(f"actions: the record ends after {len(actions)} action(s) but seat "
                                  f"{hand.actor} is still to act on {STREET_NAMES[hand.street]} street")
+    _check_cards_dealt(hand, cards, community)
     return hand
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
-    """Outcome of replaying one record: ``status`` is ``ok``, ``mismatch`` or ``illegal``."""
+    """Outcome of replaying one record: ``status`` is ``ok``, ``mismatch`` or ``illegal``.
+
+    ``message`` says what is wrong (``field: problem``); ``payoffs`` are the replayed ones and
+    ``players`` the record's names, when it has them.
+    """
 
     status: str
     message: str = ""
     payoffs: tuple[int, ...] | None = None
+    players: tuple[str, ...] | None = None
 
     @property
     def ok(self) -> bool:
@@ -104,22 +175,27 @@ class ReplayResult:
 
 
 def replay_record(record: Mapping[str, Any]) -> ReplayResult:
-    """Replay one record and compare payoffs; never raises for a bad record."""
+    """Replay one record and compare payoffs; never raises for a bad record (``illegal`` with the reason)."""
     try:
         hand = hand_from_record(record)
     except (ConfigError, IllegalActionError) as err:
         return ReplayResult("illegal", str(err))
     got = tuple(hand.payoffs)
-    expected = record.get("payoffs")
+    players = record.get("players")
+    players = tuple(players) if players is not None else None
+    expected = _parse_payoffs(record, hand.num_seats)
     if expected is None:
-        return ReplayResult("ok", "no payoffs to compare", got)
-    if list(got) != list(expected):
-        return ReplayResult("mismatch", f"payoffs: expected {list(expected)}, got {list(got)}", got)
-    return ReplayResult("ok", "", got)
+        return ReplayResult("ok", "no payoffs to compare", got, players)
+    if expected != list(got):
+        return ReplayResult("mismatch", f"payoffs: expected {expected}, got {list(got)}", got, players)
+    return ReplayResult("ok", "", got, players)
 
 
-def to_record(hand: HandState) -> dict[str, Any]:
-    """The hand record of a finished (or partial) hand, in the spec's field order."""
+def to_record(hand: HandState, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The hand record of a finished (or partial) hand, in the documented field order.
+
+    ``players``: one display name per seat (seat 0 first), written as the optional ``players`` field.
+    """
     config = hand.config
     record: dict[str, Any] = {
         "variant": config.variant.name,
@@ -133,23 +209,58 @@ def to_record(hand: HandState) -> dict[str, Any]:
     rules = config.rules.to_dict()
     if rules:
         record["rules"] = rules
+    if players is not None:
+        record["players"] = check_players(players, hand.num_seats)
     return record
 
 
-def read_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any] | ConfigError]]:
-    """``(line number, record)`` for each non-blank line of a JSONL file; bad JSON yields the error."""
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
+def _decode_line(raw: bytes) -> Any:
+    """One JSONL line as a JSON value; ``ConfigError`` saying why it is not one (bad bytes, JSON, depth, size)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"record: not UTF-8 text (byte {err.start + 1} is {raw[err.start]:#04x}); "
+                          "hand records are UTF-8 JSON, one object per line") from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"record: not valid JSON ({err.msg} at column {err.colno})") from None
+    except RecursionError:
+        raise ConfigError("record: JSON nested too deeply") from None
+    except ValueError as err:  # an integer too long to convert, or NaN/Infinity
+        raise ConfigError(f"record: not valid JSON ({err})") from None
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_records(path: str | Path) -> Iterator[tuple[int, Any | ConfigError]]:
+    """``(line number, JSON value)`` for each non-blank line of a JSONL file; an unreadable line yields the error.
+
+    The file is read as bytes, so one bad line never stops the others. A UTF-8 byte-order mark at the
+    start of the file is skipped; a gzip or UTF-16 file is one error on line 1 (its lines are not records).
+    ``OSError`` (a missing file, a directory) is raised before the first line.
+    """
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            if number == 1:
+                if raw.startswith(UTF8_BOM):
+                    raw = raw[len(UTF8_BOM):]
+                problem = next((what for magic, what in _ENCODINGS if raw.startswith(magic)), None)
+                if problem:
+                    yield number, ConfigError(f"record: not a hand-record file: {problem}")
+                    return
+            if not raw.strip():
                 continue
             try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as err:
-                yield number, ConfigError(f"line {number}: not valid JSON ({err.msg})")
+                yield number, _decode_line(raw)
+            except ConfigError as err:
+                yield number, err
 
 
 def write_records(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
-    """Write records as JSONL; returns how many were written."""
+    """Write records as JSONL (UTF-8, no byte-order mark); returns how many were written."""
     count = 0
     with open(path, "w", encoding="utf-8") as handle:
         for record in records:

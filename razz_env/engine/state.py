@@ -16,8 +16,7 @@ An illegal action raises :class:`IllegalActionError` and changes nothing.
 >>> sum(hand.payoffs)
 0
 
-Rules follow ``shared/spec/rules.md``; ``docs/rules.md`` in this repository lists
-every rule with the option that changes it.
+``docs/rules.md`` lists every rule with the option that changes it.
 """
 
 from __future__ import annotations
@@ -27,9 +26,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from razz_env.engine.actions import Action
+from razz_env.engine.checks import as_int
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.dealing import DeckDealer, ExplicitDealer
-from razz_env.engine.errors import ConfigError, IllegalActionError
+from razz_env.engine.errors import ConfigError, IllegalActionError, shown
 from razz_env.engine.order import bring_in_seat, strongest_seat
 from razz_env.engine.showdown import PotResult, settle
 from razz_env.engine.view import SeatView, seat_view
@@ -47,6 +47,10 @@ _FOLD_CHECK_COMPLETE = (FOLD, CHECK, COMPLETE)
 _FOLD_CHECK_BET = (FOLD, CHECK, BET)
 _FOLD_CHECK_BET_BIG = (FOLD, CHECK, BET, BET_BIG)
 UP_POSITIONS = (2, 3, 4, 5)
+# What an action can change: restored when a partial explicit deal has no card for what it started.
+_UNDO_FIELDS = ("stacks", "bets", "contributed", "folded", "acted", "community", "street", "actor", "level",
+                "bet_count", "increment", "cap", "bring_in_pending", "big_bet_open", "payoffs", "pots", "is_over",
+                "_legal")
 
 
 class HistoryEntry(NamedTuple):
@@ -66,7 +70,7 @@ class HandState:
         "acted", "cards", "community", "street", "actor", "level", "bet_count", "increment",
         "cap", "bring_in_pending", "big_bet_open", "history", "payoffs", "pots", "is_over",
         "bring_in_seat", "_legal", "_dealer", "_low", "_bet_sizes", "_big_bet", "_bring_in",
-        "_open_pair_rule",
+        "_open_pair_rule", "_partial",
     )
 
     def __init__(
@@ -79,20 +83,13 @@ class HandState:
         cards: Sequence[Sequence[int]] | None = None,
         community: int | None = None,
     ) -> None:
+        if not isinstance(config, HandConfig):
+            raise ConfigError(f"config: expected a HandConfig, got {shown(config)}")
         n = config.num_seats
         self.config = config
         self.num_seats = n
-        if cards is not None:
-            if deck is not None:
-                raise ConfigError("cards: give either explicit cards or a deck, not both")
-            self._dealer: DeckDealer | ExplicitDealer = ExplicitDealer(cards, community, n)
-        else:
-            if community is not None:
-                raise ConfigError("community: only explicit cards take a community card")
-            if deck is None:
-                self._dealer = DeckDealer.shuffled(rng if rng is not None else random.Random(seed), n)
-            else:
-                self._dealer = DeckDealer(deck, n)
+        self._dealer: DeckDealer | ExplicitDealer = _dealer(n, seed, rng, deck, cards, community)
+        self._partial = isinstance(self._dealer, ExplicitDealer) and not self._dealer.complete
         stakes = config.stakes
         self._low = config.variant.low_board
         self._bet_sizes = stakes.by_street
@@ -188,6 +185,7 @@ class HandState:
                 raise IllegalActionError(self._illegal_message(parsed, None))
             action = parsed
         seat = self.actor
+        undo = self._undo_point() if self._partial else None
         bets = self.bets
         stacks = self.stacks
         if action is FOLD:
@@ -224,8 +222,30 @@ class HandState:
         self.acted[seat] = True
         entry = HistoryEntry(self.street, seat, action, amount)
         self.history.append(entry)
-        self._advance(seat)
+        if undo is None:
+            self._advance(seat)
+        else:
+            try:
+                self._advance(seat)
+            except ConfigError as err:
+                self._undo(undo)
+                raise ConfigError(f"{err}: {action} refused, the hand is unchanged") from None
         return entry
+
+    def _undo_point(self) -> dict[str, object]:
+        """What :meth:`_undo` needs to put the hand back as it is now."""
+        saved: dict[str, object] = {name: getattr(self, name) for name in _UNDO_FIELDS}
+        for name in ("stacks", "bets", "contributed", "folded", "acted", "pots"):
+            saved[name] = list(saved[name])
+        saved["cards"] = [list(held) for held in self.cards]
+        saved["history"] = len(self.history)
+        return saved
+
+    def _undo(self, saved: dict[str, object]) -> None:
+        for name in _UNDO_FIELDS:
+            setattr(self, name, saved[name])
+        self.cards = saved["cards"]
+        del self.history[saved["history"]:]
 
     def _illegal_message(self, action: object, problem: str | None) -> str:
         if self.is_over:
@@ -352,8 +372,30 @@ class HandState:
         self.actor = None
         self._legal = ()
         self.is_over = True
-        if isinstance(self._dealer, ExplicitDealer):
-            self._dealer.check_all_used([len(held) for held in self.cards], self.community is not None)
         winnings, self.pots = settle(self)
         self.payoffs = [w - c for w, c in zip(winnings, self.contributed)]
         self.stacks = [s + w for s, w in zip(self.stacks, winnings)]
+
+
+def _dealer(num_seats: int, seed: object, rng: random.Random | None, deck: Sequence[int] | None,
+            cards: Sequence[Sequence[int]] | None, community: int | None) -> DeckDealer | ExplicitDealer:
+    """The dealer the arguments ask for; ``ConfigError`` for combinations that would silently ignore one."""
+    if cards is not None and deck is not None:
+        raise ConfigError("cards: give either explicit cards or a deck, not both")
+    if community is not None and cards is None:
+        raise ConfigError("community: only explicit cards take a community card")
+    if seed is not None and rng is not None:
+        raise ConfigError("seed: give either a seed or an rng, not both")
+    if (seed is not None or rng is not None) and (cards is not None or deck is not None):
+        given = "seed" if seed is not None else "rng"
+        raise ConfigError(f"{given}: the hand deals the given {'cards' if cards is not None else 'deck'}, "
+                          f"so a {given} would be ignored; give one or the other")
+    if cards is not None:
+        return ExplicitDealer(cards, community, num_seats)
+    if deck is not None:
+        return DeckDealer(deck, num_seats)
+    if rng is None:
+        rng = random.Random(None if seed is None else as_int("seed", seed))
+    elif not callable(getattr(rng, "random", None)):
+        raise ConfigError(f"rng: expected a random.Random, got {shown(rng)}")
+    return DeckDealer.shuffled(rng, num_seats)

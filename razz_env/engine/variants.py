@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,4 +51,4 @@ def get_variant(name: str) -> Variant:
     try:
         return VARIANTS[name]
     except (KeyError, TypeError):
-        raise ConfigError(f"variant: unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+        raise ConfigError(f"variant: unknown variant {shown(name)}; known: {', '.join(VARIANTS)}") from None

@@ -115,10 +115,14 @@ default), ``allow_open_fold`` (False), ``encoding`` (``"flat"`` or ``"ranks"``),
 down cards the render shows; default the agent to act).
 
 ``reset(seed=...)`` deals a new hand; the same seed deals the same cards, and
-later unseeded resets continue that sequence. ``reset(options=...)`` may give
-``{"deck": [52 card ints]}`` or ``{"cards": [[...] per seat], "community": card}``
-to deal a chosen hand (cards from :func:`razz_env.engine.cards.parse_cards`);
-other keys are ignored.
+later unseeded resets continue that sequence (numpy integer seeds are accepted).
+``reset(options=...)`` may give ``{"deck": [52 card ints]}`` or ``{"cards": [[7 card
+ints] per seat]}`` to deal a chosen hand (cards from :func:`razz_env.engine.cards.parse_cards`).
+Because the agents may play any line, explicit cards must list all seven cards of every
+seat, in dealing order; at 8 seats, where who gets a 7th-street card depends on who
+folds, give a deck. A short or long card list, a repeated card or a bad seed raise
+``ConfigError`` naming the problem, and the environment is left as it was; other keys
+are ignored with a warning (PettingZoo's API test passes one).
 
 Example
 -------
@@ -151,7 +155,7 @@ from pettingzoo.utils import wrappers
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.state import HandState
-from razz_env.env.common import table_config
+from razz_env.env.common import deal_options, reset_seed, table_config
 from razz_env.text import render_hand
 
 __all__ = ["env", "raw_env"]
@@ -236,13 +240,15 @@ class raw_env(AECEnv):
     # ------------------------------------------------------------------ episode
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new hand (``seed`` repeats a deal; ``options`` may fix the cards, see the module docs)."""
+        """Deal a new hand (``seed`` repeats a deal; ``options`` may fix the cards, see the module docs).
+
+        Bad ``seed`` or ``options`` raise ``ConfigError`` naming them before anything changes.
+        """
+        seed = reset_seed(seed)
+        deal = deal_options(options, self.config.num_seats)
         if seed is not None:
             self._rng = random.Random(seed)
-        deal: dict[str, Any] = {}
-        if options:
-            deal = {key: options[key] for key in ("deck", "cards", "community") if key in options}
-        self.hand = HandState(self.config, rng=self._rng, **deal)
+        self.hand = HandState(self.config, **deal) if deal else HandState(self.config, rng=self._rng)
         agents = self.possible_agents[:]
         self.agents = agents
         self.rewards = dict.fromkeys(agents, 0.0)

@@ -21,14 +21,21 @@ opponent's (a fold, or the call that closes the river).
   once per seat it takes) or a list, one per other seat, in clockwise order from
   the learner. ``set_opponents(...)`` swaps them from the next hand on;
   ``opponent_sampler`` (a callable returning an agent or a list) is asked for new
-  opponents before every hand, for self-play leagues.
+  opponents before every hand, for self-play leagues. An opponent that declares
+  (``variants``, ``seat_counts``) it cannot play the table is refused.
+* A failing opponent (its ``act`` or ``reset`` raises, or it answers with an id the
+  mask forbids) aborts the hand: the error names it (``ValueError`` for an illegal id,
+  ``RuntimeError`` chained to the agent's own exception otherwise), the hand stays as
+  it was, and ``step`` refuses until ``reset()``: the learner never acts in its seat.
 * ``seat``: the learner's seat, or ``"random"`` (drawn each hand from the
   environment's seeded generator among seats that can act).
 * ``reset()`` always returns a state where the learner is to act. A hand that ends
   before the learner's first decision (only possible with short stacks or a table
   where the learner cannot act) is skipped and another is dealt; the count is in
   ``info["skipped_hands"]``. ``reset(seed=...)`` repeats the deal and seats (and so
-  whole hands, when the opponents are deterministic: their own randomness is theirs).
+  whole hands, when the opponents are deterministic: their own randomness is theirs);
+  seeds are non-negative ints (numpy ints too). ``reset(options={"deck": [...]})`` or
+  ``{"cards": [...]}`` fixes the deal as in the AEC environment (never skipped).
 
 >>> class Caller:
 ...     name = "caller"
@@ -50,12 +57,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from razz_env.agent import Agent, Observer
+from razz_env.agent import Agent, Observer, seating_problem
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.actions import Action
+from razz_env.engine.checks import as_index
 from razz_env.engine.state import HandState
-from razz_env.env.common import table_config
+from razz_env.env.common import deal_options, reset_seed, table_config
 from razz_env.text import render_hand
 
 __all__ = ["SingleAgentEnv"]
@@ -120,8 +128,10 @@ class SingleAgentEnv(gymnasium.Env):
         n = self.config.num_seats
         self._can_act = [s for s in range(n) if self.config.stacks[s] > self.config.stakes.ante]
         if seat != "random":
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            number = -1 if isinstance(seat, (bool, str)) else as_index(seat)
+            if not 0 <= number < n:
                 raise ValueError(f"seat: expected 'random' or a seat from 0 to {n - 1}, got {seat!r}")
+            seat = number
             if seat not in self._can_act:
                 raise ValueError(f"seat: seat {seat} has no chips behind the ante, so it can never act")
         self.seat_option = seat
@@ -144,6 +154,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._seat_names = [""] * n
         self._seat_observers: list[Observer | None] = [None] * n
         self._observers: dict[int, tuple[Agent, Observer]] = {}
+        self._aborted: str | None = None
 
     # ------------------------------------------------------------------ opponents
 
@@ -163,40 +174,55 @@ class SingleAgentEnv(gymnasium.Env):
         for agent in listed:
             if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
                 raise ValueError(f"opponents: {agent!r} is not an Agent (needs act(observation) and reset(...))")
+            problem = seating_problem(agent, self.config.variant.name, self.config.num_seats)
+            if problem:
+                raise ValueError(f"opponents: {problem}")
         return listed
 
     # ------------------------------------------------------------------ episode
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
-        """Deal until the learner is to act; return its observation and ``{"action_mask", "seat", ...}``."""
+        """Deal until the learner is to act; return its observation and ``{"action_mask", "seat", ...}``.
+
+        ``options`` may fix the deal as in the AEC environment (``{"deck": [...]}`` or ``{"cards": [...]}``);
+        such a hand is never skipped: if it ends before the learner acts, ``reset`` raises. A bad ``seed`` or
+        ``options`` raise ``ConfigError`` before anything changes.
+        """
+        seed = reset_seed(seed, 0)
+        deal = deal_options(options, self.config.num_seats)
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
+        self._aborted = "reset() did not finish"  # until it does: step() must not continue the previous hand
         if self.opponent_sampler is not None:
             self._opponents = self._check_opponents(self.opponent_sampler())
         skipped = 0
         while True:
-            self._deal()
-            self._play_opponents()
+            self._deal(deal)
+            self._run_opponents()
             if not self.hand.is_over:
                 break
+            if deal:
+                raise RuntimeError(f"the chosen deal ended before seat {self.seat} could act; "
+                                   "check the stacks and the cards")
             skipped += 1
             if skipped >= MAX_SKIPPED_HANDS:
                 raise RuntimeError(f"{skipped} hands in a row ended before seat {self.seat} could act; "
                                    "check the stacks and the opponents")
+        self._aborted = None
         if self.render_mode == "human":
             self.render()
         info = {"action_mask": self.action_masks(), "seat": self.seat, "skipped_hands": skipped}
         return self.encoder.encode(self.hand, self.seat), info
 
-    def _deal(self) -> None:
-        """A new hand with the learner's seat chosen and every other seat given its agent."""
+    def _deal(self, deal: dict[str, Any]) -> None:
+        """A new hand (``deal``: chosen cards, else from the seeded generator) with every other seat given its agent."""
         config = self.config
         n = config.num_seats
         option = self.seat_option
         seat = self._rng.choice(self._can_act) if option == "random" else option
         self.seat = seat
-        self.hand = HandState(config, rng=self._rng)
+        self.hand = HandState(config, **deal) if deal else HandState(config, rng=self._rng)
         agents: list[Agent | None] = [None] * n
         names = [""] * n
         observers: list[Observer | None] = [None] * n
@@ -205,7 +231,12 @@ class SingleAgentEnv(gymnasium.Env):
             agents[other] = agent
             observers[other] = self._observer_for(agent)
             names[other] = f"opponent {getattr(agent, 'name', type(agent).__name__)!s} in seat {other}"
-            agent.reset(other, n, config.variant.name)
+            try:
+                agent.reset(other, n, config.variant.name)
+            except Exception as err:
+                self._aborted = f"{names[other]} failed in reset()"
+                raise RuntimeError(f"{names[other]} raised {type(err).__name__} in reset(): {err}; "
+                                   "the hand is aborted: call reset() to deal a new one") from err
         self._seat_agents = agents
         self._seat_names = names
         self._seat_observers = observers
@@ -233,13 +264,34 @@ class SingleAgentEnv(gymnasium.Env):
             choice = agents[seat].act(observers[seat](hand, seat))
             hand.act(translate(names[seat], choice, hand.legal_actions()))
 
+    def _run_opponents(self) -> None:
+        """:meth:`_play_opponents`, aborting the hand if an opponent fails: ``step`` then refuses until ``reset``.
+
+        An opponent that raises, or answers with an action the mask forbids, is named in the error; the
+        hand stays where it was (the failed opponent to act), so the learner can never act in its seat.
+        """
+        try:
+            self._play_opponents()
+        except Exception as err:
+            who = self._seat_names[self.hand.actor] if self.hand.actor is not None else "an opponent"
+            self._aborted = f"{who} failed"
+            if isinstance(err, ValueError) and str(err).startswith(f"{who}: "):
+                raise ValueError(f"{err}; the hand is aborted: call reset() to deal a new one") from None
+            raise RuntimeError(f"{who} raised {type(err).__name__}: {err}; "
+                               "the hand is aborted: call reset() to deal a new one") from err
+        except BaseException:
+            self._aborted = "interrupted while the opponents were acting"
+            raise
+
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         """Apply the learner's action, let the opponents answer; reward the net chips / big bet at the end."""
         hand = self.hand
+        if self._aborted is not None:
+            raise RuntimeError(f"step() after the hand was aborted ({self._aborted}): call reset() first")
         if hand is None or hand.is_over:
             raise RuntimeError("step() on a finished hand: call reset() first")
         hand.act(self._learner_action(action, hand.legal_actions()))
-        self._play_opponents()
+        self._run_opponents()
         if self.render_mode == "human":
             self.render()
         observation = self.encoder.encode(hand, self.seat)

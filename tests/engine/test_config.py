@@ -175,3 +175,63 @@ def test_rules_dict_lists_only_non_default_options_and_round_trips():
         Rules.from_dict({"cap": 3})
     with pytest.raises(ConfigError, match="rules: expected an object"):
         Rules.from_dict(3)
+
+
+# ---------------------------------------------------------------------------- sizes, numpy and bools
+
+
+def test_a_huge_seat_count_is_refused_before_anything_is_allocated():
+    import tracemalloc
+
+    tracemalloc.start()
+    with pytest.raises(ConfigError, match="num_seats: must be at most 8, got 1000000000"):
+        HandConfig.create(num_seats=10**9)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 1_000_000
+    with pytest.raises(ConfigError, match="num_seats: must be at least 2, got 1"):
+        HandConfig.create(num_seats=1)
+
+
+def test_numpy_integers_are_accepted_wherever_ints_are_and_stored_as_ints():
+    np = pytest.importorskip("numpy")
+    config = HandConfig.create("stud", stacks=np.array([100, 250]), ante=np.int8(1), bring_in=np.int64(2),
+                               small_bet=np.uint16(5), big_bet=np.int32(10), street_bets=np.array([5, 5, 10, 10, 20]),
+                               raise_cap=np.int64(3), heads_up_uncapped=np.bool_(True))
+    assert config == HandConfig.create("stud", stacks=[100, 250], ante=1, bring_in=2, small_bet=5, big_bet=10,
+                                       street_bets=[5, 5, 10, 10, 20], raise_cap=3, heads_up_uncapped=True)
+    values = [*config.stacks, config.stakes.ante, config.stakes.bring_in, *config.stakes.street_bets,
+              config.rules.raise_cap]
+    assert all(type(v) is int for v in values) and config.rules.heads_up_uncapped is True
+    assert HandConfig.create(num_seats=np.int64(3), starting_stack=np.int64(50)).stacks == (50, 50, 50)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"stacks": [True, 100]}, r"stacks\[0\]: expected an integer number of chips, got True"),
+        ({"ante": False}, "stakes.ante: expected an integer number of chips, got False"),
+        ({"num_seats": True}, "num_seats: expected an integer, got True"),
+        ({"starting_stack": True}, "starting_stack: expected an integer number of chips, got True"),
+        ({"raise_cap": True}, "rules.raise_cap: expected an integer, got True"),
+        ({"heads_up_uncapped": 1}, "rules.heads_up_uncapped: expected true/false, got 1"),
+        ({"stacks": [100.0, 100]}, r"stacks\[0\]: expected an integer number of chips, got 100\.0"),
+        ({"stacks": {100, 200}}, "stacks: expected a list of chip counts"),
+        ({"stacks": 100}, "stacks: expected a list of chip counts, got 100"),
+        ({"street_bets": 5}, "stakes.street_bets: expected a list of 5 bet sizes"),
+        ({"street_bets": "55555"}, "stakes.street_bets: expected a list of 5 bet sizes"),
+        ({"variant": ["razz"]}, r"variant: unknown variant \['razz'\]"),
+    ],
+)
+def test_bools_and_other_wrong_types_are_refused_naming_the_field(kwargs, match):
+    with pytest.raises(ConfigError, match=match):
+        HandConfig.create(**kwargs)
+
+
+def test_hand_config_fields_must_have_their_types():
+    with pytest.raises(ConfigError, match="stakes: expected a Stakes, got"):
+        HandConfig(get_variant("razz"), {"ante": 1}, (100, 100))
+    with pytest.raises(ConfigError, match="rules: expected a Rules, got None"):
+        HandConfig(get_variant("razz"), Stakes(1, 2, 5, 10), (100, 100), None)
+    with pytest.raises(ConfigError, match="variant: unknown variant 3"):
+        HandConfig(3, Stakes(1, 2, 5, 10), (100, 100))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from razz_env.engine import Action, ConfigError, HandConfig, HandState, parse_card, parse_cards, to_record
@@ -213,11 +214,38 @@ def test_seventh_street_opener_is_decided_by_own_four_up_cards_not_the_community
 # ---------------------------------------------------------------------------- explicit-card errors
 
 
-def test_missing_card_is_a_config_error_naming_the_seat_and_the_card():
+def _snapshot(hand: HandState) -> tuple:
+    return (list(hand.history), [list(h) for h in hand.cards], list(hand.stacks), list(hand.bets), hand.street,
+            hand.actor, hand.legal_actions(), hand.is_over, hand.payoffs, hand.community)
+
+
+def test_an_action_needing_a_card_that_is_not_listed_is_refused_and_changes_nothing():
     hand = explicit("razz", ["As 2s 3s", "Ah 2h Kh 4h"])
     hand.act(Action.BRING_IN)
-    with pytest.raises(ConfigError, match=r"cards\[0\]: seat 0 must be dealt a 4th-street card"):
+    before = _snapshot(hand)
+    with pytest.raises(ConfigError, match=r"cards\[0\]: seat 0 must be dealt a 4th-street card .* call refused, "
+                                          r"the hand is unchanged"):
         hand.act(Action.CALL)
+    assert _snapshot(hand) == before
+    hand.act(Action.FOLD)  # folding needs no card: the hand goes on from where it was
+    assert hand.is_over and hand.payoffs == [-1, 1]
+
+
+def test_a_missing_community_card_refuses_the_action_and_changes_nothing():
+    cards = ["Kc Kd 2c 3c 4c 5c", "Qc 7d 2d 3d 4d 6d", *_PAIRED_JUNK]
+    hand = explicit("razz", cards)
+    while True:
+        legal = hand.legal_actions()
+        action = next(a for a in (Action.BRING_IN, Action.CHECK, Action.CALL) if a in legal)
+        before = _snapshot(hand)
+        try:
+            hand.act(action)
+        except ConfigError as err:
+            assert "community: the deck cannot give every live seat a 7th card" in str(err)
+            assert "refused, the hand is unchanged" in str(err)
+            break
+    assert _snapshot(hand) == before
+    assert hand.street == 6 and not hand.is_over and hand.payoffs is None
 
 
 def test_missing_third_street_card_is_refused_at_construction():
@@ -230,7 +258,7 @@ def test_missing_third_street_card_is_refused_at_construction():
     [
         (["As 2s 3s", "As 2h 4h"], None),
         (["As 2s 2s", "Ah 2h 4h"], None),
-        (["As 2s 3s", "Ah 2h 4h"], "3s"),
+        (["Kc Kd 2c 3c 4c 5c", "Qc 7d 2d 3d 4d 6d", *_PAIRED_JUNK], "2c"),
     ],
 )
 def test_card_dealt_twice_is_a_config_error(cards, community):
@@ -243,21 +271,48 @@ def test_more_than_seven_cards_for_a_seat_is_refused():
         explicit("razz", ["As 2s 3s", "Ah 2h 3h 4h 5h 6h 7h 8h"])
 
 
-def test_cards_listed_but_never_dealt_are_refused_when_the_hand_ends():
+def test_cards_listed_but_never_dealt_are_not_an_error_for_a_hand_in_play():
+    """Like an undealt deck card: a seat that folds never gets the rest (a record must list exactly the dealt cards)."""
     hand = explicit("razz", ["As 2s 3s 4s", "Ah 2h Kh"])
     hand.act(Action.BRING_IN)
-    with pytest.raises(ConfigError, match=r"cards\[0\]: lists 4 cards but the seat was dealt 3 \(not dealt: 4s\)"):
-        hand.act(Action.FOLD)
+    hand.act(Action.FOLD)
+    assert hand.is_over and hand.payoffs == [-1, 1]
+    assert hand.cards == [parse_cards("As 2s 3s"), parse_cards("Ah 2h Kh")]
 
 
-@pytest.mark.parametrize("bad", [52, -1, "As", None, True, 3.0])
+@pytest.mark.parametrize("bad", [52, -1, "As", None, True, 3.0, [3], np.bool_(True)])
 def test_explicit_card_that_is_not_an_int_0_to_51_is_refused(bad):
     config = HandConfig.create("razz")
-    with pytest.raises(ConfigError, match=r"cards\[1\]: .* is not a card"):
+    with pytest.raises(ConfigError, match=r"cards\[1\]\[2\]: .* is not a card"):
         HandState(config, cards=[parse_cards("As 2s 3s"), [4, 5, bad]])
     if bad is not None:  # a None community means "no community card"
+        eight = HandConfig.create("razz", num_seats=8)
+        held = [list(range(6 * seat, 6 * seat + 6)) for seat in range(8)]
         with pytest.raises(ConfigError, match="community: .* is not a card"):
-            HandState(config, cards=[parse_cards("As 2s 3s"), parse_cards("Ah 2h 3h")], community=bad)
+            HandState(eight, cards=held, community=bad)
+
+
+def test_numpy_card_ids_are_cards():
+    config = HandConfig.create("razz")
+    hand = HandState(config, cards=[np.array([0, 4, 51]), [np.int8(1), np.uint16(5), np.int64(47)]])
+    assert hand.cards == [[0, 4, 51], [1, 5, 47]]
+    assert all(type(c) is int for held in hand.cards for c in held)
+    deck = HandState(config, deck=np.arange(52)[::-1])
+    assert deck.cards[0] == [51, 49, 47] and type(deck.cards[0][0]) is int
+
+
+@pytest.mark.parametrize(
+    ("cards", "match"),
+    [
+        ("As 2s 3s", r"cards: expected one list of cards per seat \(2\), got 'As 2s 3s'"),
+        ([[0, 1, 2], 7], r"cards\[1\]: expected a list of cards in dealing order, got 7"),
+        ([[0, 1, 2], {3: 4}], r"cards\[1\]: expected a list"),
+        (5, r"cards: expected one list of cards per seat"),
+    ],
+)
+def test_cards_of_the_wrong_shape_are_named(cards, match):
+    with pytest.raises(ConfigError, match=match):
+        HandState(HandConfig.create("razz"), cards=cards)
 
 
 def test_one_card_list_per_seat_is_required():
@@ -266,18 +321,17 @@ def test_one_card_list_per_seat_is_required():
         HandState(config, cards=[parse_cards("As 2s 3s"), parse_cards("Ah 2h 3h")])
 
 
-def test_community_card_listed_when_not_needed_is_refused():
-    hand = explicit("razz", ["As 2s Ks", "Ah 2h 3h"], community="Kd")
-    with pytest.raises(ConfigError, match="community: a community card is listed but every live seat got"):
-        hand.act(Action.BRING_IN)
-        hand.act(Action.FOLD)
+def test_a_community_card_is_refused_below_eight_seats():
+    """With 2-7 seats the deck never runs short of 7th-street cards, so a community card could never be dealt."""
+    with pytest.raises(ConfigError, match="community: with 2 seats every live seat gets its own 7th card"):
+        explicit("razz", ["As 2s Ks", "Ah 2h 3h"], community="Kd")
 
 
-def test_community_card_needed_but_absent_is_refused():
-    cards = ["Kc Kd 2c 3c 4c 5c", "Qc 7d 2d 3d 4d 6d", *_PAIRED_JUNK]
-    hand = explicit("razz", cards)
-    with pytest.raises(ConfigError, match="community: .* the record's community is null"):
-        passive(hand)
+def test_a_complete_deal_is_seven_cards_a_seat_below_eight_seats():
+    full = ["As 2s 3s 4s 5s 6s 7s", "Ah 2h 3h 4h 5h 6h 7h"]
+    assert HandState(HandConfig.create("razz"), cards=[parse_cards(c) for c in full])._dealer.complete
+    short = ["As 2s 3s 4s 5s 6s", "Ah 2h 3h 4h 5h 6h 7h"]
+    assert not HandState(HandConfig.create("razz"), cards=[parse_cards(c) for c in short])._dealer.complete
 
 
 @pytest.mark.parametrize(
@@ -285,7 +339,12 @@ def test_community_card_needed_but_absent_is_refused():
     [
         (list(range(51)), "deck: expected all 52 cards, got 51"),
         ([0, *range(51)], "dealt twice"),
-        ([*range(51), 52], "deck: every card must be an int 0-51"),
+        ([*range(51), 52], r"deck\[51\]: 52 is not a card"),
+        ([*range(51), "As"], r"deck\[51\]: 'As' is not a card"),
+        ([*range(51), [51]], r"deck\[51\]: \[51\] is not a card"),
+        ([True, *range(1, 52)], r"deck\[0\]: True is not a card"),
+        ("As Ks", "deck: expected a list of all 52 cards"),
+        (7, "deck: expected a list of all 52 cards"),
     ],
 )
 def test_a_bad_deck_is_refused(deck, match):
@@ -299,6 +358,38 @@ def test_cards_and_deck_together_or_community_without_cards_are_refused():
         HandState(config, cards=[parse_cards("As 2s 3s"), parse_cards("Ah 2h 3h")], deck=list(range(52)))
     with pytest.raises(ConfigError, match="only explicit cards take a community card"):
         HandState(config, seed=1, community=parse_card("As"))
+
+
+def test_a_seed_or_rng_that_would_be_ignored_is_refused():
+    config = HandConfig.create("razz")
+    with pytest.raises(ConfigError, match="seed: give either a seed or an rng, not both"):
+        HandState(config, seed=1, rng=random.Random(2))
+    with pytest.raises(ConfigError, match="seed: the hand deals the given deck"):
+        HandState(config, seed=1, deck=list(range(52)))
+    with pytest.raises(ConfigError, match="rng: the hand deals the given cards"):
+        HandState(config, rng=random.Random(1), cards=[parse_cards("As 2s 3s"), parse_cards("Ah 2h 3h")])
+
+
+@pytest.mark.parametrize("seed", [np.int64(7), np.uint32(7), 7])
+def test_numpy_integer_seeds_deal_like_python_ints(seed):
+    config = HandConfig.create("razz", num_seats=3)
+    assert HandState(config, seed=seed).cards == HandState(config, seed=7).cards
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"seed": True}, "seed: expected an integer, got True"),
+    ({"seed": 1.5}, "seed: expected an integer, got 1.5"),
+    ({"seed": "7"}, "seed: expected an integer, got '7'"),
+    ({"rng": 7}, "rng: expected a random.Random, got 7"),
+])
+def test_a_bad_seed_or_rng_is_named(kwargs, match):
+    with pytest.raises(ConfigError, match=match):
+        HandState(HandConfig.create("razz"), **kwargs)
+
+
+def test_a_config_that_is_not_a_hand_config_is_named():
+    with pytest.raises(ConfigError, match="config: expected a HandConfig, got 'razz'"):
+        HandState("razz")
 
 
 # ---------------------------------------------------------------------------- nobody can bet
@@ -321,3 +412,21 @@ def test_three_seats_two_all_in_for_the_ante_deals_out_without_betting():
     assert hand.history == []
     assert sum(hand.payoffs) == 0
     assert all(len(held) == 7 for held in hand.cards)
+
+
+@pytest.mark.parametrize(
+    ("seat_cards", "seats", "match"),
+    [
+        (["", "", "", "", "As 2s 3s 4s 5s 6s 7s", "", "", ""], 8,
+         r"seat_cards\[4\]: at 8 seats a 7th-street card has no"),
+        (["2c 2c 3s"], 2, "seat_cards: card 2c is dealt twice"),
+        (["As 2s 3s", "As"], 2, "seat_cards: card As is dealt twice"),
+        ([[True, 5, 6]], 2, r"seat_cards\[0\]\[0\]: True is not a card"),
+        ([[1, 60]], 2, r"seat_cards\[0\]\[1\]: 60 is not a card"),
+        (["Xx"], 2, r"seat_cards\[0\]: unknown card 'Xx'"),
+    ],
+)
+def test_deck_for_refuses_cards_it_cannot_place(seat_cards, seats, match):
+    with pytest.raises(ConfigError, match=match):
+        deck_for(seat_cards, seats)
+    assert deck_for(["", "", "", "As 2s 3s 4s 5s 6s 7s", "", "", "", ""], 8)[51] == parse_card("7s")

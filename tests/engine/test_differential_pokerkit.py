@@ -3,7 +3,7 @@
 Both engines get the same cards and the same decisions. At every decision they must agree on the seat to act,
 on what it may do (fold / check-or-call / bring-in / complete-bet-or-raise) and on every seat's stack and bet; at
 the end they must agree on every payoff. Hands that run into a situation where PokerKit knowingly plays by other
-rules (``shared/spec/rules.md``, "Known differences from PokerKit") are discarded, counted per reason and
+rules (``docs/rules.md``, "Known differences from PokerKit") are discarded, counted per reason and
 replaced; a cap on the discarded share keeps the test from skipping its way to green.
 """
 

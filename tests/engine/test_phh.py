@@ -1,7 +1,7 @@
 """PHH export: PokerKit loads what ``razz_env.engine.phh`` writes and replays it to our final stacks.
 
 The random hands come from the differential test's generator, which discards hands meeting a known
-PokerKit difference (``shared/spec/rules.md``); every other hand must replay exactly.
+PokerKit difference (``docs/rules.md``, "Known differences from PokerKit"); every other hand must replay exactly.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
 from razz_env.engine.phh import PHH_VARIANTS, to_phh, write_phh
 from razz_env.engine.state import HandState
 
@@ -141,3 +142,44 @@ def test_more_raises_than_pokerkit_allows_are_refused() -> None:
         hand.act("raise")
     with pytest.raises(ValueError, match="caps a round at 4"):
         to_phh(hand)
+
+
+def test_player_names_are_written_as_phh_players_and_pokerkit_reads_them() -> None:
+    hand = random_hands("stud8", 1)[0]
+    names = [f'seat "{seat}" \\ Zoë' for seat in range(hand.num_seats)]
+    history = HandHistory.loads(to_phh(hand, players=names))
+    assert history.players == names
+    assert replayed_stacks(history) == hand.stacks
+    assert "players" not in to_phh(hand)
+
+
+def test_write_phh_takes_one_list_of_names_per_hand(tmp_path: Path) -> None:
+    hands = random_hands("razz", 3)
+    names = [[f"a{i}-{seat}" for seat in range(hand.num_seats)] for i, hand in enumerate(hands)]
+    names[1] = None
+    path = tmp_path / "named.phhs"
+    assert write_phh(path, hands, players=names) == 3
+    with path.open("rb") as handle:
+        histories = list(HandHistory.load_all(handle))
+    assert [h.players for h in histories] == [names[0], None, names[2]]
+
+
+@pytest.mark.parametrize(
+    ("players", "match"),
+    [
+        ([["a", "b"]], r"players: expected one list of names per hand \(2\), got 1"),
+        ("ab", "players: expected one list of names per hand, got 'ab'"),
+        ([["a", "b"], ["a"]], r"hand 2: players: expected 2 names \(one per seat\), got 1"),
+        ([["a", "b"], ["a", 3]], r"hand 2: players\[1\]: expected a name"),
+    ],
+)
+def test_write_phh_refuses_bad_names_and_writes_nothing(tmp_path: Path, players, match) -> None:
+    hands = [HandState(HandConfig.create("razz"), seed=seed) for seed in range(2)]
+    for hand in hands:
+        hand.act("bring_in")
+        hand.act("complete")
+        hand.act("fold")
+    path = tmp_path / "bad.phhs"
+    with pytest.raises(ConfigError, match=match):
+        write_phh(path, hands, players=players)
+    assert not path.exists()

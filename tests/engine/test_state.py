@@ -473,6 +473,17 @@ def test_illegal_action_raises_naming_the_seat_and_legal_actions_and_changes_not
     assert snapshot(hand) == before
 
 
+def test_numpy_integer_action_values_are_actions_and_numpy_bools_are_not():
+    np = pytest.importorskip("numpy")
+    hand = explicit("razz", THREE)
+    play(hand, "bring_in")
+    assert hand.act(np.int64(int(CALL))).action is CALL
+    before = snapshot(hand)
+    with pytest.raises(IllegalActionError, match=r"unknown action np.True_"):
+        hand.act(np.bool_(True))
+    assert snapshot(hand) == before
+
+
 def test_bring_in_seat_cannot_fold_and_the_refusal_changes_nothing():
     hand = explicit("razz", THREE)
     before = snapshot(hand)

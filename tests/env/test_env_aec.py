@@ -20,7 +20,9 @@ from razz_env.env.aec import env, raw_env
 VARIANTS = ("razz", "action_razz", "stud", "stud8")
 PLAYERS = (2, 3, 6, 8)
 # PettingZoo warns about every Dict observation space of an env outside its own list; nothing to fix.
-DICT_OBS_WARNINGS = ("Observation space for each agent probably", "Observation is not a NumPy array")
+# Its API test also resets with options={"options": 1}, a key this environment ignores with a warning.
+DICT_OBS_WARNINGS = ("Observation space for each agent probably", "Observation is not a NumPy array",
+                     r"options: ignoring unknown key\(s\) \['options'\]")
 
 
 def expected_mask(legal: tuple[Action, ...], allow_open_fold: bool = False) -> list[int]:
@@ -226,13 +228,70 @@ def test_seeded_resets_repeat_the_deal_and_the_sequence() -> None:
 
 
 def test_reset_options_deal_chosen_cards() -> None:
-    cards = [parse_cards("As 2s Kh"), parse_cards("Ad 2d 7c")]
+    cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c")]
     e = raw_env(num_players=2)
-    e.reset(options={"cards": cards, "ignored": 1})
-    assert e.hand.cards == cards and e.agent_selection == "player_0"  # K♥ brings in at razz
+    with pytest.warns(UserWarning, match=r"options: ignoring unknown key\(s\) \['ignored'\]; reset options: deck"):
+        e.reset(options={"cards": cards, "ignored": 1})
+    assert e.hand.cards == [held[:3] for held in cards] and e.agent_selection == "player_0"  # K♥ brings in
     deck = list(range(52))
-    e.reset(options={"deck": deck})
+    e.reset(options={"deck": np.array(deck)})
     assert e.hand.cards[0][:2] == [0, 2]
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "match"),
+    [
+        (2, {"cards": [parse_cards("As 2s Kh"), parse_cards("Ad 2d 7c")]},
+         r"cards\[0\]: the agents may play any line, so every seat must list all 7 of its cards .* seat 0 lists 3"),
+        (2, {"cards": [parse_cards("As 2s Kh 3h 4h 5h 6h 7h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c")]},
+         r"cards\[0\]: a seat holds at most 7 cards, got 8"),
+        (2, {"cards": [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("As 2d 7c 3c 4c 5c 6c")]}, "dealt twice"),
+        (2, {"cards": [parse_cards("As 2s Kh 3h 4h 5h 6h")]}, r"cards: expected one list per seat \(2\), got 1"),
+        (2, {"cards": [["As", "2s", "Kh", "3h", "4h", "5h", "6h"], list(range(7))]}, r"cards\[0\]\[0\]: 'As' is not"),
+        (8, {"cards": [list(range(6 * s, 6 * s + 6)) for s in range(8)]}, "at 8 seats .* give options=\\{'deck'"),
+        (2, {"deck": list(range(51))}, "deck: expected all 52 cards, got 51"),
+        (2, {"deck": list(range(52)), "cards": [list(range(7)), list(range(7, 14))]}, "either a deck or cards"),
+        (2, "deck", "options: expected a dict, got 'deck'"),
+    ],
+)
+def test_bad_reset_options_are_named_and_leave_the_environment_as_it_was(players, options, match) -> None:
+    e = raw_env(num_players=players)
+    e.reset(seed=4)
+    e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
+    before = (e.hand, e.agent_selection, list(e.agents), e._rng.getstate())
+    with pytest.raises(ConfigError, match=match):
+        e.reset(options=options)
+    assert (e.hand, e.agent_selection, list(e.agents), e._rng.getstate()) == before
+
+
+def test_a_full_seven_card_deal_plays_to_the_end_whatever_the_agents_do() -> None:
+    cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c"),
+             parse_cards("Ac 2c Qh 3d 4d 5d 6d")]
+    for seed in range(30):
+        e = raw_env(num_players=3)
+        e.reset(options={"cards": cards})
+        chooser = random.Random(seed)
+        for _ in e.agent_iter():
+            observation, _, termination, truncation, _ = e.last()
+            e.step(None if termination or truncation else random_action(observation, chooser))
+        assert e.hand.is_over and sum(e.hand.payoffs) == 0
+
+
+@pytest.mark.parametrize("seed", [np.int64(5), np.uint16(5)])
+def test_numpy_seeds_deal_like_python_ints(seed) -> None:
+    a, b = raw_env(num_players=3), raw_env(num_players=3)
+    a.reset(seed=seed)
+    b.reset(seed=5)
+    assert a.hand.cards == b.hand.cards
+
+
+@pytest.mark.parametrize(("seed", "match"), [(True, "seed: expected an integer, got True"),
+                                             (1.5, "seed: expected an integer, got 1.5"),
+                                             ("1", "seed: expected an integer, got '1'")])
+def test_a_bad_seed_is_named(seed, match) -> None:
+    e = raw_env()
+    with pytest.raises(ConfigError, match=match):
+        e.reset(seed=seed)
 
 
 def test_observation_matches_the_encoder_and_nothing_hidden() -> None:

@@ -234,3 +234,142 @@ def test_an_illegal_opponent_action_names_the_opponent() -> None:
     with pytest.raises(ValueError, match=r"opponent bigbettor in seat 1: action 4 is not legal now; legal ids"):
         env.reset(seed=0)
         env.step(passive(env.action_masks()))
+
+
+class FailingAgent:
+    """Answers ``answers`` in turn, then raises (or returns an illegal id) at the given decision."""
+
+    def __init__(self, fail_at: int, failure: str, name: str = "flaky") -> None:
+        self.name = name
+        self.fail_at = fail_at
+        self.failure = failure
+        self.decisions = 0
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Stateless."""
+
+    def act(self, observation) -> int:
+        self.decisions += 1
+        if self.decisions == self.fail_at:
+            if self.failure == "raise":
+                raise ZeroDivisionError("model exploded")
+            return BET_BIG  # never legal in razz
+        return passive(observation.action_mask)
+
+
+@pytest.mark.parametrize(
+    ("failure", "error", "match"),
+    [
+        ("raise", RuntimeError, r"opponent flaky in seat 1 raised ZeroDivisionError: model exploded; the hand is "
+                                r"aborted: call reset\(\)"),
+        ("illegal", ValueError, r"opponent flaky in seat 1: action 4 is not legal now; legal ids: .*; the hand is "
+                                r"aborted: call reset\(\)"),
+    ],
+)
+def test_a_failing_opponent_aborts_the_hand_and_step_refuses_until_reset(failure, error, match) -> None:
+    opponent = FailingAgent(fail_at=0, failure=failure)
+    env = SingleAgentEnv(opponent, num_players=2, seat=0)
+    env.reset(seed=0)
+    opponent.fail_at = opponent.decisions + 1  # its next decision fails
+    hand = env.hand
+    with pytest.raises(error, match=match):
+        env.step(passive(env.action_masks()))
+    history = list(hand.history)
+    assert env.hand is hand and hand.actor == 1 and not hand.is_over
+    assert not env.action_masks().any()  # nothing is the learner's to do
+    for action in (CHECK_CALL, BET_RAISE):
+        with pytest.raises(RuntimeError, match=r"step\(\) after the hand was aborted \(opponent flaky in seat 1 "
+                                               r"failed\): call reset\(\) first"):
+            env.step(action)
+    assert hand.history == history  # the learner never acted in the opponent's seat
+    opponent.fail_at = 0
+    _, info = env.reset(seed=1)
+    assert env.hand.actor == 0 and info["action_mask"].any()
+    env.step(passive(env.action_masks()))
+
+
+def test_an_opponent_failing_during_reset_is_named_and_step_refuses() -> None:
+    env = SingleAgentEnv(FailingAgent(fail_at=1, failure="raise", name="early"), num_players=2, seat=1)
+    with pytest.raises(RuntimeError, match="opponent early in seat 0 raised ZeroDivisionError"):
+        env.reset(seed=3)  # seat 0 (the opponent) brings in or acts first on some deal
+    with pytest.raises(RuntimeError, match="step\\(\\) after the hand was aborted"):
+        env.step(CHECK_CALL)
+
+
+def test_an_opponent_whose_reset_raises_is_named() -> None:
+    class BadReset(FailingAgent):
+        def reset(self, seat: int, num_seats: int, variant: str) -> None:
+            raise KeyError(variant)
+
+    env = SingleAgentEnv(BadReset(0, "raise", name="badreset"), num_players=2, seat=0)
+    with pytest.raises(RuntimeError, match=r"opponent badreset in seat 1 raised KeyError in reset\(\): 'razz'"):
+        env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="aborted"):
+        env.step(CHECK_CALL)
+
+
+def test_a_failed_opponent_sampler_leaves_no_hand_to_step(calling_station) -> None:
+    calls = []
+
+    def sampler():
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError("checkpoint missing")
+        return calling_station
+
+    env = SingleAgentEnv(opponent_sampler=sampler, num_players=2, seat=0)
+    env.reset(seed=0)
+    with pytest.raises(OSError, match="checkpoint missing"):
+        env.reset()
+    with pytest.raises(RuntimeError, match=r"step\(\) after the hand was aborted \(reset\(\) did not finish\)"):
+        env.step(CHECK_CALL)
+    env.reset()
+    env.step(passive(env.action_masks()))
+
+
+def test_an_opponent_that_cannot_play_the_table_is_refused() -> None:
+    class HeadsUpOnly(FailingAgent):
+        seat_counts = (2,)
+
+    with pytest.raises(ValueError, match="opponents: .*"):
+        SingleAgentEnv(HeadsUpOnly(0, "raise"), num_players=3)
+
+
+def test_numpy_seat_and_seed_are_accepted(calling_station) -> None:
+    env = SingleAgentEnv(calling_station, num_players=3, seat=np.int64(2))
+    assert env.seat_option == 2 and type(env.seat_option) is int
+    first = env.reset(seed=np.int64(9))[0]
+    np.testing.assert_array_equal(first, env.reset(seed=9)[0])
+    with pytest.raises(ValueError, match=r"seat: expected .random. or a seat from 0 to 2, got np.int64\(3\)"):
+        SingleAgentEnv(calling_station, num_players=3, seat=np.int64(3))
+    for bad, match in ((True, "seed: expected an integer, got True"), (-1, "seed: must be at least 0, got -1")):
+        with pytest.raises(ValueError, match=match):
+            env.reset(seed=bad)
+
+
+def test_reset_options_deal_chosen_cards_and_bad_ones_change_nothing(calling_station) -> None:
+    from razz_env.engine import ConfigError, parse_cards
+
+    env = SingleAgentEnv(calling_station, num_players=2, seat=0)
+    cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c")]
+    env.reset(options={"cards": cards})
+    assert env.hand.cards == [held[:3] for held in cards]
+    hand = env.hand
+    with pytest.raises(ConfigError, match=r"cards\[1\]: the agents may play any line"):
+        env.reset(options={"cards": [cards[0], cards[1][:3]]})
+    assert env.hand is hand
+    while not env.hand.is_over:
+        env.step(passive(env.action_masks()))
+
+
+def test_a_chosen_deal_is_never_skipped(random_stub, monkeypatch) -> None:
+    """A hand that ends before the learner acts is re-dealt, except a chosen deal: that is an error, not a loop."""
+    env = SingleAgentEnv(random_stub(0), num_players=2, seat=0)
+
+    def play_out(self: SingleAgentEnv) -> None:
+        while not self.hand.is_over:
+            self.hand.act(self.hand.legal_actions()[0])
+
+    monkeypatch.setattr(SingleAgentEnv, "_play_opponents", play_out)
+    with pytest.raises(RuntimeError, match="the chosen deal ended before seat 0 could act"):
+        env.reset(options={"deck": list(range(52))})

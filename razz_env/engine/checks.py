@@ -1,0 +1,82 @@
+"""Checks of values a user hands the engine: integers, flags, sequences and cards.
+
+Constructors call these once, so the hot path can trust what it stores. Each check
+names the field in a :class:`~razz_env.engine.errors.ConfigError`, accepts numpy
+integers wherever a Python int is accepted (and stores a plain int, so records and
+JSON stay clean), and refuses ``bool`` as a number or a card: ``True`` is not 1 chip.
+
+>>> import numpy as np
+>>> as_int("stakes.ante", np.int64(2)), as_card("deck[0]", np.uint8(51))
+(2, 51)
+>>> as_int("stacks[0]", True)
+Traceback (most recent call last):
+...
+razz_env.engine.errors.ConfigError: stacks[0]: expected an integer, got True
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping
+from typing import Any
+
+from razz_env.engine.cards import DECK_SIZE
+from razz_env.engine.errors import ConfigError, shown
+
+
+def as_int(name: str, value: Any, minimum: int | None = None, maximum: int | None = None,
+           what: str = "an integer") -> int:
+    """``value`` as a plain int in ``[minimum, maximum]``; numpy integers pass, bools and floats do not."""
+    if isinstance(value, bool):
+        raise ConfigError(f"{name}: expected {what}, got {value!r}")
+    if value.__class__ is not int:
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise ConfigError(f"{name}: expected {what}, got {shown(value)}") from None
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"{name}: must be at least {minimum}, got {shown(value)}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{name}: must be at most {maximum}, got {shown(value)}")
+    return value
+
+
+def as_index(value: Any, default: int = -1) -> int:
+    """``operator.index(value)`` (numpy integers included), or ``default`` for anything that is not an integer."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        return default
+
+
+def as_flag(name: str, value: Any) -> bool:
+    """``value`` as a bool: ``True``/``False`` or a numpy bool, nothing else (not 0 or 1)."""
+    if isinstance(value, bool):
+        return value
+    if getattr(value, "dtype", None) is not None and value.dtype.kind == "b" and getattr(value, "ndim", 1) == 0:
+        return bool(value)
+    raise ConfigError(f"{name}: expected true/false, got {shown(value)}")
+
+
+def as_list(name: str, value: Any, what: str = "a list") -> list[Any]:
+    """The items of an ordered collection (list, tuple, range, 1-D array); not a string, mapping or set."""
+    if (isinstance(value, (str, bytes, bytearray, Mapping, set, frozenset))
+            or not hasattr(value, "__len__") or not hasattr(value, "__iter__")):
+        raise ConfigError(f"{name}: expected {what}, got {shown(value)}")
+    try:
+        return list(value)
+    except TypeError:  # a 0-d array has __len__ and __iter__ but neither works
+        raise ConfigError(f"{name}: expected {what}, got {shown(value)}") from None
+
+
+def as_card(name: str, value: Any) -> int:
+    """``value`` as a card id 0-51 (``rank * 4 + suit``, see :mod:`razz_env.engine.cards`)."""
+    card = -1
+    if not isinstance(value, bool):
+        try:
+            card = operator.index(value)
+        except TypeError:
+            pass
+    if not 0 <= card < DECK_SIZE:
+        raise ConfigError(f"{name}: {shown(value)} is not a card (an int 0-51, see razz_env.engine.cards)")
+    return card

@@ -1,0 +1,147 @@
+"""Value checks (``razz_env.engine.checks``) and a fuzz of the public constructors: every bad value is named.
+
+``HandConfig.create``, ``Stakes``, ``Rules`` and ``HandState`` get random values of every kind in every
+argument; each call must either build a valid object or raise ``ConfigError`` (a ``ValueError``) whose
+message starts with the name of the argument at fault — never a bare ``TypeError``, ``AttributeError`` or
+``MemoryError`` from inside. ``RAZZ_FUZZ_EXAMPLES=5000`` runs a bigger batch and prints the figures.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from razz_env.engine import ConfigError, HandConfig, HandState, Rules, Stakes
+from razz_env.engine.checks import as_card, as_flag, as_index, as_int, as_list
+from razz_env.engine.errors import shown
+
+EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "150"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FIGURES: Counter = Counter()
+if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
+    atexit.register(lambda: print("\nconstructor fuzz figures:", dict(sorted(FIGURES.items()))))
+
+
+def test_as_int_takes_python_and_numpy_integers_and_nothing_else():
+    assert as_int("x", 5) == 5 and type(as_int("x", np.int16(5))) is int
+    for bad in (True, np.bool_(True), 5.0, np.float64(5), "5", None, [5], np.array([5])):
+        with pytest.raises(ConfigError, match=r"^x: expected an integer, got "):
+            as_int("x", bad)
+    with pytest.raises(ConfigError, match="^x: must be at least 2, got 1$"):
+        as_int("x", 1, 2)
+    with pytest.raises(ConfigError, match="^x: must be at most 8, got 9$"):
+        as_int("x", np.int64(9), 2, 8)
+
+
+def test_as_card_as_flag_as_list_and_as_index():
+    assert as_card("c", np.uint8(51)) == 51
+    for bad in (52, -1, True, "As", 1.0, None):
+        with pytest.raises(ConfigError, match=r"^c: .* is not a card \(an int 0-51"):
+            as_card("c", bad)
+    assert as_flag("f", np.bool_(False)) is False and as_flag("f", True) is True
+    for bad in (0, 1, "yes", None, np.array([True])):
+        with pytest.raises(ConfigError, match="^f: expected true/false"):
+            as_flag("f", bad)
+    assert as_list("l", range(3)) == [0, 1, 2] and as_list("l", np.arange(2)) == [0, 1]
+    for bad in ("abc", b"ab", {"a": 1}, {1, 2}, 3, iter([1]), np.int64(3), np.array(3)):
+        with pytest.raises(ConfigError, match="^l: expected a list"):
+            as_list("l", bad)
+    assert as_index(np.int8(3)) == 3 and as_index("3") == -1 and as_index(2.0, None) is None
+
+
+def test_shown_keeps_messages_short_whatever_the_value():
+    assert shown("x" * 500).endswith("...") and len(shown("x" * 500)) == 60
+    assert shown(10**5000) == "an integer of about 5000 digits"
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert shown(deep).startswith("<list") or len(shown(deep)) <= 60
+
+
+def test_a_huge_ante_or_stack_is_just_a_number():
+    config = HandConfig.create(stacks=[10**40, 10**40], ante=10**30, bring_in=10**31, small_bet=10**32,
+                               big_bet=10**33)
+    hand = HandState(config, seed=1)
+    while not hand.is_over:
+        hand.act(hand.legal_actions()[-1])
+    assert sum(hand.payoffs) == 0
+
+
+# ---------------------------------------------------------------------------- fuzz of the public constructors
+
+anything = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 60), st.integers(-(10**30), 10**30), st.floats(allow_nan=True),
+    st.text(max_size=6), st.binary(max_size=4), st.sampled_from(["razz", "stud8", "As", "7", "", "random"]),
+    st.lists(st.integers(-3, 60), max_size=9), st.lists(st.booleans(), max_size=3),
+    st.tuples(st.integers(0, 400), st.integers(0, 400)),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.sampled_from([np.int64(3), np.uint8(7), np.bool_(True), np.float32(2.0), np.array([100, 100]), np.array(5),
+                     object(), range(3), {1, 2}, b"razz", 10**9]),
+)
+
+
+def _check(call, names: tuple[str, ...], category: str) -> None:
+    """Run ``call``: it builds something or raises ConfigError starting with one of ``names``."""
+    FIGURES[f"{category}: inputs"] += 1
+    try:
+        call()
+    except ConfigError as err:
+        message = str(err)
+        assert message.startswith(names), message
+        assert "\n" not in message and len(message) < 400, message
+        FIGURES[f"{category}: clean error"] += 1
+    else:
+        FIGURES[f"{category}: valid result"] += 1
+
+
+CREATE_ARGS = ("variant", "stacks", "num_seats", "starting_stack", "ante", "bring_in", "small_bet", "big_bet",
+               "street_bets", "raise_cap", "heads_up_uncapped", "open_pair_big_bet")
+FIELD_NAMES = ("variant", "stacks", "num_seats", "starting_stack", "stakes", "rules")
+
+
+@FUZZ
+@given(st.dictionaries(st.sampled_from(CREATE_ARGS), anything, max_size=4))
+def test_hand_config_create_names_every_bad_argument(kwargs: dict) -> None:
+    _check(lambda: HandConfig.create(**kwargs), FIELD_NAMES, "HandConfig.create")
+
+
+@FUZZ
+@given(anything, anything, anything, anything, anything)
+def test_stakes_names_every_bad_argument(ante, bring_in, small_bet, big_bet, street_bets) -> None:
+    _check(lambda: Stakes(ante, bring_in, small_bet, big_bet, street_bets), ("stakes",), "Stakes")
+
+
+@FUZZ
+@given(anything, anything, anything)
+def test_rules_names_every_bad_argument(raise_cap, heads_up_uncapped, open_pair_big_bet) -> None:
+    _check(lambda: Rules(raise_cap, heads_up_uncapped, open_pair_big_bet), ("rules",), "Rules")
+
+
+@FUZZ
+@given(st.sampled_from([2, 3, 8]), st.dictionaries(st.sampled_from(["seed", "rng", "deck", "cards", "community"]),
+                                                  anything, max_size=3), st.integers(0, 2**32))
+def test_hand_state_names_every_bad_argument(seats: int, kwargs: dict, salt: int) -> None:
+    if "deck" in kwargs and random.Random(salt).random() < 0.5:
+        kwargs["deck"] = random.Random(salt).sample(range(52), 52)
+    if "cards" in kwargs and random.Random(salt).random() < 0.5:
+        drawn = random.Random(salt).sample(range(52), 6 * seats)
+        kwargs["cards"] = [drawn[6 * s:6 * s + random.Random(salt + s).randint(2, 6)] for s in range(seats)]
+    config = HandConfig.create(num_seats=seats)
+
+    def build() -> None:
+        hand = HandState(config, **kwargs)
+        while not hand.is_over:
+            try:
+                hand.act(hand.legal_actions()[0])
+            except ConfigError as err:  # a partial deal: the action that needs a missing card is refused
+                assert "refused, the hand is unchanged" in str(err)
+                break
+
+    _check(build, ("seed", "rng", "deck", "cards", "community", "config"), "HandState")
