@@ -10,19 +10,27 @@ without native masking play through ``SingleAgentEnv(illegal_action="check_fold"
 which plays the passive action (check, else fold) for an illegal choice.
 
 Trust boundary: SB3 archives can carry pickled Python objects. Load only files you
-trust; the shipped zoo files are verified against their SHA-256 before loading
-(:mod:`agents.sb3_zoo`).
+trust. :func:`read_verified` reads a file once and checks its SHA-256, and
+:func:`load_model` loads exactly those bytes from memory, so the file cannot be
+swapped between the check and the load; the shipped zoo (:mod:`agents.sb3_zoo`)
+and the run folders of ``razz train`` load through them.
+
+A trained policy only knows the table it was trained at: an agent given ``variants``
+and ``seat_counts`` declares them (:func:`razz_env.agent.seating_problem` reads
+them) and refuses, in :meth:`SB3Agent.reset`, to be seated anywhere else.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from razz_env.agent import Observation
+from razz_env.agent import Observation, seating_problem
 
 ALGORITHMS = ("maskable_ppo", "ppo", "a2c", "dqn", "qrdqn")
 
@@ -42,6 +50,33 @@ def algorithm_class(name: str) -> Any:
 
         return getattr(stable_baselines3, name.upper())
     raise ValueError(f"algorithm: unknown {name!r}; known: {', '.join(ALGORITHMS)}")
+
+
+class UntrustedModelError(RuntimeError):
+    """A model file whose SHA-256 is not the recorded one (or none is recorded): it is not loaded."""
+
+
+def read_verified(path: str | Path, sha256: str | None) -> bytes:
+    """The bytes of ``path``, read once, after checking their SHA-256 against ``sha256``."""
+    path = Path(path)
+    if sha256 is None:
+        raise UntrustedModelError(f"{path}: no SHA-256 recorded for it; refusing to load a file that may "
+                                  f"carry pickled code")
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise UntrustedModelError(f"{path}: cannot be read ({err.strerror or err})") from err
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != sha256:
+        raise UntrustedModelError(f"{path}: SHA-256 {digest} differs from the recorded {sha256} (truncated or "
+                                  f"changed since it was written); refusing to load a file that may carry "
+                                  f"pickled code")
+    return data
+
+
+def load_model(data: bytes, algorithm: str, **kwargs: Any) -> Any:
+    """An SB3 model of ``algorithm`` from the archive bytes ``data`` (on the CPU; ``kwargs`` go to ``load``)."""
+    return algorithm_class(algorithm).load(io.BytesIO(data), device="cpu", **kwargs)
 
 
 def action_scores(model: Any, observations: np.ndarray) -> Any:
@@ -74,28 +109,37 @@ def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, dete
 
 
 class SB3Agent:
-    """A trained policy playing by the agent interface; batches decisions in one forward pass."""
+    """A trained policy playing by the agent interface; batches decisions in one forward pass.
+
+    ``variants`` and ``seat_counts``, when given, are the tables the policy was trained for:
+    :meth:`reset` refuses any other seating (``None``: not declared, any table).
+    """
 
     observes = ("vector",)
 
     def __init__(self, model: Any, name: str = "sb3", deterministic: bool = True, encoding: str = "flat",
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, variants: Sequence[str] | None = None,
+                 seat_counts: Sequence[int] | None = None) -> None:
         import torch
 
         self.model = model
         self.name = name
         self.deterministic = deterministic
         self.encoding = encoding
+        self.variants = tuple(variants) if variants is not None else None
+        self.seat_counts = tuple(seat_counts) if seat_counts is not None else None
         self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
 
     @classmethod
-    def load(cls, path: str | Path, algorithm: str, **kwargs: Any) -> SB3Agent:
-        """Load a saved model (trusted files only: archives may hold pickled objects)."""
-        model = algorithm_class(algorithm).load(str(path), device="cpu")
-        return cls(model, **kwargs)
+    def load(cls, path: str | Path, algorithm: str, sha256: str, **kwargs: Any) -> SB3Agent:
+        """Load a saved model whose SHA-256 is ``sha256`` (checked; the verified bytes are what is loaded)."""
+        return cls(load_model(read_verified(path, sha256), algorithm), **kwargs)
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
-        """Stateless: nothing to clear between hands."""
+        """Refuse a table the policy was not trained for (``ValueError``); otherwise stateless."""
+        problem = seating_problem(self, variant, num_seats)
+        if problem is not None:
+            raise ValueError(problem)
 
     def act(self, observation: Observation) -> int:
         """One decision (prefer :meth:`act_batch`: one forward pass for many tables)."""

@@ -1,28 +1,31 @@
 """The shipped trained agents: ``agents/zoo/manifest.json`` entries registered by name.
 
-``make_agent("ppo_razz")`` loads ``agents/zoo/ppo_razz.zip`` after checking its
-SHA-256 against the manifest: SB3 archives can hold pickled objects, so only
-files whose hash matches the manifest committed with the code are loaded. A
-changed or unknown file raises :class:`ZooIntegrityError` and nothing is loaded.
-Each entry records the config and command that reproduce it and its training time.
+``make_agent("ppo_razz")`` reads ``agents/zoo/ppo_razz.zip`` once, checks its
+SHA-256 against the manifest and loads the model from those same bytes in
+memory: SB3 archives can hold pickled objects, so only bytes whose hash matches
+the manifest committed with the code are ever unpickled (swapping the file after
+the check changes nothing). A changed or missing file raises
+:class:`ZooIntegrityError` and nothing is loaded. Each entry records the table
+the agent was trained for (``variant``, ``num_players``), which the agent
+declares as ``variants`` / ``seat_counts``, and the config and command that
+reproduce it and its training time.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from agents.registry import register
-from agents.sb3_agent import SB3Agent
+from agents.sb3_agent import SB3Agent, UntrustedModelError, load_model, read_verified
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 MANIFEST = ZOO_DIR / "manifest.json"
 
 
-class ZooIntegrityError(RuntimeError):
+class ZooIntegrityError(UntrustedModelError):
     """A zoo file is missing or its hash differs from the manifest: it is not loaded."""
 
 
@@ -33,32 +36,30 @@ def manifest() -> dict[str, dict[str, Any]]:
     return json.loads(MANIFEST.read_text(encoding="utf-8"))
 
 
-def verified_path(name: str) -> Path:
-    """Path of the zoo file for ``name`` once its SHA-256 matches the manifest."""
+def verified_bytes(name: str) -> bytes:
+    """The bytes of the zoo file for ``name``, read once, once their SHA-256 matches the manifest."""
     entry = manifest()[name]
     path = ZOO_DIR / entry["file"]
     if not path.exists():
         raise ZooIntegrityError(f"zoo agent {name!r}: {path} is missing")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    if digest != entry["sha256"]:
-        raise ZooIntegrityError(f"zoo agent {name!r}: {path.name} has SHA-256 {digest}, the manifest says "
-                                f"{entry['sha256']}; refusing to load a file that may carry pickled code")
-    return path
+    try:
+        return read_verified(path, entry["sha256"])
+    except UntrustedModelError as err:
+        raise ZooIntegrityError(f"zoo agent {name!r}: {err}") from err
 
 
 @cache
 def _load_model(name: str) -> Any:
-    from agents.sb3_agent import algorithm_class
-
-    entry = manifest()[name]
-    return algorithm_class(entry["algorithm"]).load(str(verified_path(name)), device="cpu")
+    return load_model(verified_bytes(name), manifest()[name]["algorithm"])
 
 
 def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = None) -> SB3Agent:
     """A shipped agent by name (the model is loaded once per process and shared)."""
     entry = manifest()[name]
+    seats = entry.get("num_players")
     return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
-                    seed=seed)
+                    seed=seed, variants=(entry["variant"],) if "variant" in entry else None,
+                    seat_counts=(seats,) if seats is not None else None)
 
 
 def _register_all() -> None:

@@ -40,6 +40,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from razz_env.engine.record import read_records, replay_record
 
+    if args.explain is not None and args.explain < 0:
+        raise ConfigError(f"--explain: expected how many failures to print (0 or more), got {args.explain}")
+    problems = [f"{path}: {problem}" for path in args.files if (problem := _unreadable(path))]
+    if problems:
+        raise ConfigError("; ".join(problems))
     hands = mismatches = illegal = 0
     failures: list[str] = []
     for path in args.files:
@@ -55,21 +60,39 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             elif result.status == "illegal":
                 illegal += 1
             if not result.ok:
-                failures.append(f"{path}:{line}: {result.status}: {result.message}")
+                failures.append(f"{path}:{line}: {result.message}")
     print(f"{hands} hands, {mismatches} mismatches, {illegal} illegal")
-    for failure in failures[: args.explain]:
+    listed = failures if args.explain is None else failures[: args.explain]
+    for failure in listed:
         print("  " + failure)
-    if len(failures) > args.explain:
-        print(f"  ... and {len(failures) - args.explain} more")
+    if len(failures) > len(listed):
+        print(f"  ... and {len(failures) - len(listed)} more")
     if args.check and (mismatches or illegal):
         return 1
     return 0
 
 
+def _unreadable(path: str) -> str | None:
+    """Why ``path`` cannot be replayed (missing, a directory, no permission), or None."""
+    import os
+
+    if os.path.isdir(path):
+        return "is a directory; give hand-record files (JSON lines)"
+    try:
+        with open(path, "rb"):
+            return None
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
+
+
 def _cmd_tournament(args: argparse.Namespace) -> int:
+    import logging
+
     from razz_env.evaluation.config import TournamentConfig
     from razz_env.evaluation.report import format_terminal, write_reports
-    from razz_env.evaluation.tournament import run_tournament
+    from razz_env.evaluation.tournament import BlockError, run_tournament
 
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
                  "records": True if args.records else None}
@@ -77,21 +100,62 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         config = TournamentConfig.from_yaml(args.config, **overrides)
     else:
         config = TournamentConfig.from_dict({}, **overrides)
-    result = run_tournament(config, fresh=args.fresh, progress=not args.quiet)
-    print(format_terminal(result))
-    paths = write_reports(result, config.output, plots=not args.no_plots)
+    warning_lines = logging.StreamHandler(sys.stderr)
+    warning_lines.setFormatter(logging.Formatter("razz tournament: warning: %(message)s"))
+    logger = logging.getLogger("razz_env.evaluation")
+    logger.addHandler(warning_lines)
+    try:
+        result = run_tournament(config, fresh=args.fresh, progress=not args.quiet)
+        print(format_terminal(result))
+        paths = write_reports(result, config.output, plots=not args.no_plots)
+    except BlockError as err:
+        print(f"razz tournament: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"razz tournament: cannot write the results in {config.output}: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"razz tournament: interrupted; finished blocks are saved in {config.output}: rerun the same command "
+              f"to resume", file=sys.stderr)
+        return 130
+    finally:
+        logger.removeHandler(warning_lines)
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 1 if result.failures else 0
 
 
+def _check_train_flags(args: argparse.Namespace) -> None:
+    import math
+
+    for flag, value in (("--steps", args.steps), ("--n-envs", args.n_envs)):
+        if value is not None and value < 1:
+            raise ConfigError(f"{flag}: expected a positive integer, got {value}")
+    if args.max_minutes is not None and not (math.isfinite(args.max_minutes) and args.max_minutes > 0):
+        raise ConfigError(f"--max-minutes: expected a positive number of minutes, got {args.max_minutes}")
+    if args.seed is not None and not 0 <= args.seed < 2**32:
+        raise ConfigError(f"--seed: expected an integer from 0 to {2**32 - 1}, got {args.seed}")
+
+
 def _cmd_train(args: argparse.Namespace) -> int:
     from razz_env.training.config import TrainConfig
-    from razz_env.training.train import train
+    from razz_env.training.train import TrainingInterrupted, train
 
+    def notify(message: str) -> None:
+        print(f"razz train: {message}", file=sys.stderr)
+
+    _check_train_flags(args)
     overrides = {"total_timesteps": args.steps, "output": args.output, "seed": args.seed, "n_envs": args.n_envs,
                  "vec_env": args.vec_env, "max_minutes": args.max_minutes}
     config = TrainConfig.from_yaml(args.config, **overrides)
-    summary = train(config, resume=args.resume, progress=not args.quiet)
+    try:
+        summary = train(config, resume=args.resume, fresh=args.fresh, progress=not args.quiet,
+                        dry_run=args.dry_run, notify=notify)
+    except TrainingInterrupted as err:
+        notify(str(err))
+        return 130
+    except KeyboardInterrupt:
+        notify("interrupted outside the training loop; no checkpoint was saved now")
+        return 130
     print(json.dumps(summary, indent=2))
     return 0
 
@@ -114,16 +178,22 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--record", action="store_true", help="also print the hand record (JSON)")
     demo.set_defaults(func=_cmd_demo)
 
-    replay = sub.add_parser("replay", help="replay hand records (JSONL) and check their payoffs")
+    replay = sub.add_parser(
+        "replay", help="replay hand records (JSONL) and check their payoffs",
+        description="Replay hand records (docs/hand-records.md), one JSON object per line. Prints "
+                    "'N hands, M mismatches, K illegal', then one 'file:line: field: problem' line per failing "
+                    "record (a line that is not a record counts as illegal). Exit status: 0; with --check, 1 if "
+                    "any record failed; 2 if a file is missing, a directory or unreadable (nothing is replayed).")
     replay.add_argument("files", nargs="+")
     replay.add_argument("--check", action="store_true", help="exit 1 on any mismatch or illegal record")
-    replay.add_argument("--explain", type=int, default=5, help="how many failures to explain")
+    replay.add_argument("--explain", type=int, default=None, metavar="N",
+                        help="print only the first N failures (default: all)")
     replay.set_defaults(func=_cmd_replay)
 
     tournament = sub.add_parser("tournament", help="round-robin tournament of agents (default: the shipped ones)")
     tournament.add_argument("--config", help="tournament YAML (default: the embedded default)")
     tournament.add_argument("--workers", type=int, help="worker processes")
-    tournament.add_argument("--deals", type=int, help="deals per pairing")
+    tournament.add_argument("--deals", type=int, help="deals per pairing (more than a finished run extends it)")
     tournament.add_argument("--seed", type=int)
     tournament.add_argument("--output", help="results folder")
     tournament.add_argument("--fresh", action="store_true", help="discard earlier results instead of resuming")
@@ -148,7 +218,12 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--max-minutes", type=float, dest="max_minutes", help="stop after this wall-clock time")
     train.add_argument("--seed", type=int)
     train.add_argument("--output", help="run folder (default runs/<config name>)")
-    train.add_argument("--resume", action="store_true", help="continue from the newest checkpoint")
+    train.add_argument("--resume", action="store_true",
+                       help="continue the run in the folder from its newest checkpoint that verifies and loads")
+    train.add_argument("--fresh", action="store_true",
+                       help="delete the earlier run in the folder first (says what it deletes)")
+    train.add_argument("--dry-run", action="store_true", dest="dry_run",
+                       help="check the config, the run folder and the model settings, then stop")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.set_defaults(func=_cmd_train)
     return parser

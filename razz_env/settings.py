@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, shown
 
 
 def checked_fields(cls: type, data: Mapping[str, Any], label: str) -> dict[str, Any]:
@@ -34,14 +35,51 @@ def with_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> dic
     return {**data, **{k: v for k, v in overrides.items() if v is not None}}
 
 
-def read_yaml(path: str | Path, output_root: str) -> dict[str, Any]:
-    """A YAML mapping, with ``name`` defaulting to the file name and ``output`` to ``<output_root>/<name>``."""
+def read_settings_file(path: str | Path, kind: str, example: str) -> dict[str, Any]:
+    """The mapping of ``kind`` settings in a YAML file; a missing, unreadable, empty or malformed file
+    (a key given twice included) is one :class:`ConfigError` naming the file and, for YAML, the place."""
     import yaml
 
-    with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle) or {}
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, expected a YAML file") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") from None
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot be read ({err.strerror or err})") from None
+    try:
+        data = yaml.load(text, Loader=_strict_loader())  # a SafeLoader subclass
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML{where}: {' '.join(str(err.problem or err).split())}") from None
+    except (yaml.YAMLError, ValueError, OverflowError, RecursionError) as err:
+        raise ConfigError(f"{path}: not valid YAML: {' '.join(str(err).split()) or type(err).__name__}") from None
+    if data is None:
+        raise ConfigError(f"{path}: empty; expected a mapping of {kind} settings (see {example})")
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping of settings")
-    data.setdefault("name", Path(path).stem)
-    data.setdefault("output", f"{output_root}/{data['name']}")
+        raise ConfigError(f"{path}: expected a mapping of {kind} settings, got {type(data).__name__} {shown(data)}")
     return data
+
+
+@cache
+def _strict_loader() -> type:
+    import yaml
+
+    class StrictLoader(yaml.SafeLoader):
+        """Safe YAML that refuses a key given twice (PyYAML silently keeps the last one)."""
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            seen = set()
+            for key_node, _ in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                    if key_node.value in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"key {key_node.value!r} is given twice", key_node.start_mark)
+                    seen.add(key_node.value)
+            return super().construct_mapping(node, deep)
+
+    return StrictLoader

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from razz_env.cli import build_parser, main
 from razz_env.engine.config import HandConfig
@@ -39,9 +42,9 @@ def test_replay_check_counts_and_explains_failures(tmp_path, capsys):
     assert main(["replay", str(path), "--check"]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "7 hands, 1 mismatches, 2 illegal"
-    assert "hands.jsonl:2: mismatch: payoffs: expected" in out
-    assert "hands.jsonl:4: illegal: action 0 ('raise')" in out and "legal: bring_in, complete" in out
-    assert "hands.jsonl:7" in out
+    assert f"{path}:2: payoffs: expected" in out
+    assert f"{path}:4: action 0 ('raise')" in out and "legal: bring_in, complete" in out
+    assert f"{path}:7: record: not valid JSON (Expecting value at column 1)" in out
 
 
 def test_replay_check_passes_clean_records(tmp_path, capsys):
@@ -49,6 +52,93 @@ def test_replay_check_passes_clean_records(tmp_path, capsys):
     path.write_text("\n".join(json.dumps(r) for r in _records(5)) + "\n")
     assert main(["replay", str(path), "--check"]) == 0
     assert capsys.readouterr().out.startswith("5 hands, 0 mismatches, 0 illegal")
+
+
+def test_replay_reports_every_bad_line_and_carries_on(tmp_path, capsys):
+    good = json.dumps(_records(1)[0]).encode()
+    record = _records(1)[0]
+    lines = [
+        good,
+        b"\xff\xfe not utf-8",
+        b"[" * 100_000,
+        b'{"variant": "razz", "stacks": [' + b"9" * 5000 + b"]}",
+        b"NaN",
+        json.dumps({**record, "stacks": "lots"}).encode(),
+        json.dumps({**record, "cards": [[1, 2, 3], ["As"], ["Ks"]]}).encode(),
+        json.dumps({**record, "actions": [["bring_in"]]}).encode(),
+        json.dumps({**record, "payoffs": {"0": 1}}).encode(),
+        json.dumps({**record, "stakes": {**record["stakes"], "street_bets": 10}}).encode(),
+        b"\xef\xbb\xbf" + good,  # a byte-order mark inside the file is not stripped
+        json.dumps([record]).encode(),
+        good,
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert main(["replay", str(path), "--check"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "13 hands, 0 mismatches, 11 illegal"
+    expected = [
+        "2: record: not UTF-8 text (byte 1 is 0xff)",
+        "3: record: JSON nested too deeply",
+        "4: record: not valid JSON (Exceeds the limit (4300 digits)",
+        "5: record: not valid JSON (NaN is not a JSON number)",
+        "6: stacks: expected a list of chip counts, got 'lots'",
+        "7: cards[0][0]: unknown card 1",
+        "8: actions[0]: expected an action name",
+        "9: payoffs: expected a list of 3 chip counts (one per seat), got {'0': 1}",
+        "10: stakes.street_bets: expected a list of 5 bet sizes (3rd to 7th street), got 10",
+        "11: record: not valid JSON (Unexpected UTF-8 BOM",
+        "12: record: expected a JSON object, got list",
+    ]
+    assert len(out) == 1 + len(expected)
+    for printed, start in zip(out[1:], expected):
+        assert printed.startswith(f"  {path}:{start}"), printed
+    assert main(["replay", str(path)]) == 0  # without --check the report is all
+    assert capsys.readouterr().out.startswith("13 hands, 0 mismatches, 11 illegal")
+
+
+def test_replay_accepts_a_utf8_byte_order_mark_at_the_start_of_a_file(tmp_path, capsys):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + "\n".join(json.dumps(r) for r in _records(2)).encode() + b"\n")
+    assert main(["replay", str(path), "--check"]) == 0
+    assert capsys.readouterr().out.startswith("2 hands, 0 mismatches, 0 illegal")
+
+
+def test_replay_names_gzip_and_utf16_files(tmp_path, capsys):
+    import gzip
+
+    text = "\n".join(json.dumps(r) for r in _records(3)) + "\n"
+    packed, wide = tmp_path / "hands.jsonl.gz", tmp_path / "wide.jsonl"
+    packed.write_bytes(gzip.compress(text.encode()))
+    wide.write_text(text, encoding="utf-16")
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text(text)
+    assert main(["replay", str(packed), str(wide), str(ok), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "5 hands, 0 mismatches, 2 illegal"
+    assert f"{packed}:1: record: not a hand-record file: gzip-compressed data; decompress it first" in out
+    assert f"{wide}:1: record: not a hand-record file: UTF-16 text (byte-order mark FF FE); save it as UTF-8" in out
+
+
+def test_replay_explain_limits_the_failures_printed(tmp_path, capsys):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("x\n" * 4)
+    assert main(["replay", str(path), "--explain", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["4 hands, 0 mismatches, 4 illegal",
+                   f"  {path}:1: record: not valid JSON (Expecting value at column 1)", "  ... and 3 more"]
+    assert main(["replay", str(path), "--explain", "-1"]) == 2
+    assert "razz replay: --explain: expected how many failures to print (0 or more), got -1" in capsys.readouterr().err
+
+
+def test_replay_of_a_missing_file_or_a_directory_is_a_message_and_exit_2(tmp_path, capsys):
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text(json.dumps(_records(1)[0]) + "\n")
+    assert main(["replay", str(ok), str(tmp_path / "nope.jsonl"), str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip() == (f"razz replay: {tmp_path / 'nope.jsonl'}: no such file; "
+                                    f"{tmp_path}: is a directory; give hand-record files (JSON lines)")
 
 
 def test_tournament_command_runs_a_config(tmp_path, capsys):
@@ -74,7 +164,121 @@ def test_bad_config_is_a_clear_error_not_a_traceback(tmp_path, capsys):
     config = tmp_path / "bad.yaml"
     config.write_text("agents: [random, calling_station]\ndeals: 20\nhandz: 3\n")
     assert main(["tournament", "--config", str(config), "--output", str(tmp_path / "o"), "--quiet"]) == 2
-    assert "unknown key(s) ['handz']" in capsys.readouterr().err
+    assert "unknown key(s) 'handz'; known: name, variant" in capsys.readouterr().err
+
+
+TINY = "agents: [random, calling_station]\ndeals: 20\nblock_deals: 10\nworkers: 1\n"
+
+
+def _tournament_setup(case: str, tmp_path: Path) -> list[str]:
+    """Arguments of ``razz tournament`` for one kind of bad input (files made in ``tmp_path``)."""
+    config = tmp_path / "c.yaml"
+    config.write_text({"unparsable": "agents: [random\n", "empty": "", "typo": "agents: [random, rndom]\n",
+                       "escape": "name: ../../escape\nagents: [random, calling_station]\n",
+                       "records": TINY + "records: 'no'\n", "timeout": TINY + "decision_timeout: .nan\n",
+                       "seed": TINY + "seed: '1'\n"}.get(case, TINY))
+    (tmp_path / "file").write_text("x")
+    extra = {"missing": ["--config", str(tmp_path / "missing.yaml")], "output_is_a_file": ["--output", "file"],
+             "output_below_a_file": ["--output", "file/out"], "workers": ["--workers", "0"],
+             "deals": ["--deals", "-5"], "empty_output": ["--output", ""]}.get(case, [])
+    return ["tournament", "--config", str(config), "--quiet", "--no-plots", *extra]
+
+
+@pytest.mark.parametrize("case", ["missing", "unparsable", "empty", "typo", "escape", "records", "timeout", "seed",
+                                  "output_is_a_file", "output_below_a_file", "workers", "deals", "empty_output"])
+def test_tournament_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path, monkeypatch, capsys, case):
+    args = _tournament_setup(case, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("razz tournament: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before and (tmp_path / "file").read_text() == "x"
+
+
+def test_tournament_records_replay_with_check(tmp_path, capsys):
+    config = tmp_path / "tiny.yaml"
+    config.write_text(TINY)
+    assert main(["tournament", "--config", str(config), "--output", str(tmp_path / "out"), "--records", "--quiet",
+                 "--no-plots"]) == 0
+    files = sorted(str(p) for p in (tmp_path / "out" / "hands").glob("*.jsonl"))
+    assert len(files) == 2
+    capsys.readouterr()
+    assert main(["replay", *files, "--check"]) == 0
+    assert capsys.readouterr().out.startswith("40 hands, 0 mismatches, 0 illegal")
+
+
+def test_tournament_resumed_with_records_warns_that_earlier_blocks_have_none(tmp_path, capsys):
+    config = tmp_path / "tiny.yaml"
+    config.write_text(TINY)
+    args = ["tournament", "--config", str(config), "--output", str(tmp_path / "out"), "--quiet", "--no-plots"]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main([*args, "--records", "--deals", "40"]) == 0
+    assert capsys.readouterr().err == ("razz tournament: warning: 2 of the 2 blocks played earlier have no hand "
+                                       "records (played without --records); use --fresh to record every block\n")
+
+
+def test_tournament_refuses_a_second_concurrent_run(tmp_path, capsys):
+    import fcntl
+    import os
+
+    config = tmp_path / "tiny.yaml"
+    config.write_text(TINY)
+    args = ["tournament", "--config", str(config), "--output", str(tmp_path / "out"), "--quiet", "--no-plots"]
+    assert main(args) == 0
+    descriptor = os.open(tmp_path / "out" / ".lock", os.O_RDWR)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        capsys.readouterr()
+        assert main(args) == 2
+    finally:
+        os.close(descriptor)
+    assert "another razz tournament is running in this folder" in capsys.readouterr().err
+
+
+def _without_root_override(command: list[str]) -> list[str]:
+    """``command``, run so that file permissions bind (root drops the capability to override them)."""
+    import os
+    import shutil
+
+    if os.geteuid() != 0:
+        return command
+    setpriv = shutil.which("setpriv")
+    drop = [setpriv, "--bounding-set=-dac_override,-dac_read_search"] if setpriv else []
+    if not drop or subprocess.run([*drop, "true"], capture_output=True).returncode != 0:
+        pytest.skip("running as root without a way to drop CAP_DAC_OVERRIDE: permissions cannot bind")
+    return [*drop, *command]
+
+
+def test_tournament_read_only_output_is_one_line_and_exit_2(tmp_path):
+    config = tmp_path / "tiny.yaml"
+    config.write_text(TINY)
+    finished = tmp_path / "finished"
+    assert main(["tournament", "--config", str(config), "--output", str(finished), "--quiet", "--no-plots"]) == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for path in [empty, finished, *finished.iterdir()]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        for output in (empty, finished, empty / "below"):
+            result = subprocess.run(_without_root_override(
+                [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config), "--output", str(output),
+                 "--quiet", "--no-plots"]), capture_output=True, text=True, timeout=120)
+            assert result.returncode == 2, result.stderr
+            assert result.stderr.startswith(f"razz tournament: output: cannot write to {output}")
+            assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        assert list(empty.iterdir()) == []
+    finally:
+        for path in [empty, finished, *finished.iterdir()]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+def test_default_tournament_runs(tmp_path, capsys):
+    """The README's main job: ``razz tournament`` with no config (here 2 deals per pairing)."""
+    assert main(["tournament", "--deals", "2", "--workers", "1", "--output", str(tmp_path / "d"), "--quiet",
+                 "--no-plots"]) == 0
+    assert "ppo_razz vs qrdqn_razz" in capsys.readouterr().out
 
 
 def test_console_script_entry_point_runs():

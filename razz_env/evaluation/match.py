@@ -39,6 +39,22 @@ class Task:
     deals: int
     seed: str
 
+    @classmethod
+    def for_block(cls, config: TournamentConfig, lineup: tuple[int, ...], block: int, deals: int) -> Task:
+        """Block ``block`` of ``lineup``: its seed depends only on the tournament seed and the block number."""
+        return cls(f"{'-'.join(str(i) for i in lineup)}/{block}", lineup, block, deals, f"{config.seed}/{block}")
+
+
+def build_tasks(config: TournamentConfig) -> list[Task]:
+    """Every block of the tournament, in a fixed order (lineup, then block).
+
+    Block ``b`` holds deals ``b * block_deals`` onwards whatever ``deals`` is, so a longer
+    tournament starts with exactly the blocks of a shorter one (only a short last block differs).
+    """
+    blocks = -(-config.deals // config.block_deals)
+    return [Task.for_block(config, lineup, block, min(config.block_deals, config.deals - block * config.block_deals))
+            for lineup in config.lineups() for block in range(blocks)]
+
 
 class AgentFailure(Exception):
     """An agent raised, ran past its time limit, or chose an illegal action."""
@@ -65,18 +81,27 @@ def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tupl
     return [rotations[deal_index % seats]]
 
 
-def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) -> dict[int, Agent]:
-    """One agent per distinct lineup entry, each seeded from the task seed (a spec's ``label`` is display only)."""
+def build_agent(spec: AgentSpec, seed: int) -> Agent:
+    """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only)."""
     from agents.registry import make_agent
 
+    if not isinstance(spec, str):
+        spec = {k: v for k, v in spec.items() if k != "label"}
+    return make_agent(spec, seed=seed)
+
+
+def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) -> dict[int, Agent]:
+    """One agent per distinct lineup entry, each seeded from the task seed.
+
+    An agent whose construction raises is a broken agent: :class:`AgentFailure` at its position.
+    """
     built: dict[int, Agent] = {}
     for position, index in enumerate(lineup):
         if index not in built:
-            agent_seed = random.Random(f"{seed}/agent{position}").randrange(2**31)
-            spec = specs[index]
-            if not isinstance(spec, str):
-                spec = {k: v for k, v in spec.items() if k != "label"}
-            built[index] = make_agent(spec, seed=agent_seed)
+            try:
+                built[index] = build_agent(specs[index], random.Random(f"{seed}/agent{position}").randrange(2**31))
+            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise AgentFailure(position, "exception", f"construction: {type(err).__name__}: {err}") from None
     _limit_torch_threads()
     return built
 
@@ -182,24 +207,30 @@ def play_deals(
 
 
 def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
-    """Play one task; returns sums per lineup position (or an ``error`` entry)."""
+    """Play one task: sums per lineup position (or an ``error`` entry), tagged with the config and block.
+
+    With ``config.records`` the result also carries ``records``: every hand's record, with the
+    agents' display names as its ``players``.
+    """
     seats = len(task.lineup)
     hand_config = config.hand_config(seats)
-    agents = make_agents(config.agents, task.lineup, task.seed)
-    players = [agents[index] for index in task.lineup]
+    block = {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup), "block": task.block,
+             "deals": task.deals, "seed": task.seed}
     started = time.perf_counter()
     try:
+        agents = make_agents(config.agents, task.lineup, task.seed)
+        players = [agents[index] for index in task.lineup]
         tables = play_deals(players, hand_config, task.deals, task.seed, config.duplicate,
                             config.decision_timeout, task.block * config.block_deals)
     except AgentFailure as failure:
-        return {"task_id": task.task_id, "lineup": list(task.lineup), "error": {
+        return {**block, "error": {
             "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
-    result = summarise_tables(tables, seats, task.deals, hand_config.stakes.big_bet_size)
-    result.update(task_id=task.task_id, lineup=list(task.lineup), seconds=round(time.perf_counter() - started, 3))
+    result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.stakes.big_bet_size),
+              "seconds": round(time.perf_counter() - started, 3)}
     if config.records:
-        result["records"] = [
-            {**to_record(t.hand), "agents": [task.lineup[p] for p in t.positions]} for t in tables
-        ]
+        labels = config.labels
+        result["records"] = [to_record(t.hand, players=[labels[task.lineup[p]] for p in t.positions])
+                             for t in tables]
     return result
 
 

@@ -97,7 +97,8 @@ def write_reports(result: TournamentResult, output: str | Path, plots: bool = Tr
                 writer.writerows(table)
             written.append(path)
     summary = {
-        "config": result.config.fingerprint(),
+        "config": result.config.to_dict(),
+        "config_id": result.config.config_id,
         "standings": result.standings,
         "pairings": rows,
         "crosstable": {"labels": result.labels,

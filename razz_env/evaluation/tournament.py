@@ -1,107 +1,74 @@
-"""Round-robin and table tournaments: tasks, worker processes, resumable results, standings.
+"""Round-robin and table tournaments: checks, worker processes, resumable results, standings.
 
-Work is split into :class:`~razz_env.evaluation.match.Task` blocks whose seeds
-depend only on the tournament seed and the block number, so every pairing
-faces the same deals and results do not depend on the number of workers. Each
-finished block is appended to ``matches.jsonl`` at once; a rerun with the same
-configuration skips the blocks already there, so an interrupted tournament
-resumes without losing or double-counting a block.
+Everything a run needs is checked before the first block: the configuration, every agent
+(built once here, seated with :func:`~razz_env.agent.seating_problem`) and the results
+folder (:class:`~razz_env.evaluation.results.ResultsFolder`: one configuration per folder,
+locked while a run uses it). Work is split into :class:`~razz_env.evaluation.match.Task`
+blocks whose seeds depend only on the tournament seed and the block number, so every
+pairing faces the same deals, results do not depend on the number of workers, and a
+longer run (more ``deals``) reuses the blocks of a shorter one. Each finished block is
+appended to ``matches.jsonl`` at once; a rerun skips the blocks already there (failed
+ones are played again), so an interrupted tournament resumes without losing or
+double-counting a block.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
+import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluation.config import TournamentConfig
-from razz_env.evaluation.match import Task, run_task
+from razz_env.evaluation.config import TournamentConfig, agent_label
+from razz_env.evaluation.match import Task, build_agent, build_tasks
+from razz_env.evaluation.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
 from razz_env.evaluation.stats import WinRate, win_rate
+from razz_env.evaluation.workers import BlockError, run_blocks
 
-RESULTS_FILE = "matches.jsonl"
-CONFIG_FILE = "tournament.json"
+__all__ = ["RESULTS_FILE", "BlockError", "TournamentResult", "agent_label", "build_tasks", "check_agents",
+           "load_results", "run_tournament", "summarise"]
 
-
-def agent_label(spec: Any) -> str:
-    """Display name of an agent spec: its ``label`` key, else its type (and options)."""
-    if isinstance(spec, str):
-        return spec
-    if "label" in spec:
-        return str(spec["label"])
-    options = ",".join(f"{k}={v}" for k, v in sorted(spec.items()) if k not in ("type", "seed"))
-    return f"{spec['type']}({options})" if options else str(spec["type"])
+log = logging.getLogger(__name__)
 
 
-def build_tasks(config: TournamentConfig) -> list[Task]:
-    """Every block of the tournament, in a fixed order."""
-    blocks = -(-config.deals // config.block_deals)
-    if config.format == "round_robin":
-        lineups = list(combinations(range(len(config.agents)), 2))
-    else:
-        lineups = [tuple(range(len(config.agents)))]
-    tasks = []
-    for lineup in lineups:
-        for block in range(blocks):
-            deals = min(config.block_deals, config.deals - block * config.block_deals)
-            lineup_id = "-".join(str(i) for i in lineup)
-            tasks.append(Task(f"{lineup_id}/{block}", lineup, block, deals, f"{config.seed}/{block}"))
-    return tasks
+def check_agents(config: TournamentConfig) -> list[str]:
+    """Build every agent once, here, and check it can sit at the tournament's tables.
+
+    Raises :class:`ConfigError` naming the agent (unknown name, bad options, an agent that
+    declares it cannot play this variant or seat count). Returns the modules that register
+    the agents, for worker processes to import.
+    """
+    from agents.registry import get_factory
+    from razz_env.agent import Observer, seating_problem
+
+    hand_config = config.hand_config(config.seats)
+    modules: list[str] = []
+    for index, (spec, label) in enumerate(zip(config.agents, config.labels)):
+        where = f"agents[{index}] ({label})"
+        try:
+            agent = build_agent(spec, seed=0)
+            Observer(agent, hand_config)
+        except Exception as err:  # noqa: BLE001 - whatever an agent's constructor raises is a config problem
+            raise ConfigError(f"{where}: {' '.join(str(err).split()) or type(err).__name__}") from None
+        problem = seating_problem(agent, config.variant, config.seats)
+        if problem is not None:
+            raise ConfigError(f"{where}: {problem}")
+        module = get_factory(spec if isinstance(spec, str) else spec["type"]).__module__
+        if module != "__main__" and module not in modules:
+            modules.append(module)
+    return modules
 
 
-def _run_task_star(args: tuple[TournamentConfig, Task]) -> dict[str, Any]:
-    return run_task(*args)
-
-
-def _append(path: Path, result: dict[str, Any]) -> None:
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(result, separators=(",", ":")) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def load_results(output: Path) -> dict[str, dict[str, Any]]:
-    """Finished blocks by task id (a torn last line from a kill is ignored)."""
-    path = output / RESULTS_FILE
-    done: dict[str, dict[str, Any]] = {}
+def load_results(config: TournamentConfig) -> dict[str, dict[str, Any]]:
+    """The latest result of each block in the config's output folder, by task id (checked line by line)."""
+    path = Path(config.output) / RESULTS_FILE
     if not path.exists():
-        return done
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                result = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            done[result["task_id"]] = result
-    return done
-
-
-def _prepare_output(config: TournamentConfig, output: Path, fresh: bool) -> None:
-    output.mkdir(parents=True, exist_ok=True)
-    stamp = output / CONFIG_FILE
-    results = output / RESULTS_FILE
-    if fresh:
-        results.unlink(missing_ok=True)
-    elif stamp.exists() and results.exists():
-        saved = json.loads(stamp.read_text(encoding="utf-8"))
-        if saved != config.fingerprint():
-            raise ConfigError(f"{output}: holds results of a different configuration; use --fresh or another "
-                              f"--output")
-    stamp.write_text(json.dumps(config.fingerprint(), indent=2), encoding="utf-8")
-    if results.exists():
-        _drop_torn_tail(results)
-
-
-def _drop_torn_tail(path: Path) -> None:
-    """Cut a partial last line (a kill mid-write) so appends start on a fresh line."""
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
+        return {}
+    return {key[0]: result for key, result in read_results(path, config).items()}
 
 
 def run_tournament(
@@ -110,39 +77,49 @@ def run_tournament(
     progress: bool = True,
     on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> TournamentResult:
-    """Play every unfinished block (in worker processes) and summarise all results."""
-    output = Path(config.output)
-    _prepare_output(config, output, fresh)
+    """Check everything, play every unfinished block (in worker processes) and summarise all results.
+
+    ``fresh`` discards the folder's earlier results first. Raises :class:`ConfigError` before
+    any block for a bad agent or folder, :class:`BlockError` if a block cannot be played.
+    """
+    modules = check_agents(config)
+    folder = ResultsFolder(config, config.output)
+    if not fresh:
+        folder.check()
     tasks = build_tasks(config)
-    done = load_results(output)
-    pending = [t for t in tasks if t.task_id not in done]
-    bar = _progress_bar(len(tasks), len(tasks) - len(pending), progress)
-    for result in _execute(config, pending):
-        records = result.pop("records", None)
-        if records is not None:
-            _write_records(output, result["task_id"], records)
-        _append(output / RESULTS_FILE, result)
-        done[result["task_id"]] = result
-        if on_result is not None:
-            on_result(result)
-        if bar is not None:
-            bar.update(1)
-            if "error" in result:
-                bar.write(f"agent {agent_label(config.agents[result['error']['agent']])} failed in block "
-                          f"{result['task_id']}: {result['error']['kind']}: {result['error']['message']}")
-    if bar is not None:
-        bar.close()
-    return summarise(config, [done[t.task_id] for t in tasks if t.task_id in done])
+    with folder.open(fresh) as done:
+        finished = [t for t in tasks if block_key(t) in done and "error" not in done[block_key(t)]]
+        pending = [t for t in tasks if block_key(t) not in done or "error" in done[block_key(t)]]
+        _note_records(config, folder, finished, bool(pending))
+        bar = _progress_bar(len(tasks), len(tasks) - len(pending), progress)
+        try:
+            for result in run_blocks(config, pending, modules):
+                _keep_records(folder, result, result.pop("records", None))
+                folder.append(result)
+                done[block_key(result)] = result
+                if on_result is not None:
+                    on_result(result)
+                if bar is not None:
+                    bar.update(1)
+                    if "error" in result:
+                        bar.write(f"agent {config.labels[result['error']['agent']]} failed in block "
+                                  f"{result['task_id']}: {result['error']['kind']}: {result['error']['message']}")
+        finally:
+            if bar is not None:
+                bar.close()
+    return summarise(config, [done[block_key(t)] for t in tasks if block_key(t) in done])
 
 
-def _execute(config: TournamentConfig, tasks: list[Task]) -> Iterator[dict[str, Any]]:
-    if config.workers == 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield run_task(config, task)
-        return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(min(config.workers, len(tasks))) as pool:
-        yield from pool.imap_unordered(_run_task_star, [(config, task) for task in tasks])
+def _note_records(config: TournamentConfig, folder: ResultsFolder, finished: list[Task], playing: bool) -> None:
+    """Warn when hand records will cover only part of the tournament (a resume that changed ``records``)."""
+    if config.records:
+        missing = [t for t in finished if not (folder.hands / hand_file(t.task_id, ".jsonl")).exists()]
+        if missing:
+            log.warning("%d of the %d blocks played earlier have no hand records (played without --records); "
+                        "use --fresh to record every block", len(missing), len(finished))
+    elif playing and any((folder.hands / hand_file(t.task_id, ".jsonl")).exists() for t in finished):
+        log.warning("blocks played earlier have hand records in %s but the blocks played now will have none "
+                    "(add --records to keep recording)", folder.hands)
 
 
 def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
@@ -153,27 +130,41 @@ def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
     return tqdm(total=total, initial=initial, unit="block", desc="tournament", dynamic_ncols=True)
 
 
-def _write_records(output: Path, task_id: str, records: list[dict[str, Any]]) -> None:
-    """Hand records (JSONL, with the lineup of each hand) and PHH of the hands PokerKit can express."""
+def _keep_records(folder: ResultsFolder, result: dict[str, Any], records: list[dict[str, Any]] | None) -> None:
+    """Write a block's hand records, or remove stale ones of its task when it was played without them."""
+    paths = [folder.hands / hand_file(result["task_id"], suffix) for suffix in (".jsonl", ".phhs")]
+    if records is None:
+        for path in paths:
+            path.unlink(missing_ok=True)
+        return
+    _write_records(folder.hands, result["task_id"], records)
+
+
+def _write_records(folder: Path, task_id: str, records: list[dict[str, Any]]) -> None:
+    """Hand records (JSONL, players named) and PHH of the hands PokerKit can express, each file written whole."""
     from razz_env.engine.phh import PHH_VARIANTS, to_phh, write_phh
     from razz_env.engine.record import hand_from_record
 
-    folder = output / "hands"
     folder.mkdir(exist_ok=True)
-    stem = task_id.replace("/", "_")
-    with open(folder / f"{stem}.jsonl", "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+    path = folder / hand_file(task_id, ".jsonl")
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_text("".join(json.dumps(record, separators=(",", ":")) + "\n" for record in records),
+                       encoding="utf-8")
+    os.replace(partial, path)
     if records and records[0]["variant"] in PHH_VARIANTS:
-        expressible = []
+        hands, players = [], []
         for record in records:
-            hand = hand_from_record({k: v for k, v in record.items() if k != "agents"})
+            hand = hand_from_record(record)
             try:
                 to_phh(hand)
             except ValueError:
                 continue
-            expressible.append(hand)
-        write_phh(folder / f"{stem}.phhs", expressible)
+            hands.append(hand)
+            players.append(record["players"])
+        path = folder / hand_file(task_id, ".phhs")
+        partial = path.with_name(path.name + ".tmp")
+        write_phh(partial, hands, players)
+        os.replace(partial, path)
 
 
 @dataclass
@@ -215,7 +206,7 @@ def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> Tourna
     """Combine block results (in task order) into pairings, standings and ratings."""
     from razz_env.evaluation.ratings import rate
 
-    labels = [agent_label(spec) for spec in config.agents]
+    labels = config.labels
     summary = TournamentResult(config, labels, blocks_done=len(results), blocks_total=len(build_tasks(config)))
     sums: dict[tuple[int, int | None], list[float]] = {}
     ok_results = []

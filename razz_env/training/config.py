@@ -1,16 +1,166 @@
-"""Training configuration (YAML): algorithm, table, opponent pool, evaluation and checkpoints."""
+"""Training configuration (YAML): algorithm, table, opponent pool, evaluation and checkpoints.
+
+Everything is checked when a config is built, before any run folder is touched: each
+field's type and range, the table, the agents (known, constructible, and able to sit at
+the training table) and the SB3 keyword arguments (``algo_kwargs`` against the
+algorithm's parameters, ``policy_kwargs`` against its policy's, with their types). A bad
+file or value is one :class:`ConfigError` line naming the field and what is allowed.
+"""
 
 from __future__ import annotations
 
+import inspect
+import json
+import math
+import types
+import typing
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.errors import ConfigError
-from razz_env.settings import checked_fields, read_yaml, require_positive_ints, with_overrides
+from razz_env.engine.errors import ConfigError, shown
+from razz_env.settings import checked_fields, read_settings_file, with_overrides
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
+MAX_SEED = 2**32 - 1
+# SB3 keywords the trainer sets itself, with what to use instead.
+SET_BY_TRAINER = {
+    "policy": "the trainer uses MlpPolicy", "env": "the trainer builds the environments",
+    "policy_kwargs": "use the policy_kwargs field", "seed": "use the seed field",
+    "tensorboard_log": "the run folder's tb/ is used", "device": "training runs on the CPU",
+    "verbose": "the trainer sets it", "_init_setup_model": "the trainer sets it",
+}
+SET_BY_POLICY = {
+    "observation_space": "the environment's", "action_space": "the environment's",
+    "lr_schedule": "set from algo_kwargs.learning_rate", "net_arch": "use the net_arch field",
+}
+
+
+def _describe(hint: Any) -> str:
+    """A type hint in words."""
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", type(None): "null",
+             Any: "anything"}
+    if hint in names:
+        return names[hint]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_describe(arg) for arg in args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _describe(args[0])
+        return "a list" if args[0] is Any else f"a list of {item.removeprefix('a ').removeprefix('an ')}s"
+    if origin in (tuple, list):
+        return f"a list [{', '.join(_describe(arg) for arg in args)}]" if args else "a list"
+    if origin is dict or hint is dict or is_dataclass(hint):
+        return "a mapping"
+    if origin is type:
+        return "a Python class (cannot be given in YAML)"
+    return f"{getattr(hint, '__name__', hint)} (cannot be given in YAML)"
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    """Whether a YAML value fits a type hint (numbers: ``float`` takes integers; ``bool`` is not a number)."""
+    if hint is Any:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if is_dataclass(hint):
+        return isinstance(value, (hint, Mapping))
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, arg) for arg in args)
+    if origin in (tuple, list):
+        if not isinstance(value, (list, tuple)):
+            return False
+        if not args:
+            return True
+        if origin is list or (len(args) == 2 and args[1] is Ellipsis):
+            return all(_matches(item, args[0]) for item in value)
+        return len(value) == len(args) and all(_matches(item, arg) for item, arg in zip(value, args))
+    if origin is dict or hint is dict:
+        if not isinstance(value, Mapping):
+            return False
+        key_hint, value_hint = args or (Any, Any)
+        return all(_matches(k, key_hint) and _matches(v, value_hint) for k, v in value.items())
+    return False
+
+
+def check_type(label: str, value: Any, hint: Any) -> None:
+    """Refuse ``value`` unless it fits ``hint``, naming ``label`` and the expected type."""
+    if not _matches(value, hint):
+        raise ConfigError(f"{label}: expected {_describe(hint)}, got {shown(value)}")
+
+
+def _check_field_types(settings: Any, prefix: str) -> None:
+    hints = typing.get_type_hints(type(settings))
+    for item in fields(settings):
+        check_type(prefix + item.name, getattr(settings, item.name), hints[item.name])
+
+
+def _check_recordable(settings: Any) -> None:
+    """Refuse values ``config.json`` cannot record exactly (dates, binary, NaN and infinities inside mappings)."""
+    for item in fields(settings):
+        value = getattr(settings, item.name)
+        try:
+            json.dumps(asdict(value) if is_dataclass(value) else value, allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise ConfigError(f"{item.name}: only plain finite values (numbers, strings, true/false, null, lists, "
+                              f"mappings) can be recorded in config.json, got {shown(value)}") from err
+
+
+def _require_positive_int(label: str, value: int) -> None:
+    if value < 1:
+        raise ConfigError(f"{label}: expected a positive integer, got {shown(value)}")
+
+
+def checked_mapping(cls: type, data: Any, label: str) -> dict[str, Any]:
+    """``data`` as a dict of ``cls``'s fields: a mapping with name keys, unknown ones refused naming the known."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{label}: expected a mapping of settings, got {shown(data)}")
+    for key in data:
+        if not isinstance(key, str):
+            raise ConfigError(f"{label}: setting names are strings, got the key {shown(key)}")
+    return checked_fields(cls, data, label)
+
+
+def check_agent_spec(label: str, spec: Any, variant: str | None = None, num_seats: int | None = None) -> None:
+    """Refuse an agent spec that names no agent, does not build, or (given a table) cannot sit at it."""
+    from agents.registry import make_agent
+    from razz_env.agent import seating_problem
+
+    if not isinstance(spec, (str, Mapping)):
+        raise ConfigError(f"{label}: expected an agent name or a mapping with 'type', got {shown(spec)}")
+    try:
+        agent = make_agent(spec, seed=0)
+    except (LookupError, ValueError, TypeError, RuntimeError, ImportError) as err:
+        raise ConfigError(f"{label}: {' '.join(str(err).split())}") from err
+    if variant is not None and num_seats is not None:
+        problem = seating_problem(agent, variant, num_seats)
+        if problem is not None:
+            raise ConfigError(f"{label}: {problem}")
+
+
+def _check_sb3_kwargs(label: str, kwargs: Mapping[str, Any], target: Any, reserved: Mapping[str, str]) -> None:
+    """Refuse keywords ``target`` does not take (naming those it does), reserved ones and wrong types."""
+    parameters = {name: p for name, p in inspect.signature(target).parameters.items()
+                  if name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    for key, value in kwargs.items():
+        if key in reserved:
+            raise ConfigError(f"{label}.{key}: not settable here ({reserved[key]})")
+        if key not in parameters:
+            known = sorted(name for name in parameters if name not in reserved)
+            raise ConfigError(f"{label}: unknown key {key!r} for {target.__qualname__}; known: {known}")
+        hint = parameters[key].annotation
+        if hint is not inspect.Parameter.empty:
+            check_type(f"{label}.{key}", value, hint)
 
 
 @dataclass(frozen=True)
@@ -31,15 +181,32 @@ class OpponentPoolConfig:
     max_snapshots: int = 5
 
     def __post_init__(self) -> None:
+        _check_field_types(self, "opponents.")
+        if not self.baselines:
+            raise ConfigError("opponents.baselines: expected at least one agent")
+        for index, spec in enumerate(self.baselines):
+            check_agent_spec(f"opponents.baselines[{index}]", spec)
         if len(self.baselines) != len(self.weights):
             raise ConfigError(f"opponents.weights: expected {len(self.baselines)} weights (one per baseline), "
                               f"got {len(self.weights)}")
+        for index, weight in enumerate(self.weights):
+            if not (math.isfinite(weight) and weight >= 0):
+                raise ConfigError(f"opponents.weights[{index}]: expected a finite weight >= 0, got {shown(weight)}")
+        if not any(self.weights):
+            raise ConfigError("opponents.weights: at least one weight must be positive")
         for name in ("self_play_start", "self_play_end"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
-                raise ConfigError(f"opponents.{name}: expected a share from 0 to 1, got {value}")
+                raise ConfigError(f"opponents.{name}: expected a share from 0 to 1, got {shown(value)}")
+        for name in ("snapshot_every", "max_snapshots"):
+            _require_positive_int(f"opponents.{name}", getattr(self, name))
         object.__setattr__(self, "baselines", tuple(self.baselines))
         object.__setattr__(self, "weights", tuple(float(w) for w in self.weights))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> OpponentPoolConfig:
+        """Build from the ``opponents`` mapping of a YAML config (unknown keys refused)."""
+        return cls(**checked_mapping(cls, data, "opponents"))
 
     def share_at(self, progress: float) -> float:
         """Self-play share at ``progress`` (0 to 1 of the training steps)."""
@@ -77,18 +244,67 @@ class TrainConfig:
     max_minutes: float | None = None
 
     def __post_init__(self) -> None:
-        from agents.sb3_agent import ALGORITHMS
-
-        if self.algorithm not in ALGORITHMS:
-            raise ConfigError(f"algorithm: unknown {self.algorithm!r}; known: {', '.join(ALGORITHMS)}")
-        if self.vec_env not in ("dummy", "subproc"):
-            raise ConfigError(f"vec_env: expected 'dummy' or 'subproc', got {self.vec_env!r}")
-        require_positive_ints(self, ("total_timesteps", "n_envs", "eval_every", "eval_deals", "checkpoint_every",
-                                     "torch_threads"))
-        if isinstance(self.opponents, dict):
-            object.__setattr__(self, "opponents", OpponentPoolConfig(**self.opponents))
+        _check_field_types(self, "")
+        if isinstance(self.opponents, Mapping):
+            object.__setattr__(self, "opponents", OpponentPoolConfig.from_dict(self.opponents))
         object.__setattr__(self, "net_arch", tuple(self.net_arch))
         object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
+        object.__setattr__(self, "policy_kwargs", dict(self.policy_kwargs))
+        object.__setattr__(self, "algo_kwargs", dict(self.algo_kwargs))
+        self._check_names()
+        self._check_table()
+        self._check_counts()
+        self._check_algorithm()
+        if not self.eval_opponents:
+            raise ConfigError("eval_opponents: expected at least one agent")
+        for index, spec in enumerate(self.eval_opponents):
+            check_agent_spec(f"eval_opponents[{index}]", spec, self.variant, self.num_players)
+        for index, spec in enumerate(self.opponents.baselines):
+            check_agent_spec(f"opponents.baselines[{index}]", spec, self.variant, self.num_players)
+        _check_recordable(self)
+
+    def _check_names(self) -> None:
+        bad = not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\") \
+            or not self.name.isprintable() or self.name != self.name.strip()
+        if bad:
+            raise ConfigError(f"name: expected a non-empty name without slashes (it names the run's files), "
+                              f"got {shown(self.name)}")
+        if not self.output.strip():
+            raise ConfigError("output: expected a folder path, got an empty string")
+
+    def _check_table(self) -> None:
+        from razz_env.encoding import ENCODINGS
+        from razz_env.env.common import table_config
+
+        table_config(**{k: v for k, v in self.table_kwargs().items() if k != "encoding"})
+        if self.encoding not in ENCODINGS:
+            raise ConfigError(f"encoding: unknown encoding {shown(self.encoding)}; known: {', '.join(ENCODINGS)}")
+
+    def _check_counts(self) -> None:
+        for name in ("total_timesteps", "n_envs", "eval_every", "eval_deals", "checkpoint_every", "torch_threads"):
+            _require_positive_int(name, getattr(self, name))
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ConfigError(f"seed: expected an integer from 0 to {MAX_SEED}, got {shown(self.seed)}")
+        if self.vec_env not in ("dummy", "subproc"):
+            raise ConfigError(f"vec_env: expected 'dummy' or 'subproc', got {shown(self.vec_env)}")
+        for index, width in enumerate(self.net_arch):
+            _require_positive_int(f"net_arch[{index}]", width)
+        if self.max_minutes is not None and not (math.isfinite(self.max_minutes) and self.max_minutes > 0):
+            raise ConfigError(f"max_minutes: expected a positive number of minutes, got {shown(self.max_minutes)}")
+
+    def _check_algorithm(self) -> None:
+        from agents.sb3_agent import ALGORITHMS, algorithm_class
+
+        if self.algorithm not in ALGORITHMS:
+            raise ConfigError(f"algorithm: unknown {shown(self.algorithm)}; known: {', '.join(ALGORITHMS)}")
+        try:
+            cls = algorithm_class(self.algorithm)
+        except ImportError as err:
+            raise ConfigError(f"algorithm: {self.algorithm} needs the train extra "
+                              f"(pip install 'razz-env[train]'): {err}") from err
+        _check_sb3_kwargs("algo_kwargs", self.algo_kwargs, cls.__init__, SET_BY_TRAINER)
+        _check_sb3_kwargs("policy_kwargs", self.policy_kwargs, cls.policy_aliases["MlpPolicy"].__init__,
+                          SET_BY_POLICY)
 
     @property
     def masks_natively(self) -> bool:
@@ -108,15 +324,15 @@ class TrainConfig:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], **overrides: Any) -> TrainConfig:
-        """Build from a YAML mapping; unknown keys are an error naming them."""
-        merged = with_overrides(checked_fields(cls, data, "train config"), overrides)
-        if isinstance(merged.get("opponents"), Mapping):
-            merged["opponents"] = OpponentPoolConfig(**checked_fields(OpponentPoolConfig, merged["opponents"],
-                                                                      "opponents"))
-        return cls(**merged)
+    def from_dict(cls, data: Any, **overrides: Any) -> TrainConfig:
+        """Build from a YAML mapping; unknown keys are an error naming them, overrides set to ``None`` are unset."""
+        return cls(**with_overrides(checked_mapping(cls, data, "train config"), overrides))
 
     @classmethod
     def from_yaml(cls, path: str | Path, **overrides: Any) -> TrainConfig:
         """Load ``path`` (YAML); ``name`` and ``output`` default from the file name."""
-        return cls.from_dict(read_yaml(path, "runs"), **overrides)
+        data = read_settings_file(path, "training", "configs/train_ppo_razz.yaml")
+        data.setdefault("name", Path(path).stem)
+        if isinstance(data["name"], str):
+            data.setdefault("output", f"runs/{data['name']}")
+        return cls.from_dict(data, **overrides)

@@ -32,11 +32,14 @@ class OpponentPool:
         self.progress = 0.0
         self.counts: dict[str, int] = {}
 
-    def add_snapshot(self, path: str | Path) -> None:
-        """Add a saved learner snapshot as an opponent (oldest dropped past ``max_snapshots``)."""
+    def add_snapshot(self, path: str | Path, sha256: str) -> None:
+        """Add a saved learner snapshot as an opponent (oldest dropped past ``max_snapshots``).
+
+        The file is loaded only if its SHA-256 is ``sha256`` (the one recorded when it was written).
+        """
         from agents.sb3_agent import SB3Agent
 
-        agent = SB3Agent.load(path, self.algorithm, name=f"snapshot:{Path(path).stem}", deterministic=False,
+        agent = SB3Agent.load(path, self.algorithm, sha256, name=f"snapshot:{Path(path).stem}", deterministic=False,
                               encoding=self.encoding, seed=self._rng.randrange(2**31))
         self.snapshots.append(agent)
         del self.snapshots[: -self.config.max_snapshots]
@@ -63,9 +66,9 @@ class PoolWrapper(gymnasium.Wrapper):
         super().__init__(env)
         self.pool = pool
 
-    def add_snapshot(self, path: str) -> None:
+    def add_snapshot(self, path: str, sha256: str) -> None:
         """Forwarded to :meth:`OpponentPool.add_snapshot`."""
-        self.pool.add_snapshot(path)
+        self.pool.add_snapshot(path, sha256)
 
     def set_progress(self, progress: float) -> None:
         """Forwarded to :meth:`OpponentPool.set_progress`."""

@@ -1,34 +1,59 @@
 """``razz train``: train an SB3 algorithm on the single-agent view against an opponent pool.
 
-The run folder (``config.output``) holds ``config.json``, TensorBoard logs
-(``tb/``), periodic checkpoints and self-play snapshots, ``eval.csv`` (duplicate
-bb/100 with 95% CI against each evaluation opponent, by steps and wall-clock
-minutes), ``final.zip`` and ``summary.json`` (throughput and the share of time
-spent in the environment). ``resume=True`` continues from the newest checkpoint.
+The run folder (``config.output``, see :mod:`razz_env.training.runfolder`) holds
+``config.json``, TensorBoard logs (``tb/``), periodic checkpoints and self-play
+snapshots with their SHA-256 in ``hashes.json``, ``eval.csv`` (duplicate bb/100 with
+95% CI against each evaluation opponent, by steps and wall-clock minutes, ending
+with the final evaluation), ``final.zip`` and ``summary.json`` (throughput and the
+share of time spent in the environment).
+
+A run never mixes with another: a folder holding a run is refused unless
+``resume`` (continue from the newest checkpoint that verifies and loads, after
+cutting what was logged past it) or ``fresh`` (delete it first). Everything is
+checked before the folder is touched. Ctrl-C saves a checkpoint and raises
+:class:`TrainingInterrupted`.
 """
 
 from __future__ import annotations
 
-import csv
+import contextlib
 import json
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from razz_env.engine.errors import ConfigError
 from razz_env.training.config import TrainConfig
 from razz_env.training.pool import OpponentPool, PoolWrapper
+from razz_env.training.runfolder import CHECKPOINTS, CONFIG, FINAL, SNAPSHOTS, SUMMARY, TENSORBOARD, RunFolder
 
-EVAL_FIELDS = ("steps", "minutes", "train_minutes", "opponent", "bb_per_100", "ci95_low", "ci95_high", "hands")
+# Settings a resumed run may change (they are applied, and recorded in config.json); any other change is refused.
+RESUMABLE = ("total_timesteps", "max_minutes", "n_envs", "vec_env", "torch_threads", "output")
+
+
+class TrainingInterrupted(Exception):
+    """Training was stopped with Ctrl-C; a checkpoint was saved (the message names it)."""
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def make_env_fn(config: TrainConfig, rank: int) -> Any:
     """Factory for the ``rank``-th training environment (picklable for subprocess envs)."""
 
     def build() -> Any:
+        import multiprocessing
+        import signal
+
         from stable_baselines3.common.monitor import Monitor
 
         from razz_env.env.single_agent import SingleAgentEnv
 
+        if multiprocessing.parent_process() is not None:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle, not the workers'
         seed = config.seed * 1000 + rank
         pool = OpponentPool(config.opponents, config.algorithm, config.encoding, seed)
         mode = "raise" if config.masks_natively else "check_fold"
@@ -75,13 +100,17 @@ def build_vec_env(config: TrainConfig) -> Any:
 
 
 def build_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
-    """A fresh model of the configured algorithm."""
+    """A fresh model of the configured algorithm; SB3's refusal of a setting is a :class:`ConfigError`."""
     from agents.sb3_agent import algorithm_class
 
     cls = algorithm_class(config.algorithm)
     policy_kwargs = {"net_arch": list(config.net_arch), **config.policy_kwargs}
-    return cls("MlpPolicy", venv, policy_kwargs=policy_kwargs, seed=config.seed,
-               tensorboard_log=tensorboard, device="cpu", verbose=0, **config.algo_kwargs)
+    try:
+        return cls("MlpPolicy", venv, policy_kwargs=policy_kwargs, seed=config.seed,
+                   tensorboard_log=tensorboard, device="cpu", verbose=0, **config.algo_kwargs)
+    except (AssertionError, ValueError, TypeError, RuntimeError, MemoryError) as err:
+        raise ConfigError(f"algo_kwargs/policy_kwargs/net_arch: {config.algorithm} refuses them: "
+                          f"{' '.join(str(err).split()) or type(err).__name__}") from err
 
 
 def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]:
@@ -112,16 +141,37 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     return rows
 
 
-def _minutes_so_far(eval_path: Path) -> tuple[float, float]:
-    """Wall-clock and training minutes of the last evaluation already logged (0 for a fresh run)."""
-    if not eval_path.exists():
-        return 0.0, 0.0
-    with open(eval_path, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    return (float(rows[-1]["minutes"]), float(rows[-1]["train_minutes"])) if rows else (0.0, 0.0)
+class Clock:
+    """Wall-clock and training minutes (wall-clock less evaluations), continued across resumes."""
+
+    def __init__(self, minutes_before: float = 0.0, train_minutes_before: float = 0.0) -> None:
+        self.minutes_before = minutes_before
+        self.train_minutes_before = train_minutes_before
+        self.started = time.time()
+        self.eval_seconds = 0.0
+
+    def elapsed_minutes(self) -> float:
+        """Minutes since this segment started."""
+        return (time.time() - self.started) / 60
+
+    def minutes(self) -> float:
+        """Wall-clock minutes of the whole run so far."""
+        return self.minutes_before + self.elapsed_minutes()
+
+    def train_minutes(self) -> float:
+        """Minutes of the whole run so far spent outside evaluations."""
+        return self.train_minutes_before + self.elapsed_minutes() - self.eval_seconds / 60
 
 
-def _callback(config: TrainConfig, output: Path, started: float, eval_state: dict[str, Any], bar: Any) -> Any:
+def save_checkpoint(folder: RunFolder, clock: Clock, model: Any) -> str:
+    """Save a checkpoint (and the clock) at the model's steps; returns its path in the folder."""
+    relative = f"{CHECKPOINTS}/step_{model.num_timesteps}.zip"
+    folder.save_model(model, relative)
+    folder.record_clock(model.num_timesteps, clock.minutes(), clock.train_minutes())
+    return relative
+
+
+def _callback(config: TrainConfig, folder: RunFolder, clock: Clock, bar: Any) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
     class TrainingCallback(BaseCallback):
@@ -130,8 +180,7 @@ def _callback(config: TrainConfig, output: Path, started: float, eval_state: dic
         def __init__(self) -> None:
             super().__init__()
             self.next_snapshot = self.next_eval = self.next_checkpoint = 0
-            self.eval_seconds = 0.0
-            self.minutes_before, self.train_minutes_before = _minutes_so_far(output / "eval.csv")
+            self.last_eval: tuple[int, list[dict[str, Any]]] | None = None
 
         def _on_training_start(self) -> None:
             steps = self.model.num_timesteps
@@ -148,97 +197,207 @@ def _callback(config: TrainConfig, output: Path, started: float, eval_state: dic
                     bar.refresh()
             if steps >= self.next_snapshot:
                 self.next_snapshot += config.opponents.snapshot_every
-                path = output / "snapshots" / f"step_{steps}.zip"
-                self.model.save(path)
-                self.training_env.env_method("add_snapshot", str(path))
+                relative = f"{SNAPSHOTS}/step_{steps}.zip"
+                digest = folder.save_model(self.model, relative)
+                self.training_env.env_method("add_snapshot", str(folder.path / relative), digest)
             if steps >= self.next_checkpoint:
                 self.next_checkpoint += config.checkpoint_every
-                self.model.save(output / "checkpoints" / f"step_{steps}.zip")
+                save_checkpoint(folder, clock, self.model)
             if steps >= self.next_eval:
                 self.next_eval += config.eval_every
-                self._evaluate(steps)
-            if config.max_minutes is not None and (time.time() - started) / 60 > config.max_minutes:
-                return False
-            return True
+                self.evaluate(steps)
+            return config.max_minutes is None or clock.elapsed_minutes() <= config.max_minutes
 
-        def _evaluate(self, steps: int) -> None:
+        def evaluate(self, steps: int) -> list[dict[str, Any]]:
+            """Evaluate at ``steps`` once: logged to ``eval.csv`` and TensorBoard (at that step)."""
+            if self.last_eval is not None and self.last_eval[0] == steps:
+                return self.last_eval[1]
             eval_started = time.perf_counter()
             rows = evaluate(self.model, config, f"eval/{steps}")
-            self.eval_seconds += time.perf_counter() - eval_started
-            minutes = (time.time() - started) / 60
-            with open(output / "eval.csv", "a", newline="", encoding="utf-8") as handle:
-                writer = csv.DictWriter(handle, fieldnames=EVAL_FIELDS)
-                for row in rows:
-                    writer.writerow({"steps": steps, "minutes": round(self.minutes_before + minutes, 2),
-                                     "train_minutes": round(self.train_minutes_before + minutes
-                                                            - self.eval_seconds / 60, 2), **row})
-                    self.logger.record(f"eval/bb100_vs_{row['opponent']}", row["bb_per_100"])
-                    self.logger.record(f"eval/ci95_low_vs_{row['opponent']}", row["ci95_low"])
-            eval_state["latest"] = {row["opponent"]: row["bb_per_100"] for row in rows}
+            clock.eval_seconds += time.perf_counter() - eval_started
+            stamp = {"steps": steps, "minutes": round(clock.minutes(), 2),
+                     "train_minutes": round(clock.train_minutes(), 2)}
+            folder.append_eval_rows([{**stamp, **row} for row in rows])
+            for row in rows:
+                self.logger.record(f"eval/bb100_vs_{row['opponent']}", row["bb_per_100"])
+                self.logger.record(f"eval/ci95_low_vs_{row['opponent']}", row["ci95_low"])
+            self.logger.dump(step=steps)
+            self.last_eval = (steps, rows)
             if bar is not None:
-                bar.set_postfix({k[:10]: v for k, v in eval_state["latest"].items()})
+                bar.set_postfix({row["opponent"][:10]: row["bb_per_100"] for row in rows})
+            return rows
 
     return TrainingCallback()
 
 
-def latest_checkpoint(output: Path) -> Path | None:
-    """The checkpoint with the most steps, if any."""
-    checkpoints = sorted((output / "checkpoints").glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
-    return checkpoints[-1] if checkpoints else None
+def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and value:
+            flat.update(_flat(value, f"{prefix}{key}."))
+        else:
+            flat[prefix + key] = value
+    return flat
 
 
-def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> dict[str, Any]:
-    """Run (or resume) training; returns the summary written to ``summary.json``."""
+def check_resumable(folder: RunFolder, config: TrainConfig) -> list[str]:
+    """Refuse to resume a different run (only :data:`RESUMABLE` settings may change); returns what changes."""
+    if not folder.holds_run():
+        raise ConfigError(f"{folder.path}: no run to resume (no {CONFIG}); start it without --resume")
+    stored = folder.read_json(CONFIG, {})
+    try:
+        previous = TrainConfig.from_dict(stored)
+    except ConfigError as err:
+        raise ConfigError(f"{folder.path / CONFIG}: {err}") from err
+    old, new = (_flat(json.loads(json.dumps(c.to_dict()))) for c in (previous, config))
+    changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+    refused = [key for key in changed if key.split(".")[0] not in RESUMABLE]
+    if refused:
+        details = "; ".join(f"{key} was {old.get(key)!r}, now {new.get(key)!r}" for key in refused)
+        raise ConfigError(f"--resume: the config differs from the run's {CONFIG} ({details}); only "
+                          f"{', '.join(RESUMABLE[:-1])} may change when resuming; start a new run with --fresh "
+                          f"or another --output")
+    return [f"applying {key}: {old.get(key)!r} -> {new.get(key)!r}" for key in changed if key != "output"]
+
+
+def load_checkpoint(folder: RunFolder, config: TrainConfig, venv: Any,
+                    notify: Callable[[str], None]) -> tuple[Any, str]:
+    """The newest checkpoint that verifies against ``hashes.json`` and loads, and its path; others are skipped."""
+    from agents.sb3_agent import UntrustedModelError, load_model
+
+    folder.hashes()  # an unreadable hashes.json is an error, not a reason to skip every checkpoint
+    checkpoints, odd = folder.numbered(CHECKPOINTS)
+    for relative in odd:
+        notify(f"warning: skipping {relative}: not named step_<steps>.zip")
+    for _, relative in reversed(checkpoints):
+        try:
+            model = load_model(folder.verified_bytes(relative), config.algorithm, env=venv)
+        except UntrustedModelError as err:
+            notify(f"warning: skipping {relative}: {err}")
+            continue
+        except Exception as err:  # any archive that does not load is skipped, with its reason
+            notify(f"warning: skipping {relative}: it does not load ({type(err).__name__}: "
+                   f"{' '.join(str(err).split())})")
+            continue
+        return model, relative
+    found = "none verifies and loads" if checkpoints else f"no {CHECKPOINTS}/step_<steps>.zip"
+    raise ConfigError(f"{folder.path}: no checkpoint to resume from ({found}); start again with --fresh")
+
+
+def _restore_snapshots(folder: RunFolder, config: TrainConfig, venv: Any, notify: Callable[[str], None]) -> None:
+    """Put the newest verified self-play snapshots back in the pools."""
+    from agents.sb3_agent import UntrustedModelError
+
+    hashes = folder.hashes()
+    snapshots, odd = folder.numbered(SNAPSHOTS)
+    for relative in odd:
+        notify(f"warning: skipping {relative}: not named step_<steps>.zip")
+    usable = []
+    for _, relative in snapshots:
+        try:
+            folder.verified_bytes(relative)
+        except UntrustedModelError as err:
+            notify(f"warning: skipping {relative}: {err}")
+            continue
+        usable.append(relative)
+    for relative in usable[-config.opponents.max_snapshots:]:
+        venv.env_method("add_snapshot", str(folder.path / relative), hashes[relative])
+
+
+def train(config: TrainConfig, resume: bool = False, fresh: bool = False, progress: bool = True,
+          dry_run: bool = False, notify: Callable[[str], None] = _to_stderr) -> dict[str, Any]:
+    """Run (``resume``: continue; ``fresh``: delete the earlier run first) and return the summary.
+
+    Everything (folder, config against a resumed run, checkpoint, model settings) is checked
+    before the folder is touched; ``dry_run`` stops there and returns the plan. Messages
+    (what is deleted, resumed, skipped) go to ``notify``.
+    """
     import torch
 
-    from agents.sb3_agent import algorithm_class
-
-    torch.set_num_threads(config.torch_threads)
-    output = Path(config.output)
-    for sub in ("checkpoints", "snapshots"):
-        (output / sub).mkdir(parents=True, exist_ok=True)
-    (output / "config.json").write_text(json.dumps(config.to_dict(), indent=2), encoding="utf-8")
-    eval_path = output / "eval.csv"
-    venv = build_vec_env(config)
-    checkpoint = latest_checkpoint(output) if resume else None
-    if checkpoint is not None:
-        model = algorithm_class(config.algorithm).load(str(checkpoint), env=venv, device="cpu")
-        model.tensorboard_log = str(output / "tb")
-        for snapshot in sorted((output / "snapshots").glob("step_*.zip"),
-                               key=lambda p: int(p.stem.split("_")[1]))[-config.opponents.max_snapshots:]:
-            venv.env_method("add_snapshot", str(snapshot))
+    if resume and fresh:
+        raise ConfigError("--resume and --fresh exclude each other: continue the run, or delete it")
+    folder = RunFolder(config.output)
+    resume_notes: list[str] = []
+    if resume:
+        resume_notes = check_resumable(folder, config)
+        doomed: list[Path] = []
     else:
-        model = build_model(config, venv, str(output / "tb"))
-        with open(eval_path, "w", newline="", encoding="utf-8") as handle:
-            csv.DictWriter(handle, fieldnames=EVAL_FIELDS).writeheader()
+        doomed = folder.check_new_run(fresh)
+    torch.set_num_threads(config.torch_threads)
+    venv = build_vec_env(config)
+    try:
+        if resume:
+            model, checkpoint = load_checkpoint(folder, config, venv, notify)
+            if model.num_timesteps >= config.total_timesteps:
+                raise ConfigError(f"--resume: the run is already at {model.num_timesteps} steps and total_timesteps "
+                                  f"is {config.total_timesteps}; pass a larger --steps to train further")
+            resume_notes.insert(0, f"resuming {folder.path} from {checkpoint} ({model.num_timesteps} steps)")
+        else:
+            model = build_model(config, venv, str(folder.path / TENSORBOARD))
+        if dry_run:
+            return {"dry_run": True, "output": str(folder.path), "start_steps": model.num_timesteps,
+                    "would_delete": [str(p) for p in doomed], "resume": resume_notes, "config": config.to_dict()}
+        return _run(config, folder, venv, model, resume, doomed, resume_notes, progress, notify)
+    finally:
+        venv.close()
+
+
+def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: bool, doomed: list[Path],
+         resume_notes: list[str], progress: bool, notify: Callable[[str], None]) -> dict[str, Any]:
+    if doomed:
+        notify(f"--fresh: deleting {RunFolder.describe(doomed)}")
+        RunFolder.delete(doomed)
+    steps_before = model.num_timesteps
+    if resume:
+        for line in resume_notes:
+            notify(line)
+        dropped = folder.cut_after(steps_before)
+        if dropped:
+            notify(f"dropping what was logged past step {steps_before}: {', '.join(dropped)}")
+        model.tensorboard_log = str(folder.path / TENSORBOARD)
+        _restore_snapshots(folder, config, venv, notify)
+        clock = Clock(*folder.clock_at(steps_before))
+    else:
+        folder.path.mkdir(parents=True, exist_ok=True)
+        folder.write_eval_rows([])
+        clock = Clock()
+    folder.write_json(CONFIG, config.to_dict())
+    notify(f"training {config.name} in {folder.path}: steps {steps_before} to {config.total_timesteps}")
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=config.total_timesteps, initial=model.num_timesteps, unit="step", desc=config.name,
+        bar = tqdm(total=config.total_timesteps, initial=steps_before, unit="step", desc=config.name,
                    dynamic_ncols=True)
-    started = time.time()
-    eval_state: dict[str, Any] = {}
-    callback = _callback(config, output, started, eval_state, bar)
-    steps_before = model.num_timesteps
-    remaining = max(config.total_timesteps - steps_before, 0)
+    callback = _callback(config, folder, clock, bar)
     wall_started = time.perf_counter()
-    model.learn(remaining, callback=callback, reset_num_timesteps=checkpoint is None, tb_log_name=config.name)
-    wall = time.perf_counter() - wall_started - callback.eval_seconds
+    try:
+        model.learn(config.total_timesteps - steps_before, callback=callback, reset_num_timesteps=not resume,
+                    tb_log_name=config.name)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        saved = save_checkpoint(folder, clock, model)
+        with contextlib.suppress(AttributeError):  # no logger yet if interrupted as training started
+            model.logger.close()
+        raise TrainingInterrupted(f"interrupted at step {model.num_timesteps}: saved {folder.path / saved}; "
+                                  f"continue with --resume") from None
+    wall = time.perf_counter() - wall_started - clock.eval_seconds
     if bar is not None:
         bar.close()
-    model.save(output / "final.zip")
-    model.save(output / "checkpoints" / f"step_{model.num_timesteps}.zip")
-    final_eval = evaluate(model, config, "eval/final")
+    save_checkpoint(folder, clock, model)
+    final_eval = callback.evaluate(model.num_timesteps)
+    folder.save_model(model, FINAL)
+    model.logger.close()
     steps_done = model.num_timesteps - steps_before
     summary = {
         "name": config.name, "algorithm": config.algorithm, "steps": model.num_timesteps,
+        "resumed_from": steps_before if resume else None,
         "train_seconds": round(wall, 1), "steps_per_second": round(steps_done / wall, 1) if wall > 0 else None,
         "env_seconds": round(venv.env_seconds, 1),
         "env_share": round(venv.env_seconds / wall, 3) if wall > 0 else None,
         "vec_env": config.vec_env, "n_envs": config.n_envs, "final_eval": final_eval,
         "opponent_draws": venv.env_method("opponent_counts"),
     }
-    (output / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    venv.close()
+    folder.write_json(SUMMARY, summary)
     return summary

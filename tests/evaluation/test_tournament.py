@@ -1,8 +1,10 @@
-"""Tournament harness: determinism across workers, resume after interruption or kill, broken agents."""
+"""Tournament harness: determinism across workers, resume and extension, checks before the first block,
+broken agents, hand records."""
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -13,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from agents.registry import register
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.record import replay_record
 from razz_env.evaluation.config import TournamentConfig
 from razz_env.evaluation.match import seat_permutations
 from razz_env.evaluation.report import format_terminal, write_reports
@@ -31,6 +35,10 @@ def _config(tmp_path: Path, name: str, **overrides) -> TournamentConfig:
 def _table(result) -> list[tuple]:
     return [(p.agent, p.opponent, p.hands, round(p.duplicate.mean_bb100, 9), round(p.duplicate.sd_bb100, 9))
             for p in result.pairings]
+
+
+def _lines(config: TournamentConfig) -> list[str]:
+    return (Path(config.output) / RESULTS_FILE).read_text().splitlines()
 
 
 class Raiser:
@@ -64,7 +72,40 @@ class Cheater:
         return int((observation.action_mask == 0).nonzero()[0][0])
 
 
-for _name, _cls in (("test_raiser", Raiser), ("test_sleeper", Sleeper), ("test_cheater", Cheater)):
+class Slowpoke:
+    """Calls, 5 ms per decision: fails a 1 ms time limit, passes a 1 s one."""
+
+    name = "slowpoke"
+
+    def reset(self, seat, num_seats, variant):
+        pass
+
+    def act(self, observation):
+        time.sleep(0.005)
+        return int(observation.action_mask.nonzero()[0][-1])
+
+
+class StudOnly:
+    name = "stud_only"
+    variants = ("stud", "stud8")
+
+    def reset(self, seat, num_seats, variant):
+        pass
+
+    def act(self, observation):
+        return int(observation.action_mask.nonzero()[0][0])
+
+
+class Fussy(Slowpoke):
+    """Builds unseeded (as the up-front check does) but not with a block's seed."""
+
+    def __init__(self, seed=None):
+        if seed:
+            raise RuntimeError("cannot be seeded")
+
+
+for _name, _cls in (("test_raiser", Raiser), ("test_sleeper", Sleeper), ("test_cheater", Cheater),
+                    ("test_slowpoke", Slowpoke), ("test_stud_only", StudOnly), ("test_fussy", Fussy)):
     register(_name, replace=True)(_cls)
 
 
@@ -108,17 +149,18 @@ def test_resume_after_interruption_equals_uninterrupted_run(tmp_path):
     config = _config(tmp_path, "resumed")
     with pytest.raises(Interrupt):
         run_tournament(config, progress=False, on_result=stop_after_two)
-    assert len(load_results(Path(config.output))) == 2
+    assert len(load_results(config)) == 2
     with open(Path(config.output) / RESULTS_FILE, "a", encoding="utf-8") as handle:
         handle.write('{"task_id": "0-1/2", "torn')
     resumed = run_tournament(config, progress=False)
     assert _table(resumed) == _table(whole)
-    lines = (Path(config.output) / RESULTS_FILE).read_text().splitlines()
+    lines = _lines(config)
     assert len(lines) == len(build_tasks(config))
     assert len({json.loads(line)["task_id"] for line in lines}) == len(lines)
 
 
 def test_resume_after_a_kill_equals_uninterrupted_run(tmp_path):
+    """The killed run's lock dies with it: the resume is not refused as a concurrent run."""
     settings = {"name": "killed", "agents": list(FAST_AGENTS), "deals": 200, "block_deals": 10, "workers": 1,
                 "output": str(tmp_path / "killed"), "seed": 5}
     script = ("import json,sys\nfrom razz_env.evaluation.config import TournamentConfig\n"
@@ -132,13 +174,30 @@ def test_resume_after_a_kill_equals_uninterrupted_run(tmp_path):
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    done_before = len(load_results(tmp_path / "killed"))
     config = TournamentConfig.from_dict(settings)
+    done_before = len(load_results(config))
     assert 3 <= done_before < len(build_tasks(config))
     resumed = run_tournament(config, progress=False)
     whole = run_tournament(TournamentConfig.from_dict({**settings, "output": str(tmp_path / "whole")}),
                            progress=False)
     assert _table(resumed) == _table(whole)
+
+
+@pytest.mark.parametrize(("first", "then"), [(40, 80), (50, 80), (80, 40)])
+def test_a_finished_tournament_extends_to_more_deals_reusing_its_blocks(tmp_path, first, then):
+    """--deals 4000 then --deals 8000 plays only the new blocks and equals a fresh 8000-deal run."""
+    run_tournament(_config(tmp_path, "grown", deals=first), progress=False)
+    before = _lines(_config(tmp_path, "grown"))
+    grown = run_tournament(_config(tmp_path, "grown", deals=then), progress=False)
+    fresh = run_tournament(_config(tmp_path, "fresh", deals=then), progress=False)
+    assert _table(grown) == _table(fresh)
+    assert [row["rating"] for row in grown.standings] == [row["rating"] for row in fresh.standings]
+    after = _lines(_config(tmp_path, "grown"))
+    assert after[: len(before)] == before, "earlier lines are kept as they were"
+    reused = {json.loads(line)["task_id"] for line in before if json.loads(line)["deals"] == 20}
+    replayed = {json.loads(line)["task_id"] for line in after[len(before):]}
+    assert not reused & replayed, "a full block already played is never played again"
+    assert grown.blocks_done == grown.blocks_total == len(build_tasks(_config(tmp_path, "x", deals=then)))
 
 
 def test_config_errors_name_the_field(tmp_path):
@@ -153,8 +212,8 @@ def test_config_errors_name_the_field(tmp_path):
 def test_resume_refuses_results_of_another_configuration(tmp_path):
     config = _config(tmp_path, "changed")
     run_tournament(config, progress=False)
-    with pytest.raises(ValueError, match="different configuration"):
-        run_tournament(_config(tmp_path, "changed", deals=60), progress=False)
+    with pytest.raises(ConfigError, match="another configuration"):
+        run_tournament(_config(tmp_path, "changed", seed=12), progress=False)
 
 
 @pytest.mark.parametrize(("broken", "kind"), [("test_raiser", "exception"), ("test_sleeper", "timeout"),
@@ -170,18 +229,95 @@ def test_broken_agent_is_reported_and_contained(tmp_path, broken, kind):
     assert "FAILED" in format_terminal(result)
 
 
+def test_an_agent_that_cannot_be_built_for_a_block_is_a_contained_failure(tmp_path):
+    result = run_tournament(_config(tmp_path, "fussy", agents=("random", "calling_station", "test_fussy")),
+                            progress=False)
+    assert {f["task_id"] for f in result.failures} == {"0-2/0", "0-2/1", "1-2/0", "1-2/1"}
+    assert {f["error"]["message"] for f in result.failures} == {"construction: RuntimeError: cannot be seeded"}
+    assert [p.hands for p in result.pairings if p.opponent == 1] == [80]
+
+
+def test_failed_blocks_are_played_again_on_resume(tmp_path):
+    """A block that failed (here: past a 1 ms limit) is not final: a resume with a longer limit plays it."""
+    agents = ("random", "test_slowpoke")
+    tight = _config(tmp_path, "retry", agents=agents, deals=4, block_deals=2, decision_timeout=0.001)
+    failed = run_tournament(tight, progress=False)
+    assert len(failed.failures) == 2 and not failed.pairings
+    relaxed = run_tournament(_config(tmp_path, "retry", agents=agents, deals=4, block_deals=2, decision_timeout=1),
+                             progress=False)
+    assert not relaxed.failures
+    assert relaxed.pairings and relaxed.pairings[0].hands == 8
+    assert len(_lines(tight)) == 4, "the failures stay on record; the successes supersede them"
+
+
+def test_every_agent_is_checked_before_the_first_block(tmp_path):
+    """A misspelt fourth agent is refused up front, naming it, with nothing written."""
+    config = _config(tmp_path, "typo", agents=(*FAST_AGENTS, "razz_heuristc"))
+    with pytest.raises(ConfigError, match=r"agents\[3\] \(razz_heuristc\): unknown agent 'razz_heuristc'"):
+        run_tournament(config, progress=False)
+    assert not Path(config.output).exists()
+    options = _config(tmp_path, "options", agents=("random", {"type": "monte_carlo", "samplez": 8}))
+    with pytest.raises(ConfigError, match=r"agents\[1\] .*samplez"):
+        run_tournament(options, progress=False)
+    assert not Path(options.output).exists()
+
+
+def test_an_agent_that_cannot_sit_at_the_table_is_refused_before_the_first_block(tmp_path):
+    config = _config(tmp_path, "seating", agents=("random", "test_stud_only"))
+    with pytest.raises(ConfigError, match=r"agents\[1\] \(test_stud_only\): .*cannot be seated at razz"):
+        run_tournament(config, progress=False)
+    assert not Path(config.output).exists()
+    assert run_tournament(_config(tmp_path, "stud", agents=("random", "test_stud_only"), variant="stud",
+                                  deals=2, block_deals=2), progress=False).pairings
+
+
 def test_reports_are_written(tmp_path):
-    config = _config(tmp_path, "reports", records=True)
+    config = _config(tmp_path, "reports")
     result = run_tournament(config, progress=False)
     paths = {p.name for p in write_reports(result, config.output)}
     assert {"standings.csv", "pairings.csv", "summary.json", "crosstable.png", "ci.png"} <= paths
     summary = json.loads((Path(config.output) / "summary.json").read_text())
     assert len(summary["standings"]) == 3
-    hands = list((Path(config.output) / "hands").glob("*.jsonl"))
-    assert len(hands) == len(build_tasks(config))
-    assert len(list((Path(config.output) / "hands").glob("*.phhs"))) == len(hands)
-    from razz_env.engine.record import replay_record
+    assert summary["config_id"] == config.config_id and summary["config"]["deals"] == 40
 
-    record = json.loads(hands[0].read_text().splitlines()[0])
-    record.pop("agents")
-    assert replay_record(record).ok
+
+def test_hand_records_name_the_players_and_replay(tmp_path):
+    config = _config(tmp_path, "records", agents=("random", {"type": "razz_heuristic", "label": "heuristic"}),
+                     records=True)
+    run_tournament(config, progress=False)
+    folder = Path(config.output) / "hands"
+    hands = sorted(folder.glob("*.jsonl"))
+    assert [p.name for p in hands] == ["0-1_0.jsonl", "0-1_1.jsonl"]
+    assert len(list(folder.glob("*.phhs"))) == 2 and not list(folder.glob("*.tmp"))
+    records = [json.loads(line) for line in hands[0].read_text().splitlines()]
+    assert len(records) == 2 * 20
+    assert [r["players"] for r in records[:2]] == [["random", "heuristic"], ["heuristic", "random"]]
+    assert all(replay_record(r).ok for r in records)
+    assert 'players = ["random", "heuristic"]' in (folder / "0-1_0.phhs").read_text()
+
+
+def test_fresh_leaves_no_stale_hand_records(tmp_path):
+    run_tournament(_config(tmp_path, "fresh", deals=60, records=True), progress=False)
+    config = _config(tmp_path, "fresh", deals=20, records=True)
+    run_tournament(config, fresh=True, progress=False)
+    files = sorted(p.name for p in (Path(config.output) / "hands").iterdir())
+    assert files == sorted(f"{t.task_id.replace('/', '_')}.{ext}" for t in build_tasks(config)
+                           for ext in ("jsonl", "phhs"))
+
+
+def test_a_block_played_again_without_records_drops_its_old_ones(tmp_path):
+    run_tournament(_config(tmp_path, "short", deals=30, records=True), progress=False)
+    run_tournament(_config(tmp_path, "short", deals=40), progress=False)
+    hands = Path(tmp_path / "short" / "hands")
+    assert sorted(p.name for p in hands.glob("*.jsonl")) == ["0-1_0.jsonl", "0-2_0.jsonl", "1-2_0.jsonl"]
+
+
+def test_resuming_with_records_after_a_run_without_says_which_blocks_have_none(tmp_path, caplog):
+    run_tournament(_config(tmp_path, "mixed", deals=20), progress=False)
+    with caplog.at_level(logging.WARNING, logger="razz_env.evaluation"):
+        run_tournament(_config(tmp_path, "mixed", deals=40, records=True), progress=False)
+    assert "3 of the 3 blocks played earlier have no hand records" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="razz_env.evaluation"):
+        run_tournament(_config(tmp_path, "mixed", deals=60), progress=False)
+    assert "the blocks played now will have none" in caplog.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import random
 
@@ -12,12 +13,12 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from agents.registry import make_agent  # noqa: E402
 from agents.sb3_agent import ALGORITHMS, SB3Agent, masked_actions  # noqa: E402
 from razz_env.agent import observe  # noqa: E402
 from razz_env.encoding import make_encoder  # noqa: E402
 from razz_env.encoding.actions import to_engine  # noqa: E402
 from razz_env.engine.config import HandConfig  # noqa: E402
+from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.state import HandState  # noqa: E402
 from razz_env.training.config import OpponentPoolConfig, TrainConfig  # noqa: E402
 from razz_env.training.pool import OpponentPool  # noqa: E402
@@ -76,17 +77,6 @@ def test_resume_continues_from_the_newest_checkpoint(tmp_path):
     assert minutes == sorted(minutes), "a resumed run continues the wall-clock axis"
 
 
-def test_config_errors_name_the_field():
-    with pytest.raises(ValueError, match="algorithm"):
-        TrainConfig.from_dict({"algorithm": "sarsa"})
-    with pytest.raises(ValueError, match="unknown key"):
-        TrainConfig.from_dict({"learning_rate": 1})
-    with pytest.raises(ValueError, match="n_envs: expected a positive integer"):
-        TrainConfig.from_dict({"n_envs": 0})
-    with pytest.raises(ValueError, match="weights"):
-        OpponentPoolConfig(baselines=("random",), weights=(1.0, 2.0))
-
-
 def test_pool_follows_the_self_play_schedule(tmp_path):
     config = OpponentPoolConfig(baselines=("random", "calling_station"), weights=(1.0, 0.0), self_play_start=0.0,
                                 self_play_end=1.0)
@@ -97,7 +87,7 @@ def test_pool_follows_the_self_play_schedule(tmp_path):
     path = tmp_path / "snap.zip"
     build_model(model_config, venv, None).save(path)
     venv.close()
-    pool.add_snapshot(path)
+    pool.add_snapshot(path, hashlib.sha256(path.read_bytes()).hexdigest())
     pool.set_progress(1.0)
     assert all(isinstance(pool(), SB3Agent) for _ in range(20))
     pool.set_progress(0.5)
@@ -142,31 +132,138 @@ def test_masking_overrides_the_unmasked_choice(tmp_path):
     assert chosen.tolist()[:2] == [1, 3] and chosen[2] in (0, 4)
 
 
-def test_zoo_agents_load_verified_and_play_legally():
-    from agents import sb3_zoo
-
-    names = list(sb3_zoo.manifest())
-    if not names:
-        pytest.skip("no shipped agents in agents/zoo")
-    for name in names:
-        agent = make_agent(name)
-        entry = sb3_zoo.manifest()[name]
-        hand_config = HandConfig.create(entry["variant"], num_seats=entry["num_players"],
-                                        starting_stack=entry["starting_stacks"])
-        encoder = make_encoder(entry["encoding"], hand_config)
-        hand = HandState(hand_config, seed=1)
-        while not hand.is_over:
-            observation = observe(hand, hand.actor, encoder=encoder)
-            hand.act(to_engine(agent.act(observation), hand.legal_actions()))
+def _eval_steps(run) -> dict[str, list[int]]:
+    with open(run / "eval.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    by_opponent: dict[str, list[int]] = {}
+    for row in rows:
+        by_opponent.setdefault(row["opponent"], []).append(int(row["steps"]))
+    return by_opponent
 
 
-def test_zoo_refuses_a_file_whose_hash_differs(tmp_path, monkeypatch):
-    from agents import sb3_zoo
+def _tensorboard_events(run) -> list[tuple[str, int]]:
+    """Every (tag, step) scalar in the run's event files, as written (duplicates included)."""
+    from tensorboard.backend.event_processing.event_file_loader import EventFileLoader
 
-    (tmp_path / "fake.zip").write_bytes(b"not the trusted file")
-    manifest = {"fake": {"file": "fake.zip", "sha256": "0" * 64, "algorithm": "maskable_ppo", "encoding": "flat"}}
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    monkeypatch.setattr(sb3_zoo, "ZOO_DIR", tmp_path)
-    monkeypatch.setattr(sb3_zoo, "MANIFEST", tmp_path / "manifest.json")
-    with pytest.raises(sb3_zoo.ZooIntegrityError, match="SHA-256"):
-        sb3_zoo.verified_path("fake")
+    events = []
+    for path in sorted((run / "tb").rglob("events.out.tfevents*")):
+        for event in EventFileLoader(str(path)).Load():
+            events.extend((value.tag, event.step) for value in event.summary.value)
+    return events
+
+
+def _snapshot(run) -> dict[str, bytes]:
+    return {str(p.relative_to(run)): p.read_bytes() for p in sorted(run.rglob("*")) if p.is_file()}
+
+
+def test_a_folder_holding_a_run_is_refused_without_resume_or_fresh(tmp_path):
+    config = _config(tmp_path, "maskable_ppo", steps=256)
+    train(config, progress=False)
+    before = _snapshot(tmp_path / "maskable_ppo")
+    with pytest.raises(ConfigError, match=r"holds an earlier run .*pass --resume to continue it, --fresh to delete"):
+        train(_config(tmp_path, "maskable_ppo", steps=128), progress=False)
+    assert _snapshot(tmp_path / "maskable_ppo") == before, "a refused run leaves the folder as it was"
+
+
+def test_fresh_deletes_the_earlier_run_and_says_what(tmp_path):
+    run = tmp_path / "maskable_ppo"
+    train(_config(tmp_path, "maskable_ppo", steps=256), progress=False)
+    (run / "notes.txt").write_text("mine")
+    messages = []
+    summary = train(_config(tmp_path, "maskable_ppo", steps=128), fresh=True, progress=False,
+                    notify=messages.append)
+    assert summary["steps"] == 128
+    deleting = [m for m in messages if m.startswith("--fresh: deleting")]
+    assert len(deleting) == 1 and f"{run / 'checkpoints'}/ (2 files)" in deleting[0] and "eval.csv" in deleting[0]
+    assert _eval_steps(run)["random"] == [128]
+    assert [p.name for p in (run / "checkpoints").iterdir()] == ["step_128.zip"]
+    assert (run / "notes.txt").read_text() == "mine", "files that are not the run's are kept"
+
+
+def test_resume_without_a_checkpoint_is_an_error(tmp_path):
+    config = _config(tmp_path, "maskable_ppo", steps=128)
+    with pytest.raises(ConfigError, match="no run to resume"):
+        train(config, resume=True, progress=False)
+    assert not (tmp_path / "maskable_ppo").exists()
+    train(config, progress=False)
+    for checkpoint in (tmp_path / "maskable_ppo" / "checkpoints").iterdir():
+        checkpoint.unlink()
+    before = _snapshot(tmp_path / "maskable_ppo")
+    with pytest.raises(ConfigError, match="no checkpoint to resume from"):
+        train(_config(tmp_path, "maskable_ppo", steps=256), resume=True, progress=False)
+    assert _snapshot(tmp_path / "maskable_ppo") == before
+
+
+def test_resume_takes_the_newest_checkpoint_that_verifies_and_says_why_others_are_skipped(tmp_path):
+    run = tmp_path / "maskable_ppo"
+    train(_config(tmp_path, "maskable_ppo", steps=512), progress=False)
+    newest = run / "checkpoints" / "step_512.zip"
+    newest.write_bytes(newest.read_bytes()[:1000])
+    (run / "checkpoints" / "step_640.zip").write_bytes((run / "final.zip").read_bytes())
+    (run / "checkpoints" / "step_x.zip").write_bytes(b"?")
+    (run / "snapshots" / "step_384.zip").write_bytes(b"tampered")
+    messages = []
+    summary = train(_config(tmp_path, "maskable_ppo", steps=768), resume=True, progress=False,
+                    notify=messages.append)
+    assert summary["resumed_from"] == 384
+    assert "warning: skipping checkpoints/step_x.zip: not named step_<steps>.zip" in messages
+    assert any(m.startswith("warning: skipping checkpoints/step_640.zip") and "no SHA-256 recorded" in m
+               for m in messages)
+    assert any(m.startswith("warning: skipping checkpoints/step_512.zip") and "differs from the recorded" in m
+               for m in messages)
+    assert any(m.startswith("warning: skipping snapshots/step_384.zip") for m in messages)
+    assert f"resuming {run} from checkpoints/step_384.zip (384 steps)" in messages
+
+
+def test_resume_logs_each_step_once_in_eval_csv_and_tensorboard(tmp_path):
+    """A crash lost the 512-step checkpoint: steps 384 and 512 are re-trained, and logged once."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    run = tmp_path / "maskable_ppo"
+    config = _config(tmp_path, "maskable_ppo", steps=512, checkpoint_every=256)
+    train(config, progress=False)
+    (run / "checkpoints" / "step_512.zip").unlink()
+    summary = train(config, resume=True, progress=False, notify=lambda message: None)
+    assert summary["resumed_from"] == 256 and summary["steps"] == 512
+    assert all(steps == [128, 256, 384, 512] for steps in _eval_steps(run).values()), _eval_steps(run)
+    events = _tensorboard_events(run)
+    assert len(events) == len(set(events)), "a (tag, step) pair logged twice"
+    assert sorted(s for tag, s in events if tag == "eval/bb100_vs_random") == [128, 256, 384, 512]
+    accumulator = EventAccumulator(str(next((run / "tb").iterdir())))
+    accumulator.Reload()
+    assert [e.step for e in accumulator.Scalars("eval/bb100_vs_razz_heuristic")] == [128, 256, 384, 512]
+
+
+def test_the_final_evaluation_ends_eval_csv_and_tensorboard(tmp_path):
+    run = tmp_path / "maskable_ppo"
+    summary = train(_config(tmp_path, "maskable_ppo", steps=320, eval_every=256), progress=False)
+    assert summary["steps"] == 384
+    with open(run / "eval.csv", newline="") as handle:
+        last = [row for row in csv.DictReader(handle) if row["steps"] == "384"]
+    assert [(row["opponent"], float(row["bb_per_100"])) for row in last] == [
+        (row["opponent"], row["bb_per_100"]) for row in summary["final_eval"]]
+    assert sorted(s for tag, s in _tensorboard_events(run) if tag == "eval/bb100_vs_random") == [256, 384]
+
+
+def test_resume_refuses_a_changed_hyper_parameter_and_applies_a_longer_run(tmp_path):
+    run = tmp_path / "maskable_ppo"
+    train(_config(tmp_path, "maskable_ppo", steps=256), progress=False)
+    before = _snapshot(run)
+    changed = _config(tmp_path, "maskable_ppo", steps=512,
+                      algo_kwargs={**SMALL_KWARGS["maskable_ppo"], "learning_rate": 0.1})
+    with pytest.raises(ConfigError, match=r"algo_kwargs.learning_rate was None, now 0.1.*only total_timesteps"):
+        train(changed, resume=True, progress=False)
+    assert _snapshot(run) == before
+    messages = []
+    train(_config(tmp_path, "maskable_ppo", steps=384), resume=True, progress=False, notify=messages.append)
+    assert "applying total_timesteps: 256 -> 384" in messages
+    assert json.loads((run / "config.json").read_text())["total_timesteps"] == 384
+
+
+def test_dry_run_checks_everything_and_touches_nothing(tmp_path):
+    config = _config(tmp_path, "maskable_ppo", steps=128, algo_kwargs={"n_steps": 64, "learning_rate": -1})
+    with pytest.raises(ConfigError, match="algo_kwargs/policy_kwargs/net_arch: maskable_ppo refuses them"):
+        train(config, progress=False, dry_run=True)
+    plan = train(_config(tmp_path, "maskable_ppo", steps=128), progress=False, dry_run=True)
+    assert plan["dry_run"] and plan["start_steps"] == 0
+    assert not (tmp_path / "maskable_ppo").exists()

@@ -1,0 +1,108 @@
+"""The shipped zoo: verified loading (exactly the bytes that were hashed), declared tables, legal play."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from agents import sb3_zoo  # noqa: E402
+from agents.registry import make_agent  # noqa: E402
+from agents.sb3_agent import SB3Agent, load_model  # noqa: E402
+from razz_env.agent import observe, seating_problem  # noqa: E402
+from razz_env.encoding import make_encoder  # noqa: E402
+from razz_env.encoding.actions import to_engine  # noqa: E402
+from razz_env.engine.config import HandConfig  # noqa: E402
+from razz_env.engine.state import HandState  # noqa: E402
+
+torch.set_num_threads(1)
+
+SHIPPED = sb3_zoo.manifest()
+SHIPPED_DIR = sb3_zoo.ZOO_DIR
+
+
+@pytest.fixture
+def private_zoo(tmp_path, monkeypatch):
+    """A zoo folder of the test's own (names unused elsewhere, so the per-process model cache is not shared)."""
+    monkeypatch.setattr(sb3_zoo, "ZOO_DIR", tmp_path)
+    monkeypatch.setattr(sb3_zoo, "MANIFEST", tmp_path / "manifest.json")
+    sb3_zoo._load_model.cache_clear()
+    yield tmp_path
+    sb3_zoo._load_model.cache_clear()
+
+
+def test_zoo_agents_load_verified_and_play_legally():
+    names = list(sb3_zoo.manifest())
+    if not names:
+        pytest.skip("no shipped agents in agents/zoo")
+    for name in names:
+        agent = make_agent(name)
+        entry = sb3_zoo.manifest()[name]
+        hand_config = HandConfig.create(entry["variant"], num_seats=entry["num_players"],
+                                        starting_stack=entry["starting_stacks"])
+        encoder = make_encoder(entry["encoding"], hand_config)
+        hand = HandState(hand_config, seed=1)
+        agent.reset(hand.actor, hand.num_seats, entry["variant"])
+        while not hand.is_over:
+            observation = observe(hand, hand.actor, encoder=encoder)
+            hand.act(to_engine(agent.act(observation), hand.legal_actions()))
+
+
+def test_zoo_refuses_a_file_whose_hash_differs(private_zoo):
+    (private_zoo / "fake.zip").write_bytes(b"not the trusted file")
+    manifest = {"fake": {"file": "fake.zip", "sha256": "0" * 64, "algorithm": "maskable_ppo", "encoding": "flat"}}
+    (private_zoo / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(sb3_zoo.ZooIntegrityError, match="SHA-256"):
+        sb3_zoo.load_zoo_agent("fake")
+
+
+def test_zoo_loads_the_bytes_it_verified_even_if_the_file_is_swapped_after(private_zoo, monkeypatch):
+    """The file is replaced right after its hash is taken: what loads is still the verified model."""
+    trusted = (SHIPPED_DIR / SHIPPED["ppo_razz"]["file"]).read_bytes()
+    original = load_model(trusted, "maskable_ppo")
+    tampered = load_model(trusted, "maskable_ppo")
+    with torch.no_grad():
+        for parameter in tampered.policy.parameters():
+            parameter.zero_()
+    swapped = io.BytesIO()
+    tampered.save(swapped)
+    path = private_zoo / "swap_test.zip"
+    path.write_bytes(trusted)
+    entry = {**SHIPPED["ppo_razz"], "file": path.name}
+    (private_zoo / "manifest.json").write_text(json.dumps({"swap_test": entry}))
+    real_sha256 = hashlib.sha256
+
+    def sha256_then_swap(*args, **kwargs):
+        digest = real_sha256(*args, **kwargs)
+        path.write_bytes(swapped.getvalue())
+        return digest
+
+    monkeypatch.setattr(hashlib, "sha256", sha256_then_swap)
+    agent = sb3_zoo.load_zoo_agent("swap_test")
+    monkeypatch.setattr(hashlib, "sha256", real_sha256)
+    assert path.read_bytes() == swapped.getvalue(), "the file was swapped after the check"
+    loaded = dict(agent.model.policy.named_parameters())
+    for name, parameter in original.policy.named_parameters():
+        assert torch.equal(loaded[name], parameter), f"{name}: not the verified model's weights"
+
+
+def test_zoo_agents_declare_the_table_they_were_trained_for():
+    agent = make_agent("ppo_razz")
+    assert (agent.variants, agent.seat_counts) == (("razz",), (2,))
+    assert seating_problem(agent, "razz", 2) is None
+    agent.reset(0, 2, "razz")
+    with pytest.raises(ValueError, match=r"'ppo_razz' plays razz at 2 seats.*razz with 3 seats"):
+        agent.reset(0, 3, "razz")
+    with pytest.raises(ValueError, match=r"'ppo_razz' plays razz at 2 seats.*stud with 2 seats"):
+        agent.reset(1, 2, "stud")
+
+
+def test_an_undeclared_sb3_agent_sits_anywhere():
+    agent = SB3Agent(sb3_zoo._load_model("ppo_razz"), name="mine")
+    assert agent.variants is None and agent.seat_counts is None
+    agent.reset(0, 6, "stud8")

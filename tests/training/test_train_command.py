@@ -1,0 +1,126 @@
+"""``razz train`` on the command line: one-line messages with exit 2 for bad input, Ctrl-C, --fresh, --dry-run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from razz_env.cli import main  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+TINY = """\
+name: tiny
+total_timesteps: {steps}
+n_envs: 2
+net_arch: [8]
+algo_kwargs: {{n_steps: 32, batch_size: 64, n_epochs: 1}}
+eval_every: {eval_every}
+eval_deals: 4
+checkpoint_every: 64
+opponents: {{snapshot_every: 64, max_snapshots: 2}}
+"""
+
+
+def _tiny(tmp_path, steps: int = 128, eval_every: int = 64) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY.format(steps=steps, eval_every=eval_every))
+    return path
+
+
+def _refused(capsys, argv) -> str:
+    """Run ``razz`` expecting exit 2 and one line on stderr (no traceback); returns that line."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("razz train: "), err
+    return err.strip()
+
+
+@pytest.mark.parametrize("text, message", [
+    (None, "no such file"),
+    ("", "empty; expected a mapping of training settings"),
+    ("total_timesteps: [1,\n", "not valid YAML at line 2"),
+    ("just text\n", "expected a mapping of training settings, got str 'just text'"),
+    ("learning_rate: 0.1\n", "train config: unknown key(s) ['learning_rate']; known: ['algo_kwargs'"),
+    ("n_envs: two\n", "n_envs: expected an integer, got 'two'"),
+    ("opponents: {max_snapshots: 0}\n", "opponents.max_snapshots: expected a positive integer, got 0"),
+])
+def test_bad_config_files_are_one_line_and_create_nothing(tmp_path, capsys, text, message):
+    path = tmp_path / "c.yaml"
+    if text is not None:
+        path.write_text(text)
+    line = _refused(capsys, ["train", "--config", str(path), "--output", str(tmp_path / "run"), "--quiet"])
+    assert message in line
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--steps", "0"], "--steps: expected a positive integer, got 0"),
+    (["--steps", "-5"], "--steps: expected a positive integer, got -5"),
+    (["--max-minutes", "0"], "--max-minutes: expected a positive number of minutes, got 0.0"),
+    (["--max-minutes", "nan"], "--max-minutes: expected a positive number of minutes, got nan"),
+    (["--n-envs", "0"], "--n-envs: expected a positive integer, got 0"),
+    (["--seed", "-1"], "--seed: expected an integer from 0 to 4294967295, got -1"),
+    (["--resume", "--fresh"], "--resume and --fresh exclude each other"),
+])
+def test_bad_flags_name_the_flag(tmp_path, capsys, flags, message):
+    line = _refused(capsys, ["train", "--config", str(_tiny(tmp_path)), "--output", str(tmp_path / "run"),
+                             "--quiet", *flags])
+    assert message in line
+    assert not (tmp_path / "run").exists()
+
+
+def test_reusing_a_run_folder_needs_resume_or_fresh(tmp_path, capsys):
+    run = tmp_path / "run"
+    argv = ["train", "--config", str(_tiny(tmp_path)), "--output", str(run), "--quiet"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    eval_csv = (run / "eval.csv").read_bytes()
+    assert "pass --resume to continue it, --fresh to delete it" in _refused(capsys, argv)
+    assert (run / "eval.csv").read_bytes() == eval_csv
+    assert main([*argv, "--fresh", "--steps", "64"]) == 0
+    assert f"razz train: --fresh: deleting {run}/checkpoints/" in capsys.readouterr().err
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step_64.zip"]
+
+
+def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path, capsys):
+    assert main(["train", "--config", str(_tiny(tmp_path)), "--output", str(tmp_path / "run"), "--dry-run"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["dry_run"] and plan["config"]["name"] == "tiny"
+    assert not (tmp_path / "run").exists()
+
+
+def test_ctrl_c_saves_a_checkpoint_and_exits_with_a_message(tmp_path):
+    run = tmp_path / "run"
+    config = _tiny(tmp_path, steps=10**7, eval_every=10**7)
+    process = subprocess.Popen([sys.executable, "-m", "razz_env.cli", "train", "--config", str(config), "--output",
+                                str(run), "--quiet"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 120
+        while not list((run / "checkpoints").glob("step_*.zip")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("razz train: interrupted at step ") and last.endswith("; continue with --resume"), err
+    steps = int(last.split("interrupted at step ")[1].split(":")[0])
+    checkpoint = run / "checkpoints" / f"step_{steps}.zip"
+    assert f"saved {checkpoint}" in last
+    hashes = json.loads((run / "hashes.json").read_text())
+    assert hashes[f"checkpoints/step_{steps}.zip"] == hashlib.sha256(checkpoint.read_bytes()).hexdigest()
+    assert not list(run.rglob(".*.tmp")), "no temporary file left behind"

@@ -1,0 +1,128 @@
+"""Training config validation: every bad field is one ConfigError naming it; good files load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.settings import read_settings_file  # noqa: E402
+from razz_env.training.config import OpponentPoolConfig, TrainConfig  # noqa: E402
+
+CONFIGS = sorted(Path(__file__).resolve().parents[2].glob("configs/train_*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_shipped_configs_load(path):
+    config = TrainConfig.from_yaml(path)
+    assert config.output == f"runs/{config.name}"
+
+
+def test_config_errors_name_the_field():
+    with pytest.raises(ValueError, match="algorithm"):
+        TrainConfig.from_dict({"algorithm": "sarsa"})
+    with pytest.raises(ValueError, match="unknown key"):
+        TrainConfig.from_dict({"learning_rate": 1})
+    with pytest.raises(ValueError, match="n_envs: expected a positive integer"):
+        TrainConfig.from_dict({"n_envs": 0})
+    with pytest.raises(ValueError, match="weights"):
+        OpponentPoolConfig(baselines=("random",), weights=(1.0, 2.0))
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"opponents": {"snapshot_every": 0}}, "opponents.snapshot_every: expected a positive integer, got 0"),
+    ({"opponents": {"max_snapshots": -1}}, "opponents.max_snapshots: expected a positive integer, got -1"),
+    ({"opponents": {"snapshot_every": 1.5}}, "opponents.snapshot_every: expected an integer, got 1.5"),
+    ({"max_minutes": 0}, "max_minutes: expected a positive number of minutes, got 0"),
+    ({"max_minutes": float("nan")}, "max_minutes: expected a positive number of minutes"),
+    ({"max_minutes": "soon"}, "max_minutes: expected a number or null, got 'soon'"),
+    ({"total_timesteps": 0}, "total_timesteps: expected a positive integer, got 0"),
+    ({"total_timesteps": True}, "total_timesteps: expected an integer, got True"),
+    ({"opponents": {"baselines": ["random", "nobody"], "weights": [1, 1]}},
+     "opponents.baselines[1]: unknown agent 'nobody'; known agents:"),
+    ({"eval_opponents": ["random", {"type": "monte_carlo", "sample": 3}]}, "eval_opponents[1]: agent 'monte_carlo'"),
+    ({"eval_opponents": [7]}, "eval_opponents[0]: expected an agent name or a mapping with 'type', got 7"),
+    ({"eval_opponents": []}, "eval_opponents: expected at least one agent"),
+    ({"num_players": 3, "eval_opponents": ["ppo_razz"]},
+     "eval_opponents[0]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 3 seats"),
+    ({"variant": "stud", "opponents": {"baselines": ["qrdqn_razz"], "weights": [1]}},
+     "opponents.baselines[0]: agent 'qrdqn_razz' plays razz"),
+    ({"opponents": {"weights": [1, 1, -2]}}, "opponents.weights[2]: expected a finite weight >= 0, got -2"),
+    ({"opponents": {"weights": [0, 0, 0]}}, "opponents.weights: at least one weight must be positive"),
+    ({"opponents": {"weights": [1, "x", 1]}}, "opponents.weights: expected a list of numbers"),
+    ({"opponents": {"weights": [1, 1, float("inf")]}}, "opponents.weights"),
+    ({"opponents": {"self_play_end": "half"}}, "opponents.self_play_end: expected a number, got 'half'"),
+    ({"opponents": {"baselines": []}}, "opponents.baselines: expected at least one agent"),
+    ({"opponents": {"snapshots": 3}}, "opponents: unknown key(s) ['snapshots']; known: ['baselines'"),
+    ({"opponents": ["random"]}, "opponents: expected a mapping"),
+    ({"net_arch": [64, 0]}, "net_arch[1]: expected a positive integer, got 0"),
+    ({"net_arch": {"pi": [64]}}, "net_arch: expected a list of integers"),
+    ({"net_arch": 64}, "net_arch: expected a list of integers, got 64"),
+    ({"algo_kwargs": {"lr": 0.1}}, "algo_kwargs: unknown key 'lr' for MaskablePPO.__init__; known: ['batch_size'"),
+    ({"algo_kwargs": {"seed": 3}}, "algo_kwargs.seed: not settable here (use the seed field)"),
+    ({"algo_kwargs": {"device": "cuda"}}, "algo_kwargs.device: not settable here"),
+    ({"algo_kwargs": {"n_steps": "64"}}, "algo_kwargs.n_steps: expected an integer, got '64'"),
+    ({"algo_kwargs": {"gamma": [1]}}, "algo_kwargs.gamma: expected a number, got [1]"),
+    ({"algo_kwargs": ["n_steps", 64]}, "algo_kwargs: expected a mapping"),
+    ({"algorithm": "qrdqn", "algo_kwargs": {"n_epochs": 4}}, "algo_kwargs: unknown key 'n_epochs' for QRDQN"),
+    ({"policy_kwargs": {"net_arch": [8]}}, "policy_kwargs.net_arch: not settable here (use the net_arch field)"),
+    ({"policy_kwargs": {"activation_fn": "relu"}}, "policy_kwargs.activation_fn: expected a Python class"),
+    ({"policy_kwargs": {"n_quantiles": 5}}, "policy_kwargs: unknown key 'n_quantiles'"),
+    ({"num_players": 9}, "num_players: "),
+    ({"starting_stacks": "deep"}, "starting_stacks: expected an integer, got 'deep'"),
+    ({"ante": -1}, "ante"),
+    ({"variant": "holdem"}, "variant: unknown variant 'holdem'"),
+    ({"encoding": "pixels"}, "encoding: unknown encoding 'pixels'; known: flat"),
+    ({"vec_env": "threads"}, "vec_env: expected 'dummy' or 'subproc', got 'threads'"),
+    ({"seed": -1}, "seed: expected an integer from 0 to 4294967295, got -1"),
+    ({"name": "a/b"}, "name: expected a non-empty name without slashes"),
+    ({"name": ""}, "name: expected a non-empty name"),
+    ({"output": "  "}, "output: expected a folder path"),
+    ({"output": 3}, "output: expected a string, got 3"),
+    ({1: 2}, "train config: setting names are strings, got the key 1"),
+])
+def test_bad_values_name_the_field(data, message):
+    with pytest.raises(ConfigError) as err:
+        TrainConfig.from_dict(data)
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_qrdqn_takes_its_own_policy_keywords():
+    config = TrainConfig.from_dict({"algorithm": "qrdqn", "policy_kwargs": {"n_quantiles": 5},
+                                    "algo_kwargs": {"train_freq": [4, "step"], "learning_rate": 1}})
+    assert config.policy_kwargs == {"n_quantiles": 5}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty; expected a mapping of training settings"),
+    ("# only a comment\n", "empty; expected a mapping"),
+    ("- a\n- b\n", r"expected a mapping of training settings, got list \['a', 'b'\]"),
+    ("name: [unclosed\n", "not valid YAML at line 2"),
+    ("a: 1\n  b: 2\n", "not valid YAML at line 2, column 4"),
+    ("when: 2001-13-45\n", "not valid YAML"),
+])
+def test_unreadable_files_are_one_line(tmp_path, text, message):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message) as err:
+        read_settings_file(path, "training", "configs/train_ppo_razz.yaml")
+    assert "\n" not in str(err.value) and str(err.value).startswith(str(path))
+
+
+def test_missing_folder_and_binary_files(tmp_path):
+    with pytest.raises(ConfigError, match="no such file"):
+        TrainConfig.from_yaml(tmp_path / "absent.yaml")
+    with pytest.raises(ConfigError, match="is a folder"):
+        TrainConfig.from_yaml(tmp_path)
+    (tmp_path / "bin.yaml").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        TrainConfig.from_yaml(tmp_path / "bin.yaml")
+
+
+def test_name_and_output_default_from_the_file_name(tmp_path):
+    (tmp_path / "my_run.yaml").write_text("total_timesteps: 100\n")
+    config = TrainConfig.from_yaml(tmp_path / "my_run.yaml", n_envs=None, seed=4)
+    assert (config.name, config.output, config.total_timesteps, config.seed) == ("my_run", "runs/my_run", 100, 4)
