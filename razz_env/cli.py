@@ -1,4 +1,4 @@
-"""The ``razz`` command: ``demo``, ``replay``, ``tournament``, ``play`` and ``train``.
+"""The ``razz`` command: ``demo``, ``replay``, ``tournament``, ``equity``, ``play`` and ``train``.
 
 Each subcommand imports what it needs when it runs, so ``razz replay`` works
 with the core install alone.
@@ -160,6 +160,29 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_equity(args: argparse.Namespace) -> int:
+    from razz_env.engine.equity import equity
+
+    result = equity(args.hands, args.variant, args.dead, method=args.method, max_outcomes=args.max_outcomes,
+                    samples=args.samples, seed=args.seed)
+    if args.json:
+        print(json.dumps({"variant": args.variant, "hands": args.hands, "dead": args.dead, **vars(result),
+                          "exact": result.exact}))
+        return 0
+    width = max(len(h) for h in args.hands)
+    print(f"{'player':<7} {'cards':<{width}} {'equity':>8} {'scoop':>8}" + ("   std err" if not result.exact else ""))
+    errors = result.std_errors or (None,) * len(args.hands)
+    for i, (hand, share, scoop, error) in enumerate(zip(args.hands, result.shares, result.scoops, errors)):
+        line = f"{i:<7} {hand:<{width}} {100 * share:7.2f}% {100 * scoop:7.2f}%"
+        print(line + (f"   {100 * error:.2f}%" if error is not None else ""))
+    if result.exact:
+        detail = f" ({result.evaluated:,} rank draws)" if result.method == "ranks" else ""
+        print(f"exact ({result.method}): {result.outcomes:,} deals of the unseen cards{detail}")
+    else:
+        print(f"estimated (monte_carlo): {result.outcomes:,} random deals, seed {args.seed}")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from razz_env.play import play_cli
 
@@ -201,6 +224,23 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--no-plots", action="store_true")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
     tournament.set_defaults(func=_cmd_tournament)
+
+    equity_ = sub.add_parser(
+        "equity", help="each player's share of the pot at showdown, exact where the count allows",
+        description="Pot equity from known cards: one argument per player, cards like 'As 2d' with 'x' for an "
+                    "unseen card (an opponent's down card); each player is dealt up to seven from the unseen "
+                    "cards. Razz and Action Razz enumerate rank draws exactly; stud and stud8 enumerate the "
+                    "cards when at most --max-outcomes showdowns are needed, else sample (with standard errors).")
+    equity_.add_argument("hands", nargs="+", help="one player's cards, e.g. 'As 2s 3s' or '(x x) 8h'")
+    equity_.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"])
+    equity_.add_argument("--dead", default="", help="cards out of play, e.g. 'Kc 9d'")
+    equity_.add_argument("--method", default="auto", choices=["auto", "ranks", "cards", "monte_carlo"])
+    equity_.add_argument("--max-outcomes", type=int, default=20_000_000, dest="max_outcomes",
+                         help="most showdowns to enumerate before sampling (auto)")
+    equity_.add_argument("--samples", type=int, default=200_000, help="random deals when sampling")
+    equity_.add_argument("--seed", type=int, default=0, help="seed of the sampling")
+    equity_.add_argument("--json", action="store_true", help="print one JSON object")
+    equity_.set_defaults(func=_cmd_equity)
 
     play = sub.add_parser("play", help="play at the terminal against agents")
     play.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"])

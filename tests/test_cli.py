@@ -285,3 +285,29 @@ def test_console_script_entry_point_runs():
     result = subprocess.run([sys.executable, "-m", "razz_env.cli", "demo", "--seats", "2"], capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0 and "payoffs:" in result.stdout
+
+
+def test_equity_prints_the_exact_published_matchup(capsys):
+    assert main(["equity", "As 2s 3s", "6h 7h 8h"]) == 0
+    out = capsys.readouterr().out
+    assert "59.56%" in out and "40.44%" in out
+    assert "exact (ranks): 18,265,297,050 deals" in out
+
+
+def test_equity_json_and_sampling_report_their_method(capsys):
+    assert main(["equity", "Ah Kh", "x x Qd", "--variant", "stud", "--max-outcomes", "10",
+                 "--samples", "2000", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["method"] == "monte_carlo" and not result["exact"] and len(result["std_errors"]) == 2
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["As As", "2d"], "card As is dealt twice"),
+    (["As"], "give 2 to 8 players"),
+    (["As", "Zz"], "hands[1]: unknown card 'Zz'"),
+    (["As", "2d", "--samples", "1", "--method", "monte_carlo"], "samples: must be an int of at least 2"),
+])
+def test_equity_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    assert main(["equity", *argv]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.err.count("\n") == 1 and not captured.out

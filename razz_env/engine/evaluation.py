@@ -101,6 +101,21 @@ class _LazyTable(dict):
         self.update(self._build())
         return self[key]
 
+    @functools.cached_property
+    def sorted_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """Keys (sorted) and their values as int64 arrays, for vectorised lookups with ``searchsorted``."""
+        if not self:
+            self.update(self._build())
+        keys = np.fromiter(self.keys(), dtype=np.int64, count=len(self))
+        values = np.fromiter(self.values(), dtype=np.int64, count=len(self))
+        order = np.argsort(keys)
+        return keys[order], values[order]
+
+    def lookup(self, keys: np.ndarray) -> np.ndarray:
+        """Values of many keys at once (every key must be in the table)."""
+        table_keys, table_values = self.sorted_arrays
+        return table_values[np.searchsorted(table_keys, keys)]
+
 
 def _rank_groups(ranks: Sequence[int], strength: Sequence[int]) -> list[tuple[int, int]]:
     """``(count, rank)`` groups in the order a comparison reads them: bigger groups, then stronger ranks."""
@@ -447,3 +462,47 @@ def eight_low_batch(cards: np.ndarray) -> np.ndarray:
 def action_razz_batch(cards: np.ndarray) -> np.ndarray:
     """``action_razz_value`` of each row of an (N, 5..7) card int array, as int32."""
     return _batch(cards, "action_razz")
+
+
+def rank_counts_batch(counts: np.ndarray, kind: str) -> np.ndarray:
+    """``kind`` values (``"razz"``, ``"eight"`` or ``"action_razz"``: suit-free) of hands given as per-rank
+    counts, shape (N, 13), every row holding the same number (5 to 7) of cards; as int32.
+
+    >>> wheel = np.array([[1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0]])
+    >>> int(rank_counts_batch(wheel, "razz")[0]) == RAZZ_LOW_MAX
+    True
+    """
+    counts = np.asarray(counts)
+    sizes = counts.sum(axis=1) if counts.ndim == 2 else None
+    if sizes is None or counts.shape[1] != NUM_RANKS or (len(sizes) and (sizes.min() != sizes.max()
+                                                                          or not MIN_CARDS <= sizes[0] <= MAX_CARDS)):
+        raise ValueError(f"expected per-rank counts of shape (N, {NUM_RANKS}) with 5 to 7 cards in every row")
+    if not len(sizes):
+        return np.zeros(0, dtype=np.int32)
+    return _dense_table(kind, int(sizes[0]))[counts @ _BATCH_RANK_WEIGHTS].astype(np.int32)
+
+
+_BATCH_RANK_KEYS = np.array(RANK_KEY, dtype=np.int64)
+
+
+def stud_high_batch(cards: np.ndarray) -> np.ndarray:
+    """``stud_high`` of each row of an (N, 5..7) card int array, as int32 (the flush rule as in ``stud_high``).
+
+    >>> from razz_env.engine.cards import parse_cards
+    >>> hands = np.array([parse_cards("Ah Kh Qh Jh Th 2c 2d"), parse_cards("2c 3d 4h 5s 7c 8d 9h")])
+    >>> [int(v) for v in stud_high_batch(hands)] == [stud_high(h) for h in hands.tolist()]
+    True
+    """
+    cards = np.asarray(cards)
+    if cards.ndim != 2 or not MIN_CARDS <= cards.shape[1] <= MAX_CARDS:
+        raise ValueError(f"expected card ints of shape (N, 5..7), got shape {cards.shape}")
+    rank_keys = _BATCH_RANK_KEYS[cards]
+    values = _HIGH_PLAIN.lookup(rank_keys.sum(axis=1))
+    suits = cards & 3
+    suit_counts = np.stack([(suits == suit).sum(axis=1) for suit in range(4)], axis=1)
+    flush = suit_counts.max(axis=1) >= MIN_CARDS
+    if flush.any():
+        flush_suit = suit_counts[flush].argmax(axis=1)
+        in_suit = suits[flush] == flush_suit[:, None]
+        values[flush] = _HIGH_FLUSH.lookup((rank_keys[flush] * in_suit).sum(axis=1))
+    return values.astype(np.int32)
