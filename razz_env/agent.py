@@ -15,6 +15,9 @@ comes). Without one it gets the view, plus the vector when it names an
 the tournament harness, the environments and ``razz play`` all build
 observations through it.
 
+An agent may state its policy with ``action_probabilities(observation)`` (and a batched
+``action_probabilities_batch``): :func:`action_probabilities` reads it for best responses.
+
 An agent may also declare the tables it can play with ``variants`` and
 ``seat_counts`` (tuples); :func:`seating_problem` reads them so a harness can
 refuse a seating before any hand is dealt.
@@ -168,6 +171,37 @@ class Agent(Protocol):
 
     def act(self, observation: Observation) -> int:
         """Return a legal action id (see :mod:`razz_env.encoding.actions`)."""
+
+
+class PolicyAgent(Agent, Protocol):
+    """An agent that also states its policy: what best responses and exploitability measures query.
+
+    ``act`` must be a draw from (or, for a deterministic agent, the one id of) this distribution.
+    """
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """Probability of each of the five action ids now: zero on illegal ids, summing to 1."""
+
+
+def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.ndarray:
+    """The agent's policy at each observation, shape (N, 5): zero on illegal ids, rows summing to 1.
+
+    Uses ``agent.action_probabilities_batch(observations)`` when the agent has it (one network pass),
+    else ``agent.action_probabilities(observation)`` per observation. An agent without either has no
+    stated policy: measuring its exploitability (``razz exploit``) needs one.
+    """
+    batch = getattr(agent, "action_probabilities_batch", None)
+    if batch is not None:
+        probabilities = np.asarray(batch(observations), dtype=np.float64)
+    else:
+        single = getattr(agent, "action_probabilities", None)
+        if single is None:
+            raise TypeError(f"agent {_name(agent)!r} has no action_probabilities(observation): it states no policy")
+        probabilities = np.array([single(o) for o in observations], dtype=np.float64).reshape(len(observations), -1)
+    if probabilities.shape != (len(observations), len(observations[0].action_mask) if observations else 0):
+        raise ValueError(f"agent {_name(agent)!r}: action probabilities of shape {probabilities.shape} for "
+                         f"{len(observations)} observations")
+    return probabilities
 
 
 def act_batch(agent: Agent, observations: Sequence[Observation]) -> list[int]:
