@@ -3,8 +3,8 @@
 The interface itself lives in :mod:`razz_env.agent` (``reset`` then ``act(observation) -> id``);
 it is re-exported here so agent modules import from one place. :class:`BaseAgent` only adds
 bookkeeping that every rule agent repeats (a name, a no-op ``reset``, reading the legal ids
-off the mask and picking the first legal one of a list of preferences); it knows nothing of
-the game's rules.
+off the mask, picking the first legal one of a list of preferences, stating a deterministic
+choice as a one-hot policy); it knows nothing of the game's rules.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from razz_env.agent import Agent, Observation, act_batch
+from razz_env.encoding.actions import NUM_ACTIONS
 
 __all__ = ["Agent", "BaseAgent", "Observation", "act_batch"]
 
@@ -38,6 +39,19 @@ class BaseAgent:
     def legal_ids(observation: Observation) -> list[int]:
         """The action ids the mask allows now, in increasing order."""
         return np.flatnonzero(observation.action_mask).tolist()
+
+    @staticmethod
+    def one_hot(observation: Observation, action_id: int) -> np.ndarray:
+        """The policy of an agent that plays ``action_id`` for sure: float64 over the five ids.
+
+        What a deterministic agent's ``action_probabilities`` returns for the id its ``act`` picks.
+        """
+        if not observation.action_mask[action_id]:
+            raise ValueError(f"action id {action_id} is not legal for seat {observation.seat} "
+                             f"(mask {observation.action_mask.tolist()})")
+        probabilities = np.zeros(NUM_ACTIONS, dtype=np.float64)
+        probabilities[action_id] = 1.0
+        return probabilities
 
     @staticmethod
     def first_legal(observation: Observation, preferences: Iterable[int]) -> int:

@@ -17,12 +17,25 @@ Then, with ``n`` players live, ``pot`` chips in and ``to_call`` to call:
 * otherwise check, or fold to a bet.
 
 Each shuffle of the unseen cards is cut into as many disjoint deals as it holds (each
-one a uniform deal, so the estimate stays unbiased) to save shuffling. Sampling uses the
-agent's own numpy generator seeded by ``seed``, and unseen cards are listed in card
-order, so a decision depends only on the seat's view and the seed.
+one a uniform deal, so the estimate stays unbiased) to save shuffling.
+
+**Deterministic by design.** Each estimate draws its deals from a generator (Philox) keyed by
+a stable hash (BLAKE2b, the same in every process) of the agent's ``seed`` and the inputs of the
+estimate as the seat sees them: variant, street, seats, its own cards, every up card, the dead
+cards, the community card and who has folded. So the same observation always gets the same
+equity and the same action, whatever was asked before and in whichever process, and
+``action_probabilities`` is the one-hot of that action: the agent is a deterministic policy
+(which best responses can query), and its sampling noise is a fixed part of that policy
+rather than fresh at every call. Different views get independent deals. An agent built
+without a ``seed`` draws one at random once, at construction.
 """
 
 from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from numbers import Real
 
 import numpy as np
 
@@ -35,6 +48,7 @@ from razz_env.engine.variants import get_variant
 from razz_env.engine.view import SeatView
 
 HAND_SIZE = 7
+MAX_SAMPLES = 1_000_000  # deals per decision: more would only take memory and time
 
 
 def _stud_high_rows(cards: np.ndarray) -> np.ndarray:
@@ -72,15 +86,36 @@ class MonteCarloAgent(BaseAgent):
         name: str | None = None,
     ) -> None:
         super().__init__(name)
-        if samples < 1:
-            raise ValueError(f"samples must be at least 1, got {samples}")
-        self.samples = samples
-        self.margin = margin
-        self.implied_odds = implied_odds
-        self.rng = np.random.default_rng(seed)
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= samples <= MAX_SAMPLES:
+            raise ValueError(f"samples must be an integer from 1 to {MAX_SAMPLES:,}, got {samples!r}")
+        for field, value, low in (("margin", margin, -1), ("implied_odds", implied_odds, 0)):
+            if isinstance(value, bool) or not isinstance(value, Real) or not low <= value <= 1:
+                raise ValueError(f"{field} must be a number from {low} to 1, got {value!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        self.samples = int(samples)
+        self.margin = float(margin)
+        self.implied_odds = float(implied_odds)
+        self.seed = int(seed) if seed is not None else secrets.randbits(128)
+
+    def deals_generator(self, view: SeatView) -> np.random.Generator:
+        """The generator one estimate draws from, keyed by a stable hash of ``seed`` and what it reads of ``view``."""
+        key = json.dumps([
+            self.seed, view.variant, view.street, view.seat, view.num_seats, [int(c) for c in view.own_down],
+            [int(c) for c in view.own_up], [[int(c) for c in up] for up in view.up_cards],
+            [int(c) for c in view.dead_cards], None if view.community is None else int(view.community),
+            [bool(f) for f in view.folded],
+        ])
+        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
+        return np.random.Generator(np.random.Philox(key=int.from_bytes(digest, "little")))
 
     def equity(self, view: SeatView) -> float:
-        """Estimated share of the pot at showdown against the live opponents (0 to 1)."""
+        """Estimated share of the pot at showdown against the live opponents (0 to 1); the same for the same view.
+
+        A seat that has folded has no share: 0.
+        """
+        if view.folded[view.seat]:
+            return 0.0
         opponents = view.live_opponents
         if not opponents:
             return 1.0
@@ -96,7 +131,7 @@ class MonteCarloAgent(BaseAgent):
         total = sum(needs) + shared
         per_deck = len(unseen) // total  # several deals from each shuffled deck: a fraction of the shuffling
         decks = -(-self.samples // per_deck)
-        order = np.argsort(self.rng.random((decks, len(unseen))), axis=1)[:, :per_deck * total]
+        order = np.argsort(self.deals_generator(view).random((decks, len(unseen))), axis=1)[:, :per_deck * total]
         drawn = unseen[order].reshape(decks * per_deck, total)[:self.samples]
         hands = np.empty((len(known), self.samples, HAND_SIZE), dtype=np.int64)
         if view.community is not None:
@@ -134,3 +169,7 @@ class MonteCarloAgent(BaseAgent):
         if equity >= to_call / (view.pot + to_call) * discount:
             return self.first_legal(observation, (CHECK_CALL, BRING_IN))
         return self.first_legal(observation, (FOLD, CHECK_CALL, BRING_IN))
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """The one-hot of :meth:`act`, which is a function of the observation (see the module docstring)."""
+        return self.one_hot(observation, self.act(observation))

@@ -15,8 +15,9 @@ It plays the way a solid limit razz player describes the game:
   the third bet). Not behind any "mediocre" read: bet, raise once, call. Behind a mediocre
   read: on 4th call only with a draw at most two cards short and enough live low cards;
   on the big-bet streets fold, unless the pot lays 3 to 1 and the opponent's board alone
-  (hole cards bricks) does not beat me. With the best-looking board but no edge it
-  sometimes bets anyway (``bluff``, its only random choice: deterministic given ``seed``).
+  (hole cards bricks) does not beat me. With the best-looking board but no edge, and
+  nothing to call, it bets anyway with probability ``bluff`` (one draw from its generator,
+  seeded by ``seed``), else checks.
 * **Action Razz**: one J, Q or K among my cards is set aside as the qualifier; a start
   without one is rated lower, a hand without one counts a card short, and on 7th any hand
   showing a face beats mine if I have none (:func:`~agents.handread.low_key`).
@@ -24,11 +25,19 @@ It plays the way a solid limit razz player describes the game:
   to a flush (and, in stud8, three low cards); later bet when my hand beats every visible
   board, call with a pair or a four-card draw (a four-card eight-low in stud8), fold the rest
   to bets on the big-bet streets.
+
+Its policy (``action_probabilities``) is therefore one-hot everywhere except at a bluff spot,
+where it is ``bluff`` on the bet and ``1 - bluff`` on the check: exactly the distribution
+``act`` draws from.
 """
 
 from __future__ import annotations
 
 import random
+from numbers import Real
+from typing import NamedTuple
+
+import numpy as np
 
 from agents.base import BaseAgent, Observation
 from agents.handread import (
@@ -46,11 +55,18 @@ from agents.handread import (
     low_ranks,
 )
 from agents.registry import register
-from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD
+from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
 from razz_env.engine.actions import AGGRESSIVE
 from razz_env.engine.view import SeatView
 
 LOW_VARIANTS = ("razz", "action_razz")
+
+
+class Bluff(NamedTuple):
+    """A mixed decision: ``bet`` with the agent's ``bluff`` probability, else ``check``."""
+
+    bet: int
+    check: int
 
 
 def starting_quality(ranks: list[int], others_up: list[int], action: bool = False) -> float:
@@ -103,11 +119,29 @@ class RazzHeuristic(BaseAgent):
 
     def __init__(self, seed: int | None = None, bluff: float = 0.1, name: str | None = None) -> None:
         super().__init__(name)
+        if isinstance(bluff, bool) or not isinstance(bluff, Real) or not 0 <= bluff <= 1:
+            raise ValueError(f"bluff: a probability from 0 to 1, got {bluff!r}")
         self.rng = random.Random(seed)
-        self.bluff = bluff
+        self.bluff = float(bluff)
 
     def act(self, observation: Observation) -> int:
-        """The id this hand-reading policy picks for the seat's turn."""
+        """The id this hand-reading policy picks for the seat's turn (a draw at a bluff spot)."""
+        decision = self._decide(observation)
+        if isinstance(decision, Bluff):
+            return decision.bet if self.rng.random() < self.bluff else decision.check
+        return decision
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """The distribution :meth:`act` draws from: one-hot, or ``bluff`` / ``1 - bluff`` at a bluff spot."""
+        decision = self._decide(observation)
+        if not isinstance(decision, Bluff):
+            return self.one_hot(observation, decision)
+        probabilities = np.zeros(NUM_ACTIONS, dtype=np.float64)
+        probabilities[decision.bet] += self.bluff
+        probabilities[decision.check] += 1.0 - self.bluff
+        return probabilities
+
+    def _decide(self, observation: Observation) -> int | Bluff:
         view = observation.view
         if view.variant in LOW_VARIANTS:
             if view.street == 3:
@@ -163,7 +197,7 @@ class RazzHeuristic(BaseAgent):
             return self._passive(observation)
         return self._give_up(observation, view)
 
-    def _razz_later(self, observation: Observation, view: SeatView) -> int:
+    def _razz_later(self, observation: Observation, view: SeatView) -> int | Bluff:
         action = view.variant == "action_razz"
         final = view.street == 7
         mine = low_ranks(view.own_cards)
@@ -182,8 +216,10 @@ class RazzHeuristic(BaseAgent):
             if not my_board < low_key(low_ranks(view.up_cards[seat]), action):
                 board_best = False
         if view.to_call == 0:
-            if not behind or (board_best and self.rng.random() < self.bluff):
+            if not behind:
                 return self._aggress(observation)
+            if board_best:
+                return Bluff(self._aggress(observation), self._passive(observation))
             return self._passive(observation)
         if not behind:  # an edge raises up to the third bet, a slim one up to the second
             raises = view.bet_count < (3 if ahead else 2)

@@ -3,9 +3,18 @@
 One adapter serves all algorithms: the policy's per-action scores (logits for
 PPO/A2C/MaskablePPO, Q-values for DQN, mean quantiles for QR-DQN) are computed
 for a whole batch of observations in one forward pass, illegal ids are set to
-``-inf``, and the best legal id is taken (or sampled from the masked
-distribution when ``deterministic=False``). So a trained agent never sends an
-illegal action, whichever algorithm trained it. During training, algorithms
+``-inf``, and the best legal id is taken. So a trained agent never sends an
+illegal action, whichever algorithm trained it.
+
+Its stated policy (``action_probabilities``) is the distribution ``act`` uses:
+
+* ``deterministic=True`` (the zoo's default): the one-hot of the masked argmax;
+* ``deterministic=False``, policy-gradient models (MaskablePPO, PPO, A2C): the softmax of
+  the masked logits, which ``act`` samples (float64, from the agent's seeded generator);
+* the DQN family (DQN, QR-DQN): the greedy one-hot whatever the flag. A value-based agent
+  has no stochastic policy (a softmax of Q-values is not one), so it is never sampled.
+
+During training, algorithms
 without native masking play through ``SingleAgentEnv(illegal_action="check_fold")``,
 which plays the passive action (check, else fold) for an illegal choice.
 
@@ -31,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.agent import Observation, seating_problem
+from razz_env.encoding.actions import NUM_ACTIONS
 
 ALGORITHMS = ("maskable_ppo", "ppo", "a2c", "dqn", "qrdqn")
 
@@ -94,25 +104,55 @@ def action_scores(model: Any, observations: np.ndarray) -> Any:
         return distribution.distribution.logits
 
 
-def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool = True,
-                   generator: Any = None) -> np.ndarray:
-    """Legal action ids for a batch: best (or sampled) among the ids each mask allows."""
+def is_value_based(model: Any) -> bool:
+    """Whether ``model`` is of the DQN family (scores are action values, not a policy's logits)."""
+    return hasattr(model.policy, "q_net") or hasattr(model.policy, "quantile_net")
+
+
+def _masked_policy(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool) -> tuple[Any, bool]:
+    """The masked scores' argmax ids (greedy) or their softmax (float64), and which of the two it is."""
     import torch
 
+    legal = np.asarray(masks, dtype=bool)
+    empty = np.flatnonzero(~legal.any(axis=-1))
+    if len(empty):
+        raise ValueError(f"no legal action in row(s) {empty.tolist()} of the batch: not the seat's turn")
     scores = action_scores(model, observations)
-    legal = torch.as_tensor(masks, dtype=torch.bool, device=scores.device)
-    scores = scores.masked_fill(~legal, -torch.inf)
-    if deterministic:
-        return scores.argmax(dim=1).cpu().numpy()
-    probabilities = torch.softmax(scores, dim=1)
-    return torch.multinomial(probabilities, 1, generator=generator).squeeze(1).cpu().numpy()
+    scores = scores.masked_fill(~torch.as_tensor(legal, device=scores.device), -torch.inf)
+    if deterministic or is_value_based(model):
+        return scores.argmax(dim=1), True
+    return torch.softmax(scores.double(), dim=1), False
+
+
+def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool = True,
+                   generator: Any = None) -> np.ndarray:
+    """Legal action ids for a batch: the best legal id, or a draw from :func:`masked_probabilities`."""
+    import torch
+
+    policy, greedy = _masked_policy(model, observations, masks, deterministic)
+    if greedy:
+        return policy.cpu().numpy()
+    return torch.multinomial(policy, 1, generator=generator).squeeze(1).cpu().numpy()
+
+
+def masked_probabilities(model: Any, observations: np.ndarray, masks: np.ndarray,
+                         deterministic: bool = True) -> np.ndarray:
+    """The distribution :func:`masked_actions` draws from, float64 (N, 5): one-hot when greedy, else the softmax."""
+    policy, greedy = _masked_policy(model, observations, masks, deterministic)
+    if not greedy:
+        return policy.cpu().numpy()
+    probabilities = np.zeros(np.shape(masks), dtype=np.float64)
+    probabilities[np.arange(len(probabilities)), policy.cpu().numpy()] = 1.0
+    return probabilities
 
 
 class SB3Agent:
     """A trained policy playing by the agent interface; batches decisions in one forward pass.
 
-    ``variants`` and ``seat_counts``, when given, are the tables the policy was trained for:
-    :meth:`reset` refuses any other seating (``None``: not declared, any table).
+    ``deterministic`` picks the masked argmax (else a draw from the masked softmax; the DQN
+    family is greedy either way: see the module docstring). ``variants`` and ``seat_counts``,
+    when given, are the tables the policy was trained for: :meth:`reset` refuses any other
+    seating (``None``: not declared, any table).
     """
 
     observes = ("vector",)
@@ -122,9 +162,11 @@ class SB3Agent:
                  seat_counts: Sequence[int] | None = None) -> None:
         import torch
 
+        if not isinstance(deterministic, (bool, np.bool_)):
+            raise ValueError(f"deterministic: expected true or false, got {deterministic!r}")
         self.model = model
         self.name = name
-        self.deterministic = deterministic
+        self.deterministic = bool(deterministic)
         self.encoding = encoding
         self.variants = tuple(variants) if variants is not None else None
         self.seat_counts = tuple(seat_counts) if seat_counts is not None else None
@@ -147,7 +189,23 @@ class SB3Agent:
 
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
         """Decisions for many tables in one forward pass."""
-        vectors = np.stack([o.vector for o in observations])
-        masks = np.stack([o.action_mask for o in observations]).astype(bool)
+        if not observations:
+            return []
+        vectors, masks = self._stacked(observations)
         actions = masked_actions(self.model, vectors, masks, self.deterministic, self._generator)
         return [int(a) for a in actions]
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """The distribution :meth:`act` uses now (prefer :meth:`action_probabilities_batch`)."""
+        return self.action_probabilities_batch([observation])[0]
+
+    def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
+        """The policy at each observation in one forward pass, float64 (N, 5)."""
+        if not observations:
+            return np.zeros((0, NUM_ACTIONS))
+        vectors, masks = self._stacked(observations)
+        return masked_probabilities(self.model, vectors, masks, self.deterministic)
+
+    @staticmethod
+    def _stacked(observations: Sequence[Observation]) -> tuple[np.ndarray, np.ndarray]:
+        return np.stack([o.vector for o in observations]), np.stack([o.action_mask for o in observations])

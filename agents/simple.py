@@ -1,12 +1,19 @@
-"""The two reference opponents every evaluation starts from: random play and the calling station."""
+"""The two reference opponents every evaluation starts from: random play and the calling station.
+
+Both state their policy (``action_probabilities``): uniform over the legal ids, and the one-hot
+of the station's check/call.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+
+import numpy as np
 
 from agents.base import BaseAgent, Observation
 from agents.registry import register
-from razz_env.encoding.actions import BRING_IN, CHECK_CALL
+from razz_env.encoding.actions import BRING_IN, CHECK_CALL, NUM_ACTIONS
 
 
 @register("random")
@@ -28,6 +35,21 @@ class RandomAgent(BaseAgent):
         """A uniformly random legal id."""
         return self.rng.choice(self.legal_ids(observation))
 
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """Uniform over the legal ids: what :meth:`act` draws from."""
+        return self.action_probabilities_batch([observation])[0]
+
+    def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
+        """Uniform over each observation's legal ids, shape (N, 5)."""
+        if not observations:
+            return np.zeros((0, NUM_ACTIONS))
+        masks = np.stack([o.action_mask for o in observations]).astype(np.float64)
+        counts = masks.sum(axis=1, keepdims=True)
+        if not counts.all():
+            seat = observations[int(np.flatnonzero(counts[:, 0] == 0)[0])].seat
+            raise ValueError(f"seat {seat} has no legal action: it is not its turn")
+        return masks / counts
+
 
 @register("calling_station")
 class CallingStation(BaseAgent):
@@ -43,3 +65,7 @@ class CallingStation(BaseAgent):
     def act(self, observation: Observation) -> int:
         """Check/call, or the bring-in when that is the forced first action."""
         return self.first_legal(observation, (CHECK_CALL, BRING_IN))
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """The one-hot of :meth:`act`: the station never mixes."""
+        return self.one_hot(observation, self.act(observation))

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from razz_env.encoding.actions import mask_for
+from razz_env.encoding.actions import NUM_ACTIONS, mask_for
 
 if TYPE_CHECKING:
     from razz_env.encoding.table import TableEncoder
@@ -190,6 +190,8 @@ def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.
     else ``agent.action_probabilities(observation)`` per observation. An agent without either has no
     stated policy: measuring its exploitability (``razz exploit``) needs one.
     """
+    if not observations:
+        return np.zeros((0, NUM_ACTIONS))
     batch = getattr(agent, "action_probabilities_batch", None)
     if batch is not None:
         probabilities = np.asarray(batch(observations), dtype=np.float64)
@@ -198,7 +200,7 @@ def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.
         if single is None:
             raise TypeError(f"agent {_name(agent)!r} has no action_probabilities(observation): it states no policy")
         probabilities = np.array([single(o) for o in observations], dtype=np.float64).reshape(len(observations), -1)
-    if probabilities.shape != (len(observations), len(observations[0].action_mask) if observations else 0):
+    if probabilities.shape != (len(observations), NUM_ACTIONS):
         raise ValueError(f"agent {_name(agent)!r}: action probabilities of shape {probabilities.shape} for "
                          f"{len(observations)} observations")
     return probabilities

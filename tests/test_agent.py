@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from agents.registry import make_agent
-from razz_env.agent import Observation, Observer, observation_parts, observe, seating_problem
+from razz_env.agent import Observation, Observer, action_probabilities, observation_parts, observe, seating_problem
 from razz_env.encoding import make_encoder
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
@@ -150,3 +150,7 @@ def test_seating_problem_reads_the_declared_tables() -> None:
     assert "cannot be seated at razz with 3 seats" in seating_problem(HeadsUp(), "razz", 3)
     assert "cannot be seated at stud with 2 seats" in seating_problem(HeadsUp(), "stud", 2)
     assert seating_problem(make_agent("random"), "stud8", 8) is None
+
+
+def test_action_probabilities_of_no_observations_is_an_empty_table() -> None:
+    assert action_probabilities(make_agent("random"), []).shape == (0, 5)

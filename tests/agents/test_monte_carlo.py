@@ -1,21 +1,34 @@
-"""The Monte Carlo agent: it decides on what its seat can see only, and its equity makes sense."""
+"""The Monte Carlo agent: it decides on what its seat can see only, the same way every time; its equity makes sense."""
 
 from __future__ import annotations
 
+import atexit
+import os
 import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents.monte_carlo import MonteCarloAgent
 from agents.registry import make_agent
-from razz_env.agent import observe
+from razz_env.agent import Observation, observe
 from razz_env.encoding.actions import to_engine
+from razz_env.engine.actions import Action
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import VARIANTS
 
 HIDDEN_POSITIONS = (0, 1, 6)  # down, down, 7th street
+FIGURES: Counter = Counter()
+if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
+    atexit.register(lambda: print("\nsettings fuzz figures:", dict(sorted(FIGURES.items()))))
 
 
 def _two_deals(seed: int, seats: int) -> tuple[list[list[int]], list[list[int]]]:
@@ -89,6 +102,108 @@ def test_equity_in_every_variant_is_a_share() -> None:
     assert agent.equity(stud8_scoop.view(0)) > 0.9
 
 
+def test_a_folded_seat_has_no_equity_and_no_decision() -> None:
+    """Eight seats: three fold on 3rd street, five see 7th; the folded seats' views (too few cards dealt) are asked."""
+    hand = HandState(HandConfig.create("razz", num_seats=8), seed=1)
+    while hand.street < 7:
+        legal = hand.legal_actions()
+        passive = next(a for a in (Action.BRING_IN, Action.CHECK, Action.CALL) if a in legal)
+        hand.act(Action.FOLD if Action.FOLD in legal and sum(hand.folded) < 3 else passive)
+    assert sum(hand.folded) == 3 and hand.community is None and not hand.is_over
+    agent = MonteCarloAgent(samples=32, seed=1)
+    for seat in (s for s in range(8) if hand.folded[s]):
+        assert agent.equity(hand.view(seat)) == 0.0
+        with pytest.raises(ValueError, match="no legal action"):
+            agent.action_probabilities(observe(hand, seat))
+
+
 def test_samples_must_be_positive() -> None:
     with pytest.raises(ValueError, match="samples"):
         MonteCarloAgent(samples=0)
+
+
+@pytest.mark.parametrize(("setting", "value", "message"), [
+    ("samples", "200", "samples must be an integer from 1 to 1,000,000, got '200'"),
+    ("samples", 10**7, "samples must be an integer from 1 to 1,000,000, got 10000000"),
+    ("samples", True, "samples must be an integer"),
+    ("margin", 5, "margin must be a number from -1 to 1, got 5"),
+    ("margin", float("nan"), "margin must be a number"),
+    ("implied_odds", -0.1, "implied_odds must be a number from 0 to 1, got -0.1"),
+    ("implied_odds", "0.05", "implied_odds must be a number"),
+    ("seed", -1, "seed must be a non-negative integer or None, got -1"),
+    ("seed", 1.5, "seed must be a non-negative integer or None"),
+])
+def test_bad_settings_are_refused_by_name(setting: str, value, message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{message}"):
+        MonteCarloAgent(**{setting: value})
+
+
+ANY_VALUE = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.integers(-2**70, 2**70),
+                     st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=4),
+                     st.lists(st.integers(), max_size=2))
+
+
+@settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "50")), deadline=None)
+@given(setting=st.sampled_from(["samples", "margin", "implied_odds", "seed"]), value=ANY_VALUE)
+def test_any_setting_builds_or_is_refused_by_name(setting: str, value) -> None:
+    try:
+        agent = MonteCarloAgent(**{setting: value})
+    except ValueError as err:
+        FIGURES[f"{setting}: clean error"] += 1
+        assert str(err).startswith(f"{setting} must be ")
+    else:
+        FIGURES[f"{setting}: valid"] += 1
+        assert 1 <= agent.samples <= 10**6 and -1 <= agent.margin <= 1 and 0 <= agent.implied_odds <= 1
+        assert agent.seed >= 0
+
+
+def _decisions(variant: str, seats: int, seed: int) -> list[Observation]:
+    """Every decision of a hand played at random, as observations of the seat to act."""
+    rng = random.Random(seed)
+    hand = HandState(HandConfig.create(variant, num_seats=seats), seed=seed)
+    observations = []
+    while not hand.is_over:
+        observations.append(observe(hand, hand.actor))
+        legal = [a for a in hand.legal_actions() if a.name != "FOLD"] or hand.legal_actions()
+        hand.act(rng.choice(legal))
+    return observations
+
+
+DECISIONS = [o for variant in sorted(VARIANTS) for seed in range(3) for o in _decisions(variant, 2 + seed, seed)]
+
+
+def test_same_observation_same_equity_and_decision_and_a_one_hot_policy() -> None:
+    """A decision is a function of the observation: asked again, by a twin or after other questions, it stands."""
+    agent, twin = MonteCarloAgent(samples=32, seed=4), MonteCarloAgent(samples=32, seed=4)
+    first = [(agent.equity(o.view), agent.act(o)) for o in DECISIONS]
+    again = [(agent.equity(o.view), agent.act(o)) for o in reversed(DECISIONS)][::-1]
+    assert first == again == [(twin.equity(o.view), twin.act(o)) for o in DECISIONS]
+    for observation, (_, chosen) in zip(DECISIONS, first):
+        np.testing.assert_array_equal(agent.action_probabilities(observation), np.eye(5)[chosen])
+
+
+def test_the_seed_picks_the_deals() -> None:
+    views = [o.view for o in DECISIONS if o.view.street < 7]
+    one, two = MonteCarloAgent(samples=32, seed=1), MonteCarloAgent(samples=32, seed=2)
+    assert [one.equity(v) for v in views] != [two.equity(v) for v in views]
+    unseeded = MonteCarloAgent(samples=32)
+    assert [unseeded.equity(v) for v in views] == [unseeded.equity(v) for v in views]
+
+
+def test_the_deals_do_not_depend_on_the_process() -> None:
+    """Seeded from a stable hash (not Python's per-process ``hash``): another process, which asked about
+    another view first, gives the same equity."""
+    script = ("from agents.monte_carlo import MonteCarloAgent\n"
+              "from razz_env.engine.config import HandConfig\n"
+              "from razz_env.engine.state import HandState\n"
+              "agent = MonteCarloAgent(samples=64, seed=7)\n"
+              "other = HandState(HandConfig.create('razz', num_seats=3), seed=6)\n"
+              "agent.equity(other.view(other.actor))\n"
+              "hand = HandState(HandConfig.create('razz', num_seats=3), seed=5)\n"
+              "print(repr(agent.equity(hand.view(hand.actor))))")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(root)}
+    there = subprocess.run([sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True,
+                           check=True).stdout.strip()
+    hand = HandState(HandConfig.create("razz", num_seats=3), seed=5)
+    assert there == repr(MonteCarloAgent(samples=64, seed=7).equity(hand.view(hand.actor)))
