@@ -1,13 +1,17 @@
 """razz-env: seven-card stud (Razz first) for reinforcement learning.
 
-``import razz_env`` loads only the engine. The PettingZoo environment
-(``razz_env.env``, ``razz_env.raw_env``) and the Gymnasium single-agent view
-(``razz_env.SingleAgentEnv``) are imported on first use, so the engine works
-without gymnasium, pettingzoo or torch installed.
+``import razz_env`` loads only the engine. The PettingZoo environment (``razz_env.env()``,
+``razz_env.raw_env``, the versioned module ``razz_env.razz_v0``) and the Gymnasium single-agent
+view (``razz_env.SingleAgentEnv``) are imported on first use, so the engine works without
+gymnasium, pettingzoo or torch installed. The Gymnasium ids (``razz_env/Razz-v0`` ..., see
+:mod:`razz_env.env.registration`) are registered by ``import razz_env`` when gymnasium is
+already imported, and whenever the environments are.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
 from typing import Any
 
 from razz_env.engine import (
@@ -24,21 +28,38 @@ from razz_env.engine import (
 __version__ = "0.1.0"
 
 _LAZY = {
-    "env": "razz_env.env.aec",
-    "raw_env": "razz_env.env.aec",
+    "raw_env": "razz_env.env.razz_v0",
     "SingleAgentEnv": "razz_env.env.single_agent",
 }
+_LAZY_MODULES = {"razz_v0": "razz_env.env.razz_v0"}
 
 __all__ = [
     "Action", "ConfigError", "HandConfig", "HandState", "IllegalActionError", "Rules", "SeatView", "Stakes",
-    "SingleAgentEnv", "env", "raw_env",
+    "SingleAgentEnv", "env", "raw_env", "razz_v0",
 ]
+
+# ``razz_env.env`` names both the environments' package and the constructor below. Python binds a
+# subpackage to its parent's attribute when it first loads it, so the (light) package is loaded here,
+# before the function is defined: later imports of ``razz_env.env.*`` find it loaded and leave the
+# name alone. Both stay plain objects (a function, a module), so both pickle by reference.
+importlib.import_module("razz_env.env")
+
+
+def env(**kwargs: Any) -> Any:
+    """The PettingZoo AEC environment, ``razz_v0.env(**kwargs)`` (options: :mod:`razz_env.env.razz_v0`)."""
+    from razz_env.env.razz_v0 import env as make_env
+
+    return make_env(**kwargs)
+
+
+if "gymnasium" in sys.modules:  # cheap once gymnasium is loaded; razz_env never loads it itself
+    importlib.import_module("razz_env.env.registration")
 
 
 def __getattr__(name: str) -> Any:
+    if name in _LAZY_MODULES:
+        return importlib.import_module(_LAZY_MODULES[name])
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'razz_env' has no attribute {name!r}")
-    import importlib
-
     return getattr(importlib.import_module(module), name)

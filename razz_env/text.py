@@ -22,11 +22,16 @@ def _show(cards: list[int]) -> str:
     return " ".join(card_str(c) for c in cards)
 
 
+def shows_down_cards(hand: HandState, seat: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` sees ``seat``'s down cards: its own, everyone's for ``None``, or shown at a showdown."""
+    showdown = hand.is_over and not hand.folded[seat] and len(hand.pots) > 0 and contested(hand)
+    return viewer is None or viewer == seat or showdown
+
+
 def seat_line(hand: HandState, seat: int, viewer: int | None) -> str:
     """One seat: its cards (down cards hidden unless shown), stack and chips in."""
     held = hand.cards[seat]
-    showdown = hand.is_over and not hand.folded[seat] and len(hand.pots) > 0 and _contested(hand)
-    visible = viewer is None or viewer == seat or showdown
+    visible = shows_down_cards(hand, seat, viewer)
     parts = []
     for position, card in enumerate(held):
         up = 2 <= position <= 5
@@ -39,7 +44,8 @@ def seat_line(hand: HandState, seat: int, viewer: int | None) -> str:
             f"in {hand.contributed[seat]:>5}  {status}").rstrip()
 
 
-def _contested(hand: HandState) -> bool:
+def contested(hand: HandState) -> bool:
+    """More than one seat is still in the hand (a finished one went to a showdown)."""
     return sum(1 for f in hand.folded if not f) > 1
 
 
@@ -60,7 +66,7 @@ def render_hand(hand: HandState, viewer: int | None = None, last_actions: int = 
         legal = ", ".join(str(a) for a in hand.legal_actions())
         lines.append(f"seat {hand.actor} to act ({legal}); to call {hand.to_call}")
         return "\n".join(lines)
-    if _contested(hand):
+    if contested(hand):
         for seat in range(hand.num_seats):
             if not hand.folded[seat]:
                 cards = hand.showdown_cards(seat)

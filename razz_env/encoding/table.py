@@ -376,6 +376,15 @@ class _Template:
         self._to_act_start = to_act_start
         self._bet_count_start = bet_count_start
 
+    def __getstate__(self) -> dict[str, object]:
+        """Every slot but ``view``: pickled or copied, it would come back as an array detached from ``values``."""
+        return {name: getattr(self, name) for name in self.__slots__ if name != "view" and hasattr(self, name)}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.view = np.frombuffer(self.values, dtype=np.float32)
+
     def start(self, hand: HandState, fresh: array) -> None:
         """Begin a template for ``hand`` from ``fresh`` (every seat live, 3rd street, nothing dealt)."""
         n = hand.num_seats

@@ -1,19 +1,24 @@
-"""RL environments: the PettingZoo AEC game (:mod:`razz_env.env.aec`) and a Gymnasium single-seat view.
+"""RL environments: the PettingZoo AEC game (:mod:`razz_env.env.razz_v0`) and a Gymnasium single-seat view.
 
-``razz_env.env`` names both this package and the ``env()`` constructor that
-``razz_env`` exports lazily; importing a submodule binds the package to that name,
-so the package itself is callable: ``razz_env.env(**kwargs)`` is always
-:func:`razz_env.env.aec.env`.
+Importing this package loads nothing heavy; ``env``, ``raw_env`` and ``SingleAgentEnv`` load their
+modules (and so PettingZoo or Gymnasium) on first use.
+
+The attribute ``razz_env.env`` is the constructor ``razz_env.env()``, a plain function, not this
+package (both pickle by reference; see :mod:`razz_env`). Import the package's modules with ``from``:
+``from razz_env.env import razz_v0`` or ``from razz_env.env.single_agent import SingleAgentEnv``.
+``import razz_env.env.single_agent as m`` reads the attribute ``razz_env.env`` and so fails.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import Any
 
-_LAZY = {"env": "razz_env.env.aec", "raw_env": "razz_env.env.aec", "SingleAgentEnv": "razz_env.env.single_agent"}
+_LAZY = {
+    "env": "razz_env.env.razz_v0",
+    "raw_env": "razz_env.env.razz_v0",
+    "SingleAgentEnv": "razz_env.env.single_agent",
+}
 
 __all__ = ["SingleAgentEnv", "env", "raw_env"]
 
@@ -23,14 +28,3 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'razz_env.env' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
-
-
-class _CallablePackage(types.ModuleType):
-    """This package, callable as the PettingZoo ``env()`` constructor."""
-
-    def __call__(self, **kwargs: Any) -> Any:
-        """``razz_env.env.aec.env(**kwargs)``: the wrapped AEC environment."""
-        return importlib.import_module("razz_env.env.aec").env(**kwargs)
-
-
-sys.modules[__name__].__class__ = _CallablePackage

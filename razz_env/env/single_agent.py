@@ -1,7 +1,8 @@
 """A Gymnasium view of one seat: the learner plays it, agents play every other seat.
 
-``SingleAgentEnv(opponents, seat="random", **options)`` takes the same table
-options as :class:`razz_env.env.aec.raw_env`. Each episode is one hand. A step
+``SingleAgentEnv(opponents=None, seat="random", **options)`` takes the same table
+options as :mod:`razz_env.env.razz_v0`; ``gymnasium.make("razz_env/Razz-v0", **options)``
+builds it too (ids per variant: :mod:`razz_env.env.registration`). Each episode is one hand. A step
 applies the learner's action, then lets the opponents act (each called with a
 :class:`razz_env.agent.Observation`) until the learner is to act again or the
 hand ends. The reward is 0 until the hand ends and then the learner's net chips
@@ -11,15 +12,25 @@ opponent's (a fold, or the call that closes the river).
 * Observation: the encoder's float32 vector (``Box``), the same as the AEC
   environment's ``observation["observation"]``; ``info["action_mask"]`` and
   :meth:`SingleAgentEnv.action_masks` (for sb3-contrib ``MaskablePPO``) give the
-  int8 mask, all zero once the hand is over.
+  int8 mask, all zero once the hand is over; ``info["seat"]`` is the learner's seat.
 * Action: ``Discrete(5)`` (see :mod:`razz_env.encoding.actions`); an illegal id
   raises ``ValueError`` naming the legal ids and changes nothing. For algorithms that
   cannot mask, ``illegal_action="check_fold"`` plays the passive action instead (check,
-  else fold, else the bring-in; rlcard's convention). ``action_space.sample()`` without
-  a mask draws a legal id, so random-action checkers play real hands.
+  else fold, else the bring-in; rlcard's convention) and reports the id it replaced in
+  ``info["illegal_action"]``.
+* ``action_space.sample()`` without a mask draws a legal id of the decision pending, so
+  random-action checkers play real hands. It returns a :class:`~razz_env.env.spaces.SampledAction`,
+  an ``np.int64`` that remembers the decision it was drawn for (none once the hand is over or
+  before the first ``reset``). Such an id stepped into a later decision, where it may be illegal
+  (Gymnasium's ``check_env`` samples, resets, then steps), was drawn for no decision of this hand:
+  if it is illegal now the passive action is played and ``info["illegal_action"]`` says so. Every
+  other illegal id is the caller's and follows ``illegal_action``: the mask stays exact, and
+  nothing illegal is ever played as itself.
 * ``opponents``: one agent (it plays every other seat and its ``reset`` is called
   once per seat it takes) or a list, one per other seat, in clockwise order from
-  the learner. ``set_opponents(...)`` swaps them from the next hand on;
+  the learner; by default (``None``) every other seat plays uniformly at random from
+  the environment's seeded generator (:class:`SeededRandomOpponent`), so ``reset(seed=...)``
+  repeats whole hands, as Gymnasium's checks require. ``set_opponents(...)`` swaps them from the next hand on;
   ``opponent_sampler`` (a callable returning an agent or a list) is asked for new
   opponents before every hand, for self-play leagues. An opponent that declares
   (``variants``, ``seat_counts``) it cannot play the table is refused.
@@ -36,6 +47,9 @@ opponent's (a fold, or the call that closes the river).
   whole hands, when the opponents are deterministic: their own randomness is theirs);
   seeds are non-negative ints (numpy ints too). ``reset(options={"deck": [...]})`` or
   ``{"cards": [...]}`` fixes the deal as in the AEC environment (never skipped).
+* The environment pickles (fresh, reset or mid-hand, with its opponents and generators):
+  an unpickled copy continues exactly as the original would, its action space still
+  sampling legal ids. A pickled or copied action space alone samples as a plain ``Discrete``.
 
 >>> class Caller:
 ...     name = "caller"
@@ -55,18 +69,19 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-from razz_env.agent import Agent, Observer, seating_problem
+from razz_env.agent import Agent, Observation, Observer, seating_problem
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_index
 from razz_env.engine.state import HandState
 from razz_env.env.common import deal_options, reset_seed, table_config
+from razz_env.env.registration import register_envs
+from razz_env.env.spaces import LegalDiscrete, SampledAction
 from razz_env.text import render_hand
 
-__all__ = ["SingleAgentEnv"]
+__all__ = ["SeededRandomOpponent", "SingleAgentEnv"]
 
 MAX_SKIPPED_HANDS = 1000
 MAX_CACHED_OBSERVERS = 64
@@ -74,34 +89,34 @@ ILLEGAL_ACTION_MODES = ("raise", "check_fold")
 PASSIVE_ORDER = (Action.CHECK, Action.FOLD, Action.BRING_IN)
 OpponentSpec = Agent | Sequence[Agent]
 
+register_envs()  # the Gymnasium ids, in whatever order gymnasium and razz_env were imported
 
-class LegalDiscrete(spaces.Discrete):
-    """``Discrete(5)`` whose ``sample()`` without a mask draws a legal action of the environment now.
 
-    Random-action checkers (Gymnasium's and SB3's ``check_env``) then exercise real play instead of
-    tripping the illegal-action error. It pickles and copies as a plain ``Discrete`` (no environment).
+class SeededRandomOpponent:
+    """The default opponent: uniform over the legal ids, drawn from the environment's own seeded generator.
+
+    Sharing the generator that deals the cards makes ``reset(seed=...)`` repeat whole hands (a zoo
+    ``random`` agent keeps a generator of its own, which the environment's seed does not reach).
     """
 
-    def __init__(self, n: int, current_mask: Callable[[], np.ndarray]) -> None:
-        super().__init__(n)
-        self._current_mask = current_mask
+    name = "random"
+    observes = ()
 
-    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
-        """A uniform legal id when no mask or probability is given (any id once the hand is over)."""
-        if mask is None and probability is None:
-            current = self._current_mask()
-            if current.any():
-                mask = current
-        return super().sample(mask=mask, probability=probability)
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
 
-    def __reduce__(self) -> tuple[type, tuple[int]]:
-        return (spaces.Discrete, (int(self.n),))
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Stateless."""
+
+    def act(self, observation: Observation) -> int:
+        """A uniformly random legal id."""
+        return self.rng.choice(np.flatnonzero(observation.action_mask).tolist())
 
 
 class SingleAgentEnv(gymnasium.Env):
     """One seat of a stud table as a Gymnasium environment; see the module docstring."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -138,17 +153,17 @@ class SingleAgentEnv(gymnasium.Env):
         self.encoder = make_encoder(encoding, self.config, max_players=max_players, history_slots=history_slots)
         self.actions = ActionTable(allow_open_fold)
         self.observation_space = self.encoder.observation_space
-        self.action_space = LegalDiscrete(NUM_ACTIONS, self.action_masks)
+        self.action_space = LegalDiscrete(NUM_ACTIONS, self._pending_decision)
         self._big_bet = self.config.stakes.big_bet_size
+        self._rng = random.Random()
         self.opponent_sampler = opponent_sampler
         self._opponents: list[Agent] = []
-        self._pending: OpponentSpec | None = None
         if opponents is not None:
             self.set_opponents(opponents)
         elif opponent_sampler is None:
-            raise ValueError("opponents: give the agents for the other seats (or an opponent_sampler)")
-        self._rng = random.Random()
+            self.set_opponents(SeededRandomOpponent(self._rng))
         self.hand: HandState | None = None
+        self._decision = 0
         self.seat = 0
         self._seat_agents: list[Agent | None] = [None] * n
         self._seat_names = [""] * n
@@ -192,7 +207,7 @@ class SingleAgentEnv(gymnasium.Env):
         deal = deal_options(options, self.config.num_seats)
         super().reset(seed=seed)
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng.seed(seed)  # in place: the default opponent draws from this generator too
         self._aborted = "reset() did not finish"  # until it does: step() must not continue the previous hand
         if self.opponent_sampler is not None:
             self._opponents = self._check_opponents(self.opponent_sampler())
@@ -210,6 +225,7 @@ class SingleAgentEnv(gymnasium.Env):
                 raise RuntimeError(f"{skipped} hands in a row ended before seat {self.seat} could act; "
                                    "check the stacks and the opponents")
         self._aborted = None
+        self._decision += 1
         if self.render_mode == "human":
             self.render()
         info = {"action_mask": self.action_masks(), "seat": self.seat, "skipped_hands": skipped}
@@ -290,25 +306,49 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError(f"step() after the hand was aborted ({self._aborted}): call reset() first")
         if hand is None or hand.is_over:
             raise RuntimeError("step() on a finished hand: call reset() first")
-        hand.act(self._learner_action(action, hand.legal_actions()))
+        played, replaced = self._learner_action(action, hand.legal_actions())
+        hand.act(played)
         self._run_opponents()
         if self.render_mode == "human":
             self.render()
         observation = self.encoder.encode(hand, self.seat)
         if hand.is_over:
             reward = hand.payoffs[self.seat] / self._big_bet
-            info = {"action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8), "payoffs": list(hand.payoffs)}
-            return observation, reward, True, False, info
-        return observation, 0.0, False, False, {"action_mask": self.actions.mask(hand.legal_actions())}
+            info = {"action_mask": np.zeros(NUM_ACTIONS, dtype=np.int8), "seat": self.seat,
+                    "payoffs": list(hand.payoffs)}
+        else:
+            self._decision += 1
+            reward = 0.0
+            info = {"action_mask": self.actions.mask(hand.legal_actions()), "seat": self.seat}
+        if replaced:
+            info["illegal_action"] = action
+        return observation, reward, hand.is_over, False, info
 
-    def _learner_action(self, action: object, legal: tuple[Action, ...]) -> Action:
-        """The engine action for the learner's id: raise on an illegal id, or play passively (``check_fold``)."""
+    def _learner_action(self, action: object, legal: tuple[Action, ...]) -> tuple[Action, bool]:
+        """The engine action for the learner's id, and whether the passive action replaced an illegal one.
+
+        An illegal id raises, unless ``illegal_action="check_fold"`` or it is a :class:`SampledAction` drawn
+        for another decision (see the module docs): then the passive action is played.
+        """
         try:
-            return self.actions.to_engine(f"learner in seat {self.seat}", action, legal)
+            return self.actions.to_engine(f"learner in seat {self.seat}", action, legal), False
         except ValueError:
-            if self.illegal_action == "raise":
+            stale = isinstance(action, SampledAction) and action.decision != self._decision
+            if self.illegal_action == "raise" and not stale:
                 raise
-        return next(a for a in PASSIVE_ORDER if a in legal)
+        return next(a for a in PASSIVE_ORDER if a in legal), True
+
+    def _pending_decision(self) -> tuple[np.ndarray | None, int | None]:
+        """The learner's mask and the number of its decision now, or ``(None, None)`` when none is pending."""
+        hand = self.hand
+        if hand is None or self._aborted is not None or hand.is_over or hand.actor != self.seat:
+            return None, None
+        return self.actions.mask(hand.legal_actions()), self._decision
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled: the action space samples for this copy's decisions again."""
+        self.__dict__.update(state)
+        self.action_space.attach(self._pending_decision)
 
     def action_masks(self) -> np.ndarray:
         """int8 mask over the five ids for the learner now (all zero once the hand is over)."""
@@ -317,13 +357,20 @@ class SingleAgentEnv(gymnasium.Env):
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
         return self.actions.mask(hand.legal_actions())
 
-    def render(self) -> str | None:
-        """The table from the learner's seat (``"ansi"`` returns the text, ``"human"`` prints it)."""
+    def render(self) -> str | np.ndarray | None:
+        """The table from the learner's seat: ``"ansi"`` returns the text, ``"human"`` prints it, ``"rgb_array"``
+        returns a picture (:mod:`razz_env.render`, an (H, W, 3) uint8 array)."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
         if self.hand is None:
             raise RuntimeError("render() before reset(): there is no hand to show")
+        if self.render_mode == "rgb_array":
+            from razz_env.render import render_rgb
+
+            names = [getattr(agent, "name", type(agent).__name__) if agent is not None else "learner"
+                     for agent in self._seat_agents]
+            return render_rgb(self.hand, self.seat, names)
         text = render_hand(self.hand, viewer=self.seat)
         if self.render_mode == "ansi":
             return text

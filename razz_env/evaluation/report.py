@@ -1,4 +1,8 @@
-"""Tournament output: the table at the terminal, CSV/JSON files, a crosstable heatmap and a CI plot."""
+"""Tournament output: the table at the terminal, CSV/JSON files, a crosstable heatmap and a CI plot.
+
+Standings rank agents by bb/100 (duplicate win rate against the field), the quantity every other
+report shows; the openskill rating is a column of its own, never the rank.
+"""
 
 from __future__ import annotations
 
@@ -30,6 +34,12 @@ def _pairing_row(result: TournamentResult, pairing: PairingResult) -> dict[str, 
     }
 
 
+def standings(result: TournamentResult) -> list[dict[str, Any]]:
+    """Per-agent rows ranked by bb/100 (highest first, unplayed last), each with its ``rank`` first."""
+    ordered = sorted(result.standings, key=lambda row: (math.isnan(row["bb_per_100"]), -row["bb_per_100"]))
+    return [{"rank": rank, **row} for rank, row in enumerate(ordered, 1)]
+
+
 def pairing_rows(result: TournamentResult) -> list[dict[str, Any]]:
     """One row per ordered pairing (and per agent against the field)."""
     return [_pairing_row(result, p) for p in result.pairings]
@@ -53,10 +63,11 @@ def format_terminal(result: TournamentResult) -> str:
     lines = [f"{config.name}: {config.variant}, {config.format.replace('_', ' ')}, {dealing} dealing, "
              f"{config.deals} deals per {unit}, blocks {result.blocks_done}/{result.blocks_total}", ""]
     lines.append(f"{'rank':<5}{'agent':<28}{'bb/100':>9}{'95% CI':>18}{'hands':>9}{'rating':>9}")
-    for rank, row in enumerate(result.standings, 1):
+    for row in standings(result):
         ci = f"±{row['ci95']:.2f}" if math.isfinite(row["ci95"]) else "n/a"
-        lines.append(f"{rank:<5}{row['agent']:<28}{row['bb_per_100']:>9.2f}{ci:>18}{row['hands']:>9}"
+        lines.append(f"{row['rank']:<5}{row['agent']:<28}{row['bb_per_100']:>9.2f}{ci:>18}{row['hands']:>9}"
                      f"{row['rating']:>9.2f}")
+    lines.append("ranked by bb/100 against the field; rating: openskill mu - 3 sigma over the blocks")
     if config.format == "round_robin":
         width = max(8, max(len(label) for label in result.labels[:12]) + 1)
         lines += ["", "crosstable: bb/100 of row agent against column agent"]
@@ -88,7 +99,8 @@ def write_reports(result: TournamentResult, output: str | Path, plots: bool = Tr
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     rows = pairing_rows(result)
-    for name, table in (("standings.csv", result.standings), ("pairings.csv", rows)):
+    ranked = standings(result)
+    for name, table in (("standings.csv", ranked), ("pairings.csv", rows)):
         path = folder / name
         if table:
             with open(path, "w", newline="", encoding="utf-8") as handle:
@@ -99,7 +111,7 @@ def write_reports(result: TournamentResult, output: str | Path, plots: bool = Tr
     summary = {
         "config": result.config.to_dict(),
         "config_id": result.config.config_id,
-        "standings": result.standings,
+        "standings": ranked,
         "pairings": rows,
         "crosstable": {"labels": result.labels,
                        "bb_per_100": [[None if math.isnan(v) else v for v in row] for row in crosstable(result)]},
@@ -115,33 +127,47 @@ def write_reports(result: TournamentResult, output: str | Path, plots: bool = Tr
     return written
 
 
-def _plots(result: TournamentResult, folder: Path) -> list[Path]:
-    import matplotlib
+def text_colour(rgb: tuple[float, ...]) -> str:
+    """``"white"`` or ``"black"``, whichever contrasts more with a cell of colour ``rgb`` (0-1, WCAG luminance).
 
-    matplotlib.use("Agg")
+    >>> text_colour((0.05, 0.19, 0.38)), text_colour((0.97, 0.97, 0.97))
+    ('white', 'black')
+    """
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "white" if (1.05 / (luminance + 0.05)) > ((luminance + 0.05) / 0.05) else "black"
+
+
+def crosstable_figure(result: TournamentResult) -> Any:
+    """The crosstable heatmap (a matplotlib figure): bb/100 of row against column, each number in the colour
+    that reads on its cell."""
     import matplotlib.pyplot as plt
     import numpy as np
 
-    written = []
     labels = result.labels
-    if result.config.format == "round_robin":
-        table = np.array(crosstable(result))
-        limit = np.nanmax(np.abs(table)) if np.isfinite(table).any() else 1.0
-        fig, ax = plt.subplots(figsize=(1.2 * len(labels) + 3, 1.0 * len(labels) + 2))
-        image = ax.imshow(table, cmap="RdBu", vmin=-limit, vmax=limit)
-        ax.set_xticks(range(len(labels)), labels, rotation=35, ha="right")
-        ax.set_yticks(range(len(labels)), labels)
-        for i in range(len(labels)):
-            for j in range(len(labels)):
-                if np.isfinite(table[i, j]):
-                    ax.text(j, i, f"{table[i, j]:.0f}", ha="center", va="center", fontsize=9)
-        fig.colorbar(image, ax=ax, label="bb/100 (row vs column)")
-        ax.set_title(f"{result.config.name}: crosstable")
-        fig.tight_layout()
-        path = folder / "crosstable.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        written.append(path)
+    table = np.array(crosstable(result))
+    limit = float(np.nanmax(np.abs(table))) if np.isfinite(table).any() else 0.0
+    limit = limit or 1.0
+    fig, ax = plt.subplots(figsize=(1.2 * len(labels) + 3, 1.0 * len(labels) + 2))
+    image = ax.imshow(table, cmap="RdBu", vmin=-limit, vmax=limit)
+    ax.set_xticks(range(len(labels)), labels, rotation=35, ha="right")
+    ax.set_yticks(range(len(labels)), labels)
+    for i in range(len(labels)):
+        for j in range(len(labels)):
+            if np.isfinite(table[i, j]):
+                colour = text_colour(image.cmap(image.norm(table[i, j])))
+                ax.text(j, i, f"{table[i, j]:.0f}", ha="center", va="center", fontsize=9, color=colour)
+    fig.colorbar(image, ax=ax, label="bb/100 (row vs column)")
+    ax.set_title(f"{result.config.name}: crosstable in bb/100")
+    fig.tight_layout()
+    return fig
+
+
+def ci_figure(result: TournamentResult) -> Any:
+    """Each pairing's (and each agent's against the field) bb/100 with its 95% confidence interval."""
+    import matplotlib.pyplot as plt
+
+    labels = result.labels
     shown = [p for p in result.pairings if p.opponent is None or p.agent < p.opponent]
     names = [f"{labels[p.agent]} vs {'field' if p.opponent is None else labels[p.opponent]}" for p in shown]
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(shown) + 1.5))
@@ -150,11 +176,25 @@ def _plots(result: TournamentResult, folder: Path) -> list[Path]:
     ax.errorbar(means, range(len(shown)), xerr=errors, fmt="o", capsize=3)
     ax.axvline(0, color="grey", lw=1)
     ax.set_yticks(range(len(shown)), names)
-    ax.set_xlabel("bb/100 with 95% CI")
-    ax.set_title(f"{result.config.name}: win rates")
+    ax.set_xlabel("bb/100 (big bets won per 100 hands) with 95% CI")
+    ax.set_title(f"{result.config.name}: win rates in bb/100 (95% CI)")
     fig.tight_layout()
-    path = folder / "ci.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
+    return fig
+
+
+def _plots(result: TournamentResult, folder: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figures = [("ci.png", ci_figure(result))]
+    if result.config.format == "round_robin":
+        figures.insert(0, ("crosstable.png", crosstable_figure(result)))
+    written = []
+    for name, fig in figures:
+        path = folder / name
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
     return written

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
 import doctest
+import os
 import sys
+from collections import Counter
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import agents.handread
 import agents.razz_heuristic
@@ -105,3 +110,142 @@ def test_lazy_module_registers_on_demand(monkeypatch, tmp_path) -> None:
 @pytest.mark.parametrize("module", [agents.handread, agents.razz_heuristic])
 def test_doctests(module) -> None:
     assert doctest.testmod(module).failed == 0
+
+
+USER_MODULE = '''
+import numpy as np
+
+
+class MyBot:
+    """Raises when it can, else the first legal id: a user's own agent."""
+
+    name = "mybot"
+
+    def __init__(self, aggression=1, seed=None):
+        self.aggression = aggression
+        self.seed = seed
+
+    def reset(self, seat, num_seats, variant):
+        pass
+
+    def act(self, observation):
+        legal = np.flatnonzero(observation.action_mask)
+        return int(legal[-1] if self.aggression > 1 else legal[0])
+
+
+class HeadsUpBot(MyBot):
+    variants, seat_counts = ("razz",), (2,)
+
+
+class NoAct:
+    def reset(self, seat, num_seats, variant):
+        pass
+
+
+def make_bot(aggression=1):
+    return MyBot(aggression)
+
+
+def make_nothing():
+    return 42
+
+
+LIMIT = 3
+'''
+
+
+@pytest.fixture
+def user_module(monkeypatch, tmp_path):
+    """A module of the user's own, ``h9_user_bots``, importable from ``tmp_path`` (sys.path restored after)."""
+    (tmp_path / "h9_user_bots.py").write_text(USER_MODULE)
+    (tmp_path / "h9_broken_bots.py").write_text("import not_a_module_anywhere\n")
+    (tmp_path / "h9_syntax_bots.py").write_text("def broken(:\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "h9_user_bots"
+    for name in ("h9_user_bots", "h9_broken_bots", "h9_syntax_bots"):
+        sys.modules.pop(name, None)
+
+
+def test_module_class_reference_builds_the_users_agent_with_options(user_module) -> None:
+    bot = make_agent({"type": f"{user_module}:MyBot", "aggression": 2}, seed=5)
+    assert type(bot).__name__ == "MyBot" and bot.aggression == 2 and bot.seed == 5
+    assert make_agent(f"{user_module}:make_bot").aggression == 1
+    assert isinstance(make_agent(f"{user_module}:HeadsUpBot"), Agent)
+
+
+@pytest.mark.parametrize(("reference", "error", "message"), [
+    ("h9_no_such_module:Bot", UnknownAgentError, "no module named 'h9_no_such_module'"),
+    ("h9_user_bots:Missing", UnknownAgentError, "h9_user_bots has no 'Missing'"),
+    ("h9_user_bots:NoAct", registry.NotAnAgentError, "class NoAct is not an agent: it has no act method"),
+    ("h9_user_bots:LIMIT", registry.NotAnAgentError, "LIMIT is not a class or function (it is of type int)"),
+    ("h9_user_bots:make_nothing", registry.NotAnAgentError, "is not an agent: it has no reset or act"),
+    ("h9_broken_bots:Bot", registry.AgentSpecError, "importing h9_broken_bots failed: ModuleNotFoundError"),
+    ("h9_syntax_bots:Bot", registry.AgentSpecError, "importing h9_syntax_bots failed: SyntaxError"),
+    ("h9-user-bots:Bot", UnknownAgentError, "expected 'module:Class'"),
+    ("h9_user_bots:", UnknownAgentError, "expected 'module:Class'"),
+    (":MyBot", UnknownAgentError, "expected 'module:Class'"),
+])
+def test_bad_module_class_references_are_one_clear_line(user_module, reference, error, message) -> None:
+    with pytest.raises(error) as caught:
+        make_agent(reference)
+    text = str(caught.value)
+    assert message in text and reference in text and "\n" not in text
+    assert isinstance(caught.value, ValueError)  # what razz play and the tournament checks catch
+
+
+def test_a_module_in_the_current_directory_is_found(monkeypatch, tmp_path) -> None:
+    (tmp_path / "h9_cwd_bots.py").write_text(USER_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    try:
+        assert make_agent("h9_cwd_bots:MyBot").name == "mybot"
+        assert sys.path[-1] == str(tmp_path)
+    finally:
+        sys.modules.pop("h9_cwd_bots", None)
+
+
+def test_describe_agent_gives_the_idea_and_the_tables(user_module) -> None:
+    station = registry.describe_agent("calling_station")
+    assert station.variants is None and station.seat_counts is None and station.tables_known
+    assert station.idea.startswith("Checks or calls every bet")
+    heads_up = registry.describe_agent(f"{user_module}:HeadsUpBot")
+    assert (heads_up.variants, heads_up.seat_counts) == (("razz",), (2,))
+    assert registry.describe_agent(f"{user_module}:MyBot").idea == ("Raises when it can, else the first legal id: a "
+                                                                     "user's own agent")
+    with pytest.raises(UnknownAgentError):
+        registry.describe_agent("no_such_agent")
+
+
+def test_describe_agent_reads_a_trained_agents_table_and_leaves_sb3_model_to_its_spec() -> None:
+    pytest.importorskip("sb3_contrib", reason="the trained agents need the train extra")
+    ppo = registry.describe_agent("ppo_razz")
+    assert (ppo.variants, ppo.seat_counts, ppo.tables_known) == (("razz",), (2,), True)
+    assert not registry.describe_agent("sb3_model").tables_known
+
+
+# ------------------------------------------------------------------ fuzz
+# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/agents/test_agent_registry.py -s -k fuzz prints the figures. Module names
+# come from a fixed list (the user module, modules that do not exist): importing arbitrary names runs their code.
+
+FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40"))
+FIGURES: Counter = Counter()
+if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
+    atexit.register(lambda: print("\nregistry fuzz figures:", dict(sorted(FIGURES.items()))))
+attributes = st.sampled_from(["MyBot", "HeadsUpBot", "NoAct", "make_bot", "make_nothing", "LIMIT", "np", "MyBot.act",
+                              "MyBot.name", ""]) | st.text(max_size=12)
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(module=st.sampled_from(["h9_user_bots"] * 4 + ["h9_no_such_module", "h9_user_bots.sub", "", "h9 user"]),
+       attribute=attributes, sep=st.sampled_from([":"] * 4 + ["::", ":x:"]),
+       options=st.dictionaries(st.sampled_from(["aggression", "seed", "speed"]), st.integers(0, 3), max_size=2))
+def test_fuzz_references_build_an_agent_or_raise_one_clean_line(user_module, module, attribute, sep, options):
+    spec = {"type": f"{module}{sep}{attribute}", **options}
+    try:
+        agent = make_agent(spec)
+    except (registry.AgentSpecError, TypeError) as err:
+        FIGURES["references: clean error"] += 1
+        assert "\n" not in str(err) and "Traceback" not in str(err)
+        return
+    FIGURES["references: agent"] += 1
+    assert callable(agent.act) and callable(agent.reset)

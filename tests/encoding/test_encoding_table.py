@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from collections import Counter
 
@@ -249,6 +250,30 @@ def test_cached_templates_match_a_fresh_encoder_at_every_step(variant: str, seat
             hand.act(rng.choice([a for a in legal if a is not FOLD] or legal))
         overflowed += any(count > 4 for count in Counter(e.street for e in hand.history).values())
     assert overflowed  # the rare full-history path was compared too
+
+
+@pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda obj: pickle.loads(pickle.dumps(obj))])
+@pytest.mark.parametrize("name", ["flat", "ranks"])
+def test_a_copied_warm_encoder_with_its_hand_keeps_encoding_that_hand(duplicate, name: str) -> None:
+    """Copied mid-hand together with its hand (as inside a pickled environment), the encoder's warm templates
+    still write the vectors it returns: the copy encodes every later step as a fresh encoder does."""
+    cfg = HandConfig.create("razz", num_seats=3)
+    rng = random.Random(5)
+    hand = HandState(cfg, rng=rng)
+    warm = make_encoder(name, cfg)
+    for _ in range(4):
+        for seat in range(3):
+            warm.encode(hand, seat)
+        hand.act(rng.choice([a for a in hand.legal_actions() if a is not FOLD]))
+    warm_copy, hand_copy = duplicate((warm, hand))
+    steps = 0
+    while not hand_copy.is_over:
+        for seat in range(3):
+            np.testing.assert_array_equal(warm_copy.encode(hand_copy, seat),
+                                          make_encoder(name, cfg).encode(hand_copy, seat))
+        hand_copy.act(rng.choice([a for a in hand_copy.legal_actions() if a is not FOLD]))
+        steps += 1
+    assert steps
 
 
 def test_history_keeps_the_last_slots_and_flags_overflow() -> None:

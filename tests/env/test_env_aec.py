@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 import warnings
 
@@ -14,7 +15,6 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWra
 import razz_env
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS
 from razz_env.engine import Action, ConfigError, parse_cards
-from razz_env.env import aec
 from razz_env.env.aec import env, raw_env
 
 VARIANTS = ("razz", "action_razz", "stud", "stud8")
@@ -64,7 +64,7 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_metadata_spaces_are_cached() -> None:
     e = raw_env(num_players=3)
-    assert e.metadata == {"render_modes": ["human", "ansi"], "name": "razz_v0", "is_parallelizable": False,
+    assert e.metadata == {"render_modes": ["human", "ansi", "rgb_array"], "name": "razz_v0", "is_parallelizable": False,
                           "render_fps": 1}
     for agent in e.possible_agents:
         assert e.observation_space(agent) is e.observation_space(agent)
@@ -329,7 +329,7 @@ def test_bad_options_are_named() -> None:
     with pytest.raises(ValueError, match="encoding"):
         raw_env(encoding="pixels")
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="rgb_array")
+        raw_env(render_mode="pixels")
     with pytest.raises(ConfigError, match="allow_open_fold"):
         raw_env(allow_open_fold="yes")
     with pytest.raises(ConfigError, match="num_players"):
@@ -368,14 +368,6 @@ def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.count("razz_v0") == 3  # reset, step, render
 
 
-def test_docstring_table_matches_the_layout() -> None:
-    """The docs page's observation table is generated from the layout; regenerate it when this fails."""
-    table = raw_env().encoder.layout.table()
-    assert table in aec.__doc__, "razz_env/env/aec.py's observation table is out of date:\n" + table
-    for name in raw_env().describe_observation():
-        assert f"``{name}``" in aec.__doc__
-
-
 def test_package_exports() -> None:
     assert isinstance(razz_env.env(num_players=2), type(env()))
     assert isinstance(razz_env.raw_env(), raw_env)
@@ -387,3 +379,36 @@ def test_unknown_table_option_names_the_known_ones():
         raw_env(varaint="stud")
     with pytest.raises(TypeError, match=r"unknown option\(s\) \['stack'\]"):
         razz_env.SingleAgentEnv(opponents=None, stack=3)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_action_spaces_sample_legal_ids_for_the_agent_to_act(variant: str) -> None:
+    """RLlib's multi-agent env check (reset, ``action_space(agent).sample()`` for the agent to act, step) plays
+    real hands; off turn, or given a mask, a space samples as a plain ``Discrete``."""
+    e = env(variant=variant, num_players=3)
+    for seed in range(6):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            observation, _, termination, truncation, _ = e.last()
+            if termination or truncation:
+                e.step(None)
+                continue
+            space = e.action_space(agent)
+            drawn = space.sample()
+            assert observation["action_mask"][drawn] == 1 and drawn.decision == len(e.unwrapped.hand.history)
+            idle = next(other for other in e.agents if other != agent)
+            assert e.action_space(idle).sample().decision is None
+            assert space.sample(mask=np.array([1, 0, 0, 0, 0], dtype=np.int8)) == 0
+            e.step(drawn)
+
+
+@pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
+def test_a_copied_env_samples_for_its_own_decisions(duplicate) -> None:
+    original = raw_env(num_players=3)
+    original.reset(seed=4)
+    twin = duplicate(original)
+    original.step(CHECK_CALL if original.observe(original.agent_selection)["action_mask"][CHECK_CALL] else BRING_IN)
+    agent = twin.agent_selection
+    assert twin.action_space(agent) is not original.action_space(agent)
+    for _ in range(30):
+        assert twin.observe(agent)["action_mask"][twin.action_space(agent).sample()] == 1

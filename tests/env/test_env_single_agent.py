@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import copy
+import operator
+import os
 import pickle
 import warnings
 
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-from razz_env.encoding.actions import BET_BIG, BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
+from razz_env.encoding.actions import BET_BIG, BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS
 from razz_env.engine import Action
-from razz_env.env.single_agent import SingleAgentEnv
+from razz_env.env.single_agent import SeededRandomOpponent, SingleAgentEnv
+from razz_env.env.spaces import SampledAction
 
 SMALL_STACKS = 60
 
@@ -21,13 +27,22 @@ def passive(mask: np.ndarray) -> int:
     return next(i for i in (CHECK_CALL, BRING_IN) if mask[i])
 
 
-@pytest.mark.parametrize("players", [2, 3, 8])
-def test_gymnasium_checker(players: int, calling_station) -> None:
-    """Gymnasium's determinism check steps an arbitrary id, so it runs with the check_fold option.
+@pytest.mark.parametrize(("variant", "players"), [("razz", 2), ("action_razz", 3), ("stud", 8), ("stud8", 2)])
+def test_gymnasium_checker_with_default_options(variant: str, players: int) -> None:
+    """Gymnasium's own checker, every option at its default (illegal ids raise, the default opponents).
 
-    Its opponents must be deterministic too: ``reset(seed=...)`` fixes the deal and the seat, not an agent's own RNG.
+    Its determinism check samples an id, resets, then steps that id: a sample drawn for another decision,
+    which may be illegal in the new hand. Its reset checks need opponents that ``reset(seed=...)`` reaches.
     """
-    env = SingleAgentEnv(calling_station, num_players=players, illegal_action="check_fold")
+    env = SingleAgentEnv(variant=variant, num_players=players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env, skip_render_check=True)  # no spec to remake it from; test_registration renders
+
+
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_gymnasium_checker_with_a_deterministic_opponent_and_the_default_raise(players: int, calling_station) -> None:
+    env = SingleAgentEnv(calling_station, num_players=players)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, skip_render_check=True)
@@ -39,6 +54,13 @@ def test_sb3_checker_with_the_default_raise(variant: str, random_stub) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sb3_check_env(env)
+
+
+@pytest.mark.parametrize("variant", ["razz", "action_razz", "stud", "stud8"])
+def test_sb3_checker_with_default_options(variant: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sb3_check_env(SingleAgentEnv(variant=variant))
 
 
 def test_reward_credited_when_the_opponent_folds(folder) -> None:
@@ -139,8 +161,6 @@ def test_opponents_list_seats_and_swaps(random_stub) -> None:
         env.set_opponents([first])
     with pytest.raises(ValueError, match="not an Agent"):
         env.set_opponents(object())
-    with pytest.raises(ValueError, match="opponents"):
-        SingleAgentEnv(None)
 
 
 def test_opponent_sampler_is_asked_before_every_hand(random_stub) -> None:
@@ -186,14 +206,15 @@ def test_seat_and_stack_validation(random_stub) -> None:
         assert env.reset(seed=seed)[1]["seat"] in (1, 2)
 
 
-def test_observation_space_and_pickling(random_stub) -> None:
+def test_observation_space_and_a_detached_action_space(random_stub) -> None:
     env = SingleAgentEnv(random_stub(0), num_players=2, encoding="ranks")
     obs, _ = env.reset(seed=0)
     assert obs in env.observation_space and obs.dtype == np.float32
     assert env.action_space.contains(env.action_space.sample())
     assert env.action_masks()[env.action_space.sample()] == 1  # sample() without a mask is legal
-    restored = pickle.loads(pickle.dumps(env.action_space))
-    assert restored == env.action_space and type(restored).__name__ == "Discrete"
+    for restored in (pickle.loads(pickle.dumps(env.action_space)), copy.deepcopy(env.action_space)):
+        assert restored == env.action_space  # alone, without the environment: samples every id
+        assert {int(restored.sample()) for _ in range(200)} == set(range(NUM_ACTIONS))
 
 
 def test_render_from_the_learners_seat(random_stub) -> None:
@@ -373,3 +394,183 @@ def test_a_chosen_deal_is_never_skipped(random_stub, monkeypatch) -> None:
     monkeypatch.setattr(SingleAgentEnv, "_play_opponents", play_out)
     with pytest.raises(RuntimeError, match="the chosen deal ended before seat 0 could act"):
         env.reset(options={"deck": list(range(52))})
+
+
+# ---------------------------------------------------------------- sampled actions, default opponents, pickling
+
+def finished_hand_env(**options) -> SingleAgentEnv:
+    """An environment whose hand is over (the learner folded): no decision is pending."""
+    env = SingleAgentEnv(seat=0, **options)
+    env.reset(seed=0)
+    while True:
+        mask = env.action_masks()
+        _, _, terminated, _, _ = env.step(FOLD if mask[FOLD] else passive(mask))
+        if terminated:
+            return env
+
+
+def test_a_sample_drawn_with_no_decision_pending_is_played_passively_if_illegal_later() -> None:
+    """Gymnasium's determinism check: sample, reset, step. The id was drawn for no decision of the new hand."""
+    env = finished_hand_env()
+    env.action_space.seed(0)
+    stale = [env.action_space.sample() for _ in range(40)]
+    assert all(isinstance(a, SampledAction) and a.decision is None for a in stale)
+    assert {int(a) for a in stale} == set(range(NUM_ACTIONS))  # no decision pending: any id
+    replaced = 0
+    for seed, action in enumerate(stale):
+        _, info = env.reset(seed=seed)
+        legal, engine_legal = info["action_mask"], env.hand.legal_actions()
+        before = len(env.hand.history)
+        _, _, _, _, step_info = env.step(action)
+        learner = env.hand.history[before]
+        assert learner.seat == 0
+        if legal[action]:
+            assert "illegal_action" not in step_info and ENGINE_TO_ID[learner.action] == int(action)
+        else:
+            replaced += 1
+            assert step_info["illegal_action"] is action
+            assert learner.action is next(a for a in (Action.CHECK, Action.FOLD, Action.BRING_IN) if a in engine_legal)
+    assert replaced
+
+
+def test_a_sample_from_an_earlier_decision_is_played_as_itself_when_still_legal() -> None:
+    env = SingleAgentEnv(seat=0)
+    env.reset(seed=4)
+    action = env.action_space.sample()
+    assert action.decision is not None and env.action_masks()[action]
+    env.reset(seed=4)  # the same deal: the id is legal again
+    before = len(env.hand.history)
+    _, _, _, _, info = env.step(action)
+    assert "illegal_action" not in info
+    assert ENGINE_TO_ID[env.hand.history[before].action] == int(action)
+
+
+@pytest.mark.parametrize("explicit", [int, np.int64, np.int32])
+def test_an_illegal_id_the_caller_chose_still_raises_whatever_was_sampled(explicit) -> None:
+    """Only the tagged object ``sample()`` returned is recognised: the same value typed in raises as before."""
+    env = finished_hand_env()
+    stale = next(a for a in iter(env.action_space.sample, None) if a == BET_BIG)  # never legal on 3rd street
+    obs, info = env.reset(seed=0)
+    assert not info["action_mask"][stale]
+    with pytest.raises(ValueError, match="not legal now"):
+        env.step(explicit(stale))
+    assert np.array_equal(env.encoder.encode(env.hand, env.seat), obs)  # nothing changed
+    drawn_now = env.action_space.sample()
+    assert drawn_now.decision is not None and info["action_mask"][drawn_now]
+
+
+def test_check_fold_reports_the_id_it_replaced(folder) -> None:
+    env = SingleAgentEnv(folder, seat=0, illegal_action="check_fold")
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, _, _, _, step_info = env.step(illegal)
+    assert step_info["illegal_action"] == illegal and step_info["seat"] == 0
+
+
+def test_every_info_names_the_learners_seat() -> None:
+    env = SingleAgentEnv()
+    for seed in range(5):
+        _, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            assert info["seat"] == env.seat and np.array_equal(info["action_mask"], env.action_masks())
+            _, _, terminated, _, info = env.step(passive(info["action_mask"]))
+        assert info["seat"] == env.seat and not info["action_mask"].any()
+
+
+def test_default_opponents_play_at_random_and_the_seed_repeats_whole_hands() -> None:
+    def run(seed: int) -> tuple[list, list]:
+        env = SingleAgentEnv(num_players=4)
+        env.reset(seed=seed)
+        hands, rewards = [], []
+        for _ in range(8):
+            terminated = False
+            while not terminated:
+                mask = env.action_masks()
+                _, reward, terminated, _, _ = env.step(passive(mask))
+            hands.append([(e.seat, e.action) for e in env.hand.history])
+            rewards.append(reward)
+            env.reset()
+        return hands, rewards
+
+    first = run(3)
+    assert run(3) == first and run(4) != first
+    chosen = {action for hand in first[0] for seat, action in hand}
+    assert {Action.FOLD, Action.CALL, Action.RAISE} <= chosen  # not a fixed policy
+    assert isinstance(SingleAgentEnv()._opponents[0], SeededRandomOpponent)
+
+
+@pytest.mark.parametrize("decisions", [0, 1, 3])
+@pytest.mark.parametrize("opponents", ["default", "zoo random"])
+def test_a_pickled_env_continues_exactly_and_still_samples_legal_ids(decisions: int, opponents: str) -> None:
+    """The opponents travel with the environment, random state included (a zoo agent: importable, so picklable)."""
+    from agents.simple import RandomAgent
+
+    env = SingleAgentEnv(None if opponents == "default" else RandomAgent(seed=7), num_players=3)
+    env.reset(seed=21)
+    for _ in range(decisions):
+        if not env.action_masks().any():
+            env.reset()
+        env.step(passive(env.action_masks()))
+    copy_ = pickle.loads(pickle.dumps(env))
+    runs = []
+    for trial in (env, copy_):
+        trial.action_space.seed(5)
+        seen = []
+        for _ in range(30):
+            if not trial.action_masks().any():
+                obs, info = trial.reset()
+                seen.append(obs.tolist())
+            action = trial.action_space.sample()
+            assert trial.action_masks()[action]  # the copy's space samples its own decisions
+            obs, reward, terminated, _, info = trial.step(action)
+            seen.append((int(action), obs.tolist(), reward, terminated))
+        runs.append(seen)
+    assert runs[0] == runs[1]
+
+
+STEP_INPUTS = st.one_of(st.integers(-2, 7), st.sampled_from(["sample now", "sample before"]),
+                        st.sampled_from([None, "1", 1.0, 2.5, True, np.int8(2), np.uint64(3)]))
+
+
+@settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40")), deadline=None)
+@given(seed=st.integers(0, 2**16), players=st.sampled_from([2, 3, 6]), moves=st.lists(STEP_INPUTS, max_size=40))
+def test_fuzzed_steps_play_legal_ids_and_refuse_the_rest_unchanged(seed: int, players: int, moves: list) -> None:
+    """Whatever the learner sends: a legal id is played as itself; an illegal one raises and changes nothing,
+    except a sample drawn for another decision, played passively and reported; the mask stays exact."""
+    env = SingleAgentEnv(num_players=players)
+    env.reset(seed=seed)
+    earlier = env.action_space.sample()
+    for move in moves:
+        if not env.action_masks().any():
+            earlier = env.action_space.sample()  # drawn with no decision pending
+            env.reset()
+        mask = env.action_masks()
+        assert np.array_equal(mask, env.actions.mask(env.hand.legal_actions()))
+        action = {"sample now": env.action_space.sample(), "sample before": earlier}.get(move, move) \
+            if isinstance(move, str) else move
+        try:
+            index = operator.index(action)
+        except TypeError:
+            index = -1
+        legal = 0 <= index < NUM_ACTIONS and bool(mask[index])
+        stale = isinstance(action, SampledAction) and not legal
+        engine_legal, before, observation = env.hand.legal_actions(), len(env.hand.history), env.encoder.encode(
+            env.hand, env.seat)
+        try:
+            _, _, _, _, info = env.step(action)
+        except ValueError as err:
+            assert not legal and not stale and "not legal now" in str(err)
+            assert len(env.hand.history) == before and np.array_equal(env.encoder.encode(env.hand, env.seat),
+                                                                      observation)
+            event("illegal id refused")
+            continue
+        played = env.hand.history[before]
+        assert played.seat == env.seat and (legal or stale)
+        if legal:
+            assert ENGINE_TO_ID[played.action] == index and "illegal_action" not in info
+            event("legal id played")
+        else:
+            assert played.action is next(a for a in (Action.CHECK, Action.FOLD, Action.BRING_IN) if a in engine_legal)
+            assert info["illegal_action"] is action
+            event("stale sample played passively")

@@ -1,0 +1,41 @@
+"""Gymnasium ids for the single-seat view: ``gymnasium.make("razz_env/Razz-v0", **options)``.
+
+One id per variant (:data:`GYMNASIUM_IDS`), each building
+:class:`razz_env.env.single_agent.SingleAgentEnv` with that ``variant``; every other
+keyword of ``gymnasium.make`` / ``gymnasium.make_vec`` is an option of that class
+(``opponents``, ``seat``, ``num_players``, stakes, ``encoding``, ``render_mode`` ...).
+Without ``opponents`` every other seat plays uniformly at random from the environment's
+seeded generator, so ``reset(seed=...)`` repeats whole hands.
+
+Gymnasium 1.x has no plugin entry points: a package registers its ids when it is
+imported. This module registers them on import (idempotently); ``import razz_env``
+imports it when gymnasium is already loaded (``import gymnasium`` first), and so does
+the single-agent module. In any import order, name this module in the id and
+Gymnasium imports it first::
+
+    gymnasium.make("razz_env.env.registration:razz_env/Razz-v0")
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+__all__ = ["ENTRY_POINT", "GYMNASIUM_IDS", "register_envs"]
+
+ENTRY_POINT = "razz_env.env.single_agent:SingleAgentEnv"
+GYMNASIUM_IDS = {
+    "razz": "razz_env/Razz-v0",
+    "action_razz": "razz_env/ActionRazz-v0",
+    "stud": "razz_env/Stud-v0",
+    "stud8": "razz_env/Stud8-v0",
+}
+
+
+def register_envs() -> None:
+    """Register every id of :data:`GYMNASIUM_IDS` not yet in Gymnasium's registry."""
+    for variant, env_id in GYMNASIUM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs={"variant": variant})
+
+
+register_envs()
