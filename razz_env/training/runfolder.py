@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, shown
 
 CONFIG = "config.json"
 EVAL = "eval.csv"
@@ -168,9 +168,16 @@ class RunFolder:
 
     def clock_at(self, steps: int) -> tuple[float, float]:
         """Wall-clock and training minutes at the checkpoint of ``steps`` (else at the last evaluation before)."""
-        entry = self.read_json(CLOCK, {}).get(str(steps))
-        if isinstance(entry, dict):
-            return float(entry["minutes"]), float(entry["train_minutes"])
+        clock = self.read_json(CLOCK, {})
+        if not isinstance(clock, dict):
+            raise ConfigError(f"{self.path / CLOCK}: expected a mapping of step to minutes, got {shown(clock)}")
+        if str(steps) in clock:
+            entry = clock[str(steps)]
+            try:
+                return float(entry["minutes"]), float(entry["train_minutes"])
+            except (TypeError, KeyError, ValueError):
+                raise ConfigError(f"{self.path / CLOCK}: step {steps}: expected minutes and train_minutes, "
+                                  f"got {shown(entry)}") from None
         rows = [row for row in self.eval_rows() if int(row["steps"]) <= steps]
         return (float(rows[-1]["minutes"]), float(rows[-1]["train_minutes"])) if rows else (0.0, 0.0)
 

@@ -138,3 +138,15 @@ def test_unreadable_bookkeeping_is_a_clear_error(tmp_path):
     (tmp_path / "hashes.json").write_text("[]")
     with pytest.raises(ConfigError, match="expected a mapping of file to SHA-256"):
         RunFolder(tmp_path).hashes()
+
+
+@pytest.mark.parametrize(("clock", "message"), [
+    ("null", "expected a mapping of step to minutes, got None"),
+    ("[1, 2]", "expected a mapping of step to minutes"),
+    ('{"150": null}', "step 150: expected minutes and train_minutes, got None"),
+    ('{"150": {"minutes": "soon"}}', "step 150: expected minutes and train_minutes"),
+])
+def test_a_damaged_clock_is_a_clear_error(tmp_path, clock, message):
+    (tmp_path / "clock.json").write_text(clock)
+    with pytest.raises(ConfigError, match=message):
+        RunFolder(tmp_path).clock_at(150)
