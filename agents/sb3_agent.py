@@ -31,6 +31,7 @@ them) and refuses, in :meth:`SB3Agent.reset`, to be seated anywhere else.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 from collections.abc import Sequence
@@ -109,7 +110,40 @@ def is_value_based(model: Any) -> bool:
     return hasattr(model.policy, "q_net") or hasattr(model.policy, "quantile_net")
 
 
-def _masked_policy(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool) -> tuple[Any, bool]:
+def first_layer_split(model: Any) -> tuple[Any, Any] | None:
+    """The policy's scores as ``rest(first(x))`` with ``first`` the linear layer reading the raw vector, or None.
+
+    For the MLP policies SB3 builds on a flat Box (a flatten extractor, then a ``Sequential`` starting with a
+    ``Linear``): what lets :meth:`SB3Agent.action_probabilities_varied` compute the first layer once.
+    """
+    from stable_baselines3.common.torch_layers import FlattenExtractor
+    from torch import nn
+
+    policy = model.policy
+    if hasattr(policy, "quantile_net"):
+        network, extractor = policy.quantile_net, policy.quantile_net.features_extractor
+        layers, quantiles = list(network.quantile_net), network.n_quantiles
+
+        def head(out: Any) -> Any:
+            return out.view(len(out), quantiles, -1).mean(dim=1)
+    elif hasattr(policy, "q_net"):
+        extractor, layers = policy.q_net.features_extractor, list(policy.q_net.q_net)
+
+        def head(out: Any) -> Any:
+            return out
+    else:
+        extractor = policy.pi_features_extractor
+        layers = [*policy.mlp_extractor.policy_net, policy.action_net]
+
+        def head(out: Any) -> Any:
+            return out
+    if not isinstance(extractor, FlattenExtractor) or not layers or not isinstance(layers[0], nn.Linear):
+        return None
+    rest = nn.Sequential(*layers[1:])
+    return layers[0], lambda hidden: head(rest(hidden))
+
+
+def _policy_from_scores(model: Any, scores: Any, masks: np.ndarray, deterministic: bool) -> tuple[Any, bool]:
     """The masked scores' argmax ids (greedy) or their softmax (float64), and which of the two it is."""
     import torch
 
@@ -117,11 +151,14 @@ def _masked_policy(model: Any, observations: np.ndarray, masks: np.ndarray, dete
     empty = np.flatnonzero(~legal.any(axis=-1))
     if len(empty):
         raise ValueError(f"no legal action in row(s) {empty.tolist()} of the batch: not the seat's turn")
-    scores = action_scores(model, observations)
     scores = scores.masked_fill(~torch.as_tensor(legal, device=scores.device), -torch.inf)
     if deterministic or is_value_based(model):
         return scores.argmax(dim=1), True
     return torch.softmax(scores.double(), dim=1), False
+
+
+def _masked_policy(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool) -> tuple[Any, bool]:
+    return _policy_from_scores(model, action_scores(model, observations), masks, deterministic)
 
 
 def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool = True,
@@ -138,10 +175,13 @@ def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, dete
 def masked_probabilities(model: Any, observations: np.ndarray, masks: np.ndarray,
                          deterministic: bool = True) -> np.ndarray:
     """The distribution :func:`masked_actions` draws from, float64 (N, 5): one-hot when greedy, else the softmax."""
-    policy, greedy = _masked_policy(model, observations, masks, deterministic)
+    return _as_probabilities(*_masked_policy(model, observations, masks, deterministic), np.shape(masks))
+
+
+def _as_probabilities(policy: Any, greedy: bool, shape: tuple[int, ...]) -> np.ndarray:
     if not greedy:
         return policy.cpu().numpy()
-    probabilities = np.zeros(np.shape(masks), dtype=np.float64)
+    probabilities = np.zeros(shape, dtype=np.float64)
     probabilities[np.arange(len(probabilities)), policy.cpu().numpy()] = 1.0
     return probabilities
 
@@ -205,6 +245,35 @@ class SB3Agent:
             return np.zeros((0, NUM_ACTIONS))
         vectors, masks = self._stacked(observations)
         return masked_probabilities(self.model, vectors, masks, self.deterministic)
+
+    def action_probabilities_varied(self, observation: Observation, columns: np.ndarray) -> np.ndarray:
+        """The policy at variants of ``observation``, float64 (H, 5): row ``h`` reads its vector plus 1 at each
+        column of ``columns[h]`` (say, other down cards in a zeroed ``own_down`` slice).
+
+        Equal to :meth:`action_probabilities_batch` on those vectors, but the first layer is computed once
+        and each variant only adds its columns' weights: what a best response asks about every holding.
+        """
+        import torch
+
+        columns = np.asarray(columns, dtype=np.int64).reshape(len(columns), -1)
+        split = self._split
+        if split is None:
+            vectors = np.repeat(observation.vector[None], len(columns), axis=0)
+            np.add.at(vectors, (np.arange(len(columns))[:, None], columns), 1.0)
+            return masked_probabilities(self.model, vectors, np.broadcast_to(observation.action_mask,
+                                                                             (len(columns), NUM_ACTIONS)),
+                                        self.deterministic)
+        first, rest = split
+        masks = np.broadcast_to(observation.action_mask, (len(columns), NUM_ACTIONS))
+        with torch.no_grad():
+            base = first(torch.tensor(observation.vector, dtype=torch.float32)[None])
+            added = first.weight.T[torch.as_tensor(columns)].sum(dim=1)
+            scores = rest(base + added)
+        return _as_probabilities(*_policy_from_scores(self.model, scores, masks, self.deterministic), masks.shape)
+
+    @functools.cached_property
+    def _split(self) -> tuple[Any, Any] | None:
+        return first_layer_split(self.model)
 
     @staticmethod
     def _stacked(observations: Sequence[Observation]) -> tuple[np.ndarray, np.ndarray]:

@@ -1,4 +1,5 @@
-"""The ``razz`` command: ``demo``, ``replay``, ``tournament``, ``equity``, ``play`` and ``train``.
+"""The ``razz`` command: ``demo``, ``replay``, ``show``, ``tournament``, ``equity``, ``play``, ``train``, ``exploit``,
+``agents``.
 
 Each subcommand imports what it needs when it runs, so ``razz replay`` works
 with the core install alone.
@@ -183,21 +184,140 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     return 0
 
 
+def agent_spec_argument(flag: str, text: str) -> str | dict:
+    """An agent spec given on the command line: a name, ``module:Class``, or a mapping such as
+    ``'{"type": "mybots:MyBot", "aggression": 2}'`` (JSON or YAML flow style) for one with options."""
+    if not text.lstrip().startswith("{"):
+        return text
+    example = '\'{"type": "mybots:MyBot", "aggression": 2}\''
+    try:
+        import yaml
+    except ImportError:
+        yaml = None
+    try:
+        data = yaml.safe_load(text) if yaml is not None else json.loads(text)
+    except Exception as err:  # noqa: BLE001 - any parse error is the user's text, reported in one line
+        raise ConfigError(f"{flag}: {text!r} is not a mapping like {example}: {' '.join(str(err).split())}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ConfigError(f"{flag}: {text!r} needs a 'type' naming the agent, like {example}")
+    return data
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from razz_env.play import play_cli
 
-    return play_cli(args.variant, args.opponents, args.seat, args.hands, args.seed)
+    opponents = [agent_spec_argument("--opponents", text) for text in args.opponents]
+    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed)
+
+
+def _cmd_exploit(args: argparse.Namespace) -> int:
+    from razz_env.evaluation.exploit import default_output, format_exploit, run_exploit, write_exploit_reports
+    from razz_env.evaluation.report import write_reports
+    from razz_env.evaluation.tournament import BlockError
+    from razz_env.training.train import TrainingInterrupted
+
+    for flag, value, low in (("--deals", args.deals, 1), ("--workers", args.workers, 1), ("--seed", args.seed, 0),
+                             ("--steps", args.steps, 1)):
+        if value is not None and value < low:
+            raise ConfigError(f"{flag}: expected an integer of at least {low}, got {value}")
+    if args.method == "rl" and args.steps is None:
+        raise ConfigError("--steps: --method rl trains a best response first; give its training steps")
+    if args.method == "lbr" and args.steps is not None:
+        raise ConfigError("--steps: only --method rl trains; --method lbr takes no --steps")
+    if args.method == "rl" and args.suit_blind:
+        raise ConfigError("--suit-blind: an option of --method lbr")
+    agent = agent_spec_argument("--agent", args.agent)
+    output = args.output or default_output(agent, args.method)
+    try:
+        result = run_exploit(agent, method=args.method, deals=args.deals, seed=args.seed, output=output,
+                             workers=args.workers, variant=args.variant, steps=args.steps, fresh=args.fresh,
+                             progress=not args.quiet, lbr_options={"suit_blind": True} if args.suit_blind else None)
+        print(format_exploit(result))
+        paths = write_reports(result.tournament, output, plots=not args.no_plots)
+        paths += write_exploit_reports(result, output, plots=not args.no_plots)
+    except BlockError as err:
+        print(f"razz exploit: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"razz exploit: cannot write the results in {output}: {err}", file=sys.stderr)
+        return 1
+    except (KeyboardInterrupt, TrainingInterrupted):
+        print(f"razz exploit: interrupted; what is finished is saved in {output}: rerun the same command to resume",
+              file=sys.stderr)
+        return 130
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
+    return 1 if result.tournament.failures else 0
+
+
+def _cmd_agents(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from agents.registry import AgentSpecError, available_agents, describe_agent
+    from razz_env.engine.config import MAX_SEATS, MIN_SEATS
+
+    try:
+        infos = [describe_agent(name) for name in (args.names or available_agents())]
+    except AgentSpecError as err:
+        raise ConfigError(str(err)) from None
+    if args.json:
+        print(json.dumps([asdict(info) for info in infos], indent=2))
+        return 0
+    rows = [("agent", "variants", "seats", "idea")]
+    for info in infos:
+        if not info.tables_known:
+            variants = seats = "as its spec says"
+        else:
+            variants = ", ".join(info.variants) if info.variants is not None else "all"
+            seats = "/".join(map(str, info.seat_counts)) if info.seat_counts is not None else f"{MIN_SEATS}-{MAX_SEATS}"
+        rows.append((info.name, variants, seats, info.idea))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from razz_env.show import check_outputs, load_hands, write_html, write_pngs
+
+    if args.seat is not None and args.seat < 0:
+        raise ConfigError(f"--seat: expected a seat number (0 or more), got {args.seat}")
+    check_outputs(args.html, args.png, args.force)
+    hands = load_hands(args.files, args.seat, args.hands)
+    if args.html is not None:
+        title = f"razz show: {', '.join(args.files)}"
+        path = write_html(hands, args.html, title)
+        print(f"wrote {path}: {len(hands)} hand{'s' if len(hands) != 1 else ''}, "
+              f"{sum(len(hand.steps) for hand in hands)} steps")
+    if args.png is not None:
+        pictures = write_pngs(hands, args.png)
+        print(f"wrote {len(pictures)} pictures (one per street) to {args.png}")
+    return 0
+
+
+def _version() -> str:
+    """The installed package's version (the source tree's when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("razz-env")
+    except PackageNotFoundError:
+        from razz_env import __version__
+
+        return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``razz`` command."""
     parser = argparse.ArgumentParser(prog="razz", description="Seven-card stud (Razz first) for RL research.")
+    parser.add_argument("--version", action="version", version=f"razz {_version()}",
+                        help="print the installed razz-env version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser("demo", help="play one hand with random legal actions and print it")
-    demo.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"])
-    demo.add_argument("--seats", type=int, default=4)
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+                      help="the game (default razz)")
+    demo.add_argument("--seats", type=int, default=4, help="players at the table, 2 to 8 (default 4)")
+    demo.add_argument("--seed", type=int, default=0, help="seed of the deal and the random actions (default 0)")
     demo.add_argument("--record", action="store_true", help="also print the hand record (JSON)")
     demo.set_defaults(func=_cmd_demo)
 
@@ -207,21 +327,39 @@ def build_parser() -> argparse.ArgumentParser:
                     "'N hands, M mismatches, K illegal', then one 'file:line: field: problem' line per failing "
                     "record (a line that is not a record counts as illegal). Exit status: 0; with --check, 1 if "
                     "any record failed; 2 if a file is missing, a directory or unreadable (nothing is replayed).")
-    replay.add_argument("files", nargs="+")
+    replay.add_argument("files", nargs="+", help="hand-record files (JSON lines)")
     replay.add_argument("--check", action="store_true", help="exit 1 on any mismatch or illegal record")
     replay.add_argument("--explain", type=int, default=None, metavar="N",
                         help="print only the first N failures (default: all)")
     replay.set_defaults(func=_cmd_replay)
 
+    show = sub.add_parser(
+        "show", help="hand records as a replay page (HTML) or one picture per street (PNG)",
+        description="Draw hand records (docs/hand-records.md): --html writes one self-contained page (no network) "
+                    "that steps through every hand, action by action, to the result; --png writes one picture per "
+                    "street of each hand (hand-0001-3rd.png, ...). Every record must replay legally to its payoffs. "
+                    "Exit status 2 for a bad record, selection or output (nothing is written).")
+    show.add_argument("files", nargs="+", help="hand-record files (JSON lines), e.g. a tournament's hands/*.jsonl")
+    show.add_argument("--html", metavar="OUT.html", help="write the replay page to this file")
+    show.add_argument("--png", metavar="DIR", help="write one PNG per street of each hand into this folder")
+    show.add_argument("--seat", type=int, metavar="N",
+                      help="show the hands as seat N saw them (others' down cards face down unless shown at the "
+                           "end); default: every card face up")
+    show.add_argument("--hands", metavar="LIST", help="which hands, numbered from 1 in file order, e.g. '1-20,25' "
+                                                      "(default: all)")
+    show.add_argument("--force", action="store_true",
+                      help="replace an existing page, or the hand pictures in a folder that is not empty")
+    show.set_defaults(func=_cmd_show)
+
     tournament = sub.add_parser("tournament", help="round-robin tournament of agents (default: the shipped ones)")
     tournament.add_argument("--config", help="tournament YAML (default: the embedded default)")
     tournament.add_argument("--workers", type=int, help="worker processes")
     tournament.add_argument("--deals", type=int, help="deals per pairing (more than a finished run extends it)")
-    tournament.add_argument("--seed", type=int)
+    tournament.add_argument("--seed", type=int, help="tournament seed: the deals of every block follow from it")
     tournament.add_argument("--output", help="results folder")
     tournament.add_argument("--fresh", action="store_true", help="discard earlier results instead of resuming")
     tournament.add_argument("--records", action="store_true", help="write hand records of every hand")
-    tournament.add_argument("--no-plots", action="store_true")
+    tournament.add_argument("--no-plots", action="store_true", help="skip the crosstable and CI plots (PNG)")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
     tournament.set_defaults(func=_cmd_tournament)
 
@@ -232,9 +370,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "cards. Razz and Action Razz enumerate rank draws exactly; stud and stud8 enumerate the "
                     "cards when at most --max-outcomes showdowns are needed, else sample (with standard errors).")
     equity_.add_argument("hands", nargs="+", help="one player's cards, e.g. 'As 2s 3s' or '(x x) 8h'")
-    equity_.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"])
+    equity_.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+                         help="the game whose showdown decides (default razz)")
     equity_.add_argument("--dead", default="", help="cards out of play, e.g. 'Kc 9d'")
-    equity_.add_argument("--method", default="auto", choices=["auto", "ranks", "cards", "monte_carlo"])
+    equity_.add_argument("--method", default="auto", choices=["auto", "ranks", "cards", "monte_carlo"],
+                         help="exact rank draws (razz, Action Razz), exact card deals, or sampling; auto picks "
+                              "the exact one that fits --max-outcomes")
     equity_.add_argument("--max-outcomes", type=int, default=20_000_000, dest="max_outcomes",
                          help="most showdowns to enumerate before sampling (auto)")
     equity_.add_argument("--samples", type=int, default=200_000, help="random deals when sampling")
@@ -243,20 +384,24 @@ def build_parser() -> argparse.ArgumentParser:
     equity_.set_defaults(func=_cmd_equity)
 
     play = sub.add_parser("play", help="play at the terminal against agents")
-    play.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"])
-    play.add_argument("--opponents", nargs="+", default=["razz_heuristic"], help="agent names, one per other seat")
+    play.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+                      help="the game (default razz)")
+    play.add_argument("--opponents", nargs="+", default=["razz_heuristic"],
+                      help="one agent per other seat: a name (razz agents lists them), module:Class from your "
+                           "own code, or a mapping with options like '{\"type\": \"mybots:MyBot\", \"aggression\": 2}'")
     play.add_argument("--seat", type=int, default=0, help="your seat")
-    play.add_argument("--hands", type=int, default=1)
-    play.add_argument("--seed", type=int)
+    play.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    play.add_argument("--seed", type=int, help="seed of the deals and the agents' randomness (default: random)")
     play.set_defaults(func=_cmd_play)
 
     train = sub.add_parser("train", help="train an SB3 agent on the single-agent view (needs the train extra)")
     train.add_argument("--config", required=True, help="training YAML, e.g. configs/train_ppo_razz.yaml")
     train.add_argument("--steps", type=int, help="override total_timesteps")
-    train.add_argument("--n-envs", type=int, dest="n_envs")
-    train.add_argument("--vec-env", choices=["dummy", "subproc"], dest="vec_env")
+    train.add_argument("--n-envs", type=int, dest="n_envs", help="override n_envs: environments stepped together")
+    train.add_argument("--vec-env", choices=["dummy", "subproc"], dest="vec_env",
+                       help="override vec_env: one process (dummy) or one per environment (subproc)")
     train.add_argument("--max-minutes", type=float, dest="max_minutes", help="stop after this wall-clock time")
-    train.add_argument("--seed", type=int)
+    train.add_argument("--seed", type=int, help="override seed (0 to 2**32 - 1)")
     train.add_argument("--output", help="run folder (default runs/<config name>)")
     train.add_argument("--resume", action="store_true",
                        help="continue the run in the folder from its newest checkpoint that verifies and loads")
@@ -266,6 +411,43 @@ def build_parser() -> argparse.ArgumentParser:
                        help="check the config, the run folder and the model settings, then stop")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.set_defaults(func=_cmd_train)
+
+    exploit = sub.add_parser(
+        "exploit", help="a lower bound on an agent's exploitability: a best response plays it heads-up",
+        description="Play a best response against an agent, heads-up, in duplicate, through the tournament harness "
+                    "(results folder, resume, --deals to extend, workers), and report its win rate in bb/100 with "
+                    "the 95% CI: a lower bound on the agent's exploitability. --method lbr (default): local best "
+                    "response, which needs the agent's stated policy (action_probabilities). --method rl: train a "
+                    "MaskablePPO best response for --steps, then measure it on fresh deals. See "
+                    "docs/exploitability.md.")
+    exploit.add_argument("--agent", required=True,
+                         help="the agent to measure: a name (razz agents lists them), module:Class, or a mapping "
+                              "with options")
+    exploit.add_argument("--method", default="lbr", choices=["lbr", "rl"], help="the best response (default lbr)")
+    exploit.add_argument("--deals", type=int, required=True,
+                         help="duplicate deals to play (2 hands each); more than a finished run extends it")
+    exploit.add_argument("--steps", type=int, help="training steps of the rl best response (--method rl only)")
+    exploit.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+                         help="the game (default razz)")
+    exploit.add_argument("--suit-blind", action="store_true", dest="suit_blind",
+                         help="lbr in razz or action_razz: ask the agent once per rank multiset of down cards "
+                              "(exact for an agent that ignores suits, an approximation otherwise; much faster)")
+    exploit.add_argument("--seed", type=int, default=0, help="seed of the deals (and of the rl training)")
+    exploit.add_argument("--output", help="results folder (default results/exploit/<agent>-<method>)")
+    exploit.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    exploit.add_argument("--fresh", action="store_true", help="discard earlier results (and training) in the folder")
+    exploit.add_argument("--no-plots", action="store_true", dest="no_plots", help="skip the PNG plots")
+    exploit.add_argument("--quiet", action="store_true", help="no progress bar")
+    exploit.set_defaults(func=_cmd_exploit)
+
+    agents = sub.add_parser(
+        "agents", help="list the agents: name, the variants and table sizes each plays, its idea",
+        description="List every registered agent (or the ones named) with the variants and seat counts it declares "
+                    "it can play (rule agents play all) and its idea in one line. A module:Class reference to your "
+                    "own code is described the same way.")
+    agents.add_argument("names", nargs="*", help="agents to describe (default: every registered one)")
+    agents.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    agents.set_defaults(func=_cmd_agents)
     return parser
 
 

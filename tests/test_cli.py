@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from razz_env.cli import build_parser, main
 from razz_env.engine.config import HandConfig
@@ -154,8 +159,8 @@ def test_tournament_command_runs_a_config(tmp_path, capsys):
 
 def test_every_command_is_wired():
     parser = build_parser()
-    for command in ("demo", "replay", "tournament", "play", "train"):
-        args = parser.parse_args([command] + (["x.jsonl"] if command == "replay" else [])
+    for command in ("demo", "replay", "show", "tournament", "play", "train", "agents"):
+        args = parser.parse_args([command] + (["x.jsonl"] if command in ("replay", "show") else [])
                                  + (["--config", "c.yaml"] if command == "train" else []))
         assert callable(args.func)
 
@@ -311,3 +316,220 @@ def test_equity_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(["equity", *argv]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and captured.err.count("\n") == 1 and not captured.out
+
+
+def test_version_prints_the_package_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"razz {version('razz-env')}"
+
+
+def _options(parser):
+    """Every (command path, option) of ``parser`` and its subcommands, help actions excepted."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                for path, option in _options(sub):
+                    yield (f"{name} {path}".strip(), option)
+        elif not isinstance(action, argparse._HelpAction):
+            yield ("", action)
+
+
+def test_every_option_of_every_command_has_help_text():
+    options = list(_options(build_parser()))
+    commands = {path.split()[0] for path, _ in options if path}
+    assert {"demo", "replay", "show", "tournament", "equity", "play", "train", "agents"} <= commands
+    missing = [f"razz {path} {'/'.join(o.option_strings) or o.dest}" for path, o in options
+               if not (o.help or "").strip()]
+    assert missing == []
+
+
+def test_agents_lists_every_agent_with_its_tables_and_idea(capsys):
+    from agents.registry import available_agents
+
+    assert main(["agents"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["agent", "variants", "seats", "idea"]
+    rows = {line.split()[0]: line for line in lines[1:]}
+    assert set(rows) == set(available_agents())
+    assert rows["random"].split()[1:3] == ["all", "2-8"] and "Uniformly random" in rows["random"]
+    assert rows["ppo_razz"].split()[1:3] == ["razz", "2"]
+    assert "as its spec says" in rows["sb3_model"]
+    assert main(["agents", "monte_carlo", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed == [{"name": "monte_carlo", "idea": listed[0]["idea"], "variants": None, "seat_counts": None,
+                       "tables_known": True}]
+    assert main(["agents", "h9_nowhere:Bot"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("razz agents: agent 'h9_nowhere:Bot': no module named") and err.count("\n") == 1
+
+
+USER_BOTS = """
+import numpy as np
+
+
+class MyBot:
+    name = "mybot"
+
+    def __init__(self, aggression=1, seed=None):
+        self.aggression = aggression
+
+    def reset(self, seat, num_seats, variant):
+        pass
+
+    def act(self, observation):
+        legal = np.flatnonzero(observation.action_mask)
+        return int(legal[-1] if self.aggression > 1 else legal[0])
+
+
+class NotABot:
+    pass
+"""
+
+
+@pytest.fixture
+def user_bots(tmp_path, monkeypatch):
+    """``h9_cli_bots.py`` (the user's own agents) in a folder on sys.path for this test only."""
+    folder = tmp_path / "code"
+    folder.mkdir()
+    (folder / "h9_cli_bots.py").write_text(USER_BOTS)
+    monkeypatch.syspath_prepend(str(folder))
+    yield folder
+    sys.modules.pop("h9_cli_bots", None)
+
+
+def test_tournament_plays_a_module_class_agent_in_two_worker_processes(tmp_path, capsys, user_bots):
+    config = tmp_path / "mine.yaml"
+    config.write_text('agents: [calling_station, {type: "h9_cli_bots:MyBot", aggression: 2, label: mine}]\n'
+                      "deals: 20\nblock_deals: 5\nworkers: 2\n")
+    assert main(["tournament", "--config", str(config), "--output", str(tmp_path / "out"), "--quiet",
+                 "--no-plots"]) == 0
+    assert "calling_station vs mine" in capsys.readouterr().out
+    lines = (tmp_path / "out" / "matches.jsonl").read_text().splitlines()
+    assert len(lines) == 4 and all("error" not in json.loads(line) for line in lines)
+
+
+def test_console_script_finds_a_module_in_the_current_directory_and_on_pythonpath(tmp_path):
+    import os
+
+    script = Path(sys.executable).parent / "razz"
+    if not script.exists():
+        pytest.skip("the razz console script is not installed next to this Python")
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "h9_cli_bots.py").write_text(USER_BOTS)
+    config = tmp_path / "mine.yaml"
+    config.write_text('agents: [random, "h9_cli_bots:MyBot"]\ndeals: 10\nblock_deals: 5\nworkers: 2\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for cwd, extra, workers in ((code, {}, "2"), (elsewhere, {"PYTHONPATH": str(code)}, "1")):
+        output = tmp_path / f"out_{cwd.name}"
+        result = subprocess.run([str(script), "tournament", "--config", str(config), "--output", str(output),
+                                 "--workers", workers, "--quiet", "--no-plots"], cwd=cwd, env={**env, **extra},
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert "random vs h9_cli_bots:MyBot" in result.stdout
+    result = subprocess.run([str(script), "tournament", "--config", str(config), "--output", str(tmp_path / "no"),
+                             "--quiet"], cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "no module named 'h9_cli_bots' (put it in the current directory, on PYTHONPATH" in result.stderr
+
+
+def test_play_takes_module_class_specs_with_options(monkeypatch, capsys, user_bots):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "--opponents", '{"type": "h9_cli_bots:MyBot", "aggression": 2}', "--seed", "1"]) == 0
+    assert "seat 1 (mybot)" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "--opponents", "{type: h9_cli_bots:MyBot, aggression: 2}", "--seed", "1"]) == 0
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("{type: h9_cli_bots:MyBot, aggression: [}", "is not a mapping like"),
+    ('{"aggression": 2}', "needs a 'type' naming the agent"),
+    ("h9_cli_bots:NotABot", "class NotABot is not an agent"),
+    ("h9_cli_bots:Missing", "h9_cli_bots has no 'Missing'"),
+    ('{"type": "h9_cli_bots:MyBot", "agression": 2}', "unexpected keyword argument 'agression'"),
+])
+def test_play_bad_agent_spec_is_one_line_and_exit_2(capsys, user_bots, spec, message):
+    assert main(["play", "--opponents", spec]) == 2
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert message in text and text.count("\n") == 1 and "Traceback" not in text
+
+
+# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/test_cli.py -s -k fuzz prints the figures.
+FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40"))
+FIGURES: Counter = Counter()
+if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
+    atexit.register(lambda: print("\ncli fuzz figures:", dict(sorted(FIGURES.items()))))
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None)
+@given(text=st.one_of(
+    st.text(max_size=30).map(lambda t: "{" + t),
+    st.builds(lambda k, v: json.dumps({k: v}), st.sampled_from(["type", "typ", "aggression"]),
+              st.none() | st.integers() | st.text(max_size=8) | st.lists(st.integers(), max_size=2)),
+    st.text(max_size=20)))
+def test_fuzz_opponent_texts_give_a_spec_or_one_clean_line(text):
+    from razz_env.cli import agent_spec_argument
+    from razz_env.engine.errors import ConfigError
+
+    try:
+        spec = agent_spec_argument("--opponents", text)
+    except ConfigError as err:
+        FIGURES["--opponents text: clean error"] += 1
+        assert str(err).startswith("--opponents: ") and "\n" not in str(err)
+        return
+    FIGURES["--opponents text: spec"] += 1
+    assert spec == text if not text.lstrip().startswith("{") else isinstance(spec["type"], str)
+
+
+def test_exploit_reports_a_lower_bound_on_the_agents_exploitability(tmp_path, capsys):
+    folder = tmp_path / "exploit"
+    argv = ["exploit", "--agent", "calling_station", "--deals", "2", "--output", str(folder), "--quiet", "--no-plots"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "lbr against calling_station" in out and "a lower bound on calling_station's exploitability" in out
+    summary = json.loads((folder / "exploit.json").read_text())
+    assert summary["hands"] == 4 and summary["method"] == "lbr" and summary["agent"] == "calling_station"
+    assert (folder / "exploit.csv").exists() and not (folder / "exploit.png").exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--agent", "nobody", "--deals", "2"], "razz exploit: agent: unknown agent 'nobody'"),
+    (["--agent", "agents.base:BaseAgent", "--deals", "2"], "states no policy (no action_probabilities)"),
+    (["--agent", "random", "--deals", "0"], "razz exploit: --deals: expected an integer of at least 1, got 0"),
+    (["--agent", "random", "--deals", "2", "--workers", "0"], "--workers: expected an integer of at least 1"),
+    (["--agent", "random", "--deals", "2", "--seed", "-3"], "--seed: expected an integer of at least 0"),
+    (["--agent", "random", "--deals", "2", "--steps", "5"], "--steps: only --method rl trains"),
+    (["--agent", "random", "--deals", "2", "--method", "rl"], "--steps: --method rl trains a best response first"),
+    (["--agent", "random", "--deals", "2", "--method", "rl", "--steps", "9", "--suit-blind"], "--suit-blind: an"),
+    (["--agent", "random", "--deals", "2", "--suit-blind", "--variant", "stud8"], "suit_blind: suits matter in stud8"),
+    (["--agent", "cli_test_razz_only", "--deals", "2", "--variant", "stud"], "cannot be seated at stud"),
+    (["--agent", '{"aggression": 2}', "--deals", "2"], "--agent: "),
+])
+def test_exploit_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys, argv, message):
+    from agents.registry import register
+    from agents.simple import CallingStation
+
+    register("cli_test_razz_only", replace=True)(type("RazzOnly", (CallingStation,), {"variants": ("razz",)}))
+    folder = tmp_path / "exploit"
+    assert main(["exploit", *argv, "--output", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not folder.exists()
+
+
+def test_exploit_into_a_file_is_one_line_and_exit_2(tmp_path, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("mine")
+    assert main(["exploit", "--agent", "random", "--deals", "2", "--output", str(taken), "--fresh"]) == 2
+    assert "is a file" in capsys.readouterr().err and taken.read_text() == "mine"

@@ -19,10 +19,15 @@ Three methods; :func:`equity` picks the first that fits:
 >>> result = equity(["As 2s 3s", "6h 7h 8h"], "razz")
 >>> [round(100 * share, 2) for share in result.shares], result.method, result.exact
 ([59.56, 40.44], 'ranks', True)
+
+:func:`range_equity` gives hero's equity heads-up against a weighted range of opponent down-card
+holdings (what a best response needs), for the whole range and per holding, with the same three
+methods applied to every holding at once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Iterable, Sequence
@@ -31,7 +36,7 @@ from itertools import combinations, combinations_with_replacement, permutations
 
 import numpy as np
 
-from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, check_distinct, parse_card
+from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, cards_str, check_distinct, parse_card
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.evaluation import (
     action_razz_batch,
@@ -367,3 +372,392 @@ def _by_sampling(holdings: Sequence[Holding], unseen: np.ndarray, halves: Sequen
     mean = share_sum / samples
     variance = np.maximum(share_sq / samples - mean * mean, 0.0) * samples / (samples - 1)
     return _result(mean, scoop_sum / samples, "monte_carlo", samples, samples, np.sqrt(variance / samples))
+
+
+# --------------------------------------------------------------------------- ranges
+
+RANGE_METHODS = ("auto", "ranks", "cards", "monte_carlo")
+DEFAULT_RANGE_MAX_OUTCOMES = 2_000_000
+DEFAULT_RANGE_SAMPLES = 2_000
+_MAX_SAMPLING_ROUNDS = 50
+
+
+@dataclass(frozen=True, eq=False)
+class RangeEquity:
+    """Hero's pot share against a weighted range of opponent holdings, heads-up, and how it was found.
+
+    ``equity``: the weighted mean of ``per_holding`` (hero's share against each holding, shape (H,)).
+    ``outcomes``: card deals of the unseen cards per holding (exact) or random runouts drawn
+    (``"monte_carlo"``). ``evaluated``: showdown comparisons computed (rank-draw pairs for ``"ranks"``).
+    ``std_error`` / ``std_errors``: the standard error of ``equity`` and of each ``per_holding`` entry
+    (``"monte_carlo"`` only, else None).
+    """
+
+    equity: float
+    per_holding: np.ndarray
+    method: str
+    outcomes: int
+    evaluated: int
+    std_error: float | None = None
+    std_errors: np.ndarray | None = None
+
+    @property
+    def exact(self) -> bool:
+        """True when every deal was counted (no sampling error)."""
+        return self.std_error is None
+
+
+def range_equity(
+    hero: str | Sequence[int | str],
+    opponent_up: str | Sequence[int | str],
+    holdings: np.ndarray | Sequence[Sequence[int | str]],
+    weights: np.ndarray | Sequence[float] | None = None,
+    variant: str = "razz",
+    dead: str | Iterable[int | str] = (),
+    *,
+    method: str = "auto",
+    max_outcomes: int = DEFAULT_RANGE_MAX_OUTCOMES,
+    samples: int = DEFAULT_RANGE_SAMPLES,
+    seed: int | None = 0,
+) -> RangeEquity:
+    """Hero's pot share at a heads-up showdown against each opponent holding and against the weighted range.
+
+    ``hero``: every card hero holds (down and up; it is dealt the rest up to seven). ``opponent_up``: the
+    opponent's up cards. ``holdings``: an (H, k) array of the opponent's possible down cards (k = 2 before
+    7th street, 3 after), ``weights`` their (unnormalised) probabilities, uniform when None. Each holding is
+    dealt the rest up to seven from the cards neither it, hero, the up cards nor ``dead`` hold.
+
+    ``method="auto"`` picks the first exact method whose count of showdown comparisons is at most
+    ``max_outcomes``: ``"ranks"`` (razz, Action Razz: holdings and draws as rank multisets with
+    card-removal weights), then ``"cards"`` (every combination of the unseen cards, any variant);
+    otherwise ``"monte_carlo"``: ``samples`` runouts of the unseen cards shared by all holdings, each
+    holding averaging those that miss its cards, with standard errors (seeded by ``seed``). An exact
+    method asked for by name is refused when its count exceeds ``max_outcomes``.
+
+    >>> result = range_equity("As 2s 3s 8s 9s Kh Kd", "4h 5h Qh Th", [["Jc", "Qc", "Jd"], ["Ac", "2c", "3c"]])
+    >>> result.per_holding.tolist(), result.equity, result.method
+    ([1.0, 0.0], 0.5, 'ranks')
+    """
+    halves = get_variant(variant).showdown
+    if method not in RANGE_METHODS:
+        raise ConfigError(f"method: unknown {shown(method)}; known: {', '.join(RANGE_METHODS)}")
+    if isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int) or max_outcomes < 1:
+        raise ConfigError(f"max_outcomes: must be a positive int, got {shown(max_outcomes)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ConfigError(f"seed: must be None or an int of at least 0, got {shown(seed)}")
+    hero_ids = _card_ids(_items(hero, "hero"), "hero")
+    up_ids = _card_ids(_items(opponent_up, "opponent_up"), "opponent_up")
+    dead_ids = _card_ids(_items(dead, "dead"), "dead")
+    if not 1 <= len(hero_ids) <= HAND_SIZE:
+        raise ConfigError(f"hero: give 1 to {HAND_SIZE} cards, got {len(hero_ids)}")
+    seen = hero_ids + up_ids + dead_ids
+    try:
+        check_distinct(seen, "hero, opponent_up and dead")
+    except CardError as err:
+        raise ConfigError(str(err)) from None
+    held = _holding_array(holdings, len(up_ids), set(seen))
+    weight = _range_weights(weights, len(held))
+    unseen = np.array(sorted(set(range(DECK_SIZE)) - set(seen)), dtype=np.int64)
+    hero_draw, opp_draw = HAND_SIZE - len(hero_ids), HAND_SIZE - len(up_ids) - held.shape[1]
+    if hero_draw + opp_draw + held.shape[1] > len(unseen):
+        raise ConfigError(f"hero and the opponent need {hero_draw + opp_draw + held.shape[1]} unseen cards but "
+                          f"only {len(unseen)} are left")
+    rank_only = set(halves) <= RANK_ONLY_HALVES
+    if method == "ranks" and not rank_only:
+        raise ConfigError(f"method: 'ranks' needs a suit-free variant (razz, action_razz), not {variant}")
+    counts = {"ranks": lambda: _range_rank_showdowns(held, seen, hero_draw, opp_draw),
+              "cards": lambda: len(held) * math.comb(len(unseen), hero_draw) * math.comb(len(unseen), opp_draw)}
+    if method == "auto":
+        fits = [m for m in (("ranks",) if rank_only else ()) + ("cards",) if counts[m]() <= max_outcomes]
+        method = fits[0] if fits else "monte_carlo"
+    elif method in counts and counts[method]() > max_outcomes:
+        raise ConfigError(f"method: {method!r} would compare {counts[method]():,} showdowns, more than max_outcomes "
+                          f"({max_outcomes:,}); raise max_outcomes or use 'monte_carlo'")
+    if method == "ranks":
+        per, outcomes, evaluated = _range_by_ranks(hero_ids, up_ids, held, seen, hero_draw, opp_draw, halves[0])
+    elif method == "cards":
+        per, outcomes, evaluated = _range_by_cards(hero_ids, up_ids, held, unseen, hero_draw, opp_draw, halves)
+    else:
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
+            raise ConfigError(f"samples: must be an int of at least 2, got {shown(samples)}")
+        if not rank_only:
+            return _range_by_sampling(hero_ids, up_ids, held, weight, unseen, (hero_draw, opp_draw), halves,
+                                      False, samples, seed)
+        # Suit-free: holdings of the same ranks have the same equity (the ranks left to draw are the same).
+        _, first, inverse = _rank_keys(held)
+        by_ranks = _range_by_sampling(hero_ids, up_ids, held[first], np.bincount(inverse, weight, len(first)),
+                                      unseen, (hero_draw, opp_draw), halves, True, samples, seed)
+        per, errors = by_ranks.per_holding[inverse], by_ranks.std_errors[inverse]
+        per.setflags(write=False)
+        errors.setflags(write=False)
+        return dataclasses.replace(by_ranks, per_holding=per, std_errors=errors)
+    per.setflags(write=False)
+    return RangeEquity(_clipped(weight @ per), per, method, outcomes, evaluated)
+
+
+def _clipped(share: float) -> float:
+    """A share as a float in [0, 1] (a weighted mean of shares can stray past 1 by a rounding error)."""
+    return min(1.0, max(0.0, float(share)))
+
+
+def _holding_array(holdings: object, up: int, seen: set[int]) -> np.ndarray:
+    """``holdings`` as an (H, k) int64 array of card ids, checked: distinct in a row, none of them seen."""
+    if isinstance(holdings, np.ndarray) and holdings.dtype.kind in "iu":
+        held = holdings.astype(np.int64, copy=False)
+    else:
+        rows = [_card_ids(_items(row, f"holdings[{i}]"), f"holdings[{i}]")
+                for i, row in enumerate(_items(holdings, "holdings"))]
+        if len({len(row) for row in rows}) > 1:
+            raise ConfigError(f"holdings: expected an (H, k) array of down cards, got rows of "
+                              f"{sorted({len(row) for row in rows})} cards")
+        held = np.array(rows, dtype=np.int64).reshape(len(rows), len(rows[0]) if rows else 0)
+    if held.ndim != 2 or not len(held) or not 1 <= held.shape[1] <= HAND_SIZE - up:
+        raise ConfigError(f"holdings: expected an (H, k) array of down cards, H >= 1 and 1 <= k <= "
+                          f"{HAND_SIZE - up} beside {up} up cards, got shape {held.shape}")
+    if held.min() < 0 or held.max() >= DECK_SIZE:
+        raise ConfigError(f"holdings: card ids are 0-{DECK_SIZE - 1}, got {held.min()}..{held.max()}")
+    ordered = np.sort(held, axis=1)
+    repeated = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+    if len(repeated):
+        raise ConfigError(f"holdings[{repeated[0]}]: a card appears twice in {cards_str(held[repeated[0]].tolist())}")
+    clash = np.flatnonzero(np.isin(held, sorted(seen)).any(axis=1))
+    if len(clash):
+        raise ConfigError(f"holdings[{clash[0]}]: {cards_str(held[clash[0]].tolist())} holds a card of hero, the "
+                          f"opponent's up cards or the dead cards")
+    return held
+
+
+def _range_weights(weights: object, count: int) -> np.ndarray:
+    """Normalised weights of ``count`` holdings: finite, non-negative, not all zero; uniform when None."""
+    if weights is None:
+        return np.full(count, 1.0 / count)
+    try:
+        weight = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ConfigError(f"weights: expected {count} numbers, got {shown(weights)}") from None
+    if weight.shape != (count,):
+        raise ConfigError(f"weights: expected one per holding ({count}), got shape {weight.shape}")
+    if not np.isfinite(weight).all() or (weight < 0).any() or weight.sum() <= 0:
+        raise ConfigError("weights: must be finite, non-negative and not all zero")
+    return weight / weight.sum()
+
+
+def _pair_shares(hero: Sequence[np.ndarray], opponent: Sequence[np.ndarray]) -> np.ndarray:
+    """Hero's pot share for broadcastable per-half values (higher is better; stud8 low: 0 = no low)."""
+    high = (hero[0] > opponent[0]) + 0.5 * (hero[0] == opponent[0])
+    if len(hero) == 1:
+        return high
+    low = (hero[1] > opponent[1]) + 0.5 * (hero[1] == opponent[1])
+    qualified = (hero[1] > 0) | (opponent[1] > 0)
+    return np.where(qualified, 0.5 * (high + low), high)
+
+
+def _share_units(hero: Sequence[np.ndarray], opponent: Sequence[np.ndarray]) -> np.ndarray:
+    """Hero's pot share in units of a quarter pot (0 to 4) as int8: cheap to store and sum."""
+    high = (hero[0] > opponent[0]).astype(np.int8) * 2 + (hero[0] == opponent[0])
+    if len(hero) == 1:
+        return high * 2
+    low = (hero[1] > opponent[1]).astype(np.int8) * 2 + (hero[1] == opponent[1])
+    return np.where((hero[1] > 0) | (opponent[1] > 0), high + low, high * 2).astype(np.int8)
+
+
+def _rank_slots(draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank multisets (D, 13) as up to four (rank, count) slots each (count 0 pads), for binomial products."""
+    slots = max(1, int((draws > 0).sum(axis=1).max(initial=0)))
+    ranks = np.zeros((len(draws), slots), dtype=np.int64)
+    counts = np.zeros((len(draws), slots), dtype=np.int64)
+    for i, row in enumerate(draws):
+        present = np.flatnonzero(row)
+        ranks[i, :len(present)] = present
+        counts[i, :len(present)] = row[present]
+    return ranks, counts
+
+
+def _rank_keys(held: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rank multisets of the holdings as rank counts (R, 13), the first holding of each, and
+    each holding's row among them."""
+    ranks = np.sort(held >> 2, axis=1)
+    codes = ranks @ (_NUM_RANKS ** np.arange(ranks.shape[1], dtype=np.int64))
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    return _counts_of(ranks[first]), first, inverse.ravel()
+
+
+def _counts_of(ranks: np.ndarray) -> np.ndarray:
+    """Per-rank counts (N, 13) of rows of ranks (N, k)."""
+    rows = np.repeat(np.arange(len(ranks)), ranks.shape[1])
+    return np.bincount(rows * _NUM_RANKS + ranks.ravel(), minlength=len(ranks) * _NUM_RANKS).reshape(
+        len(ranks), _NUM_RANKS)
+
+
+def _range_rank_showdowns(held: np.ndarray, seen: Sequence[int], hero_draw: int, opp_draw: int) -> int:
+    left = tuple(4 - _rank_counts(seen))
+    keys, _, _ = _rank_keys(held)
+    return len(keys) * _draw_count(hero_draw, left) * _draw_count(opp_draw, left)
+
+
+@functools.lru_cache(maxsize=4096)
+def _draw_count(size: int, left: tuple[int, ...]) -> int:
+    """How many rank multisets of ``size`` the ``left`` cards per rank allow."""
+    return len(_draws(Holding((), size), np.array(left)))
+
+
+def _range_by_ranks(hero: Sequence[int], up: Sequence[int], held: np.ndarray, seen: Sequence[int], hero_draw: int,
+                    opp_draw: int, half: str) -> tuple[np.ndarray, int, int]:
+    """Exact per-holding equity over rank draws: a holding's equity depends on its ranks only.
+
+    For each rank multiset a holding can be, every hero draw and opponent draw is weighted by its number
+    of card combinations among the cards left (the holding's removed), as in :func:`equity`.
+    """
+    left = 4 - _rank_counts(seen)
+    keys, _, inverse = _rank_keys(held)
+    hero_draws = _draws(Holding((), hero_draw), left)
+    opp_draws = _draws(Holding((), opp_draw), left)
+    hero_values = rank_counts_batch(hero_draws + _rank_counts(hero), half)[None, :, None]
+    hero_ranks, hero_counts = _rank_slots(hero_draws)
+    opp_ranks, opp_counts = _rank_slots(opp_draws)
+    up_counts = _rank_counts(up)
+    per_key = np.empty(len(keys))
+    chunk = max(1, _CHUNK_ELEMENTS // (len(hero_draws) * len(opp_draws)))
+    choose = _CHOOSE.ravel().astype(np.int32)  # C(n, k) at n * 5 + k: small ints keep the big arrays light
+    for start in range(0, len(keys), chunk):
+        holding = keys[start:start + chunk]
+        room = left[None, :] - holding
+        weight = np.prod(_CHOOSE[np.maximum(room[:, hero_ranks], 0), hero_counts[None]], axis=2)[:, :, None]
+        after = (np.maximum(room[:, None, :] - hero_draws[None], 0) * 5).astype(np.int8)
+        for slot in range(opp_ranks.shape[1]):
+            cells = after[:, :, opp_ranks[:, slot]] + opp_counts[None, None, :, slot].astype(np.int8)
+            weight = weight * np.take(choose, cells)
+        totals = (opp_draws[None] + (up_counts + holding)[:, None, :]).reshape(-1, _NUM_RANKS)
+        opp_values = _rank_values(totals, half).reshape(len(holding), 1, len(opp_draws))
+        doubled = (hero_values > opp_values).astype(np.int8) * 2 + (hero_values == opp_values)
+        per_key[start:start + chunk] = (weight * doubled).sum(axis=(1, 2)) / (2 * weight.sum(axis=(1, 2)))
+    unseen = int(left.sum()) - held.shape[1]
+    outcomes = math.comb(unseen, hero_draw) * math.comb(unseen - hero_draw, opp_draw)
+    return per_key[inverse], outcomes, len(keys) * len(hero_draws) * len(opp_draws)
+
+
+def _bit_masks(cards: np.ndarray) -> np.ndarray:
+    """One int64 bit mask per row of card ids (bit ``c`` set for card ``c``)."""
+    return np.bitwise_or.reduce(np.left_shift(np.int64(1), cards), axis=1) if cards.shape[1] else \
+        np.zeros(len(cards), dtype=np.int64)
+
+
+def _values(cards: np.ndarray, halves: Sequence[str], valid: np.ndarray | None = None) -> list[np.ndarray]:
+    """Per half, the values of the rows of ``cards`` (N, 7); rows not ``valid`` (repeated cards) get 0."""
+    if valid is None:
+        return [_BATCH[half](cards) for half in halves]
+    out = []
+    for half in halves:
+        values = np.zeros(len(cards), dtype=np.int32)
+        values[valid] = _BATCH[half](cards[valid])
+        out.append(values)
+    return out
+
+
+def _rank_values(counts: np.ndarray, half: str) -> np.ndarray:
+    """Values of hands given as rank counts (N, 13); rows that are impossible (a rank above 4) get 0."""
+    possible = (counts <= 4).all(axis=1)
+    if possible.all():
+        return rank_counts_batch(counts, half)
+    values = np.zeros(len(counts), dtype=np.int32)
+    values[possible] = rank_counts_batch(counts[possible], half)
+    return values
+
+
+def _combinations(cards: np.ndarray, size: int) -> np.ndarray:
+    """Every ``size``-card combination of ``cards`` as rows, shape (C(n, size), size)."""
+    rows = list(combinations(cards.tolist(), size))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), size)
+
+
+def _range_by_cards(hero: Sequence[int], up: Sequence[int], held: np.ndarray, unseen: np.ndarray, hero_draw: int,
+                    opp_draw: int, halves: Sequence[str]) -> tuple[np.ndarray, int, int]:
+    """Exact per-holding equity over every draw of hero's and the opponent's cards from the unseen ones."""
+    hero_draws = _combinations(unseen, hero_draw)
+    opp_draws = _combinations(unseen, opp_draw)
+    hero_masks, opp_masks, held_masks = _bit_masks(hero_draws), _bit_masks(opp_draws), _bit_masks(held)
+    hero_cards = np.concatenate([np.broadcast_to(np.array(hero, dtype=np.int64), (len(hero_draws), len(hero))),
+                                 hero_draws], axis=1)
+    hero_values = [v[None, :, None] for v in _values(hero_cards, halves)]
+    apart = ((hero_masks[:, None] & opp_masks[None, :]) == 0)[None]
+    known = np.array(up, dtype=np.int64)
+    per = np.empty(len(held))
+    chunk = max(1, _CHUNK_ELEMENTS // max(1, len(hero_draws) * len(opp_draws)))
+    for start in range(0, len(held), chunk):
+        rows = held[start:start + chunk]
+        cards = np.concatenate([np.broadcast_to(known, (len(rows), len(opp_draws), len(known))),
+                                np.broadcast_to(rows[:, None, :], (len(rows), len(opp_draws), rows.shape[1])),
+                                np.broadcast_to(opp_draws[None], (len(rows), len(opp_draws), opp_draw))], axis=2)
+        masks = held_masks[start:start + chunk, None, None]
+        fits = ((masks[:, :, 0] & opp_masks[None, :]) == 0).ravel()
+        opp_values = [v.reshape(len(rows), 1, len(opp_draws))
+                      for v in _values(cards.reshape(-1, HAND_SIZE), halves, fits)]
+        valid = apart & ((masks & hero_masks[None, :, None]) == 0) & ((masks & opp_masks[None, None, :]) == 0)
+        share = _pair_shares(hero_values, opp_values)
+        per[start:start + chunk] = (share * valid).sum(axis=(1, 2)) / valid.sum(axis=(1, 2))
+    rest = len(unseen) - held.shape[1]
+    outcomes = math.comb(rest, hero_draw) * math.comb(rest - hero_draw, opp_draw)
+    return per, outcomes, len(held) * len(hero_draws) * len(opp_draws)
+
+
+def _range_by_sampling(hero: Sequence[int], up: Sequence[int], held: np.ndarray, weight: np.ndarray,
+                       unseen: np.ndarray, draws: tuple[int, int], halves: Sequence[str], rank_only: bool,
+                       samples: int, seed: int | None) -> RangeEquity:
+    """Per-holding equity from runouts shared by all holdings, each holding keeping those that miss its cards.
+
+    ``rank_only``: the holdings are valued by their ranks (razz, Action Razz). A uniform runout of the
+    unseen cards that misses a holding's cards is a uniform runout given that holding, so each holding's
+    mean is unbiased. The overall standard error comes from each runout's influence on the weighted mean
+    (the delta method), as the holdings share their runouts.
+    """
+    rng = np.random.default_rng(seed)
+    hero_draw, opp_draw = draws
+    kept, units = [], []
+    counts = np.zeros(len(held), dtype=np.int64)
+    for _ in range(_MAX_SAMPLING_ROUNDS):
+        runouts = unseen[np.argsort(rng.random((samples, len(unseen))), axis=1)[:, :hero_draw + opp_draw]]
+        quarters, ok = _sampled_shares(hero, up, held, runouts, hero_draw, halves, rank_only)
+        kept.append(ok)
+        units.append(quarters * ok)
+        counts += ok.sum(axis=1)
+        if counts.min() >= 2:
+            break
+    else:
+        raise ConfigError(f"samples: {samples} runouts per round left a holding with fewer than 2 runouts after "
+                          f"{_MAX_SAMPLING_ROUNDS} rounds; give more samples")
+    ok = np.concatenate(kept, axis=1).astype(np.float32)
+    quarters = np.concatenate(units, axis=1).astype(np.float32)
+    drawn = ok.shape[1]
+    per = quarters.sum(axis=1, dtype=np.float64) / (4 * counts)
+    squares = (quarters * quarters).sum(axis=1, dtype=np.float64) / 16
+    per_errors = np.sqrt(np.maximum(squares - counts * per * per, 0.0) / (counts * (counts - 1)))
+    scale = (weight / counts).astype(np.float32)
+    influence = drawn * (scale @ quarters / 4 - (scale * per.astype(np.float32)) @ ok).astype(np.float64)
+    error = math.sqrt(float(influence @ influence) / (drawn * (drawn - 1)))
+    per.setflags(write=False)
+    per_errors.setflags(write=False)
+    return RangeEquity(_clipped(weight @ per), per, "monte_carlo", drawn, int(counts.sum()), error, per_errors)
+
+
+def _sampled_shares(hero: Sequence[int], up: Sequence[int], held: np.ndarray, runouts: np.ndarray, hero_draw: int,
+                    halves: Sequence[str], rank_only: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Hero's share (H, S) for each holding and runout, and which runouts miss each holding's cards."""
+    samples = len(runouts)
+    hero_cards = np.concatenate([np.broadcast_to(np.array(hero, dtype=np.int64), (samples, len(hero))),
+                                 runouts[:, :hero_draw]], axis=1)
+    hero_values = [v[None, :] for v in _values(hero_cards, halves)]
+    opp_runs = runouts[:, hero_draw:]
+    ok = (_bit_masks(held)[:, None] & _bit_masks(runouts)[None, :]) == 0
+    if rank_only:
+        fixed = _counts_of(held >> 2) + _rank_counts(up)
+        totals = (fixed[:, None, :] + _counts_of(opp_runs >> 2)[None]).reshape(-1, _NUM_RANKS)
+        values = np.zeros(totals.shape[0], dtype=np.int32)
+        values[ok.ravel()] = rank_counts_batch(totals[ok.ravel()], halves[0])
+        opp_values = [values.reshape(len(held), samples)]
+    else:
+        known = np.array(up, dtype=np.int64)
+        cards = np.concatenate([np.broadcast_to(known, (len(held), samples, len(known))),
+                                np.broadcast_to(held[:, None, :], (len(held), samples, held.shape[1])),
+                                np.broadcast_to(opp_runs[None], (len(held), samples, opp_runs.shape[1]))], axis=2)
+        opp_values = [v.reshape(len(held), samples) for v in _values(cards.reshape(-1, HAND_SIZE), halves, ok.ravel())]
+    return _share_units(hero_values, opp_values), ok

@@ -210,6 +210,23 @@ def test_trained_agents_state_their_policy_and_batch_it(zoo) -> None:
         assert agent.action_probabilities_batch([]).shape == (0, NUM_ACTIONS) and agent.act_batch([]) == []
 
 
+def test_varied_probabilities_equal_the_policy_on_each_varied_vector(zoo) -> None:
+    """``action_probabilities_varied`` (first layer computed once) equals the batch on the full vectors."""
+    encoder = make_encoder("flat", HandConfig.create("razz", num_seats=2, starting_stack=1000))
+    down = encoder.layout.slices["own_down"]
+    columns = down.start + np.array([[c, c + 5, c + 9] for c in range(0, 40, 3)])
+    for observation in zoo_observations(3)[:6]:
+        base = observation.vector.copy()
+        base[down] = 0.0
+        vectors = np.repeat(base[None], len(columns), axis=0)
+        np.put_along_axis(vectors, columns, 1.0, axis=1)
+        full = [Observation(observation.seat, observation.action_mask, None, v) for v in vectors]
+        for (name, _), agent in zoo.items():
+            varied = agent.action_probabilities_varied(Observation(observation.seat, observation.action_mask,
+                                                                   None, base), columns)
+            np.testing.assert_allclose(varied, agent.action_probabilities_batch(full), atol=1e-6, err_msg=name)
+
+
 def test_sampling_policy_act_frequencies_match_its_softmax(zoo) -> None:
     agent = zoo[("ppo_razz", False)]
     observations = zoo_observations(20)

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import atexit
 import math
+import os
 import re
+from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from razz_env.engine.cards import parse_cards
-from razz_env.engine.equity import equity, parse_holding
+from razz_env.engine.equity import equity, parse_holding, range_equity
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.evaluation import action_razz_value, eight_low, razz_low, stud_high
 
@@ -143,3 +147,204 @@ def test_shares_are_a_split_of_the_pot(cards: list[int], variant: str) -> None:
     assert sum(result.shares) == pytest.approx(1.0)
     assert all(0.0 <= s <= 1.0 for s in result.shares)
     assert all(scoop <= share + 1e-12 for scoop, share in zip(result.scoops, result.shares))
+
+
+# --------------------------------------------------------------------------- ranges
+
+RANGE_CASES = [
+    ("As 2d 3c 4h 9s Kd", "5c 6d 7h 8s", "razz", ""),
+    ("As 2d 3c 4h 9s Kd", "Jc Qd 7h 8s", "action_razz", ""),
+    ("Ah Kh Qh 2c 3d 9s", "Jc Jd 8h 9h", "stud", "Tc"),
+    ("Ah 2h 3h 4c Kd 9s", "6c 7d 8h Qs", "stud8", ""),
+]
+
+
+def _small_range(hero: str, up: str, dead: str, size: int, seed: int) -> np.ndarray:
+    """``size`` random two-card holdings from the cards nobody shows."""
+    seen = set(parse_cards((hero + " " + up + " " + dead).split()))
+    unseen = [c for c in range(52) if c not in seen]
+    pairs = list(combinations(unseen, 2))
+    picks = np.random.default_rng(seed).choice(len(pairs), size, replace=False)
+    return np.array([pairs[i] for i in picks])
+
+
+@pytest.mark.parametrize(("hero", "up", "variant", "dead"), RANGE_CASES)
+def test_range_equity_is_the_equity_of_each_holding_and_their_weighted_mean(hero, up, variant, dead) -> None:
+    """Every exact method gives, per holding, what :func:`equity` gives for that holding's cards."""
+    held = _small_range(hero, up, dead, 12, seed=len(variant))
+    weights = np.arange(1, len(held) + 1, dtype=float)
+    expected = [equity([hero, [*map(int, h), *parse_cards(up.split())]], variant, dead).shares[0] for h in held]
+    methods = ["ranks", "cards"] if variant in ("razz", "action_razz") else ["cards"]
+    for method in methods:
+        result = range_equity(hero, up, held, weights, variant, dead, method=method)
+        assert result.exact and result.method == method
+        assert result.per_holding.tolist() == pytest.approx(expected, abs=1e-12), method
+        assert result.equity == pytest.approx(float(np.dot(weights, expected) / weights.sum()), abs=1e-12)
+        assert result.outcomes == math.comb(52 - 10 - len(dead.split()) - 2, 1) * math.comb(39 - len(dead.split()), 1)
+
+
+def test_range_equity_by_ranks_matches_equity_with_cards_to_come_on_5th_street() -> None:
+    hero, up = "As 2d 9c 4h Kd", "5c 6d 7h"
+    held = _small_range(hero, up, "", 6, seed=2)
+    result = range_equity(hero, up, held, None, "razz", method="ranks")
+    for holding, share in zip(held, result.per_holding):
+        assert share == pytest.approx(equity([hero, [*map(int, holding), *parse_cards(up.split())]]).shares[0],
+                                      abs=1e-12)
+    assert result.equity == pytest.approx(float(np.mean(result.per_holding)))
+
+
+def test_range_equity_on_7th_street_compares_finished_hands() -> None:
+    result = range_equity("As 2d 3c 8h 9s Kd Kc", "4h 5h Qh Th", [["Jc", "Qc", "Jd"], ["Ac", "2c", "3d"]], [1, 3])
+    assert result.per_holding.tolist() == [1.0, 0.0]
+    assert result.equity == pytest.approx(0.25) and result.outcomes == 1
+    tie = range_equity("As 2d 3c 4d 5s Kd Kc", "4h 5h Qh Th", [["Ah", "2h", "3h"]])
+    assert tie.per_holding.tolist() == [0.5] and tie.equity == 0.5
+
+
+@pytest.mark.parametrize(("hero", "up", "variant", "size"), [
+    ("As 2d 3c 9h", "8h 4d", "razz", 20),
+    ("Ah 2h 3c 9h Kd 6s", "8h 4d Ks 7c", "stud8", 10),
+])
+def test_range_equity_sampling_agrees_with_the_exact_answer_within_its_errors(hero, up, variant, size) -> None:
+    held = _small_range(hero, up, "", size, seed=5)
+    weights = np.linspace(1, 3, len(held))
+    exact = [equity([hero, [*map(int, h), *parse_cards(up.split())]], variant).shares[0] for h in held]
+    sampled = range_equity(hero, up, held, weights, variant, method="monte_carlo", samples=3000, seed=4)
+    assert not sampled.exact and sampled.outcomes == 3000
+    assert 0 < sampled.std_error < 0.02
+    z = (sampled.per_holding - exact) / sampled.std_errors
+    assert np.abs(z).max() < 4.5
+    truth = float(np.dot(weights, exact) / weights.sum())
+    assert abs(sampled.equity - truth) < 4 * sampled.std_error
+
+
+def test_range_equity_standard_error_matches_the_spread_over_seeds() -> None:
+    """The stated standard error of the range equity is the actual spread of the estimate (within 35%)."""
+    hero, up = "As 2d 3c 9h", "8h 4d"
+    held = _small_range(hero, up, "", 40, seed=6)
+    runs = [range_equity(hero, up, held, None, "razz", method="monte_carlo", samples=400, seed=s)
+            for s in range(40)]
+    spread = float(np.std([r.equity for r in runs], ddof=1))
+    stated = float(np.mean([r.std_error for r in runs]))
+    assert 0.65 < stated / spread < 1.35
+
+
+def test_range_equity_auto_is_exact_late_and_samples_early_and_is_seeded() -> None:
+    late = range_equity("As 2d 3c 4h 9s Kd", "5c 6d 7h 8s", _small_range("As 2d 3c 4h 9s Kd", "5c 6d 7h 8s", "", 5, 1))
+    assert late.method == "ranks"
+    held = _small_range("As 2d 3c", "8h", "", 50, 1)
+    first = range_equity("As 2d 3c", "8h", held, samples=500, seed=3)
+    again = range_equity("As 2d 3c", "8h", held, samples=500, seed=3)
+    assert first.method == "monte_carlo" and first.equity == again.equity
+    assert first.per_holding.tolist() == again.per_holding.tolist()
+    stud = range_equity("Ah Kh Qh 2c 3d 9s", "Jc Jd 8h 9h", _small_range("Ah Kh Qh 2c 3d 9s", "Jc Jd 8h 9h", "", 4, 1),
+                        variant="stud")
+    assert stud.method == "cards"
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"holdings": [["As", "Kd"]]}, "holdings[0]: As Kd holds a card of hero"),
+    ({"holdings": [["Kd", "Kd"]]}, "holdings[0]: a card appears twice"),
+    ({"holdings": [["Kd"], ["Qd", "Jd"]]}, "holdings: expected an (H, k) array"),
+    ({"holdings": []}, "holdings: expected an (H, k) array"),
+    ({"holdings": [["Kd", "Zz"]]}, "holdings[0]: "),
+    ({"holdings": np.array([[60, 1]])}, "holdings: card ids are 0-51"),
+    ({"weights": [1, 2, 3]}, "weights: expected one per holding (2)"),
+    ({"weights": [-1, 2]}, "weights: must be finite, non-negative and not all zero"),
+    ({"weights": [0, 0]}, "weights: must be finite, non-negative and not all zero"),
+    ({"weights": [float("nan"), 1]}, "weights: must be finite"),
+    ({"weights": ["a", "b"]}, "weights: expected 2 numbers"),
+    ({"method": "exact"}, "method: unknown 'exact'"),
+    ({"method": "ranks", "variant": "stud"}, "method: 'ranks' needs a suit-free variant"),
+    ({"hero": "As 2s 3s 4s 5s 6s 7s 8s"}, "hero: give 1 to 7 cards, got 8"),
+    ({"opponent_up": "As"}, "card As is dealt twice"),
+    ({"samples": 1, "method": "monte_carlo"}, "samples: must be an int of at least 2"),
+    ({"method": "cards", "max_outcomes": 1000},
+     "method: 'cards' would compare 75,722,752,800 showdowns, more than max_outcomes (1,000)"),
+    ({"variant": "holdem"}, "unknown variant"),
+    ({"max_outcomes": 0}, "max_outcomes: must be a positive int, got 0"),
+    ({"max_outcomes": "many"}, "max_outcomes: must be a positive int"),
+    ({"seed": -1}, "seed: must be None or an int of at least 0, got -1"),
+    ({"seed": 1.5}, "seed: must be None or an int"),
+])
+def test_range_equity_bad_input_names_the_field(kwargs: dict, message: str) -> None:
+    arguments = {"hero": "As 2d 3c", "opponent_up": "8h", "holdings": [["Kd", "Qc"], ["4c", "5c"]], **kwargs}
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        range_equity(**arguments)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from(range(52)), min_size=10, max_size=10, unique=True),
+       st.lists(st.floats(0.0, 10.0), min_size=6, max_size=6).filter(lambda w: sum(w) > 0),
+       st.sampled_from(["razz", "action_razz", "stud", "stud8"]), st.randoms(use_true_random=False))
+def test_range_equity_is_a_share_permutes_with_its_holdings_and_ignores_weight_scale(cards, weights, variant,
+                                                                                      rnd) -> None:
+    hero, up = cards[:6], cards[6:10]
+    unseen = [c for c in range(52) if c not in cards]
+    held = np.array([rnd.sample(unseen, 2) for _ in range(6)])
+    held = held[np.unique(np.sort(held, axis=1), axis=0, return_index=True)[1]]
+    weight = np.array(weights[:len(held)]) + 1e-9
+    result = range_equity(hero, up, held, weight, variant)
+    assert result.exact and 0.0 <= result.equity <= 1.0
+    assert ((0.0 <= result.per_holding) & (result.per_holding <= 1.0)).all()
+    order = np.arange(len(held))[::-1]
+    flipped = range_equity(hero, up, held[order], weight[order] * 7.5, variant)
+    assert flipped.per_holding.tolist() == pytest.approx(result.per_holding[order].tolist(), abs=1e-12)
+    assert flipped.equity == pytest.approx(result.equity, abs=1e-12)
+
+
+# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/engine/test_equity.py -s -k fuzz prints the figures.
+RANGE_FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "60"))
+RANGE_FIGURES: Counter = Counter()
+if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
+    atexit.register(lambda: print("\nrange_equity fuzz figures:", dict(sorted(RANGE_FIGURES.items()))))
+
+_ANY_CARD = st.one_of(st.integers(-3, 55), st.sampled_from(["As", "Kd", "2c", "x", "10h", "", "Zz"]), st.none(),
+                      st.booleans(), st.floats(allow_nan=True))
+
+
+@st.composite
+def _range_inputs(draw):
+    """Mostly well-formed inputs (distinct cards, one holding size) with, sometimes, one part corrupted."""
+    deck = draw(st.permutations(range(52)))
+    hero_size, up_size = draw(st.integers(1, 7)), draw(st.integers(0, 4))
+    size = draw(st.integers(1, 3))
+    rest = deck[hero_size + up_size:]
+    count = draw(st.integers(1, 6))
+    holdings = [rest[i * size:(i + 1) * size] for i in range(count)]
+    arguments = {"hero": deck[:hero_size], "opponent_up": deck[hero_size:hero_size + up_size], "holdings": holdings,
+                 "weights": draw(st.one_of(st.none(), st.lists(st.floats(0, 5), min_size=count, max_size=count))),
+                 "variant": draw(st.sampled_from(["razz", "action_razz", "stud", "stud8"])),
+                 "method": draw(st.sampled_from(["auto", "ranks", "cards", "monte_carlo"]))}
+    corrupt = draw(st.sampled_from([None, None, "hero", "opponent_up", "holdings", "weights", "variant", "method",
+                                    "max_outcomes", "samples", "seed"]))
+    if corrupt in ("hero", "opponent_up"):
+        arguments[corrupt] = draw(st.one_of(st.lists(_ANY_CARD, max_size=8), st.text(max_size=12)))
+    elif corrupt == "holdings":
+        arguments["holdings"] = draw(st.one_of(st.lists(st.lists(_ANY_CARD, max_size=3), max_size=4),
+                                               st.lists(st.lists(st.integers(0, 51), max_size=4), max_size=4),
+                                               st.integers(), st.text(max_size=6)))
+    elif corrupt == "weights":
+        arguments["weights"] = draw(st.one_of(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=7),
+                                              st.text(max_size=4)))
+    elif corrupt in ("max_outcomes", "samples", "seed"):
+        arguments[corrupt] = draw(st.one_of(st.integers(-5, 5), st.floats(allow_nan=True), st.text(max_size=3),
+                                            st.booleans(), st.none()))
+    elif corrupt is not None:
+        arguments[corrupt] = draw(st.text(max_size=8))
+    return arguments
+
+
+@settings(max_examples=RANGE_FUZZ_EXAMPLES, deadline=None)
+@given(arguments=_range_inputs())
+def test_fuzz_range_equity_gives_a_share_or_one_clean_error(arguments):
+    """Any input: a valid result (shares in [0, 1]) or a ConfigError naming the field, never another exception."""
+    try:
+        result = range_equity(**{"max_outcomes": 50_000, "samples": 50, **arguments})
+    except ConfigError as err:
+        RANGE_FIGURES["clean error"] += 1
+        assert "\n" not in str(err) and str(err)
+        return
+    RANGE_FIGURES[f"valid ({result.method})"] += 1
+    assert 0.0 <= result.equity <= 1.0
+    assert ((0.0 <= result.per_holding) & (result.per_holding <= 1.0)).all()
