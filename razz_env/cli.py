@@ -39,11 +39,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from razz_env.engine.record import read_records, replay_record
+    from razz_env.engine.record import read_records, replay_record, unreadable_file
 
     if args.explain is not None and args.explain < 0:
         raise ConfigError(f"--explain: expected how many failures to print (0 or more), got {args.explain}")
-    problems = [f"{path}: {problem}" for path in args.files if (problem := _unreadable(path))]
+    problems = [f"{path}: {problem}" for path in args.files if (problem := unreadable_file(path))]
     if problems:
         raise ConfigError("; ".join(problems))
     hands = mismatches = illegal = 0
@@ -71,21 +71,6 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.check and (mismatches or illegal):
         return 1
     return 0
-
-
-def _unreadable(path: str) -> str | None:
-    """Why ``path`` cannot be replayed (missing, a directory, no permission), or None."""
-    import os
-
-    if os.path.isdir(path):
-        return "is a directory; give hand-record files (JSON lines)"
-    try:
-        with open(path, "rb"):
-            return None
-    except FileNotFoundError:
-        return "no such file"
-    except OSError as err:
-        return f"cannot be read ({err.strerror or err})"
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:

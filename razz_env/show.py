@@ -21,7 +21,7 @@ from typing import Any
 from razz_env.engine.cards import parse_card
 from razz_env.engine.config import STREET_NAMES
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.record import config_from_record, read_records, replay_record
+from razz_env.engine.record import config_from_record, read_records, replay_record, unreadable_file
 from razz_env.engine.state import HandState
 from razz_env.render import TableState, layout, table_state
 
@@ -36,18 +36,6 @@ class ShownHand:
     source: str
     steps: tuple[TableState, ...]
     streets: tuple[tuple[str, TableState], ...]
-
-
-def _problem(path: str) -> str | None:
-    if os.path.isdir(path):
-        return "is a directory; give hand-record files (JSON lines)"
-    try:
-        with open(path, "rb"):
-            return None
-    except FileNotFoundError:
-        return "no such file"
-    except OSError as err:
-        return f"cannot be read ({err.strerror or err})"
 
 
 def parse_selection(text: str, total: int) -> list[int]:
@@ -75,7 +63,7 @@ def load_hands(paths: Sequence[str], viewer: int | None = None, selection: str |
     ``"1-5,9"``; default all) must seat ``viewer``; otherwise one :class:`ConfigError` names the first bad
     ``file:line`` (and how many more there are).
     """
-    unreadable = [f"{path}: {problem}" for path in paths if (problem := _problem(path))]
+    unreadable = [f"{path}: {problem}" for path in paths if (problem := unreadable_file(path))]
     if unreadable:
         raise ConfigError("; ".join(unreadable))
     records: list[tuple[str, dict[str, Any]]] = []

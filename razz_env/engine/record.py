@@ -39,6 +39,19 @@ _ENCODINGS = ((b"\x1f\x8b", "gzip-compressed data; decompress it first"),
               (b"\xfe\xff", "UTF-16 text (byte-order mark FE FF); save it as UTF-8"))
 
 
+
+def unreadable_file(path: str | Path) -> str | None:
+    """Why ``path`` cannot be read as a hand-record file (missing, a directory, no permission), or None."""
+    if Path(path).is_dir():
+        return "is a directory; give hand-record files (JSON lines)"
+    try:
+        with open(path, "rb"):
+            return None
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
+
 def check_players(players: object, num_seats: int) -> list[str]:
     """A record's ``players``: one display name per seat, each a non-blank string without control characters."""
     if not isinstance(players, Sequence) or isinstance(players, (str, bytes)):

@@ -362,3 +362,12 @@ def test_the_sample_file_replays_with_names_across_the_four_variants():
     for _, record in lines:
         result = replay_record(record)
         assert result.ok and result.message == "" and len(result.players) == len(record["stacks"])
+
+
+def test_unreadable_file_names_the_problem(tmp_path) -> None:
+    from razz_env.engine.record import unreadable_file
+
+    (tmp_path / "ok.jsonl").write_text("")
+    assert unreadable_file(tmp_path / "ok.jsonl") is None
+    assert unreadable_file(tmp_path / "missing.jsonl") == "no such file"
+    assert unreadable_file(tmp_path).startswith("is a directory")
