@@ -91,7 +91,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     logger = logging.getLogger("razz_env.evaluation")
     logger.addHandler(warning_lines)
     try:
-        result = run_tournament(config, fresh=args.fresh, progress=not args.quiet)
+        result = run_tournament(config, fresh=args.fresh, progress=not args.quiet, backend=args.backend,
+                                address=args.address)
         print(format_terminal(result))
         paths = write_reports(result, config.output, plots=not args.no_plots)
     except BlockError as err:
@@ -195,6 +196,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_cli(args.variant, opponents, args.seat, args.hands, args.seed)
 
 
+def _backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address``: where the blocks run (see docs/scaling.md)."""
+    parser.add_argument("--backend", default="local", choices=["local", "ray"],
+                        help="local worker processes (default) or Ray actors (pip install 'razz-env[ray]')")
+    parser.add_argument("--address", help="with --backend ray: the cluster to join ('auto', 'ray://host:10001'); "
+                                          "default a local one of --workers CPUs")
+
+
 def _cmd_exploit(args: argparse.Namespace) -> int:
     from razz_env.evaluation.exploit import default_output, format_exploit, run_exploit, write_exploit_reports
     from razz_env.evaluation.report import write_reports
@@ -216,7 +225,8 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
     try:
         result = run_exploit(agent, method=args.method, deals=args.deals, seed=args.seed, output=output,
                              workers=args.workers, variant=args.variant, steps=args.steps, fresh=args.fresh,
-                             progress=not args.quiet, lbr_options={"suit_blind": True} if args.suit_blind else None)
+                             progress=not args.quiet, lbr_options={"suit_blind": True} if args.suit_blind else None,
+                             backend=args.backend, address=args.address)
         print(format_exploit(result))
         paths = write_reports(result.tournament, output, plots=not args.no_plots)
         paths += write_exploit_reports(result, output, plots=not args.no_plots)
@@ -346,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--records", action="store_true", help="write hand records of every hand")
     tournament.add_argument("--no-plots", action="store_true", help="skip the crosstable and CI plots (PNG)")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
+    _backend_arguments(tournament)
     tournament.set_defaults(func=_cmd_tournament)
 
     equity_ = sub.add_parser(
@@ -423,6 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     exploit.add_argument("--fresh", action="store_true", help="discard earlier results (and training) in the folder")
     exploit.add_argument("--no-plots", action="store_true", dest="no_plots", help="skip the PNG plots")
     exploit.add_argument("--quiet", action="store_true", help="no progress bar")
+    _backend_arguments(exploit)
     exploit.set_defaults(func=_cmd_exploit)
 
     agents = sub.add_parser(

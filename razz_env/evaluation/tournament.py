@@ -25,6 +25,7 @@ from typing import Any
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluation.config import TournamentConfig, agent_label
 from razz_env.evaluation.match import Task, build_agent, build_tasks
+from razz_env.evaluation.ray_backend import RayBlocks, check_backend
 from razz_env.evaluation.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
 from razz_env.evaluation.stats import WinRate, win_rate
 from razz_env.evaluation.workers import BlockError, run_blocks
@@ -76,24 +77,42 @@ def run_tournament(
     fresh: bool = False,
     progress: bool = True,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> TournamentResult:
     """Check everything, play every unfinished block (in worker processes) and summarise all results.
 
-    ``fresh`` discards the folder's earlier results first. Raises :class:`ConfigError` before
-    any block for a bad agent or folder, :class:`BlockError` if a block cannot be played.
+    ``fresh`` discards the folder's earlier results first. ``backend`` ``"ray"`` plays the blocks
+    on a Ray cluster (a local one of ``config.workers`` CPUs, or the one at ``address``); the
+    results are the same. Raises :class:`ConfigError` before any block for a bad agent, folder
+    or backend, :class:`BlockError` if a block cannot be played.
     """
+    check_backend(backend, address)
     modules = check_agents(config)
     folder = ResultsFolder(config, config.output)
     if not fresh:
         folder.check()
     tasks = build_tasks(config)
+    ray_blocks = RayBlocks(config, address) if backend == "ray" else None
+    try:
+        return _play(config, folder, tasks, modules, fresh, progress, on_result, ray_blocks)
+    finally:
+        if ray_blocks is not None:
+            ray_blocks.close()
+
+
+def _play(config: TournamentConfig, folder: ResultsFolder, tasks: list[Task], modules: list[str], fresh: bool,
+          progress: bool, on_result: Callable[[dict[str, Any]], None] | None,
+          ray_blocks: RayBlocks | None) -> TournamentResult:
+    """Play the blocks not yet in ``folder`` (locked while this runs) and summarise every result."""
     with folder.open(fresh) as done:
         finished = [t for t in tasks if block_key(t) in done and "error" not in done[block_key(t)]]
         pending = [t for t in tasks if block_key(t) not in done or "error" in done[block_key(t)]]
         _note_records(config, folder, finished, bool(pending))
         bar = _progress_bar(len(tasks), len(tasks) - len(pending), progress)
         try:
-            for result in run_blocks(config, pending, modules):
+            blocks = run_blocks(config, pending, modules) if ray_blocks is None else ray_blocks.run(pending, modules)
+            for result in blocks:
                 _keep_records(folder, result, result.pop("records", None))
                 folder.append(result)
                 done[block_key(result)] = result

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("ray.rllib", reason="the RLlib example needs ray[rllib] (the rllib extra, in a venv of its own)")
+# Ray core (the ray extra) ships ray.rllib's code but not its dependencies: importing it then raises ImportError.
+pytest.importorskip("ray.rllib", reason="the RLlib example needs ray[rllib] (the rllib extra, in a venv of its own)",
+                    exc_type=ImportError)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rllib_pettingzoo.py"
 
