@@ -1,0 +1,145 @@
+"""``experiments/rllib_selfplay.py``: its agent everywhere; a tiny self-play run where ``ray[rllib]`` is."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "experiments" / "rllib_selfplay"
+RLLIB_MISSING = "self-play training needs ray[rllib] (the rllib extra, in a venv of its own: it pins gymnasium 1.2.2)"
+
+
+@pytest.fixture
+def selfplay(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The script as a module (``experiments.rllib_selfplay``, as a tournament spec names it)."""
+    monkeypatch.syspath_prepend(str(ROOT))
+    return importlib.import_module("experiments.rllib_selfplay")
+
+
+def write_weights(path: Path, seed: int = 0) -> Path:
+    """A random policy in the exported layout: 676 -> 8 (tanh) -> 5."""
+    rng = np.random.default_rng(seed)
+    np.savez_compressed(path, activations=np.array(["tanh", ""]), w0=rng.normal(size=(8, 676)), b0=np.zeros(8),
+                        w1=rng.normal(size=(5, 8)), b1=rng.normal(size=5))
+    return path
+
+
+def test_agent_plays_only_legal_actions_through_the_harness(selfplay: ModuleType, tmp_path: Path) -> None:
+    agent = selfplay.RLlibPolicyAgent(str(write_weights(tmp_path / "policy.npz")))
+    rows = selfplay.evaluate(agent, ("random",), deals=4, seed="t")
+    assert set(rows) == {"random"} and np.isfinite(rows["random"]["bb_per_100"])
+
+
+def test_agent_probabilities_are_masked_softmax_of_the_layers(selfplay: ModuleType, tmp_path: Path) -> None:
+    from razz_env.agent import Observation
+
+    agent = selfplay.RLlibPolicyAgent(str(write_weights(tmp_path / "policy.npz")))
+    vector = np.random.default_rng(1).random(676).astype(np.float32)
+    mask = np.array([0, 1, 1, 0, 0], dtype=np.int8)
+    probabilities = agent.action_probabilities(Observation(0, mask, None, vector))
+    with np.load(tmp_path / "policy.npz") as data:
+        logits = data["w1"] @ selfplay.ACTIVATIONS["tanh"](data["w0"] @ vector + data["b0"]) + data["b1"]
+    expected = np.exp(logits[1:3] - logits[1:3].max())
+    assert probabilities[[0, 3, 4]].tolist() == [0, 0, 0]
+    np.testing.assert_allclose(probabilities[1:3], expected / expected.sum(), rtol=1e-4)
+    assert agent.act(Observation(0, mask, None, vector)) == 1 + int(np.argmax(logits[1:3]))
+
+
+def test_missing_weights_is_a_clear_error(selfplay: ModuleType, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="weights: no file"):
+        selfplay.RLlibPolicyAgent(str(tmp_path / "absent.npz"))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--iterations", "0"], "--iterations must be positive"),
+    (["--minibatch", "4000"], "--minibatch must not exceed"),
+    (["--opponents", "nobody"], "--opponents: unknown agent 'nobody'"),
+])
+def test_bad_arguments_exit_2_with_one_line(selfplay: ModuleType, argv: list[str], message: str,
+                                            capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exited:
+        selfplay.parse_args(argv)
+    assert exited.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_shipped_policy_is_seated_by_the_tournament(selfplay: ModuleType, tmp_path: Path) -> None:
+    if not (SHIPPED / "policy.npz").is_file():
+        pytest.skip("no shipped policy: run experiments/rllib_selfplay.py")
+    from razz_env.evaluation.match import build_agent
+
+    agent = build_agent({"type": "experiments.rllib_selfplay:RLlibPolicyAgent",
+                         "weights": str(SHIPPED / "policy.npz")}, seed=0)
+    rows = selfplay.evaluate(agent, ("calling_station",), deals=4, seed="shipped")
+    summary = json.loads((SHIPPED / "summary.json").read_text())
+    assert np.isfinite(rows["calling_station"]["bb_per_100"]) and summary["final"]["iteration"] >= 1
+    assert sum(p.stat().st_size for p in SHIPPED.iterdir()) < 300_000
+
+
+def test_tiny_selfplay_run_writes_the_curve_and_policy(selfplay: ModuleType, tmp_path: Path) -> None:
+    """Two PPO iterations of self-play on RLlib's PettingZooEnv, evaluated after each."""
+    pytest.importorskip("ray.rllib", reason=RLLIB_MISSING, exc_type=ImportError)
+
+    args = selfplay.Args(iterations=2, eval_every=1, eval_deals=4, train_batch=128, minibatch=64, epochs=1,
+                output=str(tmp_path / "run"))
+    curve = selfplay.train(args)
+    assert [row["iteration"] for row in curve] == [1, 2] and curve[-1]["env_steps"] >= 256
+    for name in ("learning_curve.csv", "learning_curve.png", "summary.json", "policy.npz"):
+        assert (tmp_path / "run" / name).is_file()
+    selfplay.RLlibPolicyAgent(str(tmp_path / "run" / "policy.npz"))
+
+
+def test_exported_policy_gives_the_rlmodules_masked_distribution(selfplay: ModuleType, tmp_path: Path) -> None:
+    """The numpy agent replays RLlib's action-masking module exactly (encoder, pi head, mask)."""
+    pytest.importorskip("ray.rllib", reason=RLLIB_MISSING, exc_type=ImportError)
+    import gymnasium
+    import torch
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from razz_env.agent import Observation
+
+    spaces = gymnasium.spaces
+    observation_space = spaces.Dict({"observations": spaces.Box(0.0, 40.0, (676,), np.float32),
+                                     "action_mask": spaces.Box(0.0, 1.0, (5,), np.float32)})
+    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, observation_space=observation_space,
+                          action_space=spaces.Discrete(5),
+                          model_config={"fcnet_hiddens": [16], "head_fcnet_hiddens": [8]}).build()
+    path = selfplay.export_policy(module, tmp_path / "module.npz")
+    vectors = np.random.default_rng(2).random((3, 676)).astype(np.float32)
+    masks = np.array([[0, 1, 1, 0, 0], [0, 0, 1, 1, 1], [1, 1, 1, 0, 1]], dtype=np.float32)
+    with torch.no_grad():
+        out = module.forward_inference({Columns.OBS: {"observations": torch.from_numpy(vectors),
+                                                      "action_mask": torch.from_numpy(masks)}})
+    theirs = torch.softmax(out[Columns.ACTION_DIST_INPUTS], dim=-1).numpy()
+    ours = selfplay.RLlibPolicyAgent(str(path)).action_probabilities_batch(
+        [Observation(0, m.astype(np.int8), None, v) for v, m in zip(vectors, masks, strict=True)])
+    np.testing.assert_allclose(ours, theirs, atol=1e-5)
+
+
+@settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", 50)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixture only imports the module
+@given(seed=st.integers(0, 2**32 - 1), mask=st.lists(st.booleans(), min_size=5, max_size=5).filter(any),
+       scale=st.floats(0.0, 1e3))
+def test_agent_picks_a_legal_id_with_a_distribution(selfplay: ModuleType, seed: int, mask: list[bool],
+                                                    scale: float) -> None:
+    """Any vector, any non-empty mask: probabilities sum to 1 on legal ids, the pick (greedy or drawn) is legal."""
+    from razz_env.agent import Observation
+
+    if not (SHIPPED / "policy.npz").is_file():
+        pytest.skip("no shipped policy: run experiments/rllib_selfplay.py")
+    agent = selfplay.RLlibPolicyAgent(str(SHIPPED / "policy.npz"), sample=seed % 2 == 1, seed=seed)
+    vector = (np.random.default_rng(seed).random(676) * scale).astype(np.float32)
+    observation = Observation(0, np.array(mask, dtype=np.int8), None, vector)
+    probabilities = agent.action_probabilities(observation)
+    assert np.isfinite(probabilities).all() and abs(probabilities.sum() - 1) < 1e-5
+    assert not probabilities[~np.array(mask)].any() and mask[agent.act(observation)]
