@@ -19,7 +19,7 @@ from razz_env.engine.state import HandState
 
 pokerkit = pytest.importorskip("pokerkit")
 from pokerkit.notation import HandHistory  # noqa: E402
-from test_differential_pokerkit import Skip, play_hand  # noqa: E402  (the sibling module, on pytest's path)
+from pokerkit_oracle import Skip, play_hand  # noqa: E402  (the sibling module, on pytest's path)
 
 DECISIONS = (pokerkit.BringInPosting, pokerkit.CheckingOrCalling, pokerkit.CompletionBettingOrRaisingTo,
              pokerkit.Folding, pokerkit.HoleCardsShowingOrMucking)
