@@ -5,7 +5,7 @@
 * :func:`train`: PPO for a few iterations on the registered env with RLlib's action-masking module,
   one policy shared by both seats (self-play). Ray ships the ``register_env`` lambda to its env-runner
   process with cloudpickle. RLlib's masking module reads ``{"observations", "action_mask"}``, so
-  :class:`MaskedPettingZooEnv` renames the PettingZoo key and gives the mask as float32.
+  :func:`razz_env.rllib.masked_env` renames the PettingZoo key and gives the mask as float32.
 
 Needs ``ray[rllib]`` (``pip install "razz-env[rllib]"``, in an environment of its own: it pins
 gymnasium 1.2.2); checked with ray 2.60.
@@ -16,49 +16,22 @@ gymnasium 1.2.2); checked with ray 2.60.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 import cloudpickle
-import gymnasium
-import numpy as np
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 
 import razz_env
 from agents.registry import make_agent
 from razz_env.adapters import AgentAdapter
+from razz_env.rllib import masked_env
 
 TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}
 
 
-class MaskedPettingZooEnv(PettingZooEnv):
-    """RLlib's ``PettingZooEnv`` with observations as RLlib's action-masking module reads them."""
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        self.observation_spaces = {agent: gymnasium.spaces.Dict({
-            "observations": space["observation"],
-            "action_mask": gymnasium.spaces.Box(0.0, 1.0, space["action_mask"].shape, np.float32),
-        }) for agent, space in self.observation_spaces.items()}
-        self.observation_space = gymnasium.spaces.Dict(self.observation_spaces)
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-        observations, infos = super().reset(seed=seed, options=options)
-        return self._masked(observations), infos
-
-    def step(self, action: dict) -> tuple:
-        observations, *rest = super().step(action)
-        return (self._masked(observations), *rest)
-
-    @staticmethod
-    def _masked(observations: dict) -> dict:
-        return {agent: {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
-                for agent, o in observations.items()}
-
-
 ENV_CREATORS = {  # what register_env receives; Ray pickles them (cloudpickle) into its env-runner processes
     "razz": lambda config: PettingZooEnv(razz_env.env(**{**TABLE, **config})),
-    "razz_masked": lambda config: MaskedPettingZooEnv(razz_env.env(**{**TABLE, **config})),
+    "razz_masked": lambda config: masked_env({**TABLE, **config}),
 }
 
 

@@ -166,34 +166,9 @@ def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> d
 
 def env_creator(config: dict) -> Any:
     """``razz_env.env()`` in RLlib's ``PettingZooEnv``, observations as the action-masking module reads them."""
-    import gymnasium
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from razz_env.rllib import masked_env
 
-    import razz_env
-
-    class MaskedPettingZooEnv(PettingZooEnv):
-        def __init__(self, env: Any) -> None:
-            super().__init__(env)
-            self.observation_spaces = {agent: gymnasium.spaces.Dict({
-                "observations": space["observation"],
-                "action_mask": gymnasium.spaces.Box(0.0, 1.0, space["action_mask"].shape, np.float32),
-            }) for agent, space in self.observation_spaces.items()}
-            self.observation_space = gymnasium.spaces.Dict(self.observation_spaces)
-
-        def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-            observations, infos = super().reset(seed=seed, options=options)
-            return self._masked(observations), infos
-
-        def step(self, action: dict) -> tuple:
-            observations, *rest = super().step(action)
-            return (self._masked(observations), *rest)
-
-        @staticmethod
-        def _masked(observations: dict) -> dict:
-            return {agent: {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
-                    for agent, o in observations.items()}
-
-    return MaskedPettingZooEnv(razz_env.env(**{**TABLE, **config}))
+    return masked_env({**TABLE, **config})
 
 
 def build_config(args: Args) -> Any:
