@@ -86,11 +86,14 @@ def format_terminal(result: TournamentResult) -> str:
                          f"{dup.sd_bb100:>9.1f}{f'±{pairing.plain.half_width:.1f}':>10}{pairing.hands:>9}{mark}")
         lines.append("* 95% CI excludes zero; 'plain CI' is the half-width the same hands give without "
                      "duplicate pairing")
-    for failure in result.failures:
-        error = failure["error"]
-        lines.append(f"FAILED block {failure['task_id']}: agent {result.labels[error['agent']]} "
-                     f"{error['kind']}: {error['message']}")
+    lines += failure_lines(result)
     return "\n".join(lines)
+
+
+def failure_lines(result: TournamentResult) -> list[str]:
+    """One line per failed block: the block, the agent that failed, how and why."""
+    return [f"FAILED block {failure['task_id']}: agent {result.labels[failure['error']['agent']]} "
+            f"{failure['error']['kind']}: {failure['error']['message']}" for failure in result.failures]
 
 
 def write_reports(result: TournamentResult, output: str | Path, plots: bool = True) -> list[Path]:
