@@ -16,7 +16,11 @@ import numpy as np
 from razz_env.agent import Agent, Observation, act_batch
 from razz_env.encoding.actions import NUM_ACTIONS
 
-__all__ = ["Agent", "BaseAgent", "Observation", "act_batch"]
+__all__ = ["SEVEN_CARD_GAMES", "Agent", "BaseAgent", "Observation", "act_batch"]
+
+SEVEN_CARD_GAMES = ("razz", "action_razz", "stud", "stud8")
+"""The 52-card seven-card stud variants: what agents that read cards with seven-card rules declare they play
+(as ``variants``), so a harness refuses to seat them at a MiniRazz table (:func:`razz_env.agent.seating_problem`)."""
 
 
 class BaseAgent:

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import SEVEN_CARD_GAMES
 from agents.registry import make_agent, register
 from razz_env.agent import Observation, Observer, action_probabilities, seating_problem
 from razz_env.encoding.actions import (
@@ -171,6 +172,8 @@ class LocalBestResponse:
     ``suit_blind`` (razz and Action Razz): ask the target once per rank multiset of down cards (one
     holding stands for all with its ranks), up to 12 times fewer queries on pairs and 23 on triples:
     exact for a target whose policy ignores suits (as razz is played), an approximation otherwise.
+    LBR plays the seven-card games its target plays (``variants``, from :data:`~agents.base.SEVEN_CARD_GAMES`);
+    MiniRazz is small enough for an exact best response instead.
     """
 
     observes = ("view",)
@@ -186,7 +189,12 @@ class LocalBestResponse:
                 or callable(getattr(self.target, "action_probabilities_batch", None))):
             raise ValueError(f"target {getattr(self.target, 'name', target)!r} states no policy (no "
                              f"action_probabilities); a local best response needs the opponent's policy")
-        self.variants = getattr(self.target, "variants", None)
+        plays = getattr(self.target, "variants", None)
+        self.variants = tuple(v for v in SEVEN_CARD_GAMES if plays is None or v in plays)
+        if not self.variants:
+            raise ValueError(f"target {getattr(self.target, 'name', target)!r} plays {' or '.join(plays)}; LBR "
+                             f"plays the seven-card games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are "
+                             f"sets of down cards from 52")
         self.stakes = {"starting_stack": starting_stack, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
                        "big_bet": big_bet, "raise_cap": raise_cap}
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
@@ -205,7 +213,7 @@ class LocalBestResponse:
         self.observations_asked = 0
         self._variant = ""
         self._config = self._observer = None
-        self._setup(self.variants[0] if self.variants else "razz")
+        self._setup(self.variants[0])
         self._ranges: dict[tuple, OpponentRange] = {}
 
     def _setup(self, variant: str) -> None:
@@ -376,7 +384,7 @@ class LocalBestResponse:
         down = encoder.layout.slices["own_down"]
         base = decision.vector.copy()
         base[down] = 0.0
-        columns = down.start + (holdings >> encoder.card_shift)
+        columns = down.start + np.asarray(encoder.card_index)[holdings]
         probabilities = np.asarray(varied(Observation(seat, decision.mask, None, base), columns), dtype=np.float64)
         self.observations_asked += len(holdings)
         _check_policy(probabilities, np.broadcast_to(decision.mask, probabilities.shape), self.target)
@@ -389,7 +397,7 @@ class LocalBestResponse:
             encoder = self._observer.encoder
             rows = np.repeat(decision.vector[None], len(holdings), axis=0)
             width = encoder.card_width
-            cells = (np.arange(len(holdings))[:, None] * width + (holdings >> encoder.card_shift)).ravel()
+            cells = (np.arange(len(holdings))[:, None] * width + np.asarray(encoder.card_index)[holdings]).ravel()
             down = np.bincount(cells, minlength=len(holdings) * width).reshape(len(holdings), width)
             rows[:, encoder.layout.slices["own_down"]] = down
             vectors = list(rows)

@@ -39,7 +39,7 @@ from numbers import Real
 
 import numpy as np
 
-from agents.base import BaseAgent, Observation
+from agents.base import SEVEN_CARD_GAMES, BaseAgent, Observation
 from agents.registry import register
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD
 from razz_env.engine import evaluation
@@ -76,6 +76,7 @@ class MonteCarloAgent(BaseAgent):
     """Plays pot odds against a sampled equity; see the module docstring."""
 
     name = "monte_carlo"
+    variants = SEVEN_CARD_GAMES  # it deals out seven cards from 52 and scores five-card showdowns
 
     def __init__(
         self,

@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.base import BaseAgent, Observation
+from agents.base import SEVEN_CARD_GAMES, BaseAgent, Observation
 from agents.handread import (
     BRICK,
     FACE_RANKS,
@@ -106,6 +106,7 @@ class RazzHeuristic(BaseAgent):
     """Hand-crafted razz (and Action Razz) player; see the module docstring for the plan."""
 
     name = "razz_heuristic"
+    variants = SEVEN_CARD_GAMES  # its card reading is seven-card stud's (5-card lows, 3rd to 7th street)
     PLAY = 2.0  # enter the pot: an unpaired 8-low start
     COMPLETE = 3.0  # complete (or raise the bring-in): a 7-low start
     RERAISE = 5.0  # raise a completion: a 5-low start

@@ -86,8 +86,15 @@ def read_verified(path: str | Path, sha256: str | None) -> bytes:
 
 
 def load_model(data: bytes, algorithm: str, **kwargs: Any) -> Any:
-    """An SB3 model of ``algorithm`` from the archive bytes ``data`` (on the CPU; ``kwargs`` go to ``load``)."""
-    return algorithm_class(algorithm).load(io.BytesIO(data), device="cpu", **kwargs)
+    """An SB3 model of ``algorithm`` from the archive bytes ``data`` (on the CPU; ``kwargs`` go to ``load``).
+
+    An archive of another algorithm (a MaskablePPO file loaded as QR-DQN) is a ``ValueError`` saying so.
+    """
+    try:
+        return algorithm_class(algorithm).load(io.BytesIO(data), device="cpu", **kwargs)
+    except (AttributeError, KeyError) as err:  # SB3 builds the algorithm's networks, then finds the file's missing
+        raise ValueError(f"the file does not hold a {algorithm} model ({type(err).__name__}: {err}); give the "
+                         f"algorithm it was trained with") from None
 
 
 def action_scores(model: Any, observations: np.ndarray) -> Any:

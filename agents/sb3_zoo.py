@@ -113,7 +113,7 @@ def _verified_model(path: str, sha256: str, algorithm: str) -> Any:
 def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_players: Any, algorithm: Any,
                            encoding: Any, deterministic: Any, seed: Any, name: Any) -> None:
     from razz_env.encoding import ENCODINGS
-    from razz_env.engine.config import MAX_SEATS, MIN_SEATS
+    from razz_env.engine.config import MIN_SEATS, max_seats
     from razz_env.engine.errors import shown
     from razz_env.engine.variants import VARIANTS
 
@@ -125,10 +125,11 @@ def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_players: An
     if variant not in VARIANTS:
         raise ValueError(f"{MODEL_FILE_TYPE}: variant: expected the variant the model was trained for, one of "
                          f"{', '.join(VARIANTS)}; got {shown(variant)}")
+    most = max_seats(VARIANTS[variant])
     if isinstance(num_players, bool) or not isinstance(num_players, int) \
-            or not MIN_SEATS <= num_players <= MAX_SEATS:
+            or not MIN_SEATS <= num_players <= most:
         raise ValueError(f"{MODEL_FILE_TYPE}: num_players: expected the seat count the model was trained for, "
-                         f"{MIN_SEATS} to {MAX_SEATS}; got {shown(num_players)}")
+                         f"{MIN_SEATS} to {most} in {variant}; got {shown(num_players)}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{MODEL_FILE_TYPE}: algorithm: expected one of {', '.join(ALGORITHMS)}, "
                          f"got {shown(algorithm)}")

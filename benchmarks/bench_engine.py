@@ -1,8 +1,9 @@
 """Engine speed against PokerKit, measured in one run.
 
 Random-legal-play razz hands/s of this engine and of PokerKit's ``FixedLimitRazz``
-at 2, 6 and 8 seats, and 7-card low evaluations/s (this engine single and batch,
-PokerKit). Prints a table with ratios. Run: ``python benchmarks/bench_engine.py``.
+at 2, 6 and 8 seats, MiniRazz hands/s heads-up (PokerKit has no such game), and
+7-card low evaluations/s (this engine single and batch, PokerKit). Prints a table
+with ratios. Run: ``python benchmarks/bench_engine.py``.
 
 Timings are CPU time of this process, and each figure is the best of ``--rounds``
 rounds that alternate between the engines, so load from other processes on a
@@ -25,9 +26,9 @@ from razz_env.engine.state import HandState
 STACK = 1000
 
 
-def play_ours(seats: int, hands: int, seed: int = 0) -> float:
+def play_ours(seats: int, hands: int, seed: int = 0, variant: str = "razz") -> float:
     """Hands/s of random legal play (open folds excluded, as PokerKit refuses them)."""
-    config = HandConfig.create("razz", num_seats=seats, starting_stack=STACK)
+    config = HandConfig.create(variant, num_seats=seats, starting_stack=STACK)
     rng = random.Random(seed)
     choice = rng.choice
     fold, check = Action.FOLD, Action.CHECK
@@ -122,6 +123,8 @@ def main() -> None:
             ours = max(ours, play_ours(seats, args.hands // scale // args.rounds, seed=round_index))
             theirs = max(theirs, play_pokerkit(seats, args.pokerkit_hands // scale // args.rounds, seed=round_index))
         print(f"{f'razz hands/s, {seats} seats, random play':<40}{ours:>14,.0f}{theirs:>12,.0f}{ours / theirs:>8.1f}x")
+    mini = max(play_ours(2, args.hands // args.rounds, seed=r, variant="minirazz") for r in range(args.rounds))
+    print(f"{'minirazz hands/s, 2 seats, random play':<40}{mini:>14,.0f}{'-':>12}{'-':>9}")
     hands = random_hands(args.evals)
     pokerkit_evals = eval_pokerkit(hands[: args.evals // 20])
     single = eval_ours_single(hands)

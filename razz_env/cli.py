@@ -14,17 +14,24 @@ from collections.abc import Sequence
 
 from razz_env.engine.errors import ConfigError
 
+DEMO_SEATS = 4
+
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     import random
 
     from razz_env.engine.actions import Action
-    from razz_env.engine.config import HandConfig
+    from razz_env.engine.config import MIN_SEATS, HandConfig, max_seats
     from razz_env.engine.record import to_record
     from razz_env.engine.state import HandState
+    from razz_env.engine.variants import get_variant
     from razz_env.text import render_hand
 
-    config = HandConfig.create(args.variant, num_seats=args.seats)
+    most = max_seats(get_variant(args.variant))
+    seats = min(DEMO_SEATS, most) if args.seats is None else args.seats
+    if not MIN_SEATS <= seats <= most:
+        raise ConfigError(f"--seats: {args.variant} seats {MIN_SEATS} to {most}, got {seats}")
+    config = HandConfig.create(args.variant, num_seats=seats)
     hand = HandState(config, seed=args.seed)
     chooser = random.Random(args.seed)
     while not hand.is_over:
@@ -192,7 +199,7 @@ def agent_spec_argument(flag: str, text: str) -> str | dict:
 def _cmd_play(args: argparse.Namespace) -> int:
     from razz_env.play import play_cli
 
-    opponents = [agent_spec_argument("--opponents", text) for text in args.opponents]
+    opponents = args.opponents and [agent_spec_argument("--opponents", text) for text in args.opponents]
     return play_cli(args.variant, opponents, args.seat, args.hands, args.seed)
 
 
@@ -303,15 +310,18 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``razz`` command."""
+    from razz_env.engine.variants import VARIANTS
+
     parser = argparse.ArgumentParser(prog="razz", description="Seven-card stud (Razz first) for RL research.")
     parser.add_argument("--version", action="version", version=f"razz {_version()}",
                         help="print the installed razz-env version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser("demo", help="play one hand with random legal actions and print it")
-    demo.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+    demo.add_argument("--variant", default="razz", choices=list(VARIANTS),
                       help="the game (default razz)")
-    demo.add_argument("--seats", type=int, default=4, help="players at the table, 2 to 8 (default 4)")
+    demo.add_argument("--seats", type=int, help=f"players at the table, 2 to 8, as many as the variant's deck deals "
+                                                f"(default {DEMO_SEATS}, or fewer when the deck deals fewer)")
     demo.add_argument("--seed", type=int, default=0, help="seed of the deal and the random actions (default 0)")
     demo.add_argument("--record", action="store_true", help="also print the hand record (JSON)")
     demo.set_defaults(func=_cmd_demo)
@@ -366,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "cards. Razz and Action Razz enumerate rank draws exactly; stud and stud8 enumerate the "
                     "cards when at most --max-outcomes showdowns are needed, else sample (with standard errors).")
     equity_.add_argument("hands", nargs="+", help="one player's cards, e.g. 'As 2s 3s' or '(x x) 8h'")
-    equity_.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+    equity_.add_argument("--variant", default="razz", choices=list(VARIANTS),
                          help="the game whose showdown decides (default razz)")
     equity_.add_argument("--dead", default="", help="cards out of play, e.g. 'Kc 9d'")
     equity_.add_argument("--method", default="auto", choices=["auto", "ranks", "cards", "monte_carlo"],
@@ -380,11 +390,13 @@ def build_parser() -> argparse.ArgumentParser:
     equity_.set_defaults(func=_cmd_equity)
 
     play = sub.add_parser("play", help="play at the terminal against agents")
-    play.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+    play.add_argument("--variant", default="razz", choices=list(VARIANTS),
                       help="the game (default razz)")
-    play.add_argument("--opponents", nargs="+", default=["razz_heuristic"],
+    play.add_argument("--opponents", nargs="+",
                       help="one agent per other seat: a name (razz agents lists them), module:Class from your "
-                           "own code, or a mapping with options like '{\"type\": \"mybots:MyBot\", \"aggression\": 2}'")
+                           "own code, or a mapping with options like '{\"type\": \"mybots:MyBot\", \"aggression\": 2}' "
+                           "(default: one razz_heuristic in the seven-card games, the solved minirazz_cfr in MiniRazz "
+                           "where it plays, else calling_station)")
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     play.add_argument("--seed", type=int, help="seed of the deals and the agents' randomness (default: random)")
@@ -423,7 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     exploit.add_argument("--deals", type=int, required=True,
                          help="duplicate deals to play (2 hands each); more than a finished run extends it")
     exploit.add_argument("--steps", type=int, help="training steps of the rl best response (--method rl only)")
-    exploit.add_argument("--variant", default="razz", choices=["razz", "action_razz", "stud", "stud8"],
+    exploit.add_argument("--variant", default="razz", choices=list(VARIANTS),
                          help="the game (default razz)")
     exploit.add_argument("--suit-blind", action="store_true", dest="suit_blind",
                          help="lbr in razz or action_razz: ask the agent once per rank multiset of down cards "

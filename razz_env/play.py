@@ -18,7 +18,7 @@ from typing import Any
 from razz_env.agent import Agent, Observer, seating_problem
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
 from razz_env.engine.actions import Action
-from razz_env.engine.config import HandConfig
+from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState, HistoryEntry
 from razz_env.text import render_hand
@@ -34,10 +34,23 @@ KEYS = {
     Action.BET_BIG: "B",
 }
 QUIT_WORDS = ("q", "quit", "exit")
+DEFAULT_OPPONENTS = ("razz_heuristic", "minirazz_cfr", "calling_station")
+"""Without ``opponents``: the first of these that is registered and plays the variant heads-up (the seven-card
+games get razz_heuristic, MiniRazz the solved policy once it is in the zoo)."""
 
 
-def _ordinal(street: int) -> str:
-    return f"{street}{'rd' if street == 3 else 'th'}"
+def default_opponent(variant: str) -> str:
+    """The first of :data:`DEFAULT_OPPONENTS` registered and able to sit heads-up at ``variant``."""
+    from agents.registry import AgentSpecError, make_agent
+
+    for name in DEFAULT_OPPONENTS:
+        try:
+            agent = make_agent(name, seed=0)
+        except (AgentSpecError, OSError, ValueError):  # not in this install, or its files are missing
+            continue
+        if seating_problem(agent, variant, 2) is None:
+            return name
+    return DEFAULT_OPPONENTS[-1]
 
 
 def action_label(hand: HandState, action: Action) -> str:
@@ -48,7 +61,7 @@ def action_label(hand: HandState, action: Action) -> str:
     if action is Action.BRING_IN:
         return f"bring in {min(hand.config.stakes.bring_in, hand.stacks[seat])}"
     if action in (Action.COMPLETE, Action.BET, Action.RAISE, Action.BET_BIG):
-        size = hand.config.stakes.big_bet_size if action is Action.BET_BIG else hand.increment
+        size = hand.config.big_bet if action is Action.BET_BIG else hand.increment
         target = size if hand.bet_count == 0 else hand.level + size
         return f"{action} to {min(target, hand.bets[seat] + hand.stacks[seat])}"
     return str(action)
@@ -103,13 +116,13 @@ def _announce(hand: HandState, entry: HistoryEntry, street: int, names: dict[int
     amount = f" {entry.amount}" if entry.amount else ""
     output_fn(f"  {names[entry.seat]} {entry.action}{amount}")
     if not hand.is_over and hand.street != street:
-        output_fn(f"-- {_ordinal(hand.street)} street --")
+        output_fn(f"-- {STREET_NAMES[hand.street]} street --")
     return hand.street
 
 
 def play_cli(
     variant: str = "razz",
-    opponents: Sequence[str | dict[str, Any]] = ("razz_heuristic",),
+    opponents: Sequence[str | dict[str, Any]] | None = None,
     seat: int = 0,
     hands: int = 1,
     seed: int | None = None,
@@ -118,13 +131,15 @@ def play_cli(
 ) -> int:
     """Play ``hands`` hands of ``variant`` at the terminal against ``opponents`` (agent specs).
 
-    The person sits at ``seat``; the opponents fill the other seats in order. ``seed`` fixes
-    the deals and the agents' own randomness. Stacks are the default 200 chips at
-    1/2/5/10 and reset every hand; the chips won or lost are totalled across hands.
-    Returns the exit status: 0 (also after quitting early), 2 for bad arguments.
+    The person sits at ``seat``; the opponents (default one, :func:`default_opponent`) fill the other
+    seats in order. ``seed`` fixes the deals and the agents' own randomness. Stacks are the default 200
+    chips at the variant's stakes (1/2/5/10; MiniRazz 1/1/2/4) and reset every hand; the chips won or lost
+    are totalled across hands. Returns the exit status: 0 (also after quitting early), 2 for bad arguments.
     """
     from agents.registry import UnknownAgentError, make_agent
 
+    if opponents is None:
+        opponents = [default_opponent(variant)]
     num_seats = len(opponents) + 1
     try:
         if not opponents:
@@ -157,7 +172,7 @@ def play_cli(
             agent.reset(s, num_seats, variant)
         output_fn(f"\n=== hand {number} of {hands} ===")
         street = hand.street
-        output_fn(f"-- {_ordinal(street)} street --")
+        output_fn(f"-- {STREET_NAMES[street]} street --")
         while not hand.is_over:
             actor = hand.actor
             if actor == seat:

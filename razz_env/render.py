@@ -42,7 +42,7 @@ SEAT_RADII = (355, 226)
 CARD_ROW_Y = 24
 PANEL = (362, 172, 598, 490)
 RECENT_ACTIONS = 6
-DOWN_POSITIONS = (0, 1, 6)
+STUD_CARDS = 7  # a seven-card stud seat's row of cards; shorter games (MiniRazz) centre theirs in the same box
 RANK_TEXT = {rank: ("10" if rank == "T" else rank) for rank in RANKS}
 # One colour per suit (clubs, diamonds, hearts, spades): a four-colour deck reads at small sizes.
 SUIT_COLOURS = {"c": "#17803d", "d": "#1d5fc2", "h": "#c62828", "s": "#151515"}
@@ -84,7 +84,11 @@ class SeatState:
 
 @dataclass(frozen=True)
 class TableState:
-    """The whole picture: title, street, pot, seats, community card, whose turn, recent actions, result."""
+    """The whole picture: title, street, pot, seats, community card, whose turn, recent actions, result.
+
+    ``cards_per_seat``: the cards a seat is dealt in the whole hand (7 in seven-card stud, 3 in MiniRazz),
+    which places each seat's row of cards (:func:`card_box`).
+    """
 
     title: str
     street: str
@@ -98,6 +102,7 @@ class TableState:
     result: tuple[str, ...]
     over: bool
     viewer: str
+    cards_per_seat: int = STUD_CARDS
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the replay page's steps)."""
@@ -113,6 +118,8 @@ def table_state(hand: HandState, viewer: int | None = None, names: Sequence[str]
     display name per seat.
     """
     n = hand.num_seats
+    variant = hand.config.variant
+    up = variant.up_positions
     shown = hand.street if street is None else street
     final = hand.is_over and shown == hand.street
     names = [str(name) for name in names] if names is not None else [""] * n
@@ -122,8 +129,8 @@ def table_state(hand: HandState, viewer: int | None = None, names: Sequence[str]
     for seat in range(n):
         held = hand.cards[seat] if street is None else hand.cards[seat][:shown]
         visible = shows_down_cards(hand, seat, viewer) if final else viewer is None or viewer == seat
-        cards = tuple((card_str(card) if visible or position not in DOWN_POSITIONS else None,
-                       position in DOWN_POSITIONS) for position, card in enumerate(held))
+        cards = tuple((card_str(card) if visible or position in up else None, position not in up)
+                      for position, card in enumerate(held))
         seats.append(SeatState(
             seat, names[seat], cards, hand.stacks[seat],
             sum(e.amount for e in hand.history if e.seat == seat and e.street == shown),
@@ -137,10 +144,12 @@ def table_state(hand: HandState, viewer: int | None = None, names: Sequence[str]
     return TableState(
         hand.config.variant.title, f"{STREET_NAMES[shown]} street", hand.pot,
         f"ante {stakes.ante}, bring-in {stakes.bring_in}, {stakes.small_bet}/{stakes.big_bet}",
-        tuple(seats), card_str(hand.community) if hand.community is not None and shown == 7 else None,
+        tuple(seats),
+        card_str(hand.community) if hand.community is not None and shown == variant.street_numbers[-1] else None,
         hand.actor if live else None, hand.to_call if live else 0, actions,
         _result(hand) if final else (), final,
-        "all cards face up" if viewer is None else f"seen by seat {viewer}" if viewer >= 0 else "shown cards only")
+        "all cards face up" if viewer is None else f"seen by seat {viewer}" if viewer >= 0 else "shown cards only",
+        variant.cards_per_seat)
 
 
 def _shows(hand: HandState, seat: int) -> str:
@@ -148,8 +157,8 @@ def _shows(hand: HandState, seat: int) -> str:
 
     if hand.folded[seat] or not contested(hand):
         return ""
-    cards = hand.showdown_cards(seat)
-    return "; ".join(f"{_HALF_NAMES[half]}: {describe(cards, half)}" for half in hand.config.variant.showdown)
+    cards, variant = hand.showdown_cards(seat), hand.config.variant
+    return "; ".join(f"{_HALF_NAMES[half]}: {describe(cards, half, variant.hand_size)}" for half in variant.showdown)
 
 
 def _result(hand: HandState) -> tuple[str, ...]:
@@ -171,22 +180,25 @@ def seat_origin(num_seats: int, seat: int) -> tuple[int, int]:
     return (int(round(min(max(x, 6), WIDTH - SEAT_W - 6))), int(round(min(max(y, 44), HEIGHT - SEAT_H - 6))))
 
 
-def card_box(num_seats: int, seat: int, position: int) -> tuple[int, int, int, int]:
-    """``(left, top, right, bottom)`` of the ``position``-th card (dealing order) of ``seat`` in the picture."""
+def card_box(num_seats: int, seat: int, position: int, cards_per_seat: int = STUD_CARDS) -> tuple[int, int, int, int]:
+    """``(left, top, right, bottom)`` of the ``position``-th card (dealing order) of ``seat`` in the picture, in a
+    row of ``cards_per_seat`` cards centred in the seat's box."""
     x, y = seat_origin(num_seats, seat)
-    left = x + (SEAT_W - 7 * CARD_W - 6 * CARD_GAP) // 2 + position * (CARD_W + CARD_GAP)
+    left = (x + (SEAT_W - cards_per_seat * CARD_W - (cards_per_seat - 1) * CARD_GAP) // 2
+            + position * (CARD_W + CARD_GAP))
     top = y + CARD_ROW_Y
     return (left, top, left + CARD_W, top + CARD_H)
 
 
-def layout(num_seats: int) -> dict[str, Any]:
+def layout(num_seats: int, cards_per_seat: int = STUD_CARDS) -> dict[str, Any]:
     """Every size and place the picture uses, as JSON-ready data (the replay page draws from it)."""
     return {
         "width": WIDTH, "height": HEIGHT, "seat": [SEAT_W, SEAT_H], "card": [CARD_W, CARD_H, CARD_GAP],
         "center": list(CENTER), "felt": [CENTER[0], CENTER[1], SEAT_RADII[0] + 40, SEAT_RADII[1] + 20],
         "panel": list(PANEL), "card_row_y": CARD_ROW_Y,
         "seats": [list(seat_origin(num_seats, seat)) for seat in range(num_seats)],
-        "cards": [[list(card_box(num_seats, seat, p)[:2]) for p in range(7)] for seat in range(num_seats)],
+        "cards": [[list(card_box(num_seats, seat, p, cards_per_seat)[:2]) for p in range(cards_per_seat)]
+                  for seat in range(num_seats)],
         "colours": COLOURS, "suit_colours": SUIT_COLOURS, "suits": SUIT_SHAPES, "ranks": RANK_TEXT,
     }
 
@@ -264,12 +276,13 @@ def _seat(image: Image.Image, draw: ImageDraw.ImageDraw, state: TableState, seat
     draw.text((x + SEAT_W - 8 - badge_width, y + 5), badge, font=_font(14), fill=badge_colour)
     label = f"seat {seat.seat}" + (f"  {seat.name}" if seat.name else "")
     draw.text((x + 8, y + 5), _fit(draw, label, 14, SEAT_W - 24 - int(badge_width)), font=_font(14), fill=text)
+    row_of = state.cards_per_seat
     for position, (name, down) in enumerate(seat.cards):
-        _card(draw, card_box(n, seat.seat, position), name, down)
+        _card(draw, card_box(n, seat.seat, position, row_of), name, down)
     if seat.folded and seat.cards:
         from PIL import Image
 
-        row = card_box(n, seat.seat, 0)[:2] + card_box(n, seat.seat, len(seat.cards) - 1)[2:]
+        row = card_box(n, seat.seat, 0, row_of)[:2] + card_box(n, seat.seat, len(seat.cards) - 1, row_of)[2:]
         region = image.crop(row)
         image.paste(Image.blend(region, Image.new("RGB", region.size, COLOURS["seat_folded"]), 0.6), row[:2])
     money = f"stack {seat.stack}   in pot {seat.in_pot}" + (f"   bet {seat.bet}" if seat.bet else "")

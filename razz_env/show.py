@@ -25,7 +25,7 @@ from razz_env.engine.record import config_from_record, read_records, replay_reco
 from razz_env.engine.state import HandState
 from razz_env.render import TableState, layout, table_state
 
-PICTURE_NAME = re.compile(r"hand-\d+-(3rd|4th|5th|6th|7th)\.png")
+PICTURE_NAME = re.compile(r"hand-\d+-\d+(st|nd|rd|th)\.png")
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,8 @@ def _replay(number: int, source: str, record: dict[str, Any], viewer: int | None
         hand.act(action)
         if hand.street != street or hand.is_over:
             streets += [(STREET_NAMES[s], table_state(hand, viewer, names, street=s))
-                        for s in range(street, hand.street + (1 if hand.is_over else 0))]
+                        for s in hand.config.variant.street_numbers
+                        if street <= s < hand.street + (1 if hand.is_over else 0)]
         steps.append(table_state(hand, viewer, names))
     return ShownHand(number, source, tuple(steps), tuple(streets))
 
@@ -166,7 +167,8 @@ def page(hands: Sequence[ShownHand], title: str) -> str:
     """The replay page: the hands' steps as JSON, drawn and stepped through by an inline script."""
     data = {
         "title": title,
-        "layouts": {str(n): layout(n) for n in sorted({len(hand.steps[0].seats) for hand in hands})},
+        "layouts": {f"{n}/{cards}": layout(n, cards) for n, cards in
+                    sorted({(len(hand.steps[0].seats), hand.steps[0].cards_per_seat) for hand in hands})},
         "hands": [{"number": hand.number, "source": hand.source, "steps": [s.to_dict() for s in hand.steps]}
                   for hand in hands],
     }
@@ -302,7 +304,7 @@ function seat(L, state, s) {
 }
 function draw() {
   const hand = DATA.hands[handIndex], state = hand.steps[stepIndex];
-  const L = DATA.layouts[String(state.seats.length)], C = L.colours;
+  const L = DATA.layouts[`${state.seats.length}/${state.cards_per_seat}`], C = L.colours;
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${L.width} ${L.height}`);
   svg.setAttribute("width", L.width);

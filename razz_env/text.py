@@ -32,12 +32,10 @@ def seat_line(hand: HandState, seat: int, viewer: int | None) -> str:
     """One seat: its cards (down cards hidden unless shown), stack and chips in."""
     held = hand.cards[seat]
     visible = shows_down_cards(hand, seat, viewer)
-    parts = []
-    for position, card in enumerate(held):
-        up = 2 <= position <= 5
-        parts.append(card_str(card) if up or visible else _HIDDEN)
-    down = " ".join(parts[:2] + parts[6:])
-    up = " ".join(parts[2:6])
+    ups = hand.config.variant.up_positions
+    parts = [card_str(card) if position in ups or visible else _HIDDEN for position, card in enumerate(held)]
+    down = " ".join(parts[: ups.start] + parts[ups.stop:])
+    up = " ".join(parts[ups.start: ups.stop])
     status = "folded" if hand.folded[seat] else ("all-in" if hand.stacks[seat] == 0 and not hand.is_over else "")
     marker = ">" if hand.actor == seat else " "
     return (f"{marker} seat {seat}: [{down}] {up:<12} stack {hand.stacks[seat]:>6}  "
@@ -70,7 +68,8 @@ def render_hand(hand: HandState, viewer: int | None = None, last_actions: int = 
         for seat in range(hand.num_seats):
             if not hand.folded[seat]:
                 cards = hand.showdown_cards(seat)
-                names = "; ".join(f"{_HALF_NAMES[half]}: {describe(cards, half)}" for half in variant.showdown)
+                names = "; ".join(f"{_HALF_NAMES[half]}: {describe(cards, half, variant.hand_size)}"
+                                  for half in variant.showdown)
                 lines.append(f"  seat {seat} shows {_show(cards)}  ({names})")
     for number, pot in enumerate(hand.pots):
         label = "main pot" if number == 0 else f"side pot {number}"

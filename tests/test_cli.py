@@ -30,6 +30,18 @@ def _records(count: int) -> list[dict]:
     return out
 
 
+@pytest.mark.parametrize("variant", ["minirazz", "minirazz_tiny", "minirazz_small", "minirazz_large"])
+def test_demo_plays_each_minirazz_game_at_as_many_seats_as_its_deck_deals(variant, capsys):
+    assert main(["demo", "--variant", variant, "--seed", "2", "--record"]) == 0
+    out = capsys.readouterr().out
+    record = json.loads(out.strip().splitlines()[-1])
+    most = {"minirazz": 5, "minirazz_tiny": 2, "minirazz_small": 3, "minirazz_large": 3}[variant]
+    assert record["variant"] == variant and len(record["stacks"]) == min(4, most) and sum(record["payoffs"]) == 0
+    assert out.startswith("MiniRazz") and record["stakes"] == {"ante": 1, "bring_in": 1, "small_bet": 2, "big_bet": 4}
+    assert main(["demo", "--variant", variant, "--seats", "6"]) == 2
+    assert capsys.readouterr().err == f"razz demo: --seats: {variant} seats 2 to {most}, got 6\n"
+
+
 def test_demo_prints_a_finished_hand(capsys):
     assert main(["demo", "--variant", "stud8", "--seats", "3", "--seed", "4", "--record"]) == 0
     out = capsys.readouterr().out
@@ -362,8 +374,9 @@ def test_agents_lists_every_agent_with_its_tables_and_idea(capsys):
     assert "as its spec says" in rows["sb3_model"]
     assert main(["agents", "monte_carlo", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert listed == [{"name": "monte_carlo", "idea": listed[0]["idea"], "variants": None, "seat_counts": None,
-                       "tables_known": True}]
+    assert listed == [{"name": "monte_carlo", "idea": listed[0]["idea"],
+                       "variants": ["razz", "action_razz", "stud", "stud8"], "seat_counts": None, "tables_known": True}]
+    assert rows["razz_heuristic"].split()[1:6] == ["razz,", "action_razz,", "stud,", "stud8", "2-8"]
     assert main(["agents", "h9_nowhere:Bot"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("razz agents: agent 'h9_nowhere:Bot': no module named") and err.count("\n") == 1

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from razz_env.engine.cards import parse_cards
-from razz_env.engine.config import HandConfig
+from razz_env.engine.cards import card_str, parse_cards
+from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.state import HandState
+from razz_env.engine.variants import VARIANTS
 from razz_env.render import (
     COLOURS,
     HEIGHT,
@@ -181,9 +182,10 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["razz", "action_razz", "stud", "stud8"]), seats=st.integers(2, 8),
-       seed=st.integers(0, 2**32), moves=st.integers(0, 60), data=st.data())
-def test_random_hands_draw_backs_exactly_where_the_viewer_cannot_see(variant, seats, seed, moves, data):
+@given(variant=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**32), moves=st.integers(0, 60),
+       data=st.data())
+def test_random_hands_draw_backs_exactly_where_the_viewer_cannot_see(variant, seed, moves, data):
+    seats = data.draw(st.integers(2, max_seats(VARIANTS[variant])), label="seats")
     hand = HandState(HandConfig.create(variant, num_seats=seats), seed=seed)
     chooser = random.Random(seed)
     for _ in range(moves):
@@ -200,6 +202,33 @@ def test_random_hands_draw_backs_exactly_where_the_viewer_cannot_see(variant, se
             assert hidden == (down and viewer not in (None, seat.seat) and not (
                 hand.is_over and not hand.folded[seat.seat] and hand.folded.count(False) > 1))
             if not seat.folded:
-                region = _crop(picture, card_box(seats, seat.seat, position))
+                region = _crop(picture, card_box(seats, seat.seat, position, state.cards_per_seat))
                 assert (_share(region, COLOURS["back"]) > 0.3) == hidden
     FIGURES[f"random hands: {'over' if hand.is_over else 'in play'}, valid picture"] += 1
+
+
+def test_a_minirazz_table_centres_its_three_cards_and_shows_the_showdown_in_three_card_lows():
+    cards = [parse_cards("Ac 2c 3c"), parse_cards("6d 5d 4d")]
+    config = HandConfig.create("minirazz", num_seats=2)
+    picture = draw_table(table_state(HandState(config, cards=cards), viewer=0))
+    assert _share(_crop(picture, card_box(2, 1, 0, 3)), COLOURS["back"]) > 0.3  # seat 1's down card: a back
+    assert _share(_crop(picture, card_box(2, 0, 0, 3)), COLOURS["hole_face"]) > 0.3  # seat 0's own: its face
+    hand = HandState(config, cards=cards)
+    for action in ("bring_in", "call", "check", "check"):
+        hand.act(action)
+    state = table_state(hand, viewer=0)
+    assert state.street == "3rd street" and state.cards_per_seat == 3 and state.over
+    assert state.seats[0].shows == "low: 3-2-A low" and state.seats[1].shows == "low: 6-5-4 low"
+    assert [down for _, down in state.seats[1].cards] == [True, False, False]
+    x = seat_origin(2, 0)[0]
+    margins = card_box(2, 0, 0, 3)[0] - x, x + 244 - card_box(2, 0, 2, 3)[2]
+    assert abs(margins[0] - margins[1]) <= 1  # the row of three is centred in the seat's box
+
+
+def test_a_short_minirazz_deck_deals_the_last_street_as_a_community_card_and_pictures_it():
+    hand = HandState(HandConfig.create("minirazz", num_seats=5), seed=4)
+    while not hand.is_over:
+        hand.act(next(a for a in hand.legal_actions() if str(a) in ("bring_in", "check", "call")))
+    assert hand.community is not None  # five seats: 10 cards on 2nd street leave 2 for five 3rd-street cards
+    assert table_state(hand, viewer=None).community == card_str(hand.community)
+    assert table_state(hand, viewer=None, street=2).community is None

@@ -198,9 +198,10 @@ def _chromium() -> str:
                 "loaded in a browser")
 
 
-def test_replay_page_draws_the_table_in_a_headless_browser(tmp_path):
+@pytest.mark.parametrize("game", ["razz", "minirazz"])
+def test_replay_page_draws_the_table_in_a_headless_browser(tmp_path, game):
     browser = _chromium()
-    records = _write(tmp_path / "h.jsonl", [_showdown(), _fold()])
+    records = _write(tmp_path / "h.jsonl", [_showdown(), _fold()] if game == "razz" else [_minirazz(), _showdown()])
     html = tmp_path / "replay.html"
     assert main(["show", str(records), "--html", str(html), "--seat", "0"]) == 0
     shot = tmp_path / "shot.png"
@@ -290,3 +291,28 @@ def test_fuzz_hand_selections_give_numbers_in_range_or_one_clean_line(text, tota
         return
     FIGURES["--hands: valid"] += 1
     assert chosen and all(1 <= n <= total for n in chosen) and len(set(chosen)) == len(chosen)
+
+
+def _minirazz() -> dict:
+    """Heads-up MiniRazz to a showdown: three cards each, two streets."""
+    hand = HandState(HandConfig.create("minirazz"), cards=[parse_cards("Ac 2c 3c"), parse_cards("6d 5d 4d")])
+    for action in ("bring_in", "call", "check", "check"):
+        hand.act(action)
+    return to_record(hand, players=["ann", "bob"])
+
+
+def test_minirazz_hands_show_two_streets_of_three_cards_beside_a_seven_card_hand(tmp_path):
+    records = _write(tmp_path / "h.jsonl", [_minirazz(), _showdown()])
+    out, html = tmp_path / "out", tmp_path / "r.html"
+    out.mkdir()
+    (out / "hand-0001-2nd.png").write_bytes(b"an old picture")
+    assert main(["show", str(records), "--png", str(out), "--html", str(html), "--seat", "0", "--force"]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names[:2] == ["hand-0001-2nd.png", "hand-0001-3rd.png"] and len(names) == 2 + 5
+    picture = np.asarray(Image.open(out / "hand-0001-2nd.png").convert("RGB"))
+    left, top, right, bottom = card_box(2, 1, 0, 3)
+    assert _share(picture[top + 3:bottom - 3, left + 3:right - 3], COLOURS["back"]) > 0.3
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', html.read_text()).group(1))
+    assert sorted(data["layouts"]) == ["2/3", "2/7"] and len(data["layouts"]["2/3"]["cards"][0]) == 3
+    assert data["hands"][0]["steps"][0]["cards_per_seat"] == 3
+    assert "${state.seats.length}/${state.cards_per_seat}" in html.read_text()

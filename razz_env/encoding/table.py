@@ -2,22 +2,24 @@
 
 Two encoders share one implementation and differ only in how cards are written:
 
-* :class:`FlatEncoder` (``"flat"``, the default): 52-dim card one-hots (card id ``rank * 4 + suit``).
-* :class:`RanksEncoder` (``"ranks"``): 13-dim rank counts (0-4), suit-free, for razz and action razz
-  where suits never matter at showdown.
+* :class:`FlatEncoder` (``"flat"``, the default): card one-hots over the variant's deck (52 wide for the
+  seven-card games, by card id ``rank * 4 + suit``; 12 wide for MiniRazz's A-6 in two suits).
+* :class:`RanksEncoder` (``"ranks"``): counts per rank of the variant (13 for razz), suit-free, for the
+  lowball games (razz, action razz, MiniRazz) where suits never matter at showdown.
 
 Seats are *relative*: position 0 is the observer, then clockwise (increasing seat
 numbers, wrapping). The vector has ``N`` seat positions (``max_players``, default
 the table size); positions beyond the table are zero. Chip amounts are divided by
-the big bet (the 5th-street bet size), so they read "in big bets".
+the big bet (``config.big_bet``: the bet of the first big-bet street, 5th street in
+seven-card stud), so they read "in big bets".
 
-The betting history is a ``(5 streets, S slots, W)`` tensor, ``W = N + 8 + 1``:
-the acting seat (relative one-hot), the engine action (one-hot over
-fold, check, call, bring_in, complete, bet, bet_big, raise) and the chips it put
-in. ``S`` (``history_slots``) defaults to ``N + cap * (N - 1)``, the longest round
-a capped table can play without short all-ins, at most 16. A street with more
-than ``S`` decisions keeps its most recent ``S`` and sets its ``history_overflow``
-flag; nothing else is dropped.
+The betting history is a ``(T streets, S slots, W)`` tensor, ``T`` the variant's
+streets (5 in seven-card stud, 2 in MiniRazz), ``W = N + 8 + 1``: the acting seat
+(relative one-hot), the engine action (one-hot over fold, check, call, bring_in,
+complete, bet, bet_big, raise) and the chips it put in. ``S`` (``history_slots``)
+defaults to ``N + cap * (N - 1)``, the longest round a capped table can play
+without short all-ins, at most 16. A street with more than ``S`` decisions keeps
+its most recent ``S`` and sets its ``history_overflow`` flag; nothing else is dropped.
 
 Only what the observer may see enters the vector: its own down cards, every up
 card, dead cards, the community card, chips and the public action history.
@@ -33,6 +35,8 @@ hand object simply starts a new template, so results never depend on the cache
 >>> enc = FlatEncoder(HandConfig.create("razz", num_seats=2))
 >>> enc.size, enc.layout.slices["own_down"]
 (676, slice(0, 52, None))
+>>> FlatEncoder(HandConfig.create("minirazz")).layout.slices["up_cards"]
+slice(24, 48, None)
 """
 
 from __future__ import annotations
@@ -45,26 +49,21 @@ import numpy as np
 from razz_env.encoding.layout import Layout, Piece
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import DECK_SIZE, RANKS, SUITS
-from razz_env.engine.config import MAX_SEATS
+from razz_env.engine.config import MAX_SEATS, STREET_NAMES
+from razz_env.engine.variants import VARIANTS
 
 if TYPE_CHECKING:
     from gymnasium import spaces
 
     from razz_env.engine.config import HandConfig
     from razz_env.engine.state import HandState
+    from razz_env.engine.variants import Variant
 
-FIRST_STREET = 3
-NUM_STREETS = 5
 NUM_KINDS = len(Action)
 BET_COUNT_BINS = 6
 MAX_DEFAULT_HISTORY_SLOTS = 16
-NUM_RANKS = len(RANKS)
-RANK_SHIFT = len(SUITS).bit_length() - 1
-MAX_RANK_COUNT = len(SUITS)
-FIRST_UP = 2
-FINAL_DOWN_INDEX = 6
-DEALT_CARDS = 7
 FLOAT32_BYTES = 4
+NO_COLUMN = -1
 _KIND_NAMES = ", ".join(str(a) for a in Action)
 
 
@@ -78,13 +77,13 @@ def default_history_slots(config: HandConfig, seats: int) -> int:
 
 
 class TableEncoder:
-    """Shared encoder; subclasses set the card width (52 one-hot or 13 rank counts)."""
+    """Shared encoder; subclasses say how a card is written (:meth:`card_columns`, :meth:`card_description`).
+
+    ``card_index`` maps every card id 0-51 to its column in a card piece (``NO_COLUMN`` for a card
+    outside the variant's deck); ``card_width`` is the width of a card piece.
+    """
 
     name = ""
-    card_width = DECK_SIZE
-    card_shift = 0
-    card_high = 1.0
-    card_what = "one-hot by card id (rank * 4 + suit)"
 
     def __init__(self, config: HandConfig, max_players: int | None = None, history_slots: int | None = None) -> None:
         n = config.num_seats
@@ -95,14 +94,17 @@ class TableEncoder:
         slots = default_history_slots(config, seats) if history_slots is None else history_slots
         if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
             raise ValueError(f"history_slots: must be a positive int, got {history_slots!r}")
+        variant = config.variant
         self.config = config
         self.seats = seats
         self.history_slots = slots
+        self.card_index, self.card_width, self.card_high = self.card_columns(variant)
         self._history_width = seats + NUM_KINDS + 1
         self._space: spaces.Box | None = None
-        big_bet = config.stakes.big_bet_size
+        streets = variant.street_numbers
+        big_bet = config.big_bet
         total_chips = sum(config.stacks)
-        largest_bet = max(config.stakes.bet_size(s) for s in range(FIRST_STREET, FIRST_STREET + NUM_STREETS))
+        largest_bet = max(config.bet_size(street) for street in streets)
         chip_high = max(total_chips, largest_bet) / big_bet
         self.layout = Layout(self._pieces(seats, slots, chip_high))
         self.size = self.layout.size
@@ -122,7 +124,7 @@ class TableEncoder:
         self._o_pot = off["pot"]
         self._o_call = off["to_call"]
         self._o_bet_size = off["bet_size"]
-        self._o_street = off["street"] - FIRST_STREET
+        self._o_street = off["street"]
         self._o_bet_count = off["bet_count"]
         self._o_live = off["live"]
         self._o_all_in = off["all_in"]
@@ -130,39 +132,54 @@ class TableEncoder:
         self._o_to_act = off["to_act"]
         self._o_big_bet_open = off["big_bet_open"]
         self._o_history = off["history"]
-        self._o_overflow = off["history_overflow"] - FIRST_STREET
+        self._o_overflow = off["history_overflow"]
+        # street number -> its index in the street one-hot, the history and the overflow flags
+        self._street_index = [NO_COLUMN] * (streets[-1] + 1)
+        for index, street in enumerate(streets):
+            self._street_index[street] = index
+        self._up = variant.up_positions
         self._fresh = self._zeros[:]
         for r in range(n):
             self._fresh[self._o_live + r] = 1.0
-        self._fresh[self._o_street + FIRST_STREET] = 1.0
+        self._fresh[self._o_street] = 1.0
         self._templates = [_Template(self._fresh, self._o_to_act, self._o_bet_count) for _ in range(n)]
         self._rotations = [list(range(seat, n)) + list(range(seat)) for seat in range(n)]
         self._relative = [[(s - seat) % n for s in range(n)] for seat in range(n)]
-        rows = self._o_history - FIRST_STREET * slots * self._history_width
-        self._street_rows = [rows + street * slots * self._history_width
-                             for street in range(FIRST_STREET + NUM_STREETS)]
-        self._card_targets = [self._targets_for(r) for r in range(n)]
+        street_size = slots * self._history_width
+        self._street_rows = [self._o_history + max(index, 0) * street_size for index in self._street_index]
+        self._card_targets = [self._targets_for(r, variant.cards_per_seat) for r in range(n)]
 
-    def _targets_for(self, r: int) -> list[tuple[int, ...]]:
-        """Where the card dealt at each position (0-6) to relative seat ``r`` is written: up cards for
+    def card_columns(self, variant: Variant) -> tuple[list[int], int, float]:
+        """``(card_index, card_width, card_high)`` of a card piece in ``variant``; subclasses decide."""
+        raise NotImplementedError
+
+    def card_description(self, variant: Variant) -> str:
+        """How a card piece is written, for the layout's descriptions; subclasses decide."""
+        raise NotImplementedError
+
+    def _targets_for(self, r: int, cards_per_seat: int) -> list[tuple[int, ...]]:
+        """Where the card dealt at each position (dealing order) to relative seat ``r`` is written: up cards for
         every seat, and the observer's own down and up pieces; other seats' down cards go nowhere."""
         own = r == 0
         up = (self._o_up + r * self.card_width, self._o_own_up) if own else (self._o_up + r * self.card_width,)
         down = (self._o_own_down,) if own else ()
-        return [up if FIRST_UP <= position < FINAL_DOWN_INDEX else down for position in range(DEALT_CARDS)]
+        return [up if position in self._up else down for position in range(cards_per_seat)]
 
     def _pieces(self, seats: int, slots: int, chip_high: float) -> list[Piece]:
         """The layout: the single declaration the vector, its bounds, docs and tests follow."""
+        variant = self.config.variant
         w = self.card_width
         ch = self.card_high
-        what = self.card_what
+        what = self.card_description(variant)
+        streets = len(variant.streets)
+        first, last = (STREET_NAMES[number] for number in (variant.street_numbers[0], variant.street_numbers[-1]))
         return [
             Piece("own_down", (w,), f"own down cards, {what}", ch),
             Piece("own_up", (w,), f"own up cards, {what}", ch),
             Piece("up_cards", (seats, w), f"every seat's up cards by relative seat (0 = observer, then "
                   f"clockwise; positions beyond the table are zero), {what}", ch, f"(N, {w})"),
             Piece("dead_cards", (w,), f"up cards of folded seats, {what}", ch),
-            Piece("community", (w,), f"the community 7th-street card once dealt, {what}", ch),
+            Piece("community", (w,), f"the community {last}-street card once dealt, {what}", ch),
             Piece("stacks", (seats,), "chips behind per relative seat / big bet", chip_high, "N"),
             Piece("round_bets", (seats,), "chips put in this betting round per relative seat / big bet",
                   chip_high, "N"),
@@ -172,7 +189,7 @@ class TableEncoder:
             Piece("to_call", (1,), "chips the observer must add to call (at most its stack; 0 once over) / big bet",
                   chip_high),
             Piece("bet_size", (1,), "this street's fixed bet and raise size / big bet", chip_high),
-            Piece("street", (NUM_STREETS,), "street one-hot, 3rd to 7th"),
+            Piece("street", (streets,), f"street one-hot, {first} to {last}"),
             Piece("bet_count", (BET_COUNT_BINS,), f"bets and raises this round, one-hot 0-{BET_COUNT_BINS - 2}; "
                   f"the last bin is {BET_COUNT_BINS - 1}+"),
             Piece("live", (seats,), "seat has not folded, by relative seat", 1.0, "N"),
@@ -181,11 +198,11 @@ class TableEncoder:
             Piece("to_act", (seats,), "the seat to act, relative one-hot (all zero once the hand is over)",
                   1.0, "N"),
             Piece("big_bet_open", (1,), "stud open pair on 4th street: the first bet may be the big bet"),
-            Piece("history", (NUM_STREETS, slots, self._history_width),
-                  f"every decision by street (3rd-7th) and order: relative seat one-hot (N), action one-hot "
+            Piece("history", (streets, slots, self._history_width),
+                  f"every decision by street ({first}-{last}) and order: relative seat one-hot (N), action one-hot "
                   f"({_KIND_NAMES}), chips put in / big bet; a street longer than S keeps its last S",
-                  chip_high, f"({NUM_STREETS}, S, N + {NUM_KINDS + 1})"),
-            Piece("history_overflow", (NUM_STREETS,), "street had more than S decisions (oldest not shown)"),
+                  chip_high, f"({streets}, S, N + {NUM_KINDS + 1})"),
+            Piece("history_overflow", (streets,), "street had more than S decisions (oldest not shown)"),
         ]
 
     @property
@@ -269,7 +286,7 @@ class TableEncoder:
         folded = hand.folded
         seen = template.seen
         dead = template.dead
-        sh = self.card_shift
+        column = self.card_index
         r = 0
         for s in self._rotations[seat]:
             held = cards[s]
@@ -277,7 +294,7 @@ class TableEncoder:
             if first < len(held):
                 targets = self._card_targets[r]
                 for position in range(first, len(held)):
-                    c = held[position] >> sh
+                    c = column[held[position]]
                     for o in targets[position]:
                         buf[o + c] += 1.0
                 seen[s] = len(held)
@@ -285,16 +302,17 @@ class TableEncoder:
                 dead[s] = True
                 buf[self._o_live + r] = 0.0
                 o = self._o_dead
-                for c in held[FIRST_UP:FINAL_DOWN_INDEX]:
-                    buf[o + (c >> sh)] += 1.0
+                for c in held[self._up.start:self._up.stop]:
+                    buf[o + column[c]] += 1.0
             r += 1
         if hand.community is not None and not template.community:
             template.community = True
-            buf[self._o_community + (hand.community >> sh)] += 1.0
+            buf[self._o_community + column[hand.community]] += 1.0
         o = self._o_street
         buf[o + template.street_shown] = 0.0
-        buf[o + hand.street] = 1.0
-        template.street_shown = hand.street
+        street_shown = self._street_index[hand.street]
+        buf[o + street_shown] = 1.0
+        template.street_shown = street_shown
         if hand.bring_in_seat is not None:
             buf[self._o_bring_in + self._relative[seat][hand.bring_in_seat]] = 1.0
 
@@ -335,14 +353,14 @@ class TableEncoder:
         o_history = self._o_history
         buf[o_history:self._history_end] = self._zeros[o_history:self._history_end]
         slots = self.history_slots
-        counts = [0] * (FIRST_STREET + NUM_STREETS)
+        counts = [0] * len(self._street_index)
         for entry in history:
             counts[entry[0]] += 1
         hw = self._history_width
         kind = self.seats
         amount_at = kind + NUM_KINDS
         inv = self._inv_big_bet
-        row0 = o_history - FIRST_STREET * slots * hw
+        street_rows = self._street_rows
         current = 0
         k = 0
         for street_, s, action, amount in history:
@@ -351,11 +369,11 @@ class TableEncoder:
                 extra = counts[street_] - slots
                 if extra > 0:
                     k = -extra
-                    buf[self._o_overflow + street_] = 1.0
+                    buf[self._o_overflow + self._street_index[street_]] = 1.0
                 else:
                     k = 0
             if k >= 0:
-                base = row0 + (street_ * slots + k) * hw
+                base = street_rows[street_] + k * hw
                 buf[base + rel[s]] = 1.0
                 buf[base + kind + action] = 1.0
                 if amount:
@@ -386,14 +404,14 @@ class _Template:
         self.view = np.frombuffer(self.values, dtype=np.float32)
 
     def start(self, hand: HandState, fresh: array) -> None:
-        """Begin a template for ``hand`` from ``fresh`` (every seat live, 3rd street, nothing dealt)."""
+        """Begin a template for ``hand`` from ``fresh`` (every seat live, the first street, nothing dealt)."""
         n = hand.num_seats
         self.hand = hand
         self.key: tuple[int, int] | None = None
         self.seen = [0] * n
         self.dead = [False] * n
         self.community = False
-        self.street_shown = FIRST_STREET
+        self.street_shown = 0
         self.done = 0
         self.street = 0
         self.slot = 0
@@ -404,22 +422,43 @@ class _Template:
 
 
 class FlatEncoder(TableEncoder):
-    """``"flat"``: 52-dim card one-hots; works for every variant."""
+    """``"flat"``: card one-hots over the variant's deck (52 wide in seven-card stud); works for every variant."""
 
     name = "flat"
 
+    def card_columns(self, variant: Variant) -> tuple[list[int], int, float]:
+        """One column per card of the deck, in card-id order."""
+        index = [NO_COLUMN] * DECK_SIZE
+        for column, card in enumerate(variant.deck):
+            index[card] = column
+        return index, len(variant.deck), 1.0
+
+    def card_description(self, variant: Variant) -> str:
+        """"one-hot by card id (rank * 4 + suit)", over the variant's cards when its deck is short."""
+        if len(variant.deck) == DECK_SIZE:
+            return "one-hot by card id (rank * 4 + suit)"
+        return f"one-hot over the {len(variant.deck)} cards of the deck in card-id order (rank * 4 + suit)"
+
 
 class RanksEncoder(TableEncoder):
-    """``"ranks"``: 13-dim rank counts instead of card one-hots (razz and action razz only)."""
+    """``"ranks"``: counts per rank instead of card one-hots (razz, action razz and MiniRazz)."""
 
     name = "ranks"
-    card_width = NUM_RANKS
-    card_shift = RANK_SHIFT
-    card_high = float(MAX_RANK_COUNT)
-    card_what = "count per rank (A to K, 0-4)"
 
     def __init__(self, config: HandConfig, max_players: int | None = None, history_slots: int | None = None) -> None:
         if not config.variant.low_board or "high" in config.variant.showdown:
+            lowball = ", ".join(v.name for v in VARIANTS.values() if v.low_board and "high" not in v.showdown)
             raise ValueError(f"encoding 'ranks' drops suits, which matter in {config.variant.name}; "
-                             "use it for razz or action_razz, or use encoding='flat'")
+                             f"use it for {lowball}, or use encoding='flat'")
         super().__init__(config, max_players, history_slots)
+
+    def card_columns(self, variant: Variant) -> tuple[list[int], int, float]:
+        """One column per rank of the variant (A first); a rank holds up to one card per suit."""
+        index = [NO_COLUMN] * DECK_SIZE
+        for card in variant.deck:
+            index[card] = variant.ranks.index(RANKS[card // len(SUITS)])
+        return index, len(variant.ranks), float(len(variant.suits))
+
+    def card_description(self, variant: Variant) -> str:
+        """"count per rank (A to K, 0-4)" with the variant's ranks and suits."""
+        return f"count per rank ({variant.ranks[0]} to {variant.ranks[-1]}, 0-{len(variant.suits)})"

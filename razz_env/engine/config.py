@@ -3,67 +3,119 @@
 Every field is checked once here so the engine's hot path can trust it; a bad
 field raises :class:`~razz_env.engine.errors.ConfigError` naming the field.
 
+Stakes and the raise cap left out take the variant's defaults (razz, stud: 1/2/5/10, cap 4;
+MiniRazz: ante 1, bring-in 1, complete 2, bet 4, cap 2); bet sizes are asked of the config,
+which knows the variant's streets.
+
 >>> cfg = HandConfig.create("razz", stacks=[100, 100], ante=1, bring_in=2, small_bet=5, big_bet=10)
->>> cfg.stakes.bet_size(5), cfg.rules.raise_cap
-(10, 4)
+>>> cfg.bet_size(5), cfg.big_bet, cfg.rules.raise_cap
+(10, 10, 4)
+>>> mini = HandConfig.create("minirazz")
+>>> [mini.bet_size(street) for street in mini.variant.street_numbers], mini.big_bet, mini.rules.raise_cap
+([2, 4], 4, 2)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from razz_env.engine.cards import DECK_SIZE
 from razz_env.engine.checks import as_flag, as_int, as_list
 from razz_env.engine.errors import ConfigError, shown
-from razz_env.engine.variants import Variant, get_variant
+from razz_env.engine.variants import BIG, Variant, get_variant
 
 MIN_SEATS = 2
 MAX_SEATS = 8
 STREETS = (3, 4, 5, 6, 7)
-STREET_NAMES = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+"""Seven-card stud's street numbers; a variant's own are ``variant.street_numbers``."""
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+STREET_NAMES = {number: _ordinal(number) for number in range(1, DECK_SIZE + 1)}
+"""Name of every street number (the cards a seat holds once it is dealt): 1st, 2nd, 3rd... ."""
+
+
+class _VariantDefault:
+    """The type of :data:`VARIANT_DEFAULT`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "VARIANT_DEFAULT"
+
+    def __reduce__(self) -> str:
+        return "VARIANT_DEFAULT"
+
+
+VARIANT_DEFAULT: Any = _VariantDefault()
+"""``raise_cap`` left to the variant's ``default_raise_cap`` (``None`` already means no cap)."""
 
 
 def _chips(name: str, value: Any, minimum: int = 0) -> int:
     return as_int(name, value, minimum, what="an integer number of chips")
 
 
+def street_span(variant: Variant) -> str:
+    """The variant's streets as words, e.g. ``"3rd to 7th street"`` (for messages)."""
+    numbers = variant.street_numbers
+    if len(numbers) == 1:
+        return f"{STREET_NAMES[numbers[0]]} street"
+    return f"{STREET_NAMES[numbers[0]]} to {STREET_NAMES[numbers[-1]]} street"
+
+
+def check_street_bets(variant: Variant, value: Any) -> tuple[int, ...]:
+    """``value`` as one positive bet size per street of ``variant``, or ``ConfigError`` naming the street."""
+    count, span = len(variant.streets), street_span(variant)
+    bets = as_list("stakes.street_bets", value, f"a list of {count} bet sizes ({span})")
+    if len(bets) != count:
+        raise ConfigError(f"stakes.street_bets: expected {count} sizes ({span}), got {len(bets)}")
+    return tuple(_chips(f"stakes.street_bets ({STREET_NAMES[street]} street)", bet, 1)
+                 for street, bet in zip(variant.street_numbers, bets))
+
+
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """Integer chip amounts. ``street_bets`` (five sizes, 3rd to 7th street) replaces small/big."""
+    """Integer chip amounts. ``street_bets`` (one size per street of the variant) replaces small/big.
+
+    A street whose declared bet is ``"small"`` bets ``small_bet``, a ``"big"`` one ``big_bet``.
+    How many ``street_bets`` a variant needs, and that the bring-in is below the first street's
+    bet, is checked by :class:`HandConfig`, which knows the variant.
+    """
 
     ante: int
     bring_in: int
     small_bet: int
     big_bet: int
     street_bets: tuple[int, ...] | None = None
-    by_street: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, minimum in (("ante", 0), ("bring_in", 1), ("small_bet", 1), ("big_bet", 1)):
             object.__setattr__(self, name, _chips(f"stakes.{name}", getattr(self, name), minimum))
         if self.street_bets is not None:
-            bets = as_list("stakes.street_bets", self.street_bets, "a list of 5 bet sizes (3rd to 7th street)")
-            if len(bets) != len(STREETS):
-                raise ConfigError(f"stakes.street_bets: expected 5 sizes (3rd to 7th street), got {len(bets)}")
-            bets = tuple(_chips(f"stakes.street_bets ({STREET_NAMES[street]} street)", bet, 1)
-                         for street, bet in zip(STREETS, bets))
+            bets = as_list("stakes.street_bets", self.street_bets, "a list of bet sizes, one per street")
+            if not bets:
+                raise ConfigError("stakes.street_bets: expected a list of bet sizes, one per street, got []")
+            bets = tuple(_chips(f"stakes.street_bets[{i}]", bet, 1) for i, bet in enumerate(bets))
             object.__setattr__(self, "street_bets", bets)
-        object.__setattr__(self, "by_street", (0, 0, 0) + tuple(self.bet_size(s) for s in STREETS))
-        if self.bring_in >= self.bet_size(3):
-            raise ConfigError(
-                f"stakes.bring_in: must be below the 3rd-street bet {self.bet_size(3)}, got {self.bring_in}"
-            )
 
     def bet_size(self, street: int) -> int:
-        """The fixed bet and raise size on ``street`` (3 to 7)."""
+        """The fixed bet on seven-card stud's ``street`` (3 to 7); :meth:`HandConfig.bet_size` serves any variant."""
         if self.street_bets is not None:
+            if len(self.street_bets) != len(STREETS):
+                raise ConfigError(f"stakes.bet_size: these {len(self.street_bets)} street_bets are not seven-card "
+                                  "stud's five; ask HandConfig.bet_size, which knows the variant")
             return self.street_bets[street - 3]
         return self.small_bet if street <= 4 else self.big_bet
 
     @property
     def big_bet_size(self) -> int:
-        """The big bet: the size allowed by the stud open-pair rule on 4th street."""
+        """Seven-card stud's big bet (its 5th-street bet); :attr:`HandConfig.big_bet` serves any variant."""
         return self.bet_size(5)
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,8 +131,9 @@ class Stakes:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Stakes:
-        """Build from a record's ``stakes`` object, naming any missing or unknown key."""
+    def from_dict(cls, data: Mapping[str, Any], variant: Variant | None = None) -> Stakes:
+        """Build from a record's ``stakes`` object, naming any missing or unknown key (and, given the
+        ``variant``, checking ``street_bets`` against its streets)."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"stakes: expected an object, got {shown(data)}")
         known = ("ante", "bring_in", "small_bet", "big_bet", "street_bets")
@@ -90,33 +143,38 @@ class Stakes:
         missing = [k for k in known[:4] if k not in data]
         if missing:
             raise ConfigError(f"stakes: missing {', '.join(missing)}")
-        return cls(data["ante"], data["bring_in"], data["small_bet"], data["big_bet"], data.get("street_bets"))
+        street_bets = data.get("street_bets")
+        if variant is not None and street_bets is not None:
+            street_bets = check_street_bets(variant, street_bets)
+        return cls(data["ante"], data["bring_in"], data["small_bet"], data["big_bet"], street_bets)
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Optional rules (``rules.md``); the defaults are the house defaults.
 
-    ``raise_cap``: bets plus raises allowed in a round (``None`` = no cap).
+    ``raise_cap``: bets plus raises allowed in a round (``None`` = no cap; the default,
+    :data:`VARIANT_DEFAULT`, is the variant's ``default_raise_cap``, filled in by :class:`HandConfig`).
     ``heads_up_uncapped``: no cap in a round that starts with two live players.
     ``open_pair_big_bet``: stud open-pair big bet on 4th street; ``None`` takes the variant's default.
     """
 
-    raise_cap: int | None = 4
+    raise_cap: int | None = VARIANT_DEFAULT
     heads_up_uncapped: bool = False
     open_pair_big_bet: bool | None = None
 
     def __post_init__(self) -> None:
-        if self.raise_cap is not None:
+        if self.raise_cap is not None and self.raise_cap is not VARIANT_DEFAULT:
             object.__setattr__(self, "raise_cap", as_int("rules.raise_cap", self.raise_cap, 1))
         object.__setattr__(self, "heads_up_uncapped", as_flag("rules.heads_up_uncapped", self.heads_up_uncapped))
         if self.open_pair_big_bet is not None:
             object.__setattr__(self, "open_pair_big_bet", as_flag("rules.open_pair_big_bet", self.open_pair_big_bet))
 
-    def to_dict(self) -> dict[str, Any]:
-        """The ``rules`` object of a hand record (only non-default entries)."""
+    def to_dict(self, default_raise_cap: int | None = 4) -> dict[str, Any]:
+        """The ``rules`` object of a hand record: only entries that differ from the defaults
+        (``default_raise_cap``: the variant's)."""
         out: dict[str, Any] = {}
-        if self.raise_cap != 4:
+        if self.raise_cap is not VARIANT_DEFAULT and self.raise_cap != default_raise_cap:
             out["raise_cap"] = self.raise_cap
         if self.heads_up_uncapped:
             out["heads_up_uncapped"] = True
@@ -126,7 +184,7 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
-        """Build from a record's optional ``rules`` object."""
+        """Build from a record's optional ``rules`` object (a missing ``raise_cap`` is the variant's)."""
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
@@ -138,32 +196,122 @@ class Rules:
         return cls(**dict(data))
 
 
+class StreetLayout(NamedTuple):
+    """A variant's streets as the engine's hot path reads them (built once per :class:`HandConfig`).
+
+    ``first``, ``second``, ``last``: street numbers (``second`` is 0 in a one-street game); ``first``
+    is also the number of cards the first street deals, ``first_up`` how many of them are face up.
+    ``up``: the slice of a seat's cards (dealing order) that is face up.
+    ``next_street[s]``: the street after street number ``s`` (0 after the last).
+    ``single_last``: the last street's number when it deals one card (so a short deck can make it a
+    community card), else 0.
+    ``deck_size``: cards in the variant's deck.
+    """
+
+    first: int
+    second: int
+    last: int
+    first_up: int
+    up: slice
+    next_street: tuple[int, ...]
+    single_last: int
+    deck_size: int
+
+
+def street_layout(variant: Variant) -> StreetLayout:
+    """The :class:`StreetLayout` of ``variant``."""
+    numbers = variant.street_numbers
+    following = [0] * (numbers[-1] + 1)
+    for here, after in zip(numbers, numbers[1:]):
+        following[here] = after
+    last = variant.streets[-1]
+    ups = variant.up_positions
+    return StreetLayout(numbers[0], numbers[1] if len(numbers) > 1 else 0, numbers[-1], variant.streets[0].up,
+                        slice(ups.start, ups.stop), tuple(following),
+                        numbers[-1] if len(numbers) > 1 and last.down + last.up == 1 else 0, len(variant.deck))
+
+
+def max_seats(variant: Variant) -> int:
+    """The most seats (up to :data:`MAX_SEATS`) the variant's deck can deal.
+
+    Every street but the last must reach every seat; the last must too, unless it deals one
+    card, which a short deck turns into one community card (stud at 8 seats).
+    """
+    deck, per_seat = len(variant.deck), variant.cards_per_seat
+    last = variant.streets[-1]
+    before_last = per_seat - last.down - last.up
+    single_last = len(variant.streets) > 1 and last.down + last.up == 1
+    for seats in range(MAX_SEATS, 0, -1):
+        if seats * per_seat <= deck or (single_last and seats * before_last < deck):
+            return seats
+    return 0
+
+
 @dataclass(frozen=True, slots=True)
 class HandConfig:
-    """Everything that fixes a hand except the cards: variant, stakes, stacks and rules."""
+    """Everything that fixes a hand except the cards: variant, stakes, stacks and rules.
+
+    Derived once on construction: ``big_bet`` (the bet of the variant's first ``"big"`` street,
+    the unit of "big bets" in results; ``stakes.big_bet`` in a game without a big street),
+    the per-street bet sizes behind :meth:`bet_size`, and the street ``layout``.
+    """
 
     variant: Variant
     stakes: Stakes
     stacks: tuple[int, ...]
     rules: Rules = field(default_factory=Rules)
+    big_bet: int = field(init=False, repr=False, compare=False)
+    bets_by_street: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    layout: StreetLayout = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, Variant):
             object.__setattr__(self, "variant", get_variant(self.variant))
+        variant = self.variant
         if not isinstance(self.stakes, Stakes):
             raise ConfigError(f"stakes: expected a Stakes, got {shown(self.stakes)}")
         if not isinstance(self.rules, Rules):
             raise ConfigError(f"rules: expected a Rules, got {shown(self.rules)}")
+        if self.rules.raise_cap is VARIANT_DEFAULT:
+            object.__setattr__(self, "rules", Rules(variant.default_raise_cap, self.rules.heads_up_uncapped,
+                                                    self.rules.open_pair_big_bet))
         stacks = as_list("stacks", self.stacks, "a list of chip counts")
         if not MIN_SEATS <= len(stacks) <= MAX_SEATS:
             raise ConfigError(f"stacks: {MIN_SEATS} to {MAX_SEATS} seats are allowed, got {len(stacks)}")
         stacks = tuple(_chips(f"stacks[{seat}]", stack, 1) for seat, stack in enumerate(stacks))
         object.__setattr__(self, "stacks", stacks)
+        most = max_seats(variant)
+        if len(stacks) > most:
+            raise ConfigError(f"stacks: the {variant.name} deck ({len(variant.deck)} cards, {variant.cards_per_seat} "
+                              f"a seat) cannot deal {len(stacks)} seats; at most {most}")
+        stakes = self.stakes
+        layout = street_layout(variant)
+        if stakes.street_bets is not None:
+            bets = check_street_bets(variant, stakes.street_bets)
+        else:
+            bets = tuple(stakes.big_bet if street.bet == BIG else stakes.small_bet for street in variant.streets)
+        by_street = [0] * (layout.last + 1)
+        for number, bet in zip(variant.street_numbers, bets):
+            by_street[number] = bet
+        if stakes.bring_in >= bets[0]:
+            raise ConfigError(f"stakes.bring_in: must be below the {STREET_NAMES[layout.first]}-street bet {bets[0]}, "
+                              f"got {stakes.bring_in}")
+        big = next((bet for street, bet in zip(variant.streets, bets) if street.bet == BIG), stakes.big_bet)
+        object.__setattr__(self, "big_bet", big)
+        object.__setattr__(self, "bets_by_street", tuple(by_street))
+        object.__setattr__(self, "layout", layout)
 
     @property
     def num_seats(self) -> int:
         """Number of seats at the table."""
         return len(self.stacks)
+
+    def bet_size(self, street: int) -> int:
+        """The fixed bet and raise size on street number ``street`` (one of ``variant.street_numbers``)."""
+        if street not in self.variant.street_numbers:
+            raise ConfigError(f"street: {self.variant.name} plays streets {self.variant.street_numbers} "
+                              f"({street_span(self.variant)}), got {shown(street)}")
+        return self.bets_by_street[street]
 
     @property
     def open_pair_big_bet(self) -> bool:
@@ -181,27 +329,37 @@ class HandConfig:
     @classmethod
     def create(
         cls,
-        variant: str = "razz",
+        variant: str | Variant = "razz",
         *,
         stacks: Sequence[int] | None = None,
         num_seats: int = 2,
         starting_stack: int = 200,
-        ante: int = 1,
-        bring_in: int = 2,
-        small_bet: int = 5,
-        big_bet: int = 10,
+        ante: int | None = None,
+        bring_in: int | None = None,
+        small_bet: int | None = None,
+        big_bet: int | None = None,
         street_bets: Sequence[int] | None = None,
-        raise_cap: int | None = 4,
+        raise_cap: int | None = VARIANT_DEFAULT,
         heads_up_uncapped: bool = False,
         open_pair_big_bet: bool | None = None,
     ) -> HandConfig:
-        """Keyword construction with defaults: 2 seats of 200 chips at 1/2/5/10."""
+        """Keyword construction with defaults: 2 seats of 200 chips at the variant's stakes and cap.
+
+        ``ante``, ``bring_in``, ``small_bet``, ``big_bet`` left ``None`` take the variant's
+        ``default_stakes``; ``raise_cap`` left out takes its ``default_raise_cap`` (``None``: no cap).
+        """
+        variant = variant if isinstance(variant, Variant) else get_variant(variant)
         if stacks is None:
             num_seats = as_int("num_seats", num_seats, MIN_SEATS, MAX_SEATS)
             stacks = [_chips("starting_stack", starting_stack, 1)] * num_seats
+        defaults = variant.default_stakes
+        if street_bets is not None:
+            street_bets = check_street_bets(variant, street_bets)
         return cls(
-            get_variant(variant),
-            Stakes(ante, bring_in, small_bet, big_bet, street_bets),
+            variant,
+            Stakes(defaults.ante if ante is None else ante, defaults.bring_in if bring_in is None else bring_in,
+                   defaults.small_bet if small_bet is None else small_bet,
+                   defaults.big_bet if big_bet is None else big_bet, street_bets),
             stacks,
             Rules(raise_cap, heads_up_uncapped, open_pair_big_bet),
         )

@@ -1,7 +1,9 @@
 """Pot equity in stud: each player's expected share of the pot if every hand listed goes to showdown.
 
 Give the cards each player is known to hold (``x`` for a card that is there but unseen, such as an
-opponent's down card) and any dead cards; each player is dealt from the unseen cards up to seven.
+opponent's down card) and any dead cards; each player is dealt from the unseen cards of the variant's
+deck up to a full hand (seven in the seven-card games, three in MiniRazz), and plays its best
+``variant.hand_size`` cards.
 A player's equity is the share of the pot it can expect, ties split as the rules split them (stud8:
 half to the best high and half to the best qualifying low, the whole pot to the high when no low
 qualifies).
@@ -11,7 +13,7 @@ Three methods; :func:`equity` picks the first that fits:
 * ``"ranks"`` (razz and Action Razz, whose hand values depend on ranks alone): the unseen cards are
   enumerated as rank multisets, each weighted by the number of card combinations that give it, so
   card removal is exact. A23 vs 678 with four cards to come each takes 1,820 × 1,820 rank draws for
-  its 18,265,196,050 card deals.
+  its 18,265,297,050 card deals.
 * ``"cards"`` (every variant): every combination of the unseen cards, when there are at most
   ``max_outcomes`` of them.
 * ``"monte_carlo"``: ``samples`` random deals, with each share's standard error.
@@ -33,21 +35,18 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, permutations
+from typing import NamedTuple
 
 import numpy as np
 
-from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, cards_str, check_distinct, parse_card
+from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, card_str, cards_str, check_distinct, parse_card
+from razz_env.engine.dealing import deck_text
 from razz_env.engine.errors import ConfigError, shown
-from razz_env.engine.evaluation import (
-    action_razz_batch,
-    eight_low_batch,
-    rank_counts_batch,
-    razz_low_batch,
-    stud_high_batch,
-)
-from razz_env.engine.variants import get_variant
+from razz_env.engine.evaluation import evaluate_batch, rank_counts_batch
+from razz_env.engine.variants import Variant, get_variant
 
 HAND_SIZE = 7
+"""Cards a seven-card stud hand holds (a variant's own: ``variant.cards_per_seat``)."""
 MAX_PLAYERS = 8
 UNKNOWN = ("x", "X", "?")
 METHODS = ("auto", "ranks", "cards", "monte_carlo")
@@ -56,9 +55,35 @@ DEFAULT_MAX_OUTCOMES = 20_000_000
 DEFAULT_SAMPLES = 200_000
 _NUM_RANKS = len(RANKS)
 _CHUNK_ELEMENTS = 4_000_000
-_BATCH = {"razz": razz_low_batch, "action_razz": action_razz_batch, "eight": eight_low_batch,
-          "high": stud_high_batch}
 _CHOOSE = np.array([[math.comb(n, k) for k in range(5)] for n in range(5)], dtype=np.int64)
+
+
+class _Game(NamedTuple):
+    """What the equity code reads of a variant: its pot halves, the cards a hand holds (``cards``) and
+    plays (``size``), its deck and how many cards of each rank the deck has."""
+
+    name: str
+    halves: tuple[str, ...]
+    cards: int
+    size: int
+    deck: tuple[int, ...]
+    per_rank: np.ndarray
+
+
+def _game(variant: str | Variant) -> _Game:
+    declared = variant if isinstance(variant, Variant) else get_variant(variant)
+    per_rank = np.zeros(_NUM_RANKS, dtype=np.int64)
+    for card in declared.deck:
+        per_rank[card >> 2] += 1
+    return _Game(declared.name, declared.showdown, declared.cards_per_seat, declared.hand_size, declared.deck,
+                 per_rank)
+
+
+def _check_in_deck(cards: Iterable[int], where: str, game: _Game) -> None:
+    if len(game.deck) < DECK_SIZE:
+        outside = [card for card in cards if card not in game.deck]
+        if outside:
+            raise ConfigError(f"{where}: {card_str(outside[0])} is not in {deck_text(get_variant(game.name))}")
 
 
 @dataclass(frozen=True)
@@ -91,18 +116,18 @@ class Equity:
         return self.std_errors is None
 
 
-def parse_holding(text: str | Sequence[int | str | None], where: str = "hand") -> Holding:
+def parse_holding(text: str | Sequence[int | str | None], where: str = "hand", cards: int = HAND_SIZE) -> Holding:
     """A player's cards from ``"As 2d x"`` (``x`` unseen; stud's ``(As 2d) 3c`` parentheses are allowed)
-    or a sequence of card ids, names and None for unseen cards.
+    or a sequence of card ids, names and None for unseen cards, in a hand of ``cards`` cards.
 
     >>> parse_holding("(x x) 3c")
     Holding(known=(8,), unseen=6)
     """
     items = _items(text, where)
-    if len(items) > HAND_SIZE:
-        raise ConfigError(f"{where}: at most {HAND_SIZE} cards, got {len(items)}")
+    if len(items) > cards:
+        raise ConfigError(f"{where}: at most {cards} cards, got {len(items)}")
     known = _card_ids([item for item in items if item is not None and item not in UNKNOWN], where)
-    return Holding(tuple(known), HAND_SIZE - len(known))
+    return Holding(tuple(known), cards - len(known))
 
 
 def _items(text: object, where: str) -> list:
@@ -140,24 +165,29 @@ def equity(
 ) -> Equity:
     """Each player's pot share at showdown in ``variant``, exactly when at most ``max_outcomes`` showdowns
     need computing (``method="auto"``), else from ``samples`` random deals."""
-    halves = get_variant(variant).showdown
+    game = _game(variant)
+    halves = game.halves
     if isinstance(hands, str) or not isinstance(hands, Sequence) or not 2 <= len(hands) <= MAX_PLAYERS:
         raise ConfigError(f"hands: give 2 to {MAX_PLAYERS} players' cards, got {shown(hands)}")
     if method not in METHODS:
         raise ConfigError(f"method: unknown {shown(method)}; known: {', '.join(METHODS)}")
-    holdings = [parse_holding(hand, f"hands[{i}]") for i, hand in enumerate(hands)]
-    seen = [c for h in holdings for c in h.known] + _card_ids(_items(dead, "dead"), "dead")
+    holdings = [parse_holding(hand, f"hands[{i}]", game.cards) for i, hand in enumerate(hands)]
+    dead_ids = _card_ids(_items(dead, "dead"), "dead")
+    for i, holding in enumerate(holdings):
+        _check_in_deck(holding.known, f"hands[{i}]", game)
+    _check_in_deck(dead_ids, "dead", game)
+    seen = [c for h in holdings for c in h.known] + dead_ids
     try:
         check_distinct(seen, "hands and dead")
     except CardError as err:
         raise ConfigError(str(err)) from None
-    unseen = np.array(sorted(set(range(DECK_SIZE)) - set(seen)), dtype=np.int64)
+    unseen = np.array(sorted(set(game.deck) - set(seen)), dtype=np.int64)
     needed = sum(h.unseen for h in holdings)
     if needed > len(unseen):
         raise ConfigError(f"hands: {needed} unseen cards are needed but only {len(unseen)} are left")
     rank_only = set(halves) <= RANK_ONLY_HALVES
     if method == "auto":
-        if rank_only and _rank_showdowns(holdings, seen) <= max_outcomes:
+        if rank_only and _rank_showdowns(holdings, seen, game) <= max_outcomes:
             method = "ranks"
         elif _card_showdowns(holdings, len(unseen)) <= max_outcomes:
             method = "cards"
@@ -166,12 +196,12 @@ def equity(
     if method == "ranks":
         if not rank_only:
             raise ConfigError(f"method: 'ranks' needs a suit-free variant (razz, action_razz), not {variant}")
-        return _by_ranks(holdings, seen, halves[0])
+        return _by_ranks(holdings, seen, game)
     if method == "cards":
-        return _by_cards(holdings, unseen, halves)
+        return _by_cards(holdings, unseen, game)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
         raise ConfigError(f"samples: must be an int of at least 2, got {shown(samples)}")
-    return _by_sampling(holdings, unseen, halves, samples, seed)
+    return _by_sampling(holdings, unseen, game, samples, seed)
 
 
 # --------------------------------------------------------------------------- showdowns
@@ -220,17 +250,18 @@ def _draws(holding: Holding, left: np.ndarray) -> np.ndarray:
     return counts[(counts <= left).all(axis=1)]
 
 
-def _rank_showdowns(holdings: Sequence[Holding], seen: Sequence[int]) -> int:
-    left = 4 - _rank_counts(seen)
+def _rank_showdowns(holdings: Sequence[Holding], seen: Sequence[int], game: _Game) -> int:
+    left = game.per_rank - _rank_counts(seen)
     return math.prod(len(_draws(h, left)) for h in holdings)
 
 
-def _by_ranks(holdings: Sequence[Holding], seen: Sequence[int], half: str) -> Equity:
+def _by_ranks(holdings: Sequence[Holding], seen: Sequence[int], game: _Game) -> Equity:
     """Exact equity over rank draws, each weighted by its number of card combinations."""
-    left = 4 - _rank_counts(seen)
+    half = game.halves[0]
+    left = game.per_rank - _rank_counts(seen)
     players = len(holdings)
     draws = [_draws(h, left) for h in holdings]
-    values = [rank_counts_batch(d + _rank_counts(h.known), half) for d, h in zip(draws, holdings)]
+    values = [rank_counts_batch(d + _rank_counts(h.known), half, game.size) for d, h in zip(draws, holdings)]
     # Joint draws of every player but the last: used ranks, weight (card combinations) and values.
     used = np.zeros((1, _NUM_RANKS), dtype=np.int64)
     weight = np.ones(1, dtype=np.int64)
@@ -299,15 +330,14 @@ def _card_showdowns(holdings: Sequence[Holding], unseen: int) -> int:
 
 
 def _hand_values(holdings: Sequence[Holding], dealt: np.ndarray, slots: Sequence[np.ndarray],
-                 halves: Sequence[str]) -> list[np.ndarray]:
+                 game: _Game) -> list[np.ndarray]:
     """Per half, values of shape (N, players) for the deals in ``dealt`` (N, K), player i taking ``slots[i]``."""
     out = []
-    for half in halves:
-        evaluate = _BATCH[half]
+    for half in game.halves:
         columns = []
         for holding, slot in zip(holdings, slots):
             known = np.broadcast_to(np.array(holding.known, dtype=np.int64), (len(dealt), len(holding.known)))
-            columns.append(evaluate(np.concatenate([known, dealt[:, slot]], axis=1)))
+            columns.append(evaluate_batch(np.concatenate([known, dealt[:, slot]], axis=1), half, game.size))
         out.append(np.stack(columns, axis=1))
     return out
 
@@ -319,22 +349,23 @@ def _assignments(holdings: Sequence[Holding]) -> list[list[np.ndarray]]:
     return [[np.flatnonzero(np.array(p, dtype=np.int64) == i) for i in range(len(holdings))] for p in patterns]
 
 
-def _by_cards(holdings: Sequence[Holding], unseen: np.ndarray, halves: Sequence[str]) -> Equity:
+def _by_cards(holdings: Sequence[Holding], unseen: np.ndarray, game: _Game) -> Equity:
     """Exact equity over every combination of the unseen cards."""
+    halves = game.halves
     players = len(holdings)
     needed = sum(h.unseen for h in holdings)
     patterns = _assignments(holdings)
     share_sum = np.zeros(players)
     scoop_sum = np.zeros(players)
     total = 0
-    chunk = max(1, _CHUNK_ELEMENTS // max(1, len(patterns) * HAND_SIZE * players))
+    chunk = max(1, _CHUNK_ELEMENTS // max(1, len(patterns) * game.cards * players))
     combos = combinations(unseen.tolist(), needed)
     while True:
         block = np.array(list(_take(combos, chunk)), dtype=np.int64).reshape(-1, needed)
         if not len(block):
             break
         for slots in patterns:
-            share = _shares(_hand_values(holdings, block, slots, halves), halves)
+            share = _shares(_hand_values(holdings, block, slots, game), halves)
             share_sum += share.sum(axis=0)
             scoop_sum += (share == 1.0).sum(axis=0)
             total += len(block)
@@ -348,7 +379,7 @@ def _take(iterator: Iterable, count: int) -> Iterable:
             return
 
 
-def _by_sampling(holdings: Sequence[Holding], unseen: np.ndarray, halves: Sequence[str], samples: int,
+def _by_sampling(holdings: Sequence[Holding], unseen: np.ndarray, game: _Game, samples: int,
                  seed: int | None) -> Equity:
     """Equity from ``samples`` uniformly random deals of the unseen cards, with standard errors."""
     rng = np.random.default_rng(seed)
@@ -364,7 +395,7 @@ def _by_sampling(holdings: Sequence[Holding], unseen: np.ndarray, halves: Sequen
     while done < samples:
         size = min(chunk, samples - done)
         order = np.argsort(rng.random((size, len(unseen))), axis=1)[:, :needed]
-        share = _shares(_hand_values(holdings, unseen[order], slots, halves), halves)
+        share = _shares(_hand_values(holdings, unseen[order], slots, game), game.halves)
         share_sum += share.sum(axis=0)
         share_sq += (share * share).sum(axis=0)
         scoop_sum += (share == 1.0).sum(axis=0)
@@ -422,10 +453,11 @@ def range_equity(
 ) -> RangeEquity:
     """Hero's pot share at a heads-up showdown against each opponent holding and against the weighted range.
 
-    ``hero``: every card hero holds (down and up; it is dealt the rest up to seven). ``opponent_up``: the
-    opponent's up cards. ``holdings``: an (H, k) array of the opponent's possible down cards (k = 2 before
-    7th street, 3 after), ``weights`` their (unnormalised) probabilities, uniform when None. Each holding is
-    dealt the rest up to seven from the cards neither it, hero, the up cards nor ``dead`` hold.
+    ``hero``: every card hero holds (down and up; it is dealt the rest up to a full hand: seven in the
+    seven-card games). ``opponent_up``: the opponent's up cards. ``holdings``: an (H, k) array of the
+    opponent's possible down cards (k = 2 before 7th street, 3 after), ``weights`` their (unnormalised)
+    probabilities, uniform when None. Each holding is dealt the rest up to a full hand from the cards of
+    the variant's deck that neither it, hero, the up cards nor ``dead`` hold.
 
     ``method="auto"`` picks the first exact method whose count of showdown comparisons is at most
     ``max_outcomes``: ``"ranks"`` (razz, Action Razz: holdings and draws as rank multisets with
@@ -438,7 +470,8 @@ def range_equity(
     >>> result.per_holding.tolist(), result.equity, result.method
     ([1.0, 0.0], 0.5, 'ranks')
     """
-    halves = get_variant(variant).showdown
+    game = _game(variant)
+    halves, cards = game.halves, game.cards
     if method not in RANGE_METHODS:
         raise ConfigError(f"method: unknown {shown(method)}; known: {', '.join(RANGE_METHODS)}")
     if isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int) or max_outcomes < 1:
@@ -448,24 +481,26 @@ def range_equity(
     hero_ids = _card_ids(_items(hero, "hero"), "hero")
     up_ids = _card_ids(_items(opponent_up, "opponent_up"), "opponent_up")
     dead_ids = _card_ids(_items(dead, "dead"), "dead")
-    if not 1 <= len(hero_ids) <= HAND_SIZE:
-        raise ConfigError(f"hero: give 1 to {HAND_SIZE} cards, got {len(hero_ids)}")
+    if not 1 <= len(hero_ids) <= cards:
+        raise ConfigError(f"hero: give 1 to {cards} cards, got {len(hero_ids)}")
+    for where, ids in (("hero", hero_ids), ("opponent_up", up_ids), ("dead", dead_ids)):
+        _check_in_deck(ids, where, game)
     seen = hero_ids + up_ids + dead_ids
     try:
         check_distinct(seen, "hero, opponent_up and dead")
     except CardError as err:
         raise ConfigError(str(err)) from None
-    held = _holding_array(holdings, len(up_ids), set(seen))
+    held = _holding_array(holdings, len(up_ids), set(seen), game)
     weight = _range_weights(weights, len(held))
-    unseen = np.array(sorted(set(range(DECK_SIZE)) - set(seen)), dtype=np.int64)
-    hero_draw, opp_draw = HAND_SIZE - len(hero_ids), HAND_SIZE - len(up_ids) - held.shape[1]
+    unseen = np.array(sorted(set(game.deck) - set(seen)), dtype=np.int64)
+    hero_draw, opp_draw = cards - len(hero_ids), cards - len(up_ids) - held.shape[1]
     if hero_draw + opp_draw + held.shape[1] > len(unseen):
         raise ConfigError(f"hero and the opponent need {hero_draw + opp_draw + held.shape[1]} unseen cards but "
                           f"only {len(unseen)} are left")
     rank_only = set(halves) <= RANK_ONLY_HALVES
     if method == "ranks" and not rank_only:
         raise ConfigError(f"method: 'ranks' needs a suit-free variant (razz, action_razz), not {variant}")
-    counts = {"ranks": lambda: _range_rank_showdowns(held, seen, hero_draw, opp_draw),
+    counts = {"ranks": lambda: _range_rank_showdowns(held, seen, hero_draw, opp_draw, game),
               "cards": lambda: len(held) * math.comb(len(unseen), hero_draw) * math.comb(len(unseen), opp_draw)}
     if method == "auto":
         fits = [m for m in (("ranks",) if rank_only else ()) + ("cards",) if counts[m]() <= max_outcomes]
@@ -474,19 +509,19 @@ def range_equity(
         raise ConfigError(f"method: {method!r} would compare {counts[method]():,} showdowns, more than max_outcomes "
                           f"({max_outcomes:,}); raise max_outcomes or use 'monte_carlo'")
     if method == "ranks":
-        per, outcomes, evaluated = _range_by_ranks(hero_ids, up_ids, held, seen, hero_draw, opp_draw, halves[0])
+        per, outcomes, evaluated = _range_by_ranks(hero_ids, up_ids, held, seen, hero_draw, opp_draw, game)
     elif method == "cards":
-        per, outcomes, evaluated = _range_by_cards(hero_ids, up_ids, held, unseen, hero_draw, opp_draw, halves)
+        per, outcomes, evaluated = _range_by_cards(hero_ids, up_ids, held, unseen, hero_draw, opp_draw, game)
     else:
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
             raise ConfigError(f"samples: must be an int of at least 2, got {shown(samples)}")
         if not rank_only:
-            return _range_by_sampling(hero_ids, up_ids, held, weight, unseen, (hero_draw, opp_draw), halves,
+            return _range_by_sampling(hero_ids, up_ids, held, weight, unseen, (hero_draw, opp_draw), game,
                                       False, samples, seed)
         # Suit-free: holdings of the same ranks have the same equity (the ranks left to draw are the same).
         _, first, inverse = _rank_keys(held)
         by_ranks = _range_by_sampling(hero_ids, up_ids, held[first], np.bincount(inverse, weight, len(first)),
-                                      unseen, (hero_draw, opp_draw), halves, True, samples, seed)
+                                      unseen, (hero_draw, opp_draw), game, True, samples, seed)
         per, errors = by_ranks.per_holding[inverse], by_ranks.std_errors[inverse]
         per.setflags(write=False)
         errors.setflags(write=False)
@@ -500,7 +535,7 @@ def _clipped(share: float) -> float:
     return min(1.0, max(0.0, float(share)))
 
 
-def _holding_array(holdings: object, up: int, seen: set[int]) -> np.ndarray:
+def _holding_array(holdings: object, up: int, seen: set[int], game: _Game) -> np.ndarray:
     """``holdings`` as an (H, k) int64 array of card ids, checked: distinct in a row, none of them seen."""
     if isinstance(holdings, np.ndarray) and holdings.dtype.kind in "iu":
         held = holdings.astype(np.int64, copy=False)
@@ -511,11 +546,14 @@ def _holding_array(holdings: object, up: int, seen: set[int]) -> np.ndarray:
             raise ConfigError(f"holdings: expected an (H, k) array of down cards, got rows of "
                               f"{sorted({len(row) for row in rows})} cards")
         held = np.array(rows, dtype=np.int64).reshape(len(rows), len(rows[0]) if rows else 0)
-    if held.ndim != 2 or not len(held) or not 1 <= held.shape[1] <= HAND_SIZE - up:
+    if held.ndim != 2 or not len(held) or not 1 <= held.shape[1] <= game.cards - up:
         raise ConfigError(f"holdings: expected an (H, k) array of down cards, H >= 1 and 1 <= k <= "
-                          f"{HAND_SIZE - up} beside {up} up cards, got shape {held.shape}")
+                          f"{game.cards - up} beside {up} up cards, got shape {held.shape}")
     if held.min() < 0 or held.max() >= DECK_SIZE:
         raise ConfigError(f"holdings: card ids are 0-{DECK_SIZE - 1}, got {held.min()}..{held.max()}")
+    outside = np.flatnonzero(~np.isin(held, game.deck).all(axis=1))
+    if len(outside):
+        _check_in_deck(held[outside[0]].tolist(), f"holdings[{outside[0]}]", game)
     ordered = np.sort(held, axis=1)
     repeated = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
     if len(repeated):
@@ -589,8 +627,8 @@ def _counts_of(ranks: np.ndarray) -> np.ndarray:
         len(ranks), _NUM_RANKS)
 
 
-def _range_rank_showdowns(held: np.ndarray, seen: Sequence[int], hero_draw: int, opp_draw: int) -> int:
-    left = tuple(4 - _rank_counts(seen))
+def _range_rank_showdowns(held: np.ndarray, seen: Sequence[int], hero_draw: int, opp_draw: int, game: _Game) -> int:
+    left = tuple(game.per_rank - _rank_counts(seen))
     keys, _, _ = _rank_keys(held)
     return len(keys) * _draw_count(hero_draw, left) * _draw_count(opp_draw, left)
 
@@ -602,17 +640,18 @@ def _draw_count(size: int, left: tuple[int, ...]) -> int:
 
 
 def _range_by_ranks(hero: Sequence[int], up: Sequence[int], held: np.ndarray, seen: Sequence[int], hero_draw: int,
-                    opp_draw: int, half: str) -> tuple[np.ndarray, int, int]:
+                    opp_draw: int, game: _Game) -> tuple[np.ndarray, int, int]:
     """Exact per-holding equity over rank draws: a holding's equity depends on its ranks only.
 
     For each rank multiset a holding can be, every hero draw and opponent draw is weighted by its number
     of card combinations among the cards left (the holding's removed), as in :func:`equity`.
     """
-    left = 4 - _rank_counts(seen)
+    half, size = game.halves[0], game.size
+    left = game.per_rank - _rank_counts(seen)
     keys, _, inverse = _rank_keys(held)
     hero_draws = _draws(Holding((), hero_draw), left)
     opp_draws = _draws(Holding((), opp_draw), left)
-    hero_values = rank_counts_batch(hero_draws + _rank_counts(hero), half)[None, :, None]
+    hero_values = rank_counts_batch(hero_draws + _rank_counts(hero), half, size)[None, :, None]
     hero_ranks, hero_counts = _rank_slots(hero_draws)
     opp_ranks, opp_counts = _rank_slots(opp_draws)
     up_counts = _rank_counts(up)
@@ -628,7 +667,7 @@ def _range_by_ranks(hero: Sequence[int], up: Sequence[int], held: np.ndarray, se
             cells = after[:, :, opp_ranks[:, slot]] + opp_counts[None, None, :, slot].astype(np.int8)
             weight = weight * np.take(choose, cells)
         totals = (opp_draws[None] + (up_counts + holding)[:, None, :]).reshape(-1, _NUM_RANKS)
-        opp_values = _rank_values(totals, half).reshape(len(holding), 1, len(opp_draws))
+        opp_values = _rank_values(totals, half, size).reshape(len(holding), 1, len(opp_draws))
         doubled = (hero_values > opp_values).astype(np.int8) * 2 + (hero_values == opp_values)
         per_key[start:start + chunk] = (weight * doubled).sum(axis=(1, 2)) / (2 * weight.sum(axis=(1, 2)))
     unseen = int(left.sum()) - held.shape[1]
@@ -642,25 +681,25 @@ def _bit_masks(cards: np.ndarray) -> np.ndarray:
         np.zeros(len(cards), dtype=np.int64)
 
 
-def _values(cards: np.ndarray, halves: Sequence[str], valid: np.ndarray | None = None) -> list[np.ndarray]:
-    """Per half, the values of the rows of ``cards`` (N, 7); rows not ``valid`` (repeated cards) get 0."""
+def _values(cards: np.ndarray, game: _Game, valid: np.ndarray | None = None) -> list[np.ndarray]:
+    """Per half, the values of the rows of ``cards`` (N, a full hand); rows not ``valid`` (repeated cards) get 0."""
     if valid is None:
-        return [_BATCH[half](cards) for half in halves]
+        return [evaluate_batch(cards, half, game.size) for half in game.halves]
     out = []
-    for half in halves:
+    for half in game.halves:
         values = np.zeros(len(cards), dtype=np.int32)
-        values[valid] = _BATCH[half](cards[valid])
+        values[valid] = evaluate_batch(cards[valid], half, game.size)
         out.append(values)
     return out
 
 
-def _rank_values(counts: np.ndarray, half: str) -> np.ndarray:
+def _rank_values(counts: np.ndarray, half: str, size: int) -> np.ndarray:
     """Values of hands given as rank counts (N, 13); rows that are impossible (a rank above 4) get 0."""
     possible = (counts <= 4).all(axis=1)
     if possible.all():
-        return rank_counts_batch(counts, half)
+        return rank_counts_batch(counts, half, size)
     values = np.zeros(len(counts), dtype=np.int32)
-    values[possible] = rank_counts_batch(counts[possible], half)
+    values[possible] = rank_counts_batch(counts[possible], half, size)
     return values
 
 
@@ -671,14 +710,14 @@ def _combinations(cards: np.ndarray, size: int) -> np.ndarray:
 
 
 def _range_by_cards(hero: Sequence[int], up: Sequence[int], held: np.ndarray, unseen: np.ndarray, hero_draw: int,
-                    opp_draw: int, halves: Sequence[str]) -> tuple[np.ndarray, int, int]:
+                    opp_draw: int, game: _Game) -> tuple[np.ndarray, int, int]:
     """Exact per-holding equity over every draw of hero's and the opponent's cards from the unseen ones."""
     hero_draws = _combinations(unseen, hero_draw)
     opp_draws = _combinations(unseen, opp_draw)
     hero_masks, opp_masks, held_masks = _bit_masks(hero_draws), _bit_masks(opp_draws), _bit_masks(held)
     hero_cards = np.concatenate([np.broadcast_to(np.array(hero, dtype=np.int64), (len(hero_draws), len(hero))),
                                  hero_draws], axis=1)
-    hero_values = [v[None, :, None] for v in _values(hero_cards, halves)]
+    hero_values = [v[None, :, None] for v in _values(hero_cards, game)]
     apart = ((hero_masks[:, None] & opp_masks[None, :]) == 0)[None]
     known = np.array(up, dtype=np.int64)
     per = np.empty(len(held))
@@ -691,7 +730,7 @@ def _range_by_cards(hero: Sequence[int], up: Sequence[int], held: np.ndarray, un
         masks = held_masks[start:start + chunk, None, None]
         fits = ((masks[:, :, 0] & opp_masks[None, :]) == 0).ravel()
         opp_values = [v.reshape(len(rows), 1, len(opp_draws))
-                      for v in _values(cards.reshape(-1, HAND_SIZE), halves, fits)]
+                      for v in _values(cards.reshape(-1, game.cards), game, fits)]
         valid = apart & ((masks & hero_masks[None, :, None]) == 0) & ((masks & opp_masks[None, None, :]) == 0)
         share = _pair_shares(hero_values, opp_values)
         per[start:start + chunk] = (share * valid).sum(axis=(1, 2)) / valid.sum(axis=(1, 2))
@@ -701,7 +740,7 @@ def _range_by_cards(hero: Sequence[int], up: Sequence[int], held: np.ndarray, un
 
 
 def _range_by_sampling(hero: Sequence[int], up: Sequence[int], held: np.ndarray, weight: np.ndarray,
-                       unseen: np.ndarray, draws: tuple[int, int], halves: Sequence[str], rank_only: bool,
+                       unseen: np.ndarray, draws: tuple[int, int], game: _Game, rank_only: bool,
                        samples: int, seed: int | None) -> RangeEquity:
     """Per-holding equity from runouts shared by all holdings, each holding keeping those that miss its cards.
 
@@ -716,7 +755,7 @@ def _range_by_sampling(hero: Sequence[int], up: Sequence[int], held: np.ndarray,
     counts = np.zeros(len(held), dtype=np.int64)
     for _ in range(_MAX_SAMPLING_ROUNDS):
         runouts = unseen[np.argsort(rng.random((samples, len(unseen))), axis=1)[:, :hero_draw + opp_draw]]
-        quarters, ok = _sampled_shares(hero, up, held, runouts, hero_draw, halves, rank_only)
+        quarters, ok = _sampled_shares(hero, up, held, runouts, hero_draw, game, rank_only)
         kept.append(ok)
         units.append(quarters * ok)
         counts += ok.sum(axis=1)
@@ -740,24 +779,24 @@ def _range_by_sampling(hero: Sequence[int], up: Sequence[int], held: np.ndarray,
 
 
 def _sampled_shares(hero: Sequence[int], up: Sequence[int], held: np.ndarray, runouts: np.ndarray, hero_draw: int,
-                    halves: Sequence[str], rank_only: bool) -> tuple[np.ndarray, np.ndarray]:
+                    game: _Game, rank_only: bool) -> tuple[np.ndarray, np.ndarray]:
     """Hero's share (H, S) for each holding and runout, and which runouts miss each holding's cards."""
     samples = len(runouts)
     hero_cards = np.concatenate([np.broadcast_to(np.array(hero, dtype=np.int64), (samples, len(hero))),
                                  runouts[:, :hero_draw]], axis=1)
-    hero_values = [v[None, :] for v in _values(hero_cards, halves)]
+    hero_values = [v[None, :] for v in _values(hero_cards, game)]
     opp_runs = runouts[:, hero_draw:]
     ok = (_bit_masks(held)[:, None] & _bit_masks(runouts)[None, :]) == 0
     if rank_only:
         fixed = _counts_of(held >> 2) + _rank_counts(up)
         totals = (fixed[:, None, :] + _counts_of(opp_runs >> 2)[None]).reshape(-1, _NUM_RANKS)
         values = np.zeros(totals.shape[0], dtype=np.int32)
-        values[ok.ravel()] = rank_counts_batch(totals[ok.ravel()], halves[0])
+        values[ok.ravel()] = rank_counts_batch(totals[ok.ravel()], game.halves[0], game.size)
         opp_values = [values.reshape(len(held), samples)]
     else:
         known = np.array(up, dtype=np.int64)
         cards = np.concatenate([np.broadcast_to(known, (len(held), samples, len(known))),
                                 np.broadcast_to(held[:, None, :], (len(held), samples, held.shape[1])),
                                 np.broadcast_to(opp_runs[None], (len(held), samples, opp_runs.shape[1]))], axis=2)
-        opp_values = [v.reshape(len(held), samples) for v in _values(cards.reshape(-1, HAND_SIZE), halves, ok.ravel())]
+        opp_values = [v.reshape(len(held), samples) for v in _values(cards.reshape(-1, game.cards), game, ok.ravel())]
     return _share_units(hero_values, opp_values), ok

@@ -1,6 +1,6 @@
 """Table-driven hand evaluators for the stud games: razz, eight-or-better low, Action Razz, stud high.
 
-Every evaluator takes 5 to 7 card ints (:mod:`razz_env.engine.cards`) and returns a plain int where
+The five-card evaluators take 5 to 7 card ints (:mod:`razz_env.engine.cards`) and returns a plain int where
 higher is better, comparable between hands of the same evaluator. Lows depend only on the multiset of
 ranks, so each is one dict lookup on the additive rank key ``sum(RANK_KEY[c] for c in cards)`` (3 bits a
 rank). Stud high looks up the rank key too, unless the suit key finds five cards of a suit: then the
@@ -9,6 +9,10 @@ tables. Tables are built on first use (well under a second), so importing this m
 
 Value ranges: razz 1..RAZZ_LOW_MAX (wheel), eight 0 (no low) ..EIGHT_LOW_MAX, Action Razz 1..
 ACTION_RAZZ_MAX (butts below faces), stud high 1..STUD_HIGH_MAX (royal flush).
+
+A variant whose showdown hand has another size (MiniRazz: the best three cards) asks
+:func:`evaluator` for its lows: the same ace-to-five order (pairs bad, straights and flushes
+ignored) over ``size``-card hands, valued 1..``low_hand_count(size)``, from any number of cards.
 
 >>> from razz_env.engine.cards import parse_cards
 >>> razz_low(parse_cards("As 2c 3d 4h 5s Kc Kd")) == RAZZ_LOW_MAX
@@ -20,8 +24,10 @@ True
 from __future__ import annotations
 
 import functools
+import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from itertools import combinations, product
+from itertools import combinations, combinations_with_replacement, product
 
 import numpy as np
 
@@ -336,36 +342,155 @@ def stud_high(cards: Sequence[int]) -> int:
     return _HIGH_FLUSH[sum(RANK_KEY[card] for card in cards if card & 3 == flush_suit)]
 
 
-_FIVE_CARD_RULES: dict[str, tuple[Callable[[Sequence[int]], int], Callable[[int], int]]] = {
-    "razz": (razz_low, int),
-    "eight": (razz_low, int),
-    "action_razz": (razz_low, int),
-    "high": (stud_high, lambda card: _HIGH_STRENGTH[rank_of(card)] * 4 + suit_of(card)),
+_FIVE_CARD_VALUE: dict[str, Callable[[Sequence[int]], int]] = {
+    "razz": razz_low, "eight": eight_low, "action_razz": action_razz_value, "high": stud_high,
 }
-"""Per kind: the evaluator that picks the five cards, and the card order (rank, then suit) for display
-and ties. Action Razz plays its razz five; the face class does not depend on the five."""
+LOW_KINDS = ("razz", "eight", "action_razz")
+"""Kinds valued by ranks alone (ace-to-five lows): they have evaluators for any hand size."""
+
+
+@functools.cache
+def _low_values_of_size(size: int) -> tuple[dict[int, int], int]:
+    """Ace-to-five values, 1 (worst) up, of every multiset of ``size`` ranks (at most 4 of a rank), by
+    rank key; and how many there are.
+
+    Hands compare by their count pattern (no pair, then one pair, two pair, trips... : the sorted
+    counts, smallest first), then by the ranks grouped by count, highest group first, lower better;
+    for five cards this is ``razz_low``'s order.
+    """
+    rows = [row for row in combinations_with_replacement(range(NUM_RANKS), size)
+            if max(Counter(row).values(), default=0) <= 4]
+    counts = np.zeros((len(rows), NUM_RANKS), dtype=np.int64)
+    for i, row in enumerate(rows):
+        for rank in row:
+            counts[i, rank] += 1
+    patterns = [tuple(sorted(row[row > 0].tolist(), reverse=True)) for row in counts]
+    category_of = {pattern: index for index, pattern in enumerate(sorted(set(patterns)))}
+    category = np.array([category_of[pattern] for pattern in patterns], dtype=np.int64)
+    values = _dense_values(-_order_keys(category, counts, _LOW_BITS))
+    return dict(zip((counts @ _RANK_POWERS).tolist(), values.tolist())), len(rows)
+
+
+def low_hand_count(size: int) -> int:
+    """How many distinct ``size``-card ace-to-five lows there are: the best one's value.
+
+    >>> low_hand_count(5) == RAZZ_LOW_MAX, low_hand_count(3)
+    (True, 455)
+    """
+    return _low_values_of_size(size)[1]
+
+
+class _BestLowTable(dict):
+    """``kind`` value of the best ``size``-card low a hand holds, by the hand's rank key (any number of
+    cards, at least ``size``); each key is worked out on first use, so the table holds only hands seen."""
+
+    def __init__(self, kind: str, size: int) -> None:
+        super().__init__()
+        self._kind, self._size = kind, size
+        self._values, self._count = _low_values_of_size(size)
+
+    def __missing__(self, key: int) -> int:
+        counts = [(key >> 3 * rank) & 7 for rank in range(NUM_RANKS)]
+        need, kept = self._size, 0
+        for layer in range(4):  # as _best_low_five_keys: distinct ranks first, lowest first
+            for rank in range(NUM_RANKS):
+                if need and counts[rank] > layer:
+                    kept += 8**rank
+                    need -= 1
+        if need or any(count > 4 for count in counts):
+            raise ValueError(f"no hand has key {key}: a {self._size}-card low takes at least {self._size} cards "
+                             "of one deck")
+        value = self._values[kept]
+        if self._kind == "eight":  # the qualifying lows (distinct ranks, eight or lower) are the best C(8, size)
+            value = max(value - (self._count - math.comb(8, self._size)), 0)
+        elif self._kind == "action_razz":
+            value += self._count * (key >= _FACE_KEY)
+        self[key] = value
+        return value
+
+
+@functools.cache
+def _best_low_table(kind: str, size: int) -> _BestLowTable:
+    return _BestLowTable(kind, size)
+
+
+@functools.cache
+def evaluator(kind: str, size: int = 5) -> Callable[[Sequence[int]], int]:
+    """The value function (cards -> int, higher is better) of ``kind`` hands of ``size`` cards.
+
+    Five cards: :func:`razz_low`, :func:`eight_low`, :func:`action_razz_value`, :func:`stud_high`
+    themselves. Other sizes: the best ``size``-card low of the lows (razz and Action Razz
+    1..``low_hand_count(size)``, Action Razz plus that for a hand holding a J, Q or K; eight 0 for no
+    qualifying low); stud high is a five-card hand only.
+
+    >>> from razz_env.engine.cards import parse_cards
+    >>> three = evaluator("razz", 3)
+    >>> three(parse_cards("3c Ad 2c")) == low_hand_count(3)
+    True
+    >>> three(parse_cards("6c 6d 2c 3d")) > three(parse_cards("6c 5d 4c")) > three(parse_cards("Ac Ad 2c"))
+    True
+    """
+    if kind not in _FIVE_CARD_VALUE:
+        raise ValueError(f"unknown hand kind {kind!r}: expected one of {sorted(_FIVE_CARD_VALUE)}")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"hand size must be a positive int, got {size!r}")
+    if size == 5:
+        return _FIVE_CARD_VALUE[kind]
+    if kind not in LOW_KINDS:
+        raise ValueError(f"{kind!r} hands have five cards (straights and flushes); got size {size}")
+    table = _best_low_table(kind, size)
+
+    def value(cards: Iterable[int]) -> int:
+        key = 0
+        for card in cards:
+            key += RANK_KEY[card]
+        return table[key]
+
+    value.__doc__ = f"Best {size}-card {kind} low of the cards (see evaluator)."
+    return value
+
+
+_CARD_ORDER: dict[str, Callable[[int], int]] = {
+    "razz": int, "eight": int, "action_razz": int,
+    "high": lambda card: _HIGH_STRENGTH[rank_of(card)] * 4 + suit_of(card),
+}
+"""Per kind, the card order (rank, then suit) for display and ties. Lows pick their cards by the razz
+value: Action Razz plays its razz hand (the face class does not depend on it), eight its razz hand when
+that qualifies."""
+
+
+def best_hand(cards: Sequence[int], kind: str, size: int = 5) -> list[int]:
+    """The ``size`` cards of the best ``kind`` hand, highest first, for display and the odd-chip rule.
+
+    ``kind`` is "razz", "eight", "action_razz" or "high"; "eight" gives [] without a qualifying low.
+    Among equal choices (suits), the one whose cards are highest by (rank, suit) is taken.
+
+    >>> from razz_env.engine.cards import cards_str, parse_cards
+    >>> cards_str(best_hand(parse_cards("6c 6d 2c 4d"), "razz", 3))
+    '6d 4d 2c'
+    """
+    evaluator(kind, size)
+    if kind == "eight" and not evaluator("eight", size)(cards):
+        return []
+    evaluate = evaluator("high" if kind == "high" else "razz", size)
+    card_order = _CARD_ORDER[kind]
+    best = max(
+        combinations(cards, size),
+        key=lambda hand: (evaluate(hand), sorted(map(card_order, hand), reverse=True)),
+    )
+    return sorted(best, key=card_order, reverse=True)
 
 
 def best_five(cards: Sequence[int], kind: str) -> list[int]:
-    """The five cards of the best ``kind`` hand, highest first, for display and the odd-chip rule.
-
-    ``kind`` is "razz", "eight", "action_razz" or "high"; "eight" gives [] without a qualifying low.
-    Among equal five-card choices (suits), the one whose cards are highest by (rank, suit) is taken.
+    """The five cards of the best ``kind`` hand, highest first (:func:`best_hand` of five cards).
 
     >>> from razz_env.engine.cards import cards_str, parse_cards
     >>> cards_str(best_five(parse_cards("7c 7s 2d 3h 4c Ks 5d"), "razz"))
     '7s 5d 4c 3h 2d'
     """
-    if kind not in _FIVE_CARD_RULES:
-        raise ValueError(f"unknown hand kind {kind!r}: expected one of {sorted(_FIVE_CARD_RULES)}")
-    if kind == "eight" and not eight_low(cards):
-        return []
-    evaluate, card_order = _FIVE_CARD_RULES[kind]
-    five = max(
-        combinations(cards, 5),
-        key=lambda five: (evaluate(five), sorted(map(card_order, five), reverse=True)),
-    )
-    return sorted(five, key=card_order, reverse=True)
+    if kind not in _FIVE_CARD_VALUE:
+        raise ValueError(f"unknown hand kind {kind!r}: expected one of {sorted(_FIVE_CARD_VALUE)}")
+    return best_hand(cards, kind, 5)
 
 
 def _plural(rank: int) -> str:
@@ -375,20 +500,20 @@ def _plural(rank: int) -> str:
 
 def _grouped_text(groups: list[tuple[int, int]]) -> str:
     """Text of a hand with a pair or better, from its (count, rank) groups in comparison order."""
-    first, second = _plural(groups[0][1]), _plural(groups[1][1])
-    shape = tuple(count for count, _ in groups)
-    return {
-        (2, 1, 1, 1): f"pair of {first}",
-        (2, 2, 1): f"two pair, {first} and {second}",
-        (3, 1, 1): f"three of a kind, {first}",
-        (3, 2): f"full house, {first} full of {second}",
-        (4, 1): f"four of a kind, {first}",
-    }[shape]
+    (most, rank), second = groups[0], groups[1] if len(groups) > 1 else (0, 0)
+    first = _plural(rank)
+    if most == 4:
+        return f"four of a kind, {first}"
+    if most == 3:
+        return f"full house, {first} full of {_plural(second[1])}" if second[0] == 2 else f"three of a kind, {first}"
+    if second[0] == 2:
+        return f"two pair, {first} and {_plural(second[1])}"
+    return f"pair of {first}"
 
 
-def _low_text(five: Sequence[int]) -> str:
-    groups = _rank_groups([rank_of(card) for card in five], _LOW_STRENGTH)
-    if len(groups) < 5:
+def _low_text(hand: Sequence[int]) -> str:
+    groups = _rank_groups([rank_of(card) for card in hand], _LOW_STRENGTH)
+    if len(groups) < len(hand):
         return _grouped_text(groups)
     return "-".join(RANKS[rank] for _, rank in groups)
 
@@ -409,24 +534,27 @@ def _high_text(five: Sequence[int]) -> str:
     return _grouped_text(groups)
 
 
-def describe(cards: Sequence[int], kind: str) -> str:
-    """Human text of the best ``kind`` hand ("razz", "eight", "action_razz" or "high").
+def describe(cards: Sequence[int], kind: str, size: int = 5) -> str:
+    """Human text of the best ``size``-card ``kind`` hand ("razz", "eight", "action_razz" or "high").
 
     >>> from razz_env.engine.cards import parse_cards
     >>> describe(parse_cards("Kh Kd Ks Kc Qd Qs Qc"), "action_razz")
     'face full house, queens full of kings'
     >>> describe(parse_cards("Kh Kd 5s Kc 5d 2s 3c"), "high")
     'full house, kings full of fives'
+    >>> describe(parse_cards("6c 2d 6d"), "razz", 3), describe(parse_cards("6c 2d 4d 6d"), "razz", 3)
+    ('pair of sixes', '6-4-2 low')
     """
-    five = best_five(cards, kind)
+    best = best_hand(cards, kind, size)
     if kind == "high":
-        return _high_text(five)
-    if kind == "eight" and not five:
+        return _high_text(best)
+    if kind == "eight" and not best:
         return "no low"
     if kind == "action_razz":
-        return ("face " if action_razz_value(cards) > RAZZ_LOW_MAX else "butt ") + _low_text(five)
-    text = _low_text(five)
-    return text + " low" if len(set(map(rank_of, five))) == 5 else text
+        face = any(rank_of(card) >= RANKS.index("J") for card in cards)
+        return ("face " if face else "butt ") + _low_text(best)
+    text = _low_text(best)
+    return text + " low" if len(set(map(rank_of, best))) == size else text
 
 
 @functools.cache
@@ -464,14 +592,42 @@ def action_razz_batch(cards: np.ndarray) -> np.ndarray:
     return _batch(cards, "action_razz")
 
 
-def rank_counts_batch(counts: np.ndarray, kind: str) -> np.ndarray:
+def _best_low_batch(keys: np.ndarray, kind: str, size: int) -> np.ndarray:
+    """``evaluator(kind, size)`` values of hands given by their additive rank keys, as int32."""
+    evaluator(kind, size)
+    table = _best_low_table(kind, size)
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    values = np.array([table[key] for key in distinct.tolist()], dtype=np.int32)
+    return values[inverse.reshape(-1)]
+
+
+def evaluate_batch(cards: np.ndarray, kind: str, size: int = 5) -> np.ndarray:
+    """``evaluator(kind, size)`` of each row of an (N, n) card int array, as int32: the five-card batch
+    evaluators for ``size`` 5 (n 5 to 7), the best ``size``-card low of each row otherwise."""
+    evaluator(kind, size)
+    if size == 5:
+        return _FIVE_CARD_BATCH[kind](cards)
+    cards = np.asarray(cards)
+    if cards.ndim != 2 or cards.shape[1] < size:
+        raise ValueError(f"expected card ints of shape (N, {size} or more), got shape {cards.shape}")
+    return _best_low_batch(_BATCH_RANK_KEYS[cards].sum(axis=1), kind, size)
+
+
+def rank_counts_batch(counts: np.ndarray, kind: str, size: int = 5) -> np.ndarray:
     """``kind`` values (``"razz"``, ``"eight"`` or ``"action_razz"``: suit-free) of hands given as per-rank
-    counts, shape (N, 13), every row holding the same number (5 to 7) of cards; as int32.
+    counts, shape (N, 13), every row holding the same number (5 to 7) of cards; as int32. ``size``: the
+    showdown hand size (5; any other takes the best ``size``-card low of rows of any size, as
+    :func:`evaluator`).
 
     >>> wheel = np.array([[1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 0]])
     >>> int(rank_counts_batch(wheel, "razz")[0]) == RAZZ_LOW_MAX
     True
     """
+    if size != 5:
+        counts = np.asarray(counts)
+        if counts.ndim != 2 or counts.shape[1] != NUM_RANKS:
+            raise ValueError(f"expected per-rank counts of shape (N, {NUM_RANKS})")
+        return _best_low_batch(counts.astype(np.int64) @ _RANK_POWERS, kind, size)
     counts = np.asarray(counts)
     sizes = counts.sum(axis=1) if counts.ndim == 2 else None
     if sizes is None or counts.shape[1] != NUM_RANKS or (len(sizes) and (sizes.min() != sizes.max()
@@ -506,3 +662,8 @@ def stud_high_batch(cards: np.ndarray) -> np.ndarray:
         in_suit = suits[flush] == flush_suit[:, None]
         values[flush] = _HIGH_FLUSH.lookup((rank_keys[flush] * in_suit).sum(axis=1))
     return values.astype(np.int32)
+
+
+_FIVE_CARD_BATCH: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "razz": razz_low_batch, "eight": eight_low_batch, "action_razz": action_razz_batch, "high": stud_high_batch,
+}

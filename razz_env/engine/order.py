@@ -1,4 +1,4 @@
-"""Who brings in on 3rd street and who opens 4th to 7th: boards compared as ``rules.md`` says.
+"""Who brings in on the first street and who opens the later ones: boards compared as ``rules.md`` says.
 
 A board's strength is a tuple (greater = better board). Lowball variants read
 boards with aces low and pairs bad, and on equal ranks the lower suits win
@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 _HIGH_ORDER = tuple((((c >> 2) - 1) % 13) * 4 + (c & 3) for c in range(52))
-_SINGLETONS = tuple(sum(5**i for i in range(n)) for n in range(5))
+_SINGLETONS = tuple(sum(5**i for i in range(n)) for n in range(53))
 
 
 def board_strength(up_cards: Sequence[int], low: bool) -> int:
-    """Comparable strength of a board of up to four up cards (greater opens first).
+    """Comparable strength of a board of up cards (greater opens first).
 
     Boards of the same size compare by count pattern (pairs, trips...), then ranks
     grouped by count, then suits card by card; all three packed into one int.
@@ -82,10 +82,10 @@ def _extreme_seat(boards: Sequence[Sequence[int] | None], low: bool, strongest: 
 
 
 def weakest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
-    """Seat with the weakest board (the bring-in on 3rd street); ``None`` boards are skipped."""
+    """Seat with the weakest board (the bring-in on the first street); ``None`` boards are skipped."""
     return _extreme_seat(boards, low, strongest=False)
 
 
 def strongest_seat(boards: Sequence[Sequence[int] | None], low: bool) -> int:
-    """Seat with the strongest board (opens 4th to 7th street); ``None`` boards are skipped."""
+    """Seat with the strongest board (opens every later street); ``None`` boards are skipped."""
     return _extreme_seat(boards, low, strongest=True)

@@ -4,7 +4,7 @@
 ``write_phh(path, hands, players=None)`` writes many hands to one ``.phhs`` file of numbered
 sections (``HandHistory.load_all``). ``players`` adds PHH's ``players`` field: display names, one per
 seat. Razz, stud and stud8 map to PokerKit's ``FR``, ``F7S`` and ``F7S/8``;
-Action Razz has no PokerKit game and is refused.
+Action Razz and the MiniRazz games have no PokerKit game and are refused.
 
 The export records our hand as played: cards in dealing order (``d dh p1 AsKs7h``, up or down as
 the street deals them; PokerKit burns its own blank cards), decisions (``pb`` bring-in, ``cbr N``
@@ -43,6 +43,7 @@ from razz_env.engine.cards import card_str
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.record import check_players
 from razz_env.engine.state import HandState
+from razz_env.engine.variants import VARIANTS
 
 PHH_VARIANTS = {"razz": "FR", "stud": "F7S", "stud8": "F7S/8"}
 POKERKIT_RAISE_CAP = 4  # PokerKit's fixed-limit games allow a bet and three raises a round
@@ -50,13 +51,15 @@ POKERKIT_RAISE_CAP = 4  # PokerKit's fixed-limit games allow a bet and three rai
 
 def _check_expressible(hand: HandState) -> str:
     """The PHH variant code, or ValueError naming what PokerKit's games cannot express."""
-    name = hand.config.variant.name
+    config = hand.config
+    name = config.variant.name
     code = PHH_VARIANTS.get(name)
-    if code is None:
-        raise ValueError(f"PHH export: PokerKit has no {name!r} game; supported variants: {', '.join(PHH_VARIANTS)}")
-    stakes = hand.config.stakes
-    small, big = stakes.bet_size(3), stakes.bet_size(5)
-    if [stakes.bet_size(s) for s in (3, 4, 5, 6, 7)] != [small, small, big, big, big]:
+    if code is None or VARIANTS.get(name) != config.variant:
+        raise ValueError(f"PHH export: PokerKit has no {name!r} game ({config.variant.title}); supported "
+                         f"variants: {', '.join(PHH_VARIANTS)}")
+    stakes = config.stakes
+    small, big = config.bet_size(3), config.bet_size(5)
+    if [config.bet_size(s) for s in (3, 4, 5, 6, 7)] != [small, small, big, big, big]:
         raise ValueError("PHH export: PokerKit bets the small bet on 3rd and 4th street and the big bet after; "
                          f"this hand's schedule is {list(stakes.street_bets or ())}")
     bets_per_street: dict[int, int] = {}
@@ -155,8 +158,8 @@ def to_phh(hand: HandState, players: Sequence[str] | None = None) -> str:
         "ante_trimming_status = true",
         f"antes = {_toml_list([stakes.ante] * config.num_seats)}",
         f"bring_in = {stakes.bring_in}",
-        f"small_bet = {stakes.bet_size(3)}",
-        f"big_bet = {stakes.bet_size(5)}",
+        f"small_bet = {config.bet_size(3)}",
+        f"big_bet = {config.bet_size(5)}",
         f"starting_stacks = {_toml_list(config.stacks)}",
         f"actions = {_toml_list(_actions(hand))}",
     ]

@@ -28,7 +28,7 @@ from razz_env.engine.checks import as_int
 from razz_env.engine.config import STREET_NAMES, HandConfig, Rules, Stakes
 from razz_env.engine.errors import ConfigError, IllegalActionError, shown
 from razz_env.engine.state import HandState
-from razz_env.engine.variants import get_variant
+from razz_env.engine.variants import VARIANTS, get_variant
 
 RECORD_FIELDS = ("variant", "stakes", "stacks", "cards", "community", "actions", "payoffs")
 OPTIONAL_FIELDS = ("rules", "players")
@@ -82,7 +82,8 @@ def config_from_record(record: Mapping[str, Any]) -> HandConfig:
     stacks = record["stacks"]
     if not isinstance(stacks, list):
         raise ConfigError(f"stacks: expected a list of chip counts, got {shown(stacks)}")
-    config = HandConfig(get_variant(record["variant"]), Stakes.from_dict(record["stakes"]), stacks,
+    variant = get_variant(record["variant"])
+    config = HandConfig(variant, Stakes.from_dict(record["stakes"], variant), stacks,
                         Rules.from_dict(record.get("rules")))
     if record.get("players") is not None:
         check_players(record["players"], config.num_seats)
@@ -96,8 +97,8 @@ def _card(where: str, text: object) -> int:
         raise ConfigError(f"{where}: {err}") from None
 
 
-def _parse_record_cards(record: Mapping[str, Any], num_seats: int) -> tuple[list[list[int]], int | None]:
-    cards = record["cards"]
+def _parse_record_cards(record: Mapping[str, Any], config: HandConfig) -> tuple[list[list[int]], int | None]:
+    cards, num_seats, per_seat = record["cards"], config.num_seats, config.variant.cards_per_seat
     if not isinstance(cards, list):
         raise ConfigError(f"cards: expected one list of card names per seat, got {shown(cards)}")
     if len(cards) != num_seats:
@@ -106,8 +107,8 @@ def _parse_record_cards(record: Mapping[str, Any], num_seats: int) -> tuple[list
     for seat, seat_cards in enumerate(cards):
         if not isinstance(seat_cards, list):
             raise ConfigError(f"cards[{seat}]: expected a list of card names, got {shown(seat_cards)}")
-        if len(seat_cards) > 7:
-            raise ConfigError(f"cards[{seat}]: a seat holds at most 7 cards, got {len(seat_cards)}")
+        if len(seat_cards) > per_seat:
+            raise ConfigError(f"cards[{seat}]: a seat holds at most {per_seat} cards, got {len(seat_cards)}")
         parsed.append([_card(f"cards[{seat}][{i}]", c) for i, c in enumerate(seat_cards)])
     community = record.get("community")
     return parsed, None if community is None else _card("community", community)
@@ -149,7 +150,7 @@ def _check_cards_dealt(hand: HandState, cards: list[list[int]], community: int |
 def hand_from_record(record: Mapping[str, Any]) -> HandState:
     """A finished :class:`HandState` with the record's cards and actions applied (raises on any problem)."""
     config = config_from_record(record)
-    cards, community = _parse_record_cards(record, config.num_seats)
+    cards, community = _parse_record_cards(record, config)
     actions = _parse_actions(record)
     _parse_payoffs(record, config.num_seats)
     hand = HandState(config, cards=cards, community=community)
@@ -210,8 +211,12 @@ def to_record(hand: HandState, players: Sequence[str] | None = None) -> dict[str
     ``players``: one display name per seat (seat 0 first), written as the optional ``players`` field.
     """
     config = hand.config
+    variant = config.variant
+    if VARIANTS.get(variant.name) != variant:
+        raise ConfigError(f"variant: {variant.name!r} is not the registered variant of that name (known: "
+                          f"{', '.join(VARIANTS)}), so a record naming it would replay another game")
     record: dict[str, Any] = {
-        "variant": config.variant.name,
+        "variant": variant.name,
         "stakes": config.stakes.to_dict(),
         "stacks": list(config.stacks),
         "cards": [[card_str(c) for c in held] for held in hand.cards],
@@ -219,7 +224,7 @@ def to_record(hand: HandState, players: Sequence[str] | None = None) -> dict[str
         "actions": [str(Action(entry.action)) for entry in hand.history],
         "payoffs": list(hand.payoffs) if hand.payoffs is not None else None,
     }
-    rules = config.rules.to_dict()
+    rules = config.rules.to_dict(variant.default_raise_cap)
     if rules:
         record["rules"] = rules
     if players is not None:

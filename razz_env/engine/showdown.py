@@ -4,12 +4,13 @@ Every chip a seat put in (antes included) sits in the layers up to its total; a
 layer is contested by the live seats that reached it. Each pot is split into the
 variant's halves (one for razz and stud, high and eight-or-better low for stud8),
 ties split evenly, and odd chips go as ``rules.md`` says: to the high half in
-stud8, then to the tied winner holding the highest card of their five-card hand.
+stud8, then to the tied winner holding the highest card of their best hand. Each half plays
+the best ``variant.hand_size`` cards (five in the seven-card games, three in MiniRazz).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -18,14 +19,9 @@ from razz_env.engine import evaluation
 if TYPE_CHECKING:
     from razz_env.engine.state import HandState
 
-_VALUE: dict[str, Callable[[Sequence[int]], int]] = {
-    "razz": evaluation.razz_low,
-    "action_razz": evaluation.action_razz_value,
-    "high": evaluation.stud_high,
-    "eight": evaluation.eight_low,
-}
-# Which five cards a half plays and which way its ranks run (for the odd-chip rule).
-_FIVE_KIND = {"razz": "razz", "action_razz": "razz", "high": "high", "eight": "eight"}
+_FIVE_CARD_VALUE = {half: evaluation.evaluator(half, 5) for half in ("razz", "action_razz", "high", "eight")}
+# Which cards a half plays and which way its ranks run (for the odd-chip rule).
+_HAND_KIND = {"razz": "razz", "action_razz": "razz", "high": "high", "eight": "eight"}
 
 
 @dataclass(slots=True)
@@ -58,22 +54,23 @@ def pot_layers(contributed: Sequence[int], folded: Sequence[bool]) -> list[tuple
     return layers
 
 
-def _odd_chip_order(seats: list[int], held: dict[int, list[int]], kind: str) -> list[int]:
-    """Tied winners ordered by the highest card (rank, then suit) of their five-card hand."""
+def _odd_chip_order(seats: list[int], held: dict[int, list[int]], kind: str, size: int) -> list[int]:
+    """Tied winners ordered by the highest card (rank, then suit) of their best ``size``-card hand."""
     def top_card(seat: int) -> tuple[int, int]:
-        five = evaluation.best_five(held[seat], kind)
+        best = evaluation.best_hand(held[seat], kind, size)
         if kind == "high":
-            return max((((c >> 2) - 1) % 13, c & 3) for c in five)
-        return max((c >> 2, c & 3) for c in five)
+            return max((((c >> 2) - 1) % 13, c & 3) for c in best)
+        return max((c >> 2, c & 3) for c in best)
     return sorted(seats, key=top_card, reverse=True)
 
 
-def _split(amount: int, winners: list[int], held: dict[int, list[int]], kind: str, shares: dict[int, int]) -> None:
+def _split(amount: int, winners: list[int], held: dict[int, list[int]], kind: str, size: int,
+           shares: dict[int, int]) -> None:
     each, odd = divmod(amount, len(winners))
     for seat in winners:
         shares[seat] = shares.get(seat, 0) + each
     if odd:
-        for seat in _odd_chip_order(winners, held, kind)[:odd]:
+        for seat in _odd_chip_order(winners, held, kind, size)[:odd]:
             shares[seat] += 1
 
 
@@ -86,12 +83,13 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
         total = sum(state.contributed)
         winnings[live[0]] = total
         return winnings, [PotResult(total, live, {live[0]: total}, {state.config.variant.showdown[0]: live})]
-    halves = state.config.variant.showdown
-    held: dict[int, list[int]] = {}
+    variant = state.config.variant
+    halves, size = variant.showdown, variant.hand_size
+    held = {s: state.showdown_cards(s) for s in live}
     values: dict[str, dict[int, int]] = {}
-    if len(live) > 1:
-        held = {s: state.showdown_cards(s) for s in live}
-        values = {half: {s: _VALUE[half](held[s]) for s in live} for half in halves}
+    for half in halves:
+        value = _FIVE_CARD_VALUE[half] if size == 5 else evaluation.evaluator(half, size)
+        values[half] = {s: value(held[s]) for s in live}
     results = []
     for amount, eligible in pot_layers(state.contributed, state.folded):
         pot = PotResult(amount, eligible)
@@ -112,11 +110,11 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
             if len(contested) == 2:
                 low_amount = amount // 2
                 (high, high_winners), (low, low_winners) = contested
-                _split(amount - low_amount, high_winners, held, _FIVE_KIND[high], pot.shares)
-                _split(low_amount, low_winners, held, _FIVE_KIND[low], pot.shares)
+                _split(amount - low_amount, high_winners, held, _HAND_KIND[high], size, pot.shares)
+                _split(low_amount, low_winners, held, _HAND_KIND[low], size, pot.shares)
             else:
                 half, half_winners = contested[0]
-                _split(amount, half_winners, held, _FIVE_KIND[half], pot.shares)
+                _split(amount, half_winners, held, _HAND_KIND[half], size, pot.shares)
             pot.winners = dict(contested)
         for seat, chips in pot.shares.items():
             winnings[seat] += chips

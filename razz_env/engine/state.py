@@ -1,6 +1,7 @@
-"""One hand of fixed-limit seven-card stud as a state object.
+"""One hand of a fixed-limit stud game (any declared variant) as a state object.
 
-``HandState(config, seed=...)`` antes, deals 3rd street and waits for the bring-in.
+``HandState(config, seed=...)`` antes, deals the first street (seven-card stud's 3rd,
+MiniRazz's 2nd) and waits for the bring-in.
 ``actor`` is the seat to act, ``legal_actions()`` what it may do (masks fall out
 of it), ``act(action)`` applies a decision and runs the hand forward — dealing,
 opening each street, and settling the pots — until the next decision or the end.
@@ -30,7 +31,7 @@ from razz_env.engine.checks import as_int
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.dealing import DeckDealer, ExplicitDealer
 from razz_env.engine.errors import ConfigError, IllegalActionError, shown
-from razz_env.engine.order import bring_in_seat, strongest_seat
+from razz_env.engine.order import bring_in_seat, strongest_seat, weakest_seat
 from razz_env.engine.showdown import PotResult, settle
 from razz_env.engine.view import SeatView, seat_view
 
@@ -46,7 +47,6 @@ _FOLD_CHECK_RAISE = (FOLD, CHECK, RAISE)
 _FOLD_CHECK_COMPLETE = (FOLD, CHECK, COMPLETE)
 _FOLD_CHECK_BET = (FOLD, CHECK, BET)
 _FOLD_CHECK_BET_BIG = (FOLD, CHECK, BET, BET_BIG)
-UP_POSITIONS = (2, 3, 4, 5)
 # What an action can change: restored when a partial explicit deal has no card for what it started.
 _UNDO_FIELDS = ("stacks", "bets", "contributed", "folded", "acted", "community", "street", "actor", "level",
                 "bet_count", "increment", "cap", "bring_in_pending", "big_bet_open", "payoffs", "pots", "is_over",
@@ -54,7 +54,8 @@ _UNDO_FIELDS = ("stacks", "bets", "contributed", "folded", "acted", "community",
 
 
 class HistoryEntry(NamedTuple):
-    """One decision: the street (3-7), the seat, the action and the chips it put in."""
+    """One decision: the street number (cards each seat holds: stud 3-7), the seat, the action and the chips
+    it put in."""
 
     street: int
     seat: int
@@ -70,7 +71,7 @@ class HandState:
         "acted", "cards", "community", "street", "actor", "level", "bet_count", "increment",
         "cap", "bring_in_pending", "big_bet_open", "history", "payoffs", "pots", "is_over",
         "bring_in_seat", "_legal", "_dealer", "_low", "_bet_sizes", "_big_bet", "_bring_in",
-        "_open_pair_rule", "_partial",
+        "_open_pair_rule", "_partial", "_layout", "_first", "_up",
     )
 
     def __init__(
@@ -88,12 +89,15 @@ class HandState:
         n = config.num_seats
         self.config = config
         self.num_seats = n
-        self._dealer: DeckDealer | ExplicitDealer = _dealer(n, seed, rng, deck, cards, community)
+        self._dealer: DeckDealer | ExplicitDealer = _dealer(config, seed, rng, deck, cards, community)
         self._partial = isinstance(self._dealer, ExplicitDealer) and not self._dealer.complete
         stakes = config.stakes
+        layout = self._layout = config.layout
+        self._first = layout.first
+        self._up = layout.up
         self._low = config.variant.low_board
-        self._bet_sizes = stakes.by_street
-        self._big_bet = stakes.big_bet_size
+        self._bet_sizes = config.bets_by_street
+        self._big_bet = config.big_bet
         self._bring_in = stakes.bring_in
         self._open_pair_rule = config.open_pair_big_bet
         self.initial_stacks = config.stacks
@@ -113,8 +117,8 @@ class HandState:
             ante = min(stakes.ante, self.stacks[seat])
             self.stacks[seat] -= ante
             self.contributed[seat] = ante
-        self.cards = self._dealer.third_street()
-        self._start_round(3)
+        self.cards = self._dealer.first_street()
+        self._start_round(layout.first)
 
     # ------------------------------------------------------------------ queries
 
@@ -135,17 +139,19 @@ class HandState:
         return min(self.level - self.bets[self.actor], self.stacks[self.actor])
 
     def up_cards(self, seat: int) -> list[int]:
-        """The seat's face-up cards (door, 4th, 5th, 6th), as dealt so far."""
-        return self.cards[seat][2:6]
+        """The seat's face-up cards (``variant.up_positions``; stud: door, 4th, 5th, 6th), as dealt so far."""
+        return self.cards[seat][self._up]
 
     def down_cards(self, seat: int) -> list[int]:
         """The seat's face-down cards: private to that seat."""
         held = self.cards[seat]
-        return held[:2] + held[6:]
+        up = self._up
+        return held[: up.start] + held[up.stop:]
 
     def dead_cards(self) -> list[int]:
         """Up cards of folded seats: seen by everyone, out of play."""
-        return [c for seat in range(self.num_seats) if self.folded[seat] for c in self.cards[seat][2:6]]
+        up = self._up
+        return [c for seat in range(self.num_seats) if self.folded[seat] for c in self.cards[seat][up]]
 
     def is_live(self, seat: int) -> bool:
         """The seat has not folded."""
@@ -294,17 +300,23 @@ class HandState:
             return
         self.cap = self.config.raise_cap_for(folded.count(False))
         cards = self.cards
-        if street == 3:
-            first = bring_in_seat([held[2] for held in cards], self._low)
+        opening = street == self._first
+        if opening:
+            start = self._up.start
+            if self._layout.first_up == 1:
+                first = bring_in_seat([held[start] for held in cards], self._low)
+            else:
+                first = weakest_seat([held[start:] for held in cards], self._low)
             self.bring_in_pending = True
         else:
-            boards = [None if folded[seat] else cards[seat][2:6] for seat in range(n)]
+            up = self._up
+            boards = [None if folded[seat] else cards[seat][up] for seat in range(n)]
             first = strongest_seat(boards, self._low)
-            if street == 4 and self._open_pair_rule:
-                self.big_bet_open = any(b is not None and b[0] >> 2 == b[1] >> 2 for b in boards)
+            if self._open_pair_rule and street == self._layout.second:
+                self.big_bet_open = any(b is not None and len({c >> 2 for c in b}) < len(b) for b in boards)
         while not stacks[first] or folded[first]:
             first = first + 1 if first + 1 < n else 0
-        if street == 3:
+        if opening:
             self.bring_in_seat = first
         self.actor = first
         self._legal = self._compute_legal()
@@ -339,33 +351,38 @@ class HandState:
             return _FOLD_CHECK if others_have_chips else _CHECK
         if self.bet_count:
             return _FOLD_CHECK_RAISE
-        if level or self.street == 3:
+        if level or self.street == self._first:
             return _FOLD_CHECK_COMPLETE
         return _FOLD_CHECK_BET_BIG if self.big_bet_open else _FOLD_CHECK_BET
 
     def _end_round(self) -> None:
         """Close the betting on this street and deal the next one (or settle)."""
         street = self.street
-        if street == 7:
+        layout = self._layout
+        following = layout.next_street[street]
+        if not following:
             self._finish()
             return
         n = self.num_seats
         folded, cards = self.folded, self.cards
         live = [seat for seat in range(n) if not folded[seat]]
-        if street < 6:
-            deal = self._dealer.deal
-            position = street
-            for seat in live:
-                cards[seat].append(deal(seat, position))
-        else:
+        if following == layout.single_last:
             dealt = sum(len(held) for held in cards)
-            if 52 - dealt < len(live):
-                self.community = self._dealer.seventh(live, True)
+            if layout.deck_size - dealt < len(live):
+                self.community = self._dealer.last_card(live, True)
             else:
-                sevenths = self._dealer.seventh(live, False)
+                lasts = self._dealer.last_card(live, False)
                 for seat in live:
-                    cards[seat].append(sevenths[seat])
-        self._start_round(street + 1)
+                    cards[seat].append(lasts[seat])
+        elif following == street + 1:
+            deal = self._dealer.deal
+            for seat in live:
+                cards[seat].append(deal(seat, street))
+        else:
+            deal = self._dealer.deal
+            for seat in live:
+                cards[seat].extend(deal(seat, position) for position in range(street, following))
+        self._start_round(following)
 
     def _finish(self) -> None:
         """Settle every pot and record the payoffs; the hand is over."""
@@ -377,7 +394,7 @@ class HandState:
         self.stacks = [s + w for s, w in zip(self.stacks, winnings)]
 
 
-def _dealer(num_seats: int, seed: object, rng: random.Random | None, deck: Sequence[int] | None,
+def _dealer(config: HandConfig, seed: object, rng: random.Random | None, deck: Sequence[int] | None,
             cards: Sequence[Sequence[int]] | None, community: int | None) -> DeckDealer | ExplicitDealer:
     """The dealer the arguments ask for; ``ConfigError`` for combinations that would silently ignore one."""
     if cards is not None and deck is not None:
@@ -391,11 +408,11 @@ def _dealer(num_seats: int, seed: object, rng: random.Random | None, deck: Seque
         raise ConfigError(f"{given}: the hand deals the given {'cards' if cards is not None else 'deck'}, "
                           f"so a {given} would be ignored; give one or the other")
     if cards is not None:
-        return ExplicitDealer(cards, community, num_seats)
+        return ExplicitDealer(cards, community, config)
     if deck is not None:
-        return DeckDealer(deck, num_seats)
+        return DeckDealer(deck, config)
     if rng is None:
         rng = random.Random(None if seed is None else as_int("seed", seed))
     elif not callable(getattr(rng, "random", None)):
         raise ConfigError(f"rng: expected a random.Random, got {shown(rng)}")
-    return DeckDealer.shuffled(rng, num_seats)
+    return DeckDealer.shuffled(rng, config)

@@ -28,6 +28,8 @@ from razz_env.engine.errors import ConfigError, shown
 
 SMALL = "small"
 BIG = "big"
+SHOWDOWN_KINDS = ("razz", "action_razz", "high", "eight")
+"""The evaluators a pot half can name (:mod:`razz_env.engine.evaluation`)."""
 
 
 class Street(NamedTuple):
@@ -104,6 +106,13 @@ class Variant:
         if not 1 <= self.hand_size <= len(faces):
             raise ConfigError(f"{where}: hand_size must be 1 to the {len(faces)} cards a seat is dealt, "
                               f"got {self.hand_size}")
+        if (not 1 <= len(self.showdown) <= 2 or len(set(self.showdown)) != len(self.showdown)
+                or any(half not in SHOWDOWN_KINDS for half in self.showdown)):
+            raise ConfigError(f"{where}: showdown must be one or two of {', '.join(SHOWDOWN_KINDS)}, "
+                              f"got {shown(self.showdown)}")
+        if "high" in self.showdown and self.hand_size != 5:
+            raise ConfigError(f"{where}: a 'high' showdown plays five-card hands (straights, flushes), "
+                              f"got hand_size {self.hand_size}")
         deck = tuple(sorted(RANKS.index(r) * len(SUITS) + SUITS.index(s) for r in self.ranks for s in self.suits))
         numbers, held = [], 0
         for street in self.streets:

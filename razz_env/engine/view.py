@@ -74,7 +74,7 @@ def seat_view(hand: HandState, seat: int) -> SeatView:
         street=hand.street,
         own_down=tuple(hand.down_cards(seat)),
         own_up=tuple(hand.up_cards(seat)),
-        up_cards=tuple(tuple(hand.cards[s][2:6]) for s in range(n)),
+        up_cards=tuple(tuple(hand.up_cards(s)) for s in range(n)),
         dead_cards=tuple(hand.dead_cards()),
         community=hand.community,
         stacks=tuple(hand.stacks),

@@ -79,7 +79,7 @@ class raw_env(AECEnv):
         if viewer is not None and viewer not in self._seats and viewer not in range(n):
             raise ValueError(f"viewer: expected None, an agent name or a seat 0-{n - 1}, got {viewer!r}")
         self.viewer = viewer
-        self._big_bet = self.config.stakes.big_bet_size
+        self._big_bet = self.config.big_bet
         mask_space = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
         self._observation_spaces = {
             agent: spaces.Dict({"observation": self.encoder.observation_space, "action_mask": mask_space})
@@ -125,7 +125,7 @@ class raw_env(AECEnv):
         Bad ``seed`` or ``options`` raise ``ConfigError`` naming them before anything changes.
         """
         seed = reset_seed(seed)
-        deal = deal_options(options, self.config.num_seats)
+        deal = deal_options(options, self.config)
         if seed is not None:
             self._rng = random.Random(seed)
         self.hand = HandState(self.config, **deal) if deal else HandState(self.config, rng=self._rng)

@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from razz_env.engine.checks import as_int
-from razz_env.engine.config import MAX_SEATS, MIN_SEATS, HandConfig
+from razz_env.engine.config import MAX_SEATS, MIN_SEATS, STREET_NAMES, VARIANT_DEFAULT, HandConfig, max_seats
 from razz_env.engine.dealing import DeckDealer, ExplicitDealer
 from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.variants import get_variant
 
 DEFAULT_PLAYERS = 2
 
@@ -38,21 +39,24 @@ def table_config(**options: Any) -> HandConfig:
 def _table_config(
     variant: str = "razz",
     num_players: int | None = None,
-    ante: int = 1,
-    bring_in: int = 2,
-    small_bet: int = 5,
-    big_bet: int = 10,
+    ante: int | None = None,
+    bring_in: int | None = None,
+    small_bet: int | None = None,
+    big_bet: int | None = None,
     street_bets: Sequence[int] | None = None,
     starting_stacks: int | Sequence[int] = 200,
-    raise_cap: int | None = 4,
+    raise_cap: int | None = VARIANT_DEFAULT,
     heads_up_uncapped: bool = False,
     open_pair_big_bet: bool | None = None,
 ) -> HandConfig:
     """A validated config from the environments' keywords (``num_players`` defaults to the stack list or 2).
 
+    The stakes left ``None`` and ``raise_cap`` left out are the variant's (``variant.default_stakes``, 1/2/5/10 in
+    the seven-card games and 1/1/2/4 in MiniRazz; ``default_raise_cap``, 4 or 2); ``raise_cap=None`` is no cap.
     Raises ``ValueError`` (``ConfigError``) naming the bad option, including a table where at most one
     seat has chips behind the ante: no one could ever make a decision.
     """
+    declared = get_variant(variant)
     if num_players is not None:
         num_players = as_int("num_players", num_players, MIN_SEATS, MAX_SEATS)
     try:
@@ -67,11 +71,17 @@ def _table_config(
             raise ConfigError(f"starting_stacks: {len(stacks)} stacks given for num_players={num_players}")
     else:
         raise ConfigError(f"starting_stacks: expected an int or a list of ints, got {shown(starting_stacks)}")
+    most = max_seats(declared)
+    if len(stacks) > most:
+        option = "num_players" if num_players is not None else "starting_stacks"
+        raise ConfigError(f"{option}: {declared.name} seats {MIN_SEATS} to {most} (its {len(declared.deck)}-card deck "
+                          f"deals {declared.cards_per_seat} cards a seat), got {len(stacks)} seats")
     config = HandConfig.create(
         variant, stacks=stacks, ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
         street_bets=street_bets, raise_cap=raise_cap, heads_up_uncapped=heads_up_uncapped,
         open_pair_big_bet=open_pair_big_bet,
     )
+    ante = config.stakes.ante
     if sum(stack > ante for stack in config.stacks) < 2:
         raise ConfigError(f"starting_stacks: at most one seat has chips behind the ante ({ante}), "
                           "so no seat would ever make a decision")
@@ -86,12 +96,14 @@ def reset_seed(seed: object, minimum: int | None = None) -> int | None:
     return None if seed is None else as_int("seed", seed, minimum)
 
 
-def deal_options(options: object, num_seats: int) -> dict[str, Any]:
+def deal_options(options: object, config: HandConfig) -> dict[str, Any]:
     """``HandState`` keywords for the deal ``reset(options=...)`` chooses: ``{"deck": [...]}`` or
-    ``{"cards": [...]}``, checked now so that every line the agents may play can be dealt.
+    ``{"cards": [...]}``, checked now against ``config``'s variant so that every line the agents may play
+    can be dealt.
 
-    Explicit cards must list all 7 cards of every seat; at 8 seats, where who gets a 7th-street card depends
-    on who folds, only a deck can fix the deal. Unknown keys are ignored with a warning.
+    Explicit cards must list all the cards of every seat (7 in seven-card stud, 3 in MiniRazz); where the deck
+    is too short for every seat's last card (stud at 8 seats), who gets one depends on who folds, so only a
+    deck can fix the deal. Unknown keys are ignored with a warning.
     """
     if options is None:
         return {}
@@ -102,18 +114,22 @@ def deal_options(options: object, num_seats: int) -> dict[str, Any]:
         warnings.warn(f"options: ignoring unknown key(s) [{', '.join(unknown)}]; reset options: "
                       f"{', '.join(DEAL_OPTIONS)}", stacklevel=3)
     deal = {key: options[key] for key in DEAL_OPTIONS if options.get(key) is not None}
+    variant, seats = config.variant, config.num_seats
     if "deck" in deal:
         if len(deal) > 1:
             raise ConfigError("options: give either a deck or cards, not both")
-        DeckDealer(deal["deck"], num_seats)
+        DeckDealer(deal["deck"], config)
         return deal
     if "cards" in deal:
-        if num_seats == MAX_SEATS:
-            raise ConfigError(f"cards: at {MAX_SEATS} seats who gets a 7th-street card depends on who folds, so "
+        per_seat = variant.cards_per_seat
+        if seats * per_seat > len(variant.deck):
+            last = STREET_NAMES[variant.street_numbers[-1]]
+            raise ConfigError(f"cards: at {seats} seats who gets a {last}-street card depends on who folds, so "
                               "per-seat cards cannot cover every line of play; give options={'deck': [...]} instead")
-        dealer = ExplicitDealer(deal["cards"], None, num_seats)
-        short = next((seat for seat, held in enumerate(dealer.cards) if len(held) < 7), None)
+        dealer = ExplicitDealer(deal["cards"], None, config)
+        short = next((seat for seat, held in enumerate(dealer.cards) if len(held) < per_seat), None)
         if short is not None:
-            raise ConfigError(f"cards[{short}]: the agents may play any line, so every seat must list all 7 of its "
-                              f"cards in dealing order; seat {short} lists {len(dealer.cards[short])}")
+            raise ConfigError(f"cards[{short}]: the agents may play any line, so every seat must list all "
+                              f"{per_seat} of its cards in dealing order; seat {short} lists "
+                              f"{len(dealer.cards[short])}")
     return deal

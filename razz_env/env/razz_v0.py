@@ -1,11 +1,14 @@
-"""``razz_v0``: seven-card stud (razz, action razz, stud, stud8) as a PettingZoo AEC environment.
+"""``razz_v0``: stud games (razz, action razz, stud, stud8, MiniRazz) as a PettingZoo AEC environment.
 
 The versioned module, as PettingZoo names its games: ``from razz_env import razz_v0``, then
 ``razz_v0.env(**options)`` (wrapped, see "Wrappers") or ``razz_v0.raw_env(**options)``;
 ``razz_env.env()`` and ``razz_env.raw_env()`` are the same two. The name keeps ``_v0`` as long as
 the same options, seed and actions give the same observations and rewards.
 
-One episode is one hand. Agents are ``player_0`` .. ``player_{n-1}`` (``player_i``
+One episode is one hand of any variant of :data:`~razz_env.engine.variants.VARIANTS`: the four
+seven-card games, and MiniRazz (``minirazz``, ``minirazz_tiny``, ``minirazz_small``,
+``minirazz_large``: razz on a 12-, 6- or 8-card deck with two or three streets, small enough to
+solve exactly). Agents are ``player_0`` .. ``player_{n-1}`` (``player_i``
 sits in seat ``i``; seats are numbered clockwise). The rules engine
 (:class:`razz_env.engine.state.HandState`) plays the game; the environment
 (:mod:`razz_env.env.aec`) only translates actions, observations and rewards.
@@ -19,8 +22,8 @@ id   name            engine action
 ===  ==============  ==============================================================
 0    ``fold``        fold (masked when there is nothing to call, unless ``allow_open_fold``)
 1    ``check_call``  check, or call (an all-in call for less when short)
-2    ``bet_raise``   complete (3rd street), bet or raise: always the fixed-limit size
-3    ``bring_in``    post the bring-in (3rd street, the forced seat only)
+2    ``bet_raise``   complete (first street), bet or raise: always the fixed-limit size
+3    ``bring_in``    post the bring-in (first street, the forced seat only)
 4    ``bet_big``     stud/stud8 with an open pair on 4th street: open for the big bet
 ===  ==============  ==============================================================
 
@@ -37,7 +40,8 @@ position 0 is the agent itself, then clockwise. ``N`` = ``max_players`` (default
 ``num_players``; extra positions stay zero, so one network can serve several
 table sizes); ``S`` = ``history_slots`` (default ``N + cap * (N - 1)``, at most
 16; a longer betting round keeps its last ``S`` decisions and sets
-``history_overflow``). Chips are divided by the big bet (the 5th-street bet).
+``history_overflow``). Chips are divided by the big bet (``config.big_bet``, the bet of the
+first big-bet street: 5th street in seven-card stud, 3rd street in MiniRazz).
 ``env.unwrapped.describe_observation()`` returns every slice by name. The default
 ``encoding="flat"`` for the default 2-player table (N = 2, S = 6):
 
@@ -73,9 +77,13 @@ piece                 shape          slice    description
 ``history_overflow``  5              671:676  street had more than S decisions (oldest not shown)
 ====================  =============  =======  ======================================================================
 
-``encoding="ranks"`` (razz and action razz only) has the same pieces with 13 rank
-counts (A to K, 0-4) in place of each 52-card one-hot: suits never matter at a
-razz showdown.
+``encoding="ranks"`` (razz, action razz and MiniRazz) has the same pieces with rank
+counts (13, A to K, 0-4; MiniRazz 6, A to 6, 0-2) in place of each card one-hot: suits
+never matter at a lowball showdown.
+
+In MiniRazz the card pieces are one-hots over its 12 cards (the deck in card-id order) and
+``street``, ``history`` and ``history_overflow`` have one entry per street (2), so the default
+heads-up table (cap 2, S = 4) has a 188-float vector; ``describe_observation()`` gives its slices.
 
 Rewards
 -------
@@ -113,13 +121,16 @@ measures both). Use ``raw_env()`` for the fastest loop.
 
 Options (keyword arguments, kept across ``reset``)
 --------------------------------------------------
-``variant`` (``"razz"``, ``"action_razz"``, ``"stud"``, ``"stud8"``), ``num_players``
-(2-8; default the length of ``starting_stacks`` or 2), ``ante`` (1), ``bring_in``
-(2), ``small_bet`` (5), ``big_bet`` (10), ``street_bets`` (five sizes, 3rd to 7th
-street, replacing small/big), ``starting_stacks`` (200, or one per seat; every
-hand starts from them), ``raise_cap`` (4 bets and raises a round; ``None`` for no
-cap), ``heads_up_uncapped`` (False), ``open_pair_big_bet`` (``None``: the variant's
-default), ``allow_open_fold`` (False), ``encoding`` (``"flat"`` or ``"ranks"``),
+``variant`` (``"razz"``, ``"action_razz"``, ``"stud"``, ``"stud8"``, ``"minirazz"``,
+``"minirazz_tiny"``, ``"minirazz_small"``, ``"minirazz_large"``), ``num_players``
+(2-8, as many as the deck can deal to; default the length of ``starting_stacks`` or 2),
+``ante``, ``bring_in``, ``small_bet``, ``big_bet`` (default the variant's: 1, 2, 5, 10 in
+the seven-card games, 1, 1, 2, 4 in MiniRazz), ``street_bets`` (one size per street, e.g.
+five for 3rd to 7th street, replacing small/big), ``starting_stacks`` (200, or one per
+seat; every hand starts from them), ``raise_cap`` (bets and raises a round, default the
+variant's: 4, MiniRazz 2; ``None`` for no cap), ``heads_up_uncapped`` (False),
+``open_pair_big_bet`` (``None``: the variant's default), ``allow_open_fold`` (False),
+``encoding`` (``"flat"`` or ``"ranks"``),
 ``max_players``, ``history_slots``, ``render_mode`` (``"human"`` prints,
 ``"ansi"`` returns the table as text, ``"rgb_array"`` as an (H, W, 3) uint8 picture)
 and ``viewer`` (agent name or seat whose down cards the render shows; default the
@@ -127,13 +138,14 @@ agent to act).
 
 ``reset(seed=...)`` deals a new hand; the same seed deals the same cards, and
 later unseeded resets continue that sequence (numpy integer seeds are accepted).
-``reset(options=...)`` may give ``{"deck": [52 card ints]}`` or ``{"cards": [[7 card
-ints] per seat]}`` to deal a chosen hand (cards from :func:`razz_env.engine.cards.parse_cards`).
-Because the agents may play any line, explicit cards must list all seven cards of every
-seat, in dealing order; at 8 seats, where who gets a 7th-street card depends on who
-folds, give a deck. A short or long card list, a repeated card or a bad seed raise
-``ConfigError`` naming the problem, and the environment is left as it was; other keys
-are ignored with a warning (PettingZoo's API test passes one).
+``reset(options=...)`` may give ``{"deck": [card ints]}`` (every card of the variant's deck, 52
+or MiniRazz's 12) or ``{"cards": [[card ints] per seat]}`` to deal a chosen hand (cards from
+:func:`razz_env.engine.cards.parse_cards`). Because the agents may play any line, explicit cards
+must list all the cards of every seat (seven, MiniRazz three), in dealing order; where the deck
+cannot give every seat its last card (stud at 8 seats), who gets one depends on who folds: give a
+deck. A short or long card list, a card outside the deck, a repeated card or a bad seed raise
+``ConfigError`` naming the problem, and the environment is left as it was; other keys are ignored
+with a warning (PettingZoo's API test passes one).
 
 Pickling
 --------

@@ -1,9 +1,12 @@
 """Gymnasium ids for the single-seat view: ``gymnasium.make("razz_env/Razz-v0", **options)``.
 
-One id per variant (:data:`GYMNASIUM_IDS`), each building
+One id per variant of :data:`~razz_env.engine.variants.VARIANTS` (:data:`GYMNASIUM_IDS`: ``razz_env/Razz-v0``,
+``razz_env/ActionRazz-v0``, ``razz_env/Stud-v0``, ``razz_env/Stud8-v0``, ``razz_env/MiniRazz-v0``,
+``razz_env/MiniRazzTiny-v0``, ``razz_env/MiniRazzSmall-v0``, ``razz_env/MiniRazzLarge-v0``), each building
 :class:`razz_env.env.single_agent.SingleAgentEnv` with that ``variant``; every other
 keyword of ``gymnasium.make`` / ``gymnasium.make_vec`` is an option of that class
-(``opponents``, ``seat``, ``num_players``, stakes, ``encoding``, ``render_mode`` ...).
+(``opponents``, ``seat``, ``num_players``, stakes, ``encoding``, ``render_mode`` ...); the stakes and
+the cap default to the variant's.
 Without ``opponents`` every other seat plays uniformly at random from the environment's
 seeded generator, so ``reset(seed=...)`` repeats whole hands.
 
@@ -20,15 +23,20 @@ from __future__ import annotations
 
 import gymnasium
 
+from razz_env.engine.variants import VARIANTS
+
 __all__ = ["ENTRY_POINT", "GYMNASIUM_IDS", "register_envs"]
 
 ENTRY_POINT = "razz_env.env.single_agent:SingleAgentEnv"
-GYMNASIUM_IDS = {
-    "razz": "razz_env/Razz-v0",
-    "action_razz": "razz_env/ActionRazz-v0",
-    "stud": "razz_env/Stud-v0",
-    "stud8": "razz_env/Stud8-v0",
-}
+_ID_WORDS = {"minirazz": "MiniRazz"}
+
+
+def _env_name(variant: str) -> str:
+    """``minirazz_tiny`` -> ``MiniRazzTiny``: each word capitalised (``_ID_WORDS`` spells the odd one)."""
+    return "".join(_ID_WORDS.get(word, word.capitalize()) for word in variant.split("_"))
+
+
+GYMNASIUM_IDS = {variant: f"razz_env/{_env_name(variant)}-v0" for variant in VARIANTS}
 
 
 def register_envs() -> None:

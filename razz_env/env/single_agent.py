@@ -154,7 +154,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.actions = ActionTable(allow_open_fold)
         self.observation_space = self.encoder.observation_space
         self.action_space = LegalDiscrete(NUM_ACTIONS, self._pending_decision)
-        self._big_bet = self.config.stakes.big_bet_size
+        self._big_bet = self.config.big_bet
         self._rng = random.Random()
         self.opponent_sampler = opponent_sampler
         self._opponents: list[Agent] = []
@@ -204,7 +204,7 @@ class SingleAgentEnv(gymnasium.Env):
         ``options`` raise ``ConfigError`` before anything changes.
         """
         seed = reset_seed(seed, 0)
-        deal = deal_options(options, self.config.num_seats)
+        deal = deal_options(options, self.config)
         super().reset(seed=seed)
         if seed is not None:
             self._rng.seed(seed)  # in place: the default opponent draws from this generator too

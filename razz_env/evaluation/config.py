@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.checks import as_flag, as_int, as_list
-from razz_env.engine.config import MAX_SEATS, HandConfig
+from razz_env.engine.config import MAX_SEATS, VARIANT_DEFAULT, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.variants import get_variant
 from razz_env.settings import read_settings_file, with_overrides
 
 AgentSpec = str | dict[str, Any]
@@ -124,6 +125,9 @@ class TournamentConfig:
     table, seats rotated). ``deals``: deals per pairing (or per table); with
     ``duplicate`` each deal is replayed once per seat permutation so card luck cancels.
     ``block_deals``: deals per unit of work (one result line, one resume point).
+    ``ante``, ``bring_in``, ``small_bet``, ``big_bet`` and ``raise_cap`` default to the variant's
+    (1/2/5/10 cap 4 in the seven-card games, 1/1/2/4 cap 2 in MiniRazz); ``raise_cap: null`` is no cap.
+    The config holds the values it plays, defaults filled in, so its identity names the stakes.
     """
 
     name: str = "default"
@@ -135,11 +139,11 @@ class TournamentConfig:
     block_deals: int = 250
     seed: int = 0
     starting_stack: int = 1000
-    ante: int = 1
-    bring_in: int = 2
-    small_bet: int = 5
-    big_bet: int = 10
-    raise_cap: int | None = 4
+    ante: int | None = None
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    raise_cap: int | None = VARIANT_DEFAULT
     workers: int = 2
     decision_timeout: float = 2.0
     records: bool = False
@@ -151,7 +155,12 @@ class TournamentConfig:
         if not _PLAIN_NAME.fullmatch(name):
             raise ConfigError(f"name: expected a plain name (letters, digits, '_', '.', '+', '-'; no path), got "
                               f"{shown(name)}")
-        _text("variant", self.variant)
+        variant = get_variant(_text("variant", self.variant))
+        for field_name, default in variant.default_stakes._asdict().items():
+            if getattr(self, field_name) is None:
+                object.__setattr__(self, field_name, default)
+        if self.raise_cap is VARIANT_DEFAULT:
+            object.__setattr__(self, "raise_cap", variant.default_raise_cap)
         if self.format not in FORMATS:
             raise ConfigError(f"format: expected 'round_robin' or 'table', got {shown(self.format)}")
         agents = as_list("agents", self.agents, "a list of agent names or {type: name, ...} mappings")
@@ -178,8 +187,10 @@ class TournamentConfig:
         count = len(self.agents)
         if count < 2:
             raise ConfigError(f"agents: a tournament needs at least two agents, got {count}")
-        if self.format == "table" and count > MAX_SEATS:
-            raise ConfigError(f"agents: a table seats at most {MAX_SEATS} agents, got {count}")
+        most = max_seats(get_variant(self.variant))
+        if self.format == "table" and count > most:
+            deck = f" in {self.variant} (its deck deals that many)" if most < MAX_SEATS else ""
+            raise ConfigError(f"agents: a table seats at most {most} agents{deck}, got {count}")
         seen: dict[str, int] = {}
         for index, label in enumerate(self.labels):
             if not label.strip() or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in label):

@@ -186,7 +186,7 @@ def play_deals(
     deck_rng = random.Random(seed)
     tables: list[_Table] = []
     for deal in range(deals):
-        deck = shuffled_deck(deck_rng)
+        deck = shuffled_deck(deck_rng, cards=hand_config.variant.deck)
         for rotation in seat_permutations(seats, duplicate, first_deal + deal):
             tables.append(_Table(deal, HandState(hand_config, deck=deck), rotation))
     for table in tables:
@@ -225,7 +225,7 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     except AgentFailure as failure:
         return {**block, "error": {
             "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
-    result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.stakes.big_bet_size),
+    result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet),
               "seconds": round(time.perf_counter() - started, 3)}
     if config.records:
         labels = config.labels

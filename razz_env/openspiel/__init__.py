@@ -2,25 +2,35 @@
 
 Needs the ``openspiel`` extra (``pip install razz-env[openspiel]``); ``import razz_env`` never loads it.
 
-========================  ==========================================
-game                      variant
-========================  ==========================================
-``razz_env_razz``         razz (ace-to-five low)
-``razz_env_action_razz``  action razz (a J, Q or K qualifies)
-``razz_env_stud``         seven-card stud, high
-``razz_env_stud8``        seven-card stud hi/lo, eight or better
-========================  ==========================================
+============================  ==================================================================
+game                          variant
+============================  ==================================================================
+``razz_env_razz``             razz (ace-to-five low)
+``razz_env_action_razz``      action razz (a J, Q or K qualifies)
+``razz_env_stud``             seven-card stud, high
+``razz_env_stud8``            seven-card stud hi/lo, eight or better
+``razz_env_minirazz``         MiniRazz: A-6 in two suits, one down and one up card, then one up
+                              card; the best three-card low (stakes 1/1/2/4, cap 2)
+``razz_env_minirazz_tiny``    MiniRazz on A-3 (6 cards): small enough for exact checks in tests
+``razz_env_minirazz_small``   MiniRazz on A-4 (8 cards)
+``razz_env_minirazz_large``   MiniRazz with a third street (one more up card), best three of four
+============================  ==================================================================
 
-Parameters (:data:`~razz_env.openspiel.params.TABLE_PARAMETERS`, the environments' defaults):
-``players`` (2-8), ``starting_stack`` or ``stacks`` (space-separated, one per seat), ``ante``,
-``bring_in``, ``small_bet``, ``big_bet``, ``street_bets`` (five sizes, 3rd to 7th street),
-``raise_cap`` (0 = no cap), ``heads_up_uncapped``, ``allow_open_fold``, and in stud and stud8
-``open_pair_big_bet``. Returns are in chips. ``docs/frameworks.md`` has the details.
+One game per entry of :data:`~razz_env.engine.variants.VARIANTS` (:data:`GAME_NAMES`). Parameters
+(:func:`~razz_env.openspiel.params.parameters_for`, the environments' defaults): ``players`` (2-8, as
+many as the deck can deal to), ``starting_stack`` or ``stacks`` (space-separated, one per seat), ``ante``,
+``bring_in``, ``small_bet``, ``big_bet`` (the stakes default to the variant's: 1/2/5/10 in the seven-card
+games, 1/1/2/4 in MiniRazz), ``street_bets`` (one size per street), ``raise_cap`` (0 = no cap; default
+the variant's: 4, MiniRazz 2), ``heads_up_uncapped``, ``allow_open_fold``, and in stud and stud8
+``open_pair_big_bet``. Chance outcomes are indices into the variant's deck (the card id in the 52-card
+games). Returns are in chips. ``docs/frameworks.md`` has the details.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("razz_env_razz", {"players": 3})
 >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
 (3, 5, 52)
+>>> pyspiel.load_game("razz_env_minirazz").max_chance_outcomes()
+12
 """
 
 from __future__ import annotations

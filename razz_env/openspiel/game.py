@@ -4,8 +4,10 @@
 :class:`~razz_env.engine.state.HandState` decides everything (who acts, what is legal, when a
 street is dealt, who wins). OpenSpiel sees:
 
-* chance nodes for every card, in dealing order, each outcome a card id 0-51 (``rank * 4 + suit``,
-  :mod:`razz_env.engine.cards`) with equal probability over the cards still in the deck;
+* chance nodes for every card, in dealing order, each outcome a card's index in the variant's deck
+  (``variant.deck``, card ids ``rank * 4 + suit`` ascending: in the 52-card games the index is the card
+  id, :mod:`razz_env.engine.cards`; MiniRazz's 12 cards are outcomes 0-11) with equal probability over
+  the cards still in the deck;
 * the five action ids of :mod:`razz_env.encoding.actions` (0 fold, 1 check/call, 2 complete/bet/raise,
   3 bring-in, 4 bet the big bet), legal exactly where the environments' mask allows them;
 * returns in chips at the end of the hand (each seat's net win; they sum to zero);
@@ -14,17 +16,18 @@ street is dealt, who wins). OpenSpiel sees:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 import pyspiel
 
 from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS, mask_for, to_engine
 from razz_env.engine.actions import Action
-from razz_env.engine.cards import DECK_SIZE, card_str, cards_str
-from razz_env.engine.config import MAX_SEATS, MIN_SEATS
+from razz_env.engine.cards import card_str, cards_str
+from razz_env.engine.config import MIN_SEATS, STREET_NAMES, max_seats
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import VARIANTS
-from razz_env.openspiel.deal import CARDS_PER_SEAT, ChanceHand, Slot
+from razz_env.openspiel.deal import ChanceHand, Slot
 from razz_env.openspiel.observer import StudObserver
 from razz_env.openspiel.params import Table, max_game_length, parameters_for, table_from_params, utility_range
 from razz_env.text import render_hand
@@ -44,7 +47,7 @@ def _game_type(variant: str) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=MAX_SEATS,
+        max_num_players=max_seats(VARIANTS[variant]),
         min_num_players=MIN_SEATS,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
@@ -66,10 +69,11 @@ class StudGame(pyspiel.Game):
         params = dict(params or {})
         self.table: Table = table_from_params(self.variant, params)
         config = self.table.config
+        self.deck = config.variant.deck
         least, most = utility_range(config)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=DECK_SIZE,
+            max_chance_outcomes=len(self.deck),
             num_players=config.num_seats,
             min_utility=least,
             max_utility=most,
@@ -79,7 +83,7 @@ class StudGame(pyspiel.Game):
         super().__init__(GAME_TYPES[self.variant], info, params)
 
     def new_initial_state(self) -> StudState:
-        """A hand before the deal: the first node is chance dealing seat 0's first down card."""
+        """A hand before the deal: the first node is chance dealing seat 0's first card."""
         return StudState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> StudObserver:
@@ -89,7 +93,8 @@ class StudGame(pyspiel.Game):
 
     def max_chance_nodes_in_history(self) -> int:
         """Every card the table can deal."""
-        return min(CARDS_PER_SEAT * self.table.config.num_seats, DECK_SIZE)
+        config = self.table.config
+        return min(config.variant.cards_per_seat * config.num_seats, len(self.deck))
 
 
 class RazzGame(StudGame):
@@ -116,8 +121,18 @@ class Stud8Game(StudGame):
     variant = "stud8"
 
 
+def _game_class(variant: str) -> type[StudGame]:
+    """A module-level game class for ``variant`` (``minirazz_tiny`` -> ``MinirazzTinyGame``), so games pickle."""
+    name = "".join(part.capitalize() for part in variant.split("_")) + "Game"
+    cls = type(name, (StudGame,), {"__doc__": f"{VARIANTS[variant].title}.", "variant": variant,
+                                   "__module__": __name__, "__qualname__": name})
+    globals()[name] = cls
+    return cls
+
+
 GAME_CLASSES: dict[str, type[StudGame]] = {cls.variant: cls for cls in (RazzGame, ActionRazzGame, StudHighGame,
                                                                        Stud8Game)}
+GAME_CLASSES.update({variant: _game_class(variant) for variant in VARIANTS if variant not in GAME_CLASSES})
 
 
 class StudState(pyspiel.State):
@@ -130,7 +145,8 @@ class StudState(pyspiel.State):
 
     @property
     def hand(self) -> HandState | None:
-        """The engine's hand as of the last decision (``None`` until 3rd street is dealt); read it, never act on it."""
+        """The engine's hand as of the last decision (``None`` until the first street is dealt); read it, never act on
+        it."""
         return self._deal.hand
 
     @property
@@ -157,16 +173,25 @@ class StudState(pyspiel.State):
         return list(ids)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each card still in the deck, equally likely."""
+        """Each card still in the deck (as its index in the deck), equally likely."""
+        deck = self._table.config.variant.deck
         cards = self._deal.undealt()
         p = 1.0 / len(cards)
-        return [(card, p) for card in cards]
+        return [(bisect_left(deck, card), p) for card in cards]
+
+    def card(self, outcome: int) -> int:
+        """The card id of chance outcome ``outcome`` (its index in the deck); ``ValueError`` outside the deck."""
+        deck = self._table.config.variant.deck
+        if not 0 <= outcome < len(deck):
+            raise ValueError(f"chance outcome {outcome!r} cannot be dealt: outcomes are 0 to {len(deck) - 1}, one per "
+                             f"card of the deck")
+        return deck[outcome]
 
     def _apply_action(self, action: int) -> None:
-        """Deal the card ``action`` at a chance node, or apply the seat's action id."""
+        """Deal the card of outcome ``action`` at a chance node, or apply the seat's action id."""
         deal = self._deal
         if deal.needed:
-            deal.deal(action)
+            deal.deal(self.card(action))
         else:
             hand = deal.hand
             deal.act(to_engine(action, hand.legal_actions(), self._table.allow_open_fold, f"seat {hand.actor}"))
@@ -174,7 +199,7 @@ class StudState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         """``"deal Kh"`` for a chance outcome, the id's name (``"check_call"``) for a seat's action."""
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {card_str(action)}"
+            return f"deal {card_str(self.card(action))}"
         return ACTION_NAMES[action]
 
     def is_terminal(self) -> bool:
@@ -192,8 +217,9 @@ class StudState(pyspiel.State):
         deal = self._deal
         hand = deal.hand
         if hand is None:
-            return "dealing 3rd street: " + ", ".join(f"s{seat} {cards_str(held)}"
-                                                      for seat, held in enumerate(deal.cards))
+            first = STREET_NAMES[self._table.config.variant.street_numbers[0]]
+            return f"dealing {first} street: " + ", ".join(f"s{seat} {cards_str(held)}"
+                                                          for seat, held in enumerate(deal.cards))
         text = render_hand(hand)
         if deal.pending is not None:
             new = [f"s{seat} {cards_str(held[len(hand.cards[seat]):])}" for seat, held in enumerate(deal.cards)

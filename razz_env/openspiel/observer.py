@@ -8,7 +8,7 @@ Two observation types are served (both of one seat, with its private cards and t
 * the **information state** (``perfect_recall=True``): the seat one-hot, then the flat encoding with
   enough history slots that no betting round can overflow them
   (:func:`~razz_env.openspiel.params.recall_history_slots`), then ``dealt_street``: the street on which
-  each card the seat has seen was dealt. The flat encoding shows each seat's cards as a set; with
+  each card of the deck the seat has seen was dealt. The flat encoding shows each seat's cards as a set; with
   ``dealt_street`` every earlier decision point of the seat can be read back (which card was the door,
   which down card came on 7th street), so two histories share an information state only if the seat
   saw the same cards dealt in the same order and the same actions: perfect recall. Its string lists
@@ -21,6 +21,7 @@ aside) and the strings say the deal is under way.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,18 +29,25 @@ import pyspiel
 
 from razz_env.encoding.layout import Layout, Piece
 from razz_env.encoding.table import FlatEncoder
-from razz_env.engine.cards import DECK_SIZE, card_str
-from razz_env.engine.config import STREET_NAMES, STREETS, HandConfig
+from razz_env.engine.cards import card_str
+from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.openspiel.params import recall_history_slots
 from razz_env.text import render_hand
 
 if TYPE_CHECKING:
     from razz_env.engine.state import HandState
+    from razz_env.engine.variants import Variant
 
-DEALT_ON = (3, 3, 3, 4, 5, 6, 7)
-"""The street each dealing position (0-6: down, down, door, 4th, 5th, 6th, 7th) is dealt on."""
-UP_POSITIONS = range(2, 6)
-SEVENTH_STREET = 7
+
+@cache
+def dealt_on(variant: Variant) -> tuple[int, ...]:
+    """The street number each dealing position is dealt on (seven-card stud: 3, 3, 3, 4, 5, 6, 7).
+
+    >>> from razz_env.engine.variants import VARIANTS
+    >>> dealt_on(VARIANTS["minirazz"])
+    (2, 2, 3)
+    """
+    return tuple(next(n for n in variant.street_numbers if position < n) for position in range(variant.cards_per_seat))
 
 
 class StudObserver:
@@ -53,11 +61,16 @@ class StudObserver:
                              "is supported, with or without perfect recall")
         self.perfect_recall = iig_obs_type.perfect_recall
         n = config.num_seats
+        variant = config.variant
+        self._streets = variant.street_numbers
+        self._dealt_on = [self._streets.index(street) for street in dealt_on(variant)]
         if self.perfect_recall:
             self.encoder = FlatEncoder(config, history_slots=recall_history_slots(config))
+            first, last = STREET_NAMES[self._streets[0]], STREET_NAMES[self._streets[-1]]
             pieces = [Piece("player", (n,), "the observing seat, one-hot"), *self.encoder.layout.pieces,
-                      Piece("dealt_street", (DECK_SIZE, len(STREETS)),
-                            "for each card the seat has seen dealt, the street it came on (one-hot, 3rd-7th)")]
+                      Piece("dealt_street", (self.encoder.card_width, len(self._streets)),
+                            f"for each card of the deck the seat has seen dealt, the street it came on "
+                            f"(one-hot, {first}-{last})")]
         else:
             self.encoder = FlatEncoder(config)
             pieces = list(self.encoder.layout.pieces)
@@ -81,16 +94,17 @@ class StudObserver:
             dealt = self.dict["dealt_street"]
             dealt.fill(0.0)
             if hand is not None:
+                column = self.encoder.card_index
                 for _, position, card in visible_cards(hand, player):
-                    dealt[card, DEALT_ON[position] - STREETS[0]] = 1.0
+                    dealt[column[card], self._dealt_on[position]] = 1.0
                 if hand.community is not None:
-                    dealt[hand.community, SEVENTH_STREET - STREETS[0]] = 1.0
+                    dealt[column[hand.community], len(self._streets) - 1] = 1.0
 
     def string_from(self, state: Any, player: int) -> str:
         """What ``player`` sees in ``state``, as text."""
         hand = state.hand
         if hand is None:
-            return f"seat {player}: the 3rd-street cards are being dealt"
+            return f"seat {player}: the {STREET_NAMES[self._streets[0]]}-street cards are being dealt"
         if self.perfect_recall:
             return information_state_text(hand, player)
         return render_hand(hand, viewer=player)
@@ -98,8 +112,9 @@ class StudObserver:
 
 def visible_cards(hand: HandState, viewer: int) -> list[tuple[int, int, int]]:
     """``(seat, position, card)`` of every card ``viewer`` has seen dealt: its own, and the others' up cards."""
+    up = hand.config.variant.up_positions
     return [(seat, position, card) for seat, held in enumerate(hand.cards) for position, card in enumerate(held)
-            if seat == viewer or position in UP_POSITIONS]
+            if seat == viewer or position in up]
 
 
 def information_state_text(hand: HandState, viewer: int) -> str:
@@ -112,17 +127,20 @@ def information_state_text(hand: HandState, viewer: int) -> str:
     >>> information_state_text(hand, 0)
     'seat 0 | 3rd: s0 [Ac] [Ad] Kc, s1 Qc;'
     """
-    seen: dict[int, list[tuple[int, str]]] = {street: [] for street in STREETS}
+    variant = hand.config.variant
+    streets = variant.street_numbers
+    up, street_of = variant.up_positions, dealt_on(variant)
+    seen: dict[int, list[tuple[int, str]]] = {street: [] for street in streets}
     for seat, position, card in visible_cards(hand, viewer):
-        name = card_str(card) if position in UP_POSITIONS else f"[{card_str(card)}]"
-        seen[DEALT_ON[position]].append((seat, name))
+        name = card_str(card) if position in up else f"[{card_str(card)}]"
+        seen[street_of[position]].append((seat, name))
     parts = [f"seat {viewer}"]
-    for street in STREETS[:STREETS.index(hand.street) + 1]:
+    for street in streets[:streets.index(hand.street) + 1]:
         cards: dict[int, list[str]] = {}
         for seat, name in seen[street]:
             cards.setdefault(seat, []).append(name)
         dealt = [f"s{seat} {' '.join(names)}" for seat, names in sorted(cards.items())]
-        if street == SEVENTH_STREET and hand.community is not None:
+        if street == streets[-1] and hand.community is not None:
             dealt.append(f"community {card_str(hand.community)}")
         decisions = [f"s{e.seat} {e.action}" + (f" {e.amount}" if e.amount else "")
                      for e in hand.history if e.street == street]

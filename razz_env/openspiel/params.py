@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from razz_env.engine.config import MAX_SEATS, MIN_SEATS, STREETS, HandConfig
+from razz_env.engine.config import MAX_SEATS, MIN_SEATS, STREET_NAMES, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.variants import VARIANTS
 
@@ -38,16 +38,28 @@ TABLE_PARAMETERS: dict[str, int | bool | str] = {
     "heads_up_uncapped": False,
     "allow_open_fold": False,
 }
-"""Every variant's parameters with their defaults (the environments' defaults)."""
+"""The parameters with their defaults in the seven-card games (the environments' defaults); the stakes and the
+cap default to each variant's own (:func:`parameters_for`)."""
 
 OPEN_PAIR_PARAMETER = "open_pair_big_bet"
 
 
 def parameters_for(variant: str) -> dict[str, int | bool | str]:
-    """The parameter specification of ``variant``: the table options, plus the open-pair rule in stud games."""
-    if VARIANTS[variant].open_pair_big_bet:
-        return {**TABLE_PARAMETERS, OPEN_PAIR_PARAMETER: True}
-    return dict(TABLE_PARAMETERS)
+    """The parameter specification of ``variant``: the table options with the variant's default stakes and cap,
+    plus the open-pair rule in stud games.
+
+    >>> {name: parameters_for("minirazz")[name] for name in ("ante", "bring_in", "small_bet", "big_bet", "raise_cap")}
+    {'ante': 1, 'bring_in': 1, 'small_bet': 2, 'big_bet': 4, 'raise_cap': 2}
+    """
+    declared = VARIANTS[variant]
+    stakes = declared.default_stakes
+    spec: dict[str, int | bool | str] = {
+        **TABLE_PARAMETERS, "ante": stakes.ante, "bring_in": stakes.bring_in, "small_bet": stakes.small_bet,
+        "big_bet": stakes.big_bet, "raise_cap": declared.default_raise_cap,
+    }
+    if declared.open_pair_big_bet:
+        spec[OPEN_PAIR_PARAMETER] = True
+    return spec
 
 
 @dataclass(frozen=True)
@@ -72,8 +84,12 @@ def table_from_params(variant: str, params: Mapping[str, Any]) -> Table:
         if type(values[name]) is not type(default):
             raise ConfigError(f"{name}: expected {type(default).__name__}, got {shown(values[name])}")
     players = values["players"]
-    if not MIN_SEATS <= players <= MAX_SEATS:
-        raise ConfigError(f"players: {MIN_SEATS} to {MAX_SEATS} are allowed, got {players}")
+    declared = VARIANTS[variant]
+    most = max_seats(declared)
+    if not MIN_SEATS <= players <= most:
+        why = f" in {variant} (its {len(declared.deck)}-card deck deals {declared.cards_per_seat} cards a seat)" \
+            if most < MAX_SEATS else ""
+        raise ConfigError(f"players: {MIN_SEATS} to {most} are allowed{why}, got {players}")
     if values["stacks"]:
         if values["starting_stack"] != spec["starting_stack"]:  # OpenSpiel passes every default, so compare
             raise ConfigError("stacks: give either per-seat stacks or one starting_stack, not both")
@@ -84,7 +100,9 @@ def table_from_params(variant: str, params: Mapping[str, Any]) -> Table:
         stacks = [values["starting_stack"]] * players
     street_bets = None
     if values["street_bets"]:
-        street_bets = _ints("street_bets", values["street_bets"], "five bet sizes, 3rd to 7th street")
+        streets = VARIANTS[variant].street_numbers
+        street_bets = _ints("street_bets", values["street_bets"], f"{len(streets)} bet sizes, "
+                            f"{STREET_NAMES[streets[0]]} to {STREET_NAMES[streets[-1]]} street")
     raise_cap = values["raise_cap"]
     if raise_cap < 0:
         raise ConfigError(f"raise_cap: expected 0 (no cap) or a positive number of bets and raises, got {raise_cap}")
@@ -117,7 +135,7 @@ def round_decisions_bound(config: HandConfig, live: int) -> int:
     """
     cap = config.raise_cap_for(live)
     if cap is None:
-        step = math.ceil(min(config.stakes.bet_size(street) for street in STREETS) / 2)
+        step = math.ceil(min(config.bet_size(street) for street in config.variant.street_numbers) / 2)
         cap = 1 + math.ceil(max(config.stacks) / step)
     return live + (live - 1) * (cap + live - 1)
 
@@ -128,8 +146,8 @@ def recall_history_slots(config: HandConfig) -> int:
 
 
 def max_game_length(config: HandConfig) -> int:
-    """An upper bound on the decisions in one hand (five betting rounds)."""
-    return len(STREETS) * recall_history_slots(config)
+    """An upper bound on the decisions in one hand (one betting round per street: five in seven-card stud)."""
+    return len(config.variant.streets) * recall_history_slots(config)
 
 
 def utility_range(config: HandConfig) -> tuple[float, float]:

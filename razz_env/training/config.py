@@ -215,17 +215,22 @@ class OpponentPoolConfig:
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """One training run; ``razz train --config FILE`` reads it from YAML."""
+    """One training run; ``razz train --config FILE`` reads it from YAML.
+
+    ``ante``, ``bring_in``, ``small_bet`` and ``big_bet`` default to the variant's (1/2/5/10 in the seven-card
+    games, 1/1/2/4 in MiniRazz), and the table plays the variant's raise cap; the config holds the values it
+    plays, defaults filled in (as ``config.json`` records them).
+    """
 
     name: str = "ppo_razz"
     algorithm: str = "maskable_ppo"
     variant: str = "razz"
     num_players: int = 2
     starting_stacks: int = 1000
-    ante: int = 1
-    bring_in: int = 2
-    small_bet: int = 5
-    big_bet: int = 10
+    ante: int | None = None
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
     encoding: str = "flat"
     total_timesteps: int = 1_000_000
     n_envs: int = 8
@@ -252,6 +257,7 @@ class TrainConfig:
         object.__setattr__(self, "policy_kwargs", dict(self.policy_kwargs))
         object.__setattr__(self, "algo_kwargs", dict(self.algo_kwargs))
         self._check_names()
+        self._fill_stakes()
         self._check_table()
         self._check_counts()
         self._check_algorithm()
@@ -271,6 +277,15 @@ class TrainConfig:
                               f"got {shown(self.name)}")
         if not self.output.strip():
             raise ConfigError("output: expected a folder path, got an empty string")
+
+    def _fill_stakes(self) -> None:
+        """The stakes left out (``None``) are the variant's."""
+        from razz_env.engine.variants import get_variant
+
+        defaults = get_variant(self.variant).default_stakes
+        for name, default in defaults._asdict().items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, default)
 
     def _check_table(self) -> None:
         from razz_env.encoding import ENCODINGS

@@ -134,7 +134,7 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     for index, spec in enumerate(config.eval_opponents):
         opponent = make_agent(spec, seed=index)
         tables = play_deals([learner] + [opponent] * (seats - 1), hand_config, config.eval_deals, f"{seed}/{index}")
-        sums = summarise_tables(tables, seats, config.eval_deals, hand_config.stakes.big_bet_size)
+        sums = summarise_tables(tables, seats, config.eval_deals, hand_config.big_bet)
         rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])
         rows.append({"opponent": agent_label(spec), "bb_per_100": round(rate.mean_bb100, 2),
                      "ci95_low": round(rate.low, 2), "ci95_high": round(rate.high, 2), "hands": sums["hands"]})

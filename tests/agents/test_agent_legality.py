@@ -1,4 +1,5 @@
-"""Every baseline returns only legal ids, in every variant, at 2-6 seats (and 8), short stacks included."""
+"""Every baseline returns only legal ids, in every variant it plays, at 2-6 seats (and 8), short stacks included;
+the seven-card agents refuse a MiniRazz table before any hand."""
 
 from __future__ import annotations
 
@@ -6,12 +7,16 @@ import random
 
 import pytest
 
+import agents.lbr  # noqa: F401  (registers "lbr")
+from agents.base import SEVEN_CARD_GAMES
 from agents.registry import available_agents, make_agent
-from razz_env.agent import observe
+from razz_env.agent import observe, seating_problem
 from razz_env.encoding.actions import to_engine
-from razz_env.engine.config import HandConfig
+from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import VARIANTS
+
+MINIRAZZ = tuple(name for name in VARIANTS if name not in SEVEN_CARD_GAMES)
 
 BASELINES = ("random", "calling_station", "razz_heuristic", "monte_carlo")
 SPECS = ("random", "calling_station", "razz_heuristic", {"type": "monte_carlo", "samples": 24})
@@ -21,7 +26,7 @@ def test_baselines_are_registered() -> None:
     assert set(BASELINES) <= set(available_agents())
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("variant", SEVEN_CARD_GAMES)
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_baselines_play_only_legal_ids(variant: str, seats: int, play_hand) -> None:
     rng = random.Random(f"{variant}/{seats}")
@@ -34,7 +39,57 @@ def test_baselines_play_only_legal_ids(variant: str, seats: int, play_hand) -> N
         assert sum(hand.payoffs) == 0
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("variant", MINIRAZZ)
+def test_the_variant_free_baselines_play_minirazz_at_every_table_size(variant: str, play_hand) -> None:
+    rng = random.Random(variant)
+    for seats in range(2, max_seats(VARIANTS[variant]) + 1):
+        agents = [make_agent(("random", "calling_station")[i % 2], seed=i) for i in range(seats)]
+        for deal in range(10):
+            stacks = [rng.randint(1, 12) if deal % 2 else 200 for _ in range(seats)]  # short: all-ins, side pots
+            hand = play_hand(HandState(HandConfig.create(variant, stacks=stacks), seed=rng.randrange(2**32)), agents)
+            assert sum(hand.payoffs) == 0 and all(len(held) <= VARIANTS[variant].cards_per_seat for held in hand.cards)
+
+
+@pytest.mark.parametrize(("spec", "plays", "trained"), [
+    ("razz_heuristic", "razz or action_razz or stud or stud8 at any number of", False),
+    ("monte_carlo", "razz or action_razz or stud or stud8 at any number of", False),
+    ({"type": "lbr", "target": "random"}, "razz or action_razz or stud or stud8 at 2", False),
+    ({"type": "lbr", "target": "ppo_razz"}, "razz at 2", True),
+    ("ppo_razz", "razz at 2", True),
+    ("qrdqn_razz", "razz at 2", True),
+])
+def test_agents_that_read_seven_card_stud_refuse_a_minirazz_table(spec, plays: str, trained: bool) -> None:
+    if trained:
+        pytest.importorskip("sb3_contrib", reason="the zoo's trained agents need the train extra")
+    agent = make_agent(spec, seed=0)
+    for variant in MINIRAZZ:
+        assert seating_problem(agent, variant, 2) == (f"agent {agent.name!r} plays {plays} seats; it cannot be "
+                                                      f"seated at {variant} with 2 seats")
+    assert seating_problem(agent, "razz", 2) is None
+
+
+def test_lbr_of_a_target_that_plays_only_minirazz_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"target 'random' plays minirazz; LBR plays the seven-card games only"):
+        make_agent({"type": "lbr", "target": "tests.agents.test_agent_legality:MiniRazzOnly"})
+
+
+class MiniRazzOnly:
+    """A policy agent that declares it plays MiniRazz only."""
+
+    name = "random"
+    variants = ("minirazz",)
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Stateless."""
+
+    def act(self, observation) -> int:
+        return int(observation.action_mask.nonzero()[0][0])
+
+    def action_probabilities(self, observation):
+        return observation.action_mask / observation.action_mask.sum()
+
+
+@pytest.mark.parametrize("variant", SEVEN_CARD_GAMES)
 def test_full_table_with_community_card(variant: str) -> None:
     """Eight seats that all reach 7th street share a community card: every agent decides legally there."""
     agents = [make_agent(spec, seed=1) for spec in SPECS]

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agents.base import SEVEN_CARD_GAMES
 from agents.monte_carlo import MonteCarloAgent
 from agents.registry import make_agent
 from razz_env.agent import Observation, observe
@@ -23,7 +24,6 @@ from razz_env.engine.actions import Action
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
-from razz_env.engine.variants import VARIANTS
 
 HIDDEN_POSITIONS = (0, 1, 6)  # down, down, 7th street
 FIGURES: Counter = Counter()
@@ -44,7 +44,7 @@ def _two_deals(seed: int, seats: int) -> tuple[list[list[int]], list[list[int]]]
     return cards, other
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("variant", SEVEN_CARD_GAMES)
 @pytest.mark.parametrize("spec", [{"type": "monte_carlo", "samples": 64}, "razz_heuristic"])
 def test_opponents_down_cards_do_not_matter(variant: str, spec) -> None:
     """Seat 0's decisions and equity are identical whatever the opponents hold face down."""
@@ -94,7 +94,7 @@ def test_equity_of_the_nuts_and_of_a_dead_hand() -> None:
 
 def test_equity_in_every_variant_is_a_share() -> None:
     agent = MonteCarloAgent(samples=100, seed=2)
-    for variant in VARIANTS:
+    for variant in SEVEN_CARD_GAMES:
         hand = _to_seventh(variant, "Ac 2c 3d 4h 5s Ks Kh", seats=3)
         equity = agent.equity(hand.view(0))
         assert 0.0 <= equity <= 1.0
@@ -169,7 +169,7 @@ def _decisions(variant: str, seats: int, seed: int) -> list[Observation]:
     return observations
 
 
-DECISIONS = [o for variant in sorted(VARIANTS) for seed in range(3) for o in _decisions(variant, 2 + seed, seed)]
+DECISIONS = [o for variant in SEVEN_CARD_GAMES for seed in range(3) for o in _decisions(variant, 2 + seed, seed)]
 
 
 def test_same_observation_same_equity_and_decision_and_a_one_hot_policy() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from agents.sb3_zoo import manifest
 from razz_env.engine.actions import Action
-from razz_env.play import parse_choice, play_cli
+from razz_env.play import default_opponent, parse_choice, play_cli
 
 
 def scripted(bad: list[str]) -> Callable[[str], str]:
@@ -118,3 +118,19 @@ def test_a_zoo_agent_is_not_seated_at_a_table_it_was_not_trained_for(name: str) 
     lines.clear()
     assert play_cli("stud", opponents=[name], input_fn=scripted([]), output_fn=lines.append) == 2
     assert "cannot be seated at stud with 2 seats" in lines[-1]
+
+
+def test_minirazz_plays_its_two_streets_against_the_default_opponent() -> None:
+    lines: list[str] = []
+    assert play_cli("minirazz", seed=2, hands=2, input_fn=scripted([]), output_fn=lines.append) == 0
+    text = "\n".join(lines)
+    assert text.startswith("MiniRazz") and "-- 2nd street --" in text and "4th street" not in text
+    assert "running totals after 2 hands:" in text and f"seat 1 ({default_opponent('minirazz')})" in text
+    assert default_opponent("razz") == "razz_heuristic" and default_opponent("minirazz") != "razz_heuristic"
+
+
+def test_a_seven_card_agent_is_not_seated_at_minirazz() -> None:
+    lines: list[str] = []
+    assert play_cli("minirazz", ["razz_heuristic"], input_fn=scripted([]), output_fn=lines.append) == 2
+    assert lines[-1] == ("razz play: agent 'razz_heuristic' plays razz or action_razz or stud or stud8 at any number "
+                         "of seats; it cannot be seated at minirazz with 2 seats")

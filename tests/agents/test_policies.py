@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.registry import make_agent
-from razz_env.agent import Observation, action_probabilities, observe
+from razz_env.agent import Observation, action_probabilities, observe, seating_problem
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import BET_RAISE, CHECK_CALL, FOLD, NUM_ACTIONS
 from razz_env.engine.actions import Action
-from razz_env.engine.config import HandConfig
+from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import VARIANTS
 
@@ -90,13 +90,20 @@ def test_the_frequency_check_passes_the_truth_and_fails_a_wrong_distribution() -
     assert not frequencies_match(counts, np.array([0.0, 0.6, 0.4, 0.0, 0.0]))
 
 
+tables = st.sampled_from(sorted(VARIANTS)).flatmap(
+    lambda variant: st.tuples(st.just(variant), st.integers(2, max_seats(VARIANTS[variant]))))
+
+
 @FUZZ
-@given(variant=st.sampled_from(sorted(VARIANTS)), seats=st.integers(2, 8), short=st.booleans(),
-       seed=st.integers(0, 2**32 - 1))
-def test_every_baseline_states_a_legal_distribution_and_acts_within_it(variant, seats, short, seed) -> None:
+@given(table=tables, short=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_every_baseline_states_a_legal_distribution_and_acts_within_it(table, short, seed) -> None:
+    variant, seats = table
     to_act, waiting = played_observations(variant, seats, seed, short)
     for name, spec in BASELINES.items():
         agent = make_agent(spec, seed=seed)
+        if seating_problem(agent, variant, seats):  # a seven-card agent at a MiniRazz table: refused, not asked
+            FIGURES[f"{name}: variant refused"] += 1
+            continue
         stated = []
         for observation in to_act:
             probabilities = agent.action_probabilities(observation)

@@ -335,3 +335,89 @@ def test_registry_and_layout_helpers() -> None:
     with pytest.raises(ValueError, match="duplicate"):
         Layout([Piece("a", (1,), "x"), Piece("a", (2,), "y")])
     assert "``a``" in Layout([Piece("a", (1,), "x")]).table()
+
+
+def test_minirazz_every_named_slice_over_its_twelve_cards() -> None:
+    """MiniRazz, three seats: cards are one-hots over its deck (Ac=0, Ad=1, 2c=2 ... 6d=11), two streets, chips
+    in its big bet of 4. Seat 1's 6d door brings in, seat 2 completes, seat 0 folds, seat 1 calls: 3rd street."""
+    cfg = HandConfig.create("minirazz", num_seats=3)
+    hand = HandState(cfg, cards=[parse_cards("Ac 4d 2d"), parse_cards("2c 6d 3d"), parse_cards("3c 5c 6c")])
+    for action in (BRING_IN, COMPLETE, FOLD, CALL):
+        hand.act(action)
+    assert (hand.street, hand.actor) == (3, 1)
+    enc = FlatEncoder(cfg)
+    assert enc.card_width == 12 and enc.history_slots == 3 + 2 * 2
+    v = enc.encode(hand, 1)  # relative seats: 1 (observer), 2, 0
+    np.testing.assert_array_equal(piece(enc, v, "own_down"), one_hot(12, 2))
+    np.testing.assert_array_equal(piece(enc, v, "own_up"), one_hot(12, 11, 5))
+    np.testing.assert_array_equal(piece(enc, v, "up_cards"), [one_hot(12, 11, 5), one_hot(12, 8, 10), one_hot(12, 7)])
+    np.testing.assert_array_equal(piece(enc, v, "dead_cards"), one_hot(12, 7))
+    assert not piece(enc, v, "community").any()
+    np.testing.assert_allclose(piece(enc, v, "stacks"), [197 / 4, 197 / 4, 199 / 4])
+    np.testing.assert_allclose(piece(enc, v, "contributed"), [0.75, 0.75, 0.25])
+    np.testing.assert_allclose(piece(enc, v, "pot"), [1.75])
+    np.testing.assert_allclose(piece(enc, v, "bet_size"), [1.0])
+    np.testing.assert_array_equal(piece(enc, v, "street"), one_hot(2, 1))
+    np.testing.assert_array_equal(piece(enc, v, "live"), [1, 1, 0])
+    np.testing.assert_array_equal(piece(enc, v, "bring_in"), [1, 0, 0])
+    history = piece(enc, v, "history")
+    assert history.shape == (2, 7, 3 + 8 + 1)
+    for slot, (rel, action, chips) in enumerate([(0, BRING_IN, 1), (1, COMPLETE, 2), (2, FOLD, 0), (0, CALL, 1)]):
+        np.testing.assert_allclose(history[0, slot], one_hot(3, rel) + one_hot(8, action) + [chips / 4])
+    assert not history[0, 4:].any() and not history[1].any()
+    assert piece(enc, v, "history_overflow").shape == (2,)
+    described = enc.describe_observation()
+    assert "street one-hot, 2nd to 3rd" in described["street"][1]
+    assert "one-hot over the 12 cards of the deck" in described["own_down"][1]
+    ranks = RanksEncoder(cfg)
+    w = ranks.encode(hand, 1)
+    np.testing.assert_array_equal(piece(ranks, w, "own_down"), one_hot(6, 1))
+    np.testing.assert_array_equal(piece(ranks, w, "up_cards"), [one_hot(6, 5, 2), one_hot(6, 4, 5), one_hot(6, 3)])
+    assert ranks.layout.high()[ranks.layout.slices["own_up"]].max() == 2.0  # two suits: at most 2 of a rank
+    assert "count per rank (A to 6, 0-2)" in ranks.describe_observation()["own_down"][1]
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("minirazz", 2), ("minirazz", 5), ("minirazz_large", 3),
+                                                ("minirazz_tiny", 2)])
+@pytest.mark.parametrize("name", ["flat", "ranks"])
+def test_minirazz_vectors_lie_in_the_space_and_a_warm_encoder_equals_a_fresh_one(variant: str, seats: int,
+                                                                                 name: str) -> None:
+    cfg = HandConfig.create(variant, num_seats=seats, starting_stack=30, heads_up_uncapped=True)
+    warm = make_encoder(name, cfg, history_slots=3)
+    space = warm.observation_space
+    assert space.shape == (warm.size,)
+    rng = random.Random(seats)
+    overflowed = 0
+    for _ in range(12):
+        hand = HandState(cfg, rng=rng)
+        while True:
+            for seat in range(seats):
+                v = warm.encode(hand, seat)
+                assert v in space
+                np.testing.assert_array_equal(v, make_encoder(name, cfg, history_slots=3).encode(hand, seat))
+            if hand.is_over:
+                break
+            legal = hand.legal_actions()
+            hand.act(rng.choice([a for a in legal if a is not FOLD] or legal))
+        overflowed += any(count > 3 for count in Counter(e.street for e in hand.history).values())
+    assert overflowed
+
+
+@pytest.mark.parametrize("variant", ["minirazz", "minirazz_large"])
+def test_minirazz_other_seats_down_cards_never_change_the_vector(variant: str) -> None:
+    cfg = HandConfig.create(variant, num_seats=2)
+    deck_cards, up = list(cfg.variant.deck), cfg.variant.up_positions
+    enc = FlatEncoder(cfg)
+    rng = random.Random(3)
+    for _ in range(30):
+        deck = rng.sample(deck_cards, len(deck_cards))
+        other = list(deck)
+        hidden = [p * 2 + 1 for p in range(cfg.variant.cards_per_seat) if p not in up]  # seat 1's down cards
+        for slot, free in zip(hidden, range(2 * cfg.variant.cards_per_seat, len(deck))):
+            other[slot], other[free] = other[free], other[slot]
+        a, b = HandState(cfg, deck=deck), HandState(cfg, deck=other)
+        while not a.is_over:
+            np.testing.assert_array_equal(enc.encode(a, 0), enc.encode(b, 0))
+            action = rng.choice(a.legal_actions())
+            a.act(action)
+            b.act(action)

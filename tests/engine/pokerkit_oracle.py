@@ -136,7 +136,7 @@ def rank_key(board: list[int], low: bool) -> tuple:
 def opener_tied(hand: HandState) -> bool:
     """Two live boards share the best strength but for suits: PokerKit breaks that by seat, we by suit."""
     low = hand.config.variant.low_board
-    keys = [rank_key(hand.cards[s][2:6], low) for s in range(hand.num_seats) if not hand.folded[s]]
+    keys = [rank_key(hand.up_cards(s), low) for s in range(hand.num_seats) if not hand.folded[s]]
     return keys.count(max(keys)) > 1
 
 
@@ -156,7 +156,7 @@ def short_all_in(hand: HandState, action: Action) -> bool:
     if action not in AGGRESSIVE:
         return False
     seat = hand.actor
-    size = hand.config.stakes.bet_size(hand.street)
+    size = hand.config.bet_size(hand.street)
     target = (max(hand.bets) // size + 1) * size  # levels are whole bets: hands with short raises are skipped
     return hand.bets[seat] + hand.stacks[seat] < target
 

@@ -18,8 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from razz_env.engine import ConfigError, HandConfig, HandState, Rules, Stakes
+from razz_env.engine import VARIANTS, ConfigError, HandConfig, HandState, Rules, Stakes
 from razz_env.engine.checks import as_card, as_flag, as_index, as_int, as_list
+from razz_env.engine.config import max_seats
 from razz_env.engine.errors import shown
 
 EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "150"))
@@ -145,3 +146,34 @@ def test_hand_state_names_every_bad_argument(seats: int, kwargs: dict, salt: int
                 break
 
     _check(build, ("seed", "rng", "deck", "cards", "community", "config"), "HandState")
+
+
+@FUZZ
+@given(st.sampled_from(["minirazz", "minirazz_tiny", "minirazz_small", "minirazz_large"]),
+       st.dictionaries(st.sampled_from(["seed", "deck", "cards", "community"]), anything, max_size=3),
+       st.integers(0, 2**32))
+def test_minirazz_hand_state_names_every_bad_argument(variant: str, kwargs: dict, salt: int) -> None:
+    """As above on the short decks: cards drawn from the variant's deck or from all 52 (some outside it)."""
+    rng = random.Random(salt)
+    config = HandConfig.create(variant, num_seats=rng.randint(2, max_seats(VARIANTS[variant])))
+    pool = list(VARIANTS[variant].deck) if rng.random() < 0.7 else list(range(52))
+    if "deck" in kwargs and rng.random() < 0.7:
+        kwargs["deck"] = rng.sample(pool, len(pool))
+    if "cards" in kwargs and rng.random() < 0.7:
+        drawn = rng.sample(pool, len(pool))
+        per = len(pool) // config.num_seats
+        kwargs["cards"] = [drawn[per * s:per * s + rng.randint(1, per)] for s in range(config.num_seats)]
+    if "community" in kwargs and rng.random() < 0.5:
+        kwargs["community"] = rng.choice(pool)
+
+    def build() -> None:
+        hand = HandState(config, **kwargs)
+        while not hand.is_over:
+            try:
+                hand.act(hand.legal_actions()[-1])
+            except ConfigError as err:
+                assert "refused, the hand is unchanged" in str(err)
+                break
+        assert set(c for held in hand.cards for c in held) <= set(VARIANTS[variant].deck)
+
+    _check(build, ("seed", "deck", "cards", "community", "config"), "HandState (MiniRazz)")

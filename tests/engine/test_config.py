@@ -58,8 +58,9 @@ def test_raise_cap_option_and_no_cap():
     assert HandConfig.create(raise_cap=None).raise_cap_for(3) is None
 
 
-def test_variants_are_razz_action_razz_stud_stud8():
-    assert set(VARIANTS) == {"razz", "action_razz", "stud", "stud8"}
+def test_variants_are_razz_action_razz_stud_stud8_and_the_minirazz_presets():
+    assert set(VARIANTS) == {"razz", "action_razz", "stud", "stud8", "minirazz", "minirazz_tiny", "minirazz_small",
+                             "minirazz_large"}
     assert VARIANTS["razz"].low_board and VARIANTS["action_razz"].low_board
     assert not VARIANTS["stud"].low_board and not VARIANTS["stud8"].low_board
     assert VARIANTS["stud8"].showdown == ("high", "eight")

@@ -17,16 +17,18 @@ from hypothesis import strategies as st
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.equity import equity, parse_holding, range_equity
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.evaluation import action_razz_value, eight_low, razz_low, stud_high
+from razz_env.engine.evaluation import action_razz_value, eight_low, evaluator, razz_low, stud_high
+from razz_env.engine.variants import VARIANTS
 
 SCALAR = {"razz": [razz_low], "action_razz": [action_razz_value], "stud": [stud_high],
-          "stud8": [stud_high, eight_low]}
+          "stud8": [stud_high, eight_low], **{name: [evaluator("razz", 3)] for name in VARIANTS if "minirazz" in name}}
 
 
 def brute_force(hands: list[str], variant: str, dead: str = "") -> list[float]:
-    """Every deal of the unseen cards, player by player, valued with the scalar evaluators."""
+    """Every deal of the unseen cards of the variant's deck, player by player, valued with the scalar evaluators."""
+    full = VARIANTS[variant].cards_per_seat
     known = [parse_cards(h.replace("x", "").split()) for h in hands]
-    missing = [7 - len(h.split()) + h.split().count("x") for h in hands]
+    missing = [full - len(h.split()) + h.split().count("x") for h in hands]
     seen = {c for k in known for c in k} | set(parse_cards(dead.split()))
     shares = [0.0] * len(hands)
     deals = 0
@@ -42,7 +44,7 @@ def brute_force(hands: list[str], variant: str, dead: str = "") -> list[float]:
             rest = [c for c in left if c not in drawn]
             deal(player + 1, rest, held + [known[player] + list(drawn)])
 
-    deal(0, [c for c in range(52) if c not in seen], [])
+    deal(0, [c for c in VARIANTS[variant].deck if c not in seen], [])
     return [s / deals for s in shares]
 
 
@@ -81,14 +83,58 @@ def test_published_razz_matchups() -> None:
     (["Ah 2h 3h 4c Kd 9s", "x 6c 7d 8h Qs Qd"], "stud8", ""),
     (["As 2d 3c 4h 5s 6d", "x 7c 8d 9h Ts Jc", "Ah 2c 3d 4s Qh Kh Kc"], "stud8", ""),
     (["As 2d 3c 4h 5s 6d", "Ah 2c 3d 4s 5h 6h", "Qc Kd Jh Ts 9c 9d"], "razz", ""),
+    (["Ac 2c x", "x 6d x"], "minirazz", ""),
+    (["Ac x", "x 6d", "x 2d"], "minirazz", "3c"),
+    (["x 2c", "x 2d", "x 3c"], "minirazz", ""),
+    (["Ac 2c 3d", "x 5d"], "minirazz_large", "6c 6d"),
+    (["x 3c", "x 3d"], "minirazz_tiny", ""),
 ])
 def test_exact_methods_equal_brute_force(hands: list[str], variant: str, dead: str) -> None:
     expected = brute_force(hands, variant, dead)
-    methods = ["cards", "ranks"] if variant in ("razz", "action_razz") else ["cards"]
+    methods = ["cards", "ranks"] if variant not in ("stud", "stud8") else ["cards"]
     for method in methods:
         result = equity(hands, variant, dead, method=method)
         assert result.shares == pytest.approx(expected, abs=1e-12), method
         assert sum(result.shares) == pytest.approx(1.0)
+
+
+def test_minirazz_equity_deals_only_its_deck_and_plays_three_cards() -> None:
+    # A-2 against 6 up: one card to come each from the 9 unseen of the A-6 deck (no 7s or kings to draw).
+    result = equity(["Ac 2c x", "x 6d x"], "minirazz")
+    assert result.exact and result.outcomes == math.comb(9, 1) * math.comb(8, 2)
+    assert equity(["Ac 2c 3c", "4d 5d 6d"], "minirazz").shares == (1.0, 0.0)  # no 7-card razz from a full deck
+    sampled = equity(["Ac 2c x", "x 6d x"], "minirazz", method="monte_carlo", samples=40_000, seed=1)
+    for value, estimate, error in zip(result.shares, sampled.shares, sampled.std_errors):
+        assert abs(value - estimate) < 4 * error
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda: equity(["Ac 7c", "x x"], "minirazz"), r"^hands\[0\]: 7c is not in the minirazz deck \(ranks A23456 in "
+                                                     r"suits cd, 12 cards\)$"),
+    (lambda: equity(["Ac x", "x x"], "minirazz", "Kh"), r"^dead: Kh is not in the minirazz deck"),
+    (lambda: equity(["Ac 2c 3c 4c", "x x"], "minirazz"), r"^hands\[0\]: at most 3 cards, got 4$"),
+    (lambda: range_equity("Ac 2c", "6d", [["7c"]], variant="minirazz"), r"^holdings\[0\]: 7c is not in the minirazz"),
+    (lambda: range_equity("Ac Th", "6d", [["3c"]], variant="minirazz"), r"^hero: Th is not in the minirazz deck"),
+    (lambda: range_equity("Ac 2c", "6d", [["3c", "4c", "5c"]], variant="minirazz"), r"^holdings: expected an "
+                                                                                   r"\(H, k\) "
+                                                                              r"array of down cards, H >= 1 and 1 <= k "
+                                                                              r"<= 2 beside 1 up cards"),
+])
+def test_minirazz_equity_refuses_cards_outside_its_deck_and_hands_too_big(call, match) -> None:
+    with pytest.raises(ConfigError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("variant", ["minirazz", "minirazz_large"])
+def test_minirazz_range_equity_methods_agree_with_equity_of_each_holding(variant: str) -> None:
+    holdings = [["3c"], ["4d"], ["5c"], ["Ad"], ["6c"]]
+    results = {method: range_equity("Ac 2c", "6d", holdings, [1, 2, 3, 4, 5], variant, method=method)
+               for method in ("ranks", "cards")}
+    for holding, ranks, cards in zip(holdings, results["ranks"].per_holding, results["cards"].per_holding):
+        expected = equity(["Ac 2c" + " x" * (VARIANTS[variant].cards_per_seat - 2), f"{holding[0]} 6d"
+                           + " x" * (VARIANTS[variant].cards_per_seat - 2)], variant).shares[0]
+        assert ranks == pytest.approx(expected, abs=1e-12) and cards == pytest.approx(expected, abs=1e-12)
+    assert results["ranks"].equity == pytest.approx(results["cards"].equity, abs=1e-12)
 
 
 def test_monte_carlo_agrees_with_the_exact_answer_within_its_error() -> None:
@@ -305,16 +351,20 @@ _ANY_CARD = st.one_of(st.integers(-3, 55), st.sampled_from(["As", "Kd", "2c", "x
 
 @st.composite
 def _range_inputs(draw):
-    """Mostly well-formed inputs (distinct cards, one holding size) with, sometimes, one part corrupted."""
-    deck = draw(st.permutations(range(52)))
-    hero_size, up_size = draw(st.integers(1, 7)), draw(st.integers(0, 4))
-    size = draw(st.integers(1, 3))
+    """Mostly well-formed inputs (distinct cards of the variant's deck, one holding size) with, sometimes, one
+    part corrupted (cards from outside a MiniRazz deck included)."""
+    variant = draw(st.sampled_from(sorted(VARIANTS)))
+    declared = VARIANTS[variant]
+    deck = draw(st.permutations(declared.deck if draw(st.integers(0, 9)) else range(52)))
+    full = declared.cards_per_seat
+    hero_size, up_size = draw(st.integers(1, full)), draw(st.integers(0, len(declared.up_positions)))
+    size = draw(st.integers(1, max(1, min(3, full - up_size))))
     rest = deck[hero_size + up_size:]
     count = draw(st.integers(1, 6))
     holdings = [rest[i * size:(i + 1) * size] for i in range(count)]
     arguments = {"hero": deck[:hero_size], "opponent_up": deck[hero_size:hero_size + up_size], "holdings": holdings,
                  "weights": draw(st.one_of(st.none(), st.lists(st.floats(0, 5), min_size=count, max_size=count))),
-                 "variant": draw(st.sampled_from(["razz", "action_razz", "stud", "stud8"])),
+                 "variant": variant,
                  "method": draw(st.sampled_from(["auto", "ranks", "cards", "monte_carlo"]))}
     corrupt = draw(st.sampled_from([None, None, "hero", "opponent_up", "holdings", "weights", "variant", "method",
                                     "max_outcomes", "samples", "seed"]))

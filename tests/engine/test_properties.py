@@ -1,11 +1,13 @@
 """Property tests: random configurations and random legal play, checked at every step.
 
-Any variant, 2-8 seats, random stakes, bet schedules, rule options and stacks (tiny ones included), and
-random action sequences drawn from ``legal_actions()``. At every step: chips are conserved, no stack goes
-negative, the actor and the legal set obey the betting rules, and an illegal action (anything outside
-the legal set, and garbage) raises and changes nothing. At the end: payoffs sum to zero, the same seed and
-decisions give the same hand, the hand record replays, and the hand ended within a bounded number of
-actions. The default run keeps to a small ``max_examples``; ``-m slow`` runs many more.
+Any variant (the MiniRazz games too), 2-8 seats as far as its deck deals, random stakes, bet schedules,
+rule options and stacks (tiny ones included), and random action sequences drawn from ``legal_actions()``.
+At every step: chips are conserved, no stack goes negative, the actor and the legal set obey the betting
+rules, the street is one of the variant's, and an illegal action (anything outside the legal set, and
+garbage) raises and changes nothing. At the end: payoffs sum to zero, every card is distinct and from the
+variant's deck, the same seed and decisions give the same hand, the hand record replays, and the hand
+ended within a bounded number of actions. The default run keeps to a small ``max_examples``; ``-m slow``
+runs many more.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from razz_env.engine import Action, HandConfig, HandState, IllegalActionError, hand_from_record, to_record
+from razz_env.engine import VARIANTS, Action, HandConfig, HandState, IllegalActionError, hand_from_record, to_record
+from razz_env.engine.config import max_seats
 from razz_env.engine.order import strongest_seat, weakest_seat
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
@@ -29,11 +32,12 @@ SLOW = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthC
 
 @st.composite
 def configs(draw) -> HandConfig:
-    variant = draw(st.sampled_from(["razz", "action_razz", "stud", "stud8"]))
-    seats = draw(st.integers(2, 8))
+    variant = draw(st.sampled_from(sorted(VARIANTS)))
+    seats = draw(st.integers(2, max_seats(VARIANTS[variant])))
+    streets = len(VARIANTS[variant].streets)
     small_bet = draw(st.integers(2, 20))
     bring_in = draw(st.integers(1, small_bet - 1))
-    street_bets = draw(st.none() | st.lists(st.integers(1, 40), min_size=5, max_size=5))
+    street_bets = draw(st.none() | st.lists(st.integers(1, 40), min_size=streets, max_size=streets))
     if street_bets is not None:
         street_bets[0] = max(street_bets[0], bring_in + 1)
     stack = st.one_of(st.integers(1, 12), st.integers(13, 80), st.integers(81, 600))
@@ -67,15 +71,16 @@ def action_bound(config: HandConfig) -> int:
     n = config.num_seats
     uncapped = config.rules.raise_cap is None or config.rules.heads_up_uncapped
     raises = max(config.stacks) if uncapped else config.rules.raise_cap
-    return 5 * n * (raises + n + 2)
+    return len(config.variant.streets) * n * (raises + n + 2)
 
 
 def expected_opener(hand: HandState) -> int:
-    """Who opens the current street, from rules.md: the bring-in is the weakest door (3rd street), later
+    """Who opens the current street, from rules.md: the bring-in is the weakest door (the first street), later
     streets the best board of a live seat; an all-in seat passes it clockwise to the next that can act."""
-    n, low = hand.num_seats, hand.config.variant.low_board
-    if hand.street == 3:
-        first = weakest_seat([held[2:3] for held in hand.cards], low)
+    variant = hand.config.variant
+    n, low = hand.num_seats, variant.low_board
+    if hand.street == variant.street_numbers[0]:
+        first = weakest_seat([hand.up_cards(s) for s in range(n)], low)
     else:
         first = strongest_seat([None if hand.folded[s] else hand.up_cards(s) for s in range(n)], low)
     while hand.folded[first] or hand.stacks[first] == 0:
@@ -85,6 +90,7 @@ def expected_opener(hand: HandState) -> int:
 
 def check_step(hand: HandState, total: int, street_opened: bool) -> None:
     assert sum(hand.stacks) + hand.pot == total
+    assert hand.street in hand.config.variant.street_numbers
     assert min(hand.stacks) >= 0
     seat = hand.actor
     legal = hand.legal_actions()
@@ -115,7 +121,7 @@ def check_step(hand: HandState, total: int, street_opened: bool) -> None:
 def check_amount(hand: HandState, before: dict, entry) -> None:
     seat, action, amount = entry.seat, entry.action, entry.amount
     stack, bet, level = before["stacks"][seat], before["bets"][seat], before["level"]
-    size = hand.config.stakes.bet_size(entry.street)
+    size = hand.config.bet_size(entry.street)
     if action in (FOLD, CHECK):
         assert amount == 0
     elif action is CALL:
@@ -125,7 +131,7 @@ def check_amount(hand: HandState, before: dict, entry) -> None:
     elif action is BET:
         assert amount == min(size, stack)
     elif action is BET_BIG:
-        assert amount == min(hand.config.stakes.big_bet_size, stack)
+        assert amount == min(hand.config.big_bet, stack)
     elif action is COMPLETE:
         assert amount == min(before["increment"], bet + stack) - bet
     elif action is RAISE:
@@ -151,7 +157,7 @@ def play_random(config: HandConfig, seed: int, data) -> tuple[HandState, list[in
         index = data.draw(st.integers(0, len(legal) - 1), label="action")
         choices.append(index)
         before = {"stacks": list(hand.stacks), "bets": list(hand.bets), "level": hand.level,
-                  "increment": hand.config.stakes.big_bet_size if legal[index] is BET_BIG else hand.increment}
+                  "increment": hand.config.big_bet if legal[index] is BET_BIG else hand.increment}
         street = hand.street
         entry = hand.act(legal[index])
         check_amount(hand, before, entry)
@@ -169,13 +175,19 @@ def check_finished(hand: HandState, config: HandConfig, seed: int, choices: list
     for seat in range(config.num_seats):
         if hand.folded[seat]:
             assert hand.payoffs[seat] == -hand.contributed[seat]
+    variant = config.variant
     live = [s for s in range(config.num_seats) if not hand.folded[s]]
     dealt = [c for held in hand.cards for c in held] + ([hand.community] if hand.community is not None else [])
-    assert len(dealt) == len(set(dealt))
+    assert len(dealt) == len(set(dealt)) and set(dealt) <= set(variant.deck)
+    assert {entry.street for entry in hand.history} <= set(variant.street_numbers)
+    assert all(len(held) in variant.street_numbers for held in hand.cards)
     if len(live) > 1:
-        assert all(len(hand.showdown_cards(s)) == 7 for s in live)
-        before_seventh = sum(len(h) for h in hand.cards) - (0 if hand.community is not None else len(live))
-        assert (hand.community is not None) == (52 - before_seventh < len(live))
+        assert all(len(hand.showdown_cards(s)) == variant.cards_per_seat for s in live)
+        # The last street ran short if the deck could not give each seat live at the deal its own card.
+        last = variant.street_numbers[-1]
+        live_at_deal = len(live) + sum(1 for e in hand.history if e.street == last and e.action is FOLD)
+        before_last = sum(len(h) for h in hand.cards) - (0 if hand.community is not None else live_at_deal)
+        assert (hand.community is not None) == (len(variant.deck) - before_last < live_at_deal)
     # Same seed, same decisions: the same hand.
     again = HandState(config, seed=seed)
     for index in choices:

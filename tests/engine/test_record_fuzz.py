@@ -1,9 +1,10 @@
 """Fuzzing hand records through ``razz replay --check``: every input is a valid result or clean per-line messages.
 
-Valid records (from the repository's vectors) are mutated — wrong types in every field, fields dropped or
-added, random JSON, random bytes, other encodings, deep nesting, huge numbers — and written to a file that
-``razz replay --check`` reads. Whatever the input, the command must not raise, must print its summary line
-first, must print one ``file:line: field: problem`` line per failing record, and must exit 1 exactly when
+Valid records (from the repository's vectors, and seeded MiniRazz hands) are mutated — wrong types in every
+field, fields dropped or added, another variant named, random JSON, random bytes, other encodings, deep
+nesting, huge numbers — and written to a file that ``razz replay --check`` reads. Whatever the input, the
+command must not raise, must print its summary line first, must print one ``file:line: field: problem``
+line per failing record, and must exit 1 exactly when
 some line fails (0 when every line replays to its payoffs).
 
 ``RAZZ_FUZZ_EXAMPLES=5000 pytest tests/engine/test_record_fuzz.py -s`` runs a bigger batch and prints the
@@ -18,6 +19,7 @@ import gzip
 import io
 import json
 import os
+import random
 import re
 import tempfile
 from collections import Counter
@@ -28,11 +30,31 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from razz_env.cli import main
-from razz_env.engine.record import replay_record
+from razz_env.engine import VARIANTS, HandConfig, HandState
+from razz_env.engine.config import max_seats
+from razz_env.engine.record import replay_record, to_record
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "vectors"
+
+
+def _minirazz_records() -> list[dict]:
+    """Records of seeded MiniRazz hands played by random legal choices, at two seats and the most each deck deals."""
+    records = []
+    for name in sorted(VARIANTS):
+        if not name.startswith("minirazz"):
+            continue
+        for seats in sorted({2, max_seats(VARIANTS[name])}):
+            for seed in range(3):
+                choose = random.Random(seed).choice
+                hand = HandState(HandConfig.create(name, num_seats=seats, starting_stack=12), seed=seed)
+                while not hand.is_over:
+                    hand.act(choose(hand.legal_actions()))
+                records.append(to_record(hand))
+    return records
+
+
 RECORDS = [json.loads(line) for path in sorted(VECTORS.glob("*.jsonl"))
-           for line in path.read_text(encoding="utf-8").splitlines()[:15]]
+           for line in path.read_text(encoding="utf-8").splitlines()[:15]] + _minirazz_records()
 EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
@@ -44,7 +66,7 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
 
 json_scalars = (st.none() | st.booleans() | st.integers() | st.integers(-(10**300), 10**300)
                 | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12)
-                | st.sampled_from(["As", "Kd", "bring_in", "raise", "razz", "stud8", "", "10s"]))
+                | st.sampled_from(["As", "Kd", "7c", "bring_in", "raise", "razz", "stud8", "minirazz", "", "10s"]))
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
                            | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 
@@ -115,6 +137,16 @@ def test_fields_dropped_or_added(record: dict, data: st.DataObject) -> None:
     mutated.update(data.draw(st.dictionaries(st.sampled_from(["players", "rules", "seed", "community", ""]),
                                              json_values, max_size=2)))
     run_replay(record_line(mutated) + b"\n", "fields dropped or added")
+
+
+@FUZZ
+@given(st.sampled_from(RECORDS), st.sampled_from(sorted(VARIANTS)))
+def test_another_variant_named(record: dict, variant: str) -> None:
+    """A record read as another game: MiniRazz cards in a razz record, seven-card deals in MiniRazz..."""
+    mutated = {**record, "variant": variant}
+    result = replay_record(mutated)
+    assert result.ok or result.message
+    run_replay(record_line(mutated) + b"\n", "another variant")
 
 
 @FUZZ

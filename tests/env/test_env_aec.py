@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import atexit
 import copy
+import os
 import pickle
 import random
 import warnings
+from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper, TerminateIllegalWrapper
 
 import razz_env
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS
 from razz_env.engine import Action, ConfigError, parse_cards
+from razz_env.engine.variants import VARIANTS as ALL_VARIANTS
 from razz_env.env.aec import env, raw_env
 
 VARIANTS = ("razz", "action_razz", "stud", "stud8")
@@ -46,6 +52,106 @@ def test_pettingzoo_api_and_seed(variant: str, players: int) -> None:
             warnings.filterwarnings("ignore", message=text)
         api_test(env(variant=variant, num_players=players), num_cycles=20)
         seed_test(lambda: env(variant=variant, num_players=players), num_cycles=20)
+
+
+MINIRAZZ_TABLES = [("minirazz", 2), ("minirazz", 5), ("minirazz_tiny", 2), ("minirazz_small", 3),
+                   ("minirazz_large", 2), ("minirazz_large", 3)]
+
+
+@pytest.mark.parametrize(("variant", "players"), MINIRAZZ_TABLES)
+def test_pettingzoo_api_and_seed_on_minirazz(variant: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for text in DICT_OBS_WARNINGS:
+            warnings.filterwarnings("ignore", message=text)
+        api_test(env(variant=variant, num_players=players), num_cycles=20)
+        seed_test(lambda: env(variant=variant, num_players=players), num_cycles=20)
+
+
+def play_out(e: raw_env, seed: int) -> list[tuple]:
+    """Every observation, mask, reward and action of one seeded hand played by a seeded random policy."""
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    trace = []
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, _ = e.last()
+        action = None if termination or truncation else random_action(observation, rng)
+        trace.append((agent, observation["observation"].tobytes(), observation["action_mask"].tolist(), reward, action))
+        e.step(action)
+    return trace
+
+
+def test_a_seeded_minirazz_episode_is_deterministic_and_plays_minirazz() -> None:
+    first, again = raw_env(variant="minirazz"), raw_env(variant="minirazz")
+    assert play_out(first, 11) == play_out(again, 11) != play_out(raw_env(variant="minirazz"), 12)
+    config = first.config
+    assert (config.stakes.ante, config.stakes.bring_in, config.stakes.small_bet, config.stakes.big_bet,
+            config.rules.raise_cap) == (1, 1, 2, 4, 2)
+    hand = first.hand
+    assert all(len(held) <= 3 for held in hand.cards) and {e.street for e in hand.history} <= {2, 3}
+    assert {card for held in hand.cards for card in held} <= set(config.variant.deck)
+    assert first.observation_space("player_0")["observation"].shape == (188,)
+
+
+def test_minirazz_rewards_are_in_its_big_bets_and_a_chosen_deal_plays() -> None:
+    e = raw_env(variant="minirazz")
+    e.reset(options={"cards": [parse_cards("Ac 2c 3c"), parse_cards("6d 5d 4d")]})
+    assert e.agent_selection == "player_1"  # the 5d door is the higher card: it brings in
+    for action in (BRING_IN, CHECK_CALL, BET_RAISE, CHECK_CALL):  # bring in 1, call; bet 4, call
+        e.step(action)
+    assert e.hand.is_over and e.hand.payoffs == [6, -6]
+    assert e.rewards == {"player_0": 1.5, "player_1": -1.5}  # 6 chips in big bets of 4
+    deck = [c for c in range(52) if c in e.config.variant.deck][::-1]
+    e.reset(options={"deck": deck})
+    assert e.hand.cards == [[deck[0], deck[2]], [deck[1], deck[3]]]
+    with pytest.raises(ConfigError, match=r"deck"):
+        e.reset(options={"deck": list(range(52))})
+    with pytest.raises(ConfigError, match=r"cards\[1\]: the agents may play any line, so every seat must list all 3"):
+        e.reset(options={"cards": [parse_cards("Ac 2c 3c"), parse_cards("6d 5d")]})
+    with pytest.raises(ConfigError, match="num_players: minirazz_tiny seats 2 to 2"):
+        raw_env(variant="minirazz_tiny", num_players=3)
+    with pytest.raises(ValueError, match="suits, which matter in stud; use it for razz, action_razz, minirazz, "):
+        raw_env(variant="stud", encoding="ranks")
+    ranks = raw_env(variant="minirazz", encoding="ranks")
+    assert ranks.encoder.layout.slices["own_down"] == slice(0, 6)
+
+
+FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40"))
+FIGURES: Counter = Counter()
+if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
+    atexit.register(lambda: print("\ntable option fuzz figures:", dict(sorted(FIGURES.items()))))
+chips = st.none() | st.integers(-1, 12) | st.sampled_from([True, 2.5, "4"])
+table_options = st.fixed_dictionaries({"variant": st.sampled_from([*ALL_VARIANTS, "minirazzz", ""])}, optional={
+    "num_players": st.none() | st.integers(0, 9) | st.sampled_from([2.0, "3"]),
+    "ante": chips, "bring_in": chips, "small_bet": chips, "big_bet": chips,
+    "street_bets": st.none() | st.lists(st.integers(-1, 12), max_size=6),
+    "starting_stacks": st.integers(-1, 60) | st.lists(st.integers(-1, 60), max_size=9),
+    "raise_cap": st.none() | st.integers(-1, 4),
+    "heads_up_uncapped": st.booleans(),
+    "encoding": st.sampled_from(["flat", "ranks", "pixels"]),
+})
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=table_options, seed=st.integers(0, 2**16))
+def test_fuzz_table_options_give_an_environment_that_plays_or_one_clean_error(options: dict, seed: int) -> None:
+    """Any variant (MiniRazz included) and any stakes, seats, stacks and cap: a valid table plays a whole hand
+    with observations in the space and zero-sum rewards; anything else is one ValueError line naming it."""
+    try:
+        e = raw_env(**options)
+    except ValueError as err:
+        FIGURES[f"{options['variant'] or 'no variant'}: clean error"] += 1
+        assert str(err) and "\n" not in str(err) and "Traceback" not in str(err)
+        return
+    FIGURES[f"{options['variant']}: valid table"] += 1
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    for agent in e.agent_iter():
+        observation, _, termination, truncation, _ = e.last()
+        assert observation["observation"] in e.observation_space(agent)["observation"]
+        e.step(None if termination or truncation else random_action(observation, rng))
+    assert abs(sum(e._cumulative_rewards.values())) < 1e-9
+    assert all(len(held) <= e.config.variant.cards_per_seat for held in e.hand.cards)
 
 
 @pytest.mark.parametrize("variant", ["razz", "action_razz"])

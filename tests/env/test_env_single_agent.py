@@ -27,7 +27,9 @@ def passive(mask: np.ndarray) -> int:
     return next(i for i in (CHECK_CALL, BRING_IN) if mask[i])
 
 
-@pytest.mark.parametrize(("variant", "players"), [("razz", 2), ("action_razz", 3), ("stud", 8), ("stud8", 2)])
+@pytest.mark.parametrize(("variant", "players"), [("razz", 2), ("action_razz", 3), ("stud", 8), ("stud8", 2),
+                                                 ("minirazz", 5), ("minirazz_tiny", 2), ("minirazz_small", 3),
+                                                 ("minirazz_large", 3)])
 def test_gymnasium_checker_with_default_options(variant: str, players: int) -> None:
     """Gymnasium's own checker, every option at its default (illegal ids raise, the default opponents).
 
@@ -574,3 +576,32 @@ def test_fuzzed_steps_play_legal_ids_and_refuse_the_rest_unchanged(seed: int, pl
             assert played.action is next(a for a in (Action.CHECK, Action.FOLD, Action.BRING_IN) if a in engine_legal)
             assert info["illegal_action"] is action
             event("stale sample played passively")
+
+
+def episode(env: SingleAgentEnv, seed: int) -> list[tuple]:
+    """One seeded hand: the learner plays the first legal id; every observation, reward and info recorded."""
+    obs, info = env.reset(seed=seed)
+    trace = [(obs.tobytes(), info["seat"], info["action_mask"].tolist())]
+    done = False
+    while not done:
+        obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        trace.append((obs.tobytes(), reward, info["action_mask"].tolist()))
+    return trace
+
+
+def test_a_seeded_minirazz_episode_repeats_and_pays_in_its_big_bets() -> None:
+    env = SingleAgentEnv(variant="minirazz")
+    assert env.observation_space.shape == (188,) and env.config.big_bet == 4
+    first = episode(env, 5)
+    assert episode(SingleAgentEnv(variant="minirazz"), 5) == first == episode(env, 5)
+    assert first[-1][1] == env.hand.payoffs[env.seat] / 4 and len(env.hand.cards[0]) <= 3
+
+
+def test_an_opponent_that_plays_only_seven_card_games_is_refused_at_minirazz() -> None:
+    class SevenCardOnly(SeededRandomOpponent):
+        name = "seven"
+        variants = ("razz", "stud")
+
+    with pytest.raises(ValueError, match="opponents: agent 'seven' plays razz or stud at any number of seats; it "
+                                         "cannot be seated at minirazz with 2 seats"):
+        SingleAgentEnv(SevenCardOnly(None), variant="minirazz")

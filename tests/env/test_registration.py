@@ -138,3 +138,16 @@ def test_maskable_ppo_trains_on_what_make_builds() -> None:
     obs, info = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
     assert info["action_mask"][int(action)] == 1
+
+
+def test_every_variant_has_an_id_minirazz_included() -> None:
+    from razz_env.engine.variants import VARIANTS
+
+    assert list(GYMNASIUM_IDS) == list(VARIANTS)
+    assert GYMNASIUM_IDS["minirazz"] == "razz_env/MiniRazz-v0"
+    assert GYMNASIUM_IDS["minirazz_tiny"] == "razz_env/MiniRazzTiny-v0"
+    assert GYMNASIUM_IDS["action_razz"] == "razz_env/ActionRazz-v0"
+    env = gymnasium.make("razz_env/MiniRazz-v0")
+    stakes = env.unwrapped.config.stakes
+    assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (1, 1, 2, 4)
+    assert env.unwrapped.config.rules.raise_cap == 2 and env.observation_space.shape == (188,)

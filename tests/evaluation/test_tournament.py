@@ -321,3 +321,43 @@ def test_resuming_with_records_after_a_run_without_says_which_blocks_have_none(t
     with caplog.at_level(logging.WARNING, logger="razz_env.evaluation"):
         run_tournament(_config(tmp_path, "mixed", deals=60), progress=False)
     assert "the blocks played now will have none" in caplog.text
+
+
+def test_a_minirazz_tournament_runs_through_the_cli_at_the_variants_stakes(tmp_path, capsys):
+    from razz_env.cli import main
+
+    path = tmp_path / "tournament_minirazz.yaml"
+    output = tmp_path / "mini"
+    path.write_text(f"variant: minirazz\nagents: [random, calling_station]\ndeals: 30\nblock_deals: 15\nworkers: 1\n"
+                    f"records: true\noutput: {output}\n")
+    assert main(["tournament", "--config", str(path), "--quiet", "--no-plots"]) == 0
+    assert "calling_station" in capsys.readouterr().out
+    summary = json.loads((output / "summary.json").read_text())
+    config = summary["config"]
+    assert (config["ante"], config["bring_in"], config["small_bet"], config["big_bet"], config["raise_cap"]) == (
+        1, 1, 2, 4, 2)
+    records = [json.loads(line) for file in sorted((output / "hands").glob("*.jsonl"))
+               for line in file.read_text().splitlines()]
+    assert len(records) == 2 * 30 and all(record["variant"] == "minirazz" for record in records)
+    assert all(replay_record(record).ok and all(len(held) <= 3 for held in record["cards"]) for record in records)
+    assert not list((output / "hands").glob("*.phhs"))  # PHH has no MiniRazz: JSON records only
+    won = sum(record["payoffs"][record["players"].index("random")] for record in records) / 4  # in big bets of 4
+    standings = {row["agent"]: row for row in summary["standings"]}
+    assert standings["random"]["bb_per_100"] == pytest.approx(100 * won / 60, abs=1e-6)
+
+
+def test_a_seven_card_agent_is_refused_at_a_minirazz_tournament_before_any_hand(tmp_path, capsys):
+    from razz_env.cli import main
+
+    config = _config(tmp_path, "mini_refused", variant="minirazz")
+    assert config.small_bet == 2 and config.raise_cap == 2
+    with pytest.raises(ConfigError, match=r"agents\[2\] \(razz_heuristic\): agent 'razz_heuristic' plays razz or "
+                                          r"action_razz or stud or stud8 at any number of seats; it cannot be seated "
+                                          r"at minirazz with 2 seats"):
+        run_tournament(config, progress=False)
+    assert not Path(config.output).exists()
+    path = tmp_path / "refused.yaml"
+    path.write_text(f"variant: minirazz\nagents: [random, monte_carlo]\noutput: {tmp_path / 'cli_refused'}\n")
+    assert main(["tournament", "--config", str(path), "--quiet"]) == 2
+    assert "razz tournament: agents[1] (monte_carlo): agent 'monte_carlo' plays" in capsys.readouterr().err
+    assert not (tmp_path / "cli_refused").exists()

@@ -125,3 +125,19 @@ def test_the_identity_holds_what_decides_results_and_not_the_deal_count():
 def test_the_shipped_configs_pass_every_check(path):
     config = TournamentConfig.from_yaml(path)
     assert config.output == f"results/{path.stem}" and check_agents(config)
+
+
+def test_stakes_and_cap_default_to_the_variants_and_the_seven_card_identity_is_unchanged():
+    mini = TournamentConfig.from_dict({**BASE, "variant": "minirazz"})
+    assert (mini.ante, mini.bring_in, mini.small_bet, mini.big_bet, mini.raise_cap) == (1, 1, 2, 4, 2)
+    assert mini.hand_config(2).big_bet == 4
+    assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "raise_cap": None}).raise_cap is None
+    assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "big_bet": 6}).big_bet == 6
+    default = TournamentConfig()
+    assert (default.ante, default.bring_in, default.small_bet, default.big_bet, default.raise_cap) == (1, 2, 5, 10, 4)
+    assert default.config_id == "1984f83442ef03d1"  # as before variants had their own stakes: old folders resume
+    with pytest.raises(ConfigError, match="variant: unknown variant 'minirazzz'; known: razz, action_razz"):
+        TournamentConfig.from_dict({**BASE, "variant": "minirazzz"})
+    with pytest.raises(ConfigError, match="agents: a table seats at most 2 agents in minirazz_tiny .*, got 3"):
+        TournamentConfig.from_dict({**BASE, "variant": "minirazz_tiny", "format": "table",
+                                    "agents": ["random", "calling_station", {"type": "random", "label": "r2"}]})

@@ -49,7 +49,8 @@ agent_spec = st.one_of(
 )
 plausible = {
     "name": st.one_of(st.from_regex(r"[a-z][a-z0-9_.-]{0,10}", fullmatch=True), st.text(max_size=12)),
-    "variant": st.sampled_from(["razz", "stud", "stud8", "action_razz", "holdem", "RAZZ"]),
+    "variant": st.sampled_from(["razz", "stud", "stud8", "action_razz", "minirazz", "minirazz_tiny", "holdem",
+                                "RAZZ"]),
     "format": st.sampled_from(["round_robin", "table", "swiss"]),
     "agents": st.lists(agent_spec, max_size=9),
     "deals": st.integers(-2, 12),

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
 
 from razz_env.engine.actions import Action  # noqa: E402
+from razz_env.engine.cards import parse_cards  # noqa: E402
 from razz_env.engine.config import HandConfig  # noqa: E402
 from razz_env.engine.state import HandState  # noqa: E402
 from razz_env.openspiel.deal import ChanceHand, Slot  # noqa: E402
@@ -46,7 +47,7 @@ def test_the_closing_action_waits_for_the_next_street_and_the_hand_is_untouched_
     assert chance.pending is CALL
     assert chance.needed == [Slot(0, 3), Slot(1, 3)]
     assert chance.hand is before and chance.hand.history == history and chance.hand.street == 3
-    with pytest.raises(ValueError, match="seat 0's 4th street card is due first"):
+    with pytest.raises(ValueError, match="seat 0's 4th-street card is due first"):
         chance.act(CHECK)
     chance.deal(40)
     chance.deal(41)
@@ -169,3 +170,38 @@ def test_the_dealt_hand_equals_the_engine_hand_on_the_same_cards():
             chance.act(action)
     assert chance.hand.cards == engine.cards and chance.hand.payoffs == engine.payoffs
     assert chance.hand.history == engine.history
+
+
+def test_minirazz_deals_its_own_deck_one_down_one_up_then_one_up():
+    chance = ChanceHand(HandConfig.create("minirazz"))
+    assert chance.undealt() == [c for r in range(6) for c in (4 * r, 4 * r + 1)]  # A-6 in clubs and diamonds
+    order = []
+    for card in parse_cards("Ac 2c 3d 4d"):
+        order.append(chance.next_slot)
+        chance.deal(card)
+    assert order == [Slot(0, 0), Slot(1, 0), Slot(0, 1), Slot(1, 1)]
+    assert chance.hand.street == 2 and chance.hand.cards == [parse_cards("Ac 3d"), parse_cards("2c 4d")]
+    chance.act(BRING_IN)  # seat 1's 4d is the highest door: it brings in
+    chance.act(CALL)  # closes 2nd street: each seat's 3rd-street up card is due
+    assert chance.needed == [Slot(0, 2), Slot(1, 2)] and chance.describe(chance.next_slot) == "seat 0's 3rd-street card"
+    with pytest.raises(ValueError, match=r"card Kc cannot be dealt: the minirazz deck is Ac Ad 2c 2d .* 6c 6d"):
+        chance.deal(parse_cards("Kc")[0])
+    dealt(chance, parse_cards("5c 6d"))
+    assert chance.hand.street == 3 and chance.pending is None
+
+
+def test_a_deep_copy_shares_nothing_that_play_changes():
+    """OpenSpiel clones a state for every child: the copy's engine hand must share no mutable object with the
+    original (every list copied, each seat's cards too), whatever the engine keeps."""
+    chance = dealt(ChanceHand(HandConfig.create("razz", num_seats=3)), list(range(9)))
+    chance.act(BRING_IN)
+    twin = copy.deepcopy(chance)
+    immutable = (int, bool, str, tuple, frozenset, type(None), slice)
+    for name in type(chance.hand).__slots__:
+        mine, theirs = getattr(chance.hand, name, None), getattr(twin.hand, name, None)
+        if name in ("config", "_dealer") or isinstance(mine, immutable) or type(mine).__hash__ is not None:
+            continue  # shared on purpose: the config and the explicit deal are only read; the rest is immutable
+        assert mine is not theirs and mine == theirs, name
+    assert all(mine is not theirs for mine, theirs in zip(chance.hand.cards, twin.hand.cards))
+    twin.act(CALL)
+    assert len(chance.hand.history) == 1 and len(twin.hand.history) == 2 and chance.hand.bets != twin.hand.bets

@@ -20,11 +20,12 @@ from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
 
-from open_spiel.python.algorithms import external_sampling_mccfr  # noqa: E402
+from open_spiel.python import policy  # noqa: E402
+from open_spiel.python.algorithms import exploitability, external_sampling_mccfr, get_all_states  # noqa: E402
 from open_spiel.python.tests import games_sim_test  # noqa: E402  (a module: its TestCase must not be collected)
 
 from razz_env.encoding.actions import ENGINE_TO_ID, FOLD, mask_for, to_engine  # noqa: E402
-from razz_env.engine.config import STREETS, HandConfig  # noqa: E402
+from razz_env.engine.config import HandConfig, max_seats  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.state import HandState  # noqa: E402
 from razz_env.engine.variants import VARIANTS  # noqa: E402
@@ -55,14 +56,16 @@ def params_for(config: HandConfig, allow_open_fold: bool = False) -> dict:
 
 @st.composite
 def configs(draw) -> HandConfig:
-    """Any variant, 2-8 seats, random stakes, caps and stacks (tiny ones for all-ins), at least two able seats."""
-    seats = draw(st.integers(2, 8))
+    """Any variant, 2 to the seats its deck deals, random stakes, caps and stacks (tiny ones for all-ins), at least
+    two able seats."""
+    variant = draw(st.sampled_from(list(VARIANTS)))
+    seats = draw(st.integers(2, max_seats(VARIANTS[variant])))
     small_bet = draw(st.integers(2, 12))
     bring_in = draw(st.integers(1, small_bet - 1))
     ante = draw(st.integers(0, 3))
     stacks = draw(st.lists(st.integers(ante + 1, 60) | st.integers(61, 300), min_size=seats, max_size=seats))
     return HandConfig.create(
-        draw(st.sampled_from(list(VARIANTS))), stacks=stacks, ante=ante, bring_in=bring_in, small_bet=small_bet,
+        variant, stacks=stacks, ante=ante, bring_in=bring_in, small_bet=small_bet,
         big_bet=draw(st.integers(1, 24)), raise_cap=draw(st.none() | st.integers(1, 5)),
         heads_up_uncapped=draw(st.booleans()), open_pair_big_bet=draw(st.sampled_from([None, False])))
 
@@ -86,14 +89,15 @@ def engine_hand(config: HandConfig, seed: int, aggression: float) -> tuple[HandS
 def replay_in_openspiel(hand: HandState, legal_ids: list[list[int]], game: pyspiel.Game) -> pyspiel.State:
     """The engine hand played through ``game``: chance deals the engine's cards, seats choose the engine's ids."""
     state = game.new_initial_state()
+    deck = hand.config.variant.deck
     decisions = iter(zip(hand.history, legal_ids))
     while not state.is_terminal():
         if state.is_chance_node():
             seat, position = state.dealing
             card = hand.community if seat is None else hand.cards[seat][position]
             outcomes = dict(state.chance_outcomes())
-            assert outcomes[card] == pytest.approx(1 / len(outcomes))
-            state.apply_action(card)
+            assert outcomes[deck.index(card)] == pytest.approx(1 / len(outcomes))
+            state.apply_action(deck.index(card))
         else:
             entry, ids = next(decisions)
             assert state.current_player() == entry.seat
@@ -111,17 +115,41 @@ def test_import_razz_env_leaves_openspiel_unloaded():
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_every_variant_is_registered(variant):
     assert GAME_NAMES[variant] in pyspiel.registered_names()
-    game_type = pyspiel.load_game(GAME_NAMES[variant]).get_type()
+    game = pyspiel.load_game(GAME_NAMES[variant])
+    game_type = game.get_type()
     assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
-    assert (game_type.min_num_players, game_type.max_num_players) == (2, 8)
+    assert (game_type.min_num_players, game_type.max_num_players) == (2, max_seats(VARIANTS[variant]))
     assert game_type.provides_information_state_tensor and game_type.provides_observation_tensor
     assert set(game_type.parameter_specification) == set(parameters_for(variant))
+    assert game.max_chance_outcomes() == len(VARIANTS[variant].deck)
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
-@pytest.mark.parametrize("players", [2, 5, 8])
+def test_minirazz_games_have_the_variants_deck_stakes_and_cap():
+    assert GAME_NAMES["minirazz"] == "razz_env_minirazz" and GAME_NAMES["minirazz_tiny"] == "razz_env_minirazz_tiny"
+    game = pyspiel.load_game("razz_env_minirazz")
+    config = game.table.config
+    assert (config.stakes.ante, config.stakes.bring_in, config.stakes.small_bet, config.stakes.big_bet) == (1, 1, 2, 4)
+    assert config.rules.raise_cap == 2 and game.max_chance_nodes_in_history() == 6
+    state = game.new_initial_state()
+    assert [outcome for outcome, _ in state.chance_outcomes()] == list(range(12))
+    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, o) for o in (0, 1, 11)] == [
+        "deal Ac", "deal Ad", "deal 6d"]
+    for outcome in range(4):  # Ac and Ad down, 2c and 2d up: seat 1's door 2d is the high card, it brings in
+        state.apply_action(outcome)
+    assert state.hand.cards == [[0, 4], [1, 5]] and state.current_player() == 1
+    with pytest.raises(ValueError, match="chance outcome 12 cannot be dealt: outcomes are 0 to 11"):
+        pyspiel.load_game("razz_env_minirazz").new_initial_state().apply_action(12)
+    with pytest.raises(ConfigError, match=r"players: 2 to 2 are allowed in minirazz_tiny \(its 6-card deck deals 3"):
+        pyspiel.load_game("razz_env_minirazz_tiny", {"players": 3})
+
+
+SIM_TABLES = [(variant, players) for variant in VARIANTS
+              for players in sorted({2, min(5, max_seats(VARIANTS[variant])), max_seats(VARIANTS[variant])})]
+
+
+@pytest.mark.parametrize(("variant", "players"), SIM_TABLES)
 def test_openspiel_random_simulation_tests_pass(variant, players):
     game = pyspiel.load_game(GAME_NAMES[variant], {"players": players})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -157,7 +185,7 @@ def test_no_hand_outgrows_the_bounds_the_information_state_is_sized_by(config, s
     game = pyspiel.load_game(GAME_NAMES[config.variant.name], params_for(config))
     assert len(hand.history) <= game.max_game_length()
     live = len(config.stacks)
-    for street in STREETS:
+    for street in config.variant.street_numbers:
         decisions = [entry for entry in hand.history if entry.street == street]
         assert len(decisions) <= round_decisions_bound(config, live)
         live -= sum(1 for entry in decisions if entry.action == 0)
@@ -252,6 +280,23 @@ def test_external_sampling_mccfr_runs_on_heads_up_razz():
     assert sorted(probabilities) == state.legal_actions() and sum(probabilities.values()) == pytest.approx(1.0)
 
 
+@pytest.mark.slow
+def test_openspiels_exact_algorithms_run_on_the_smallest_minirazz():
+    """OpenSpiel walks the whole tree of heads-up minirazz_tiny (6 cards: 63,517 states, 22,320 information
+    states; 11 s) and computes the uniform policy's exploitability with its exact best responses (27 s on a
+    loaded 2-core machine): slow. The figure, in chips per hand, is OpenSpiel's own."""
+    game = pyspiel.load_game("razz_env_minirazz_tiny")
+    states = get_all_states.get_all_states(game, include_terminals=True, include_chance_states=True)
+    kinds = Counter("chance" if s.is_chance_node() else "terminal" if s.is_terminal() else "decision"
+                    for s in states.values())
+    assert kinds == {"chance": 5557, "decision": 23760, "terminal": 34200}
+    infosets = {s.information_state_string() for s in states.values() if not (s.is_chance_node() or s.is_terminal())}
+    assert len(infosets) == 22320
+    assert all(sum(s.returns()) == 0 for s in states.values() if s.is_terminal())
+    uniform = policy.UniformRandomPolicy(game)
+    assert exploitability.exploitability(game, uniform) == pytest.approx(2.5875385802, abs=1e-9)
+
+
 def test_openspiels_cpp_mccfr_solver_runs_on_the_python_game():
     game = pyspiel.load_game("razz_env_razz", {"raise_cap": 1})
     solver = pyspiel.ExternalSamplingMCCFRSolver(game, 7)
@@ -304,9 +349,10 @@ def test_fuzz_parameters_give_a_game_or_one_clean_error(variant, params, seed):
 
 @FUZZ
 @given(seed=st.integers(0, 2**31 - 1), actions=st.lists(st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 60),
-                                                         min_size=1, max_size=40))
-def test_fuzz_action_ids_are_applied_or_refused_without_change(seed, actions):
-    game = pyspiel.load_game("razz_env_stud8", {"players": 3, "starting_stack": 30})
+                                                         min_size=1, max_size=40),
+       name=st.sampled_from(["razz_env_stud8", "razz_env_minirazz", "razz_env_minirazz_large"]))
+def test_fuzz_action_ids_are_applied_or_refused_without_change(seed, actions, name):
+    game = pyspiel.load_game(name, {"players": 3, "starting_stack": 30})
     state = game.new_initial_state()
     rng = random.Random(seed)
     for action in actions:

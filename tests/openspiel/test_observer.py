@@ -50,7 +50,8 @@ def random_states(game: pyspiel.Game, hands: int, seed: int = 0):
             state.apply_action(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize(("name", "players"), [("razz_env_razz", 2), ("razz_env_stud8", 5), ("razz_env_stud", 8)])
+@pytest.mark.parametrize(("name", "players"), [("razz_env_razz", 2), ("razz_env_stud8", 5), ("razz_env_stud", 8),
+                                              ("razz_env_minirazz", 2), ("razz_env_minirazz_large", 3)])
 def test_the_observation_is_the_environments_flat_vector_and_text(name, players):
     game = pyspiel.load_game(name, {"players": players})
     encoder = FlatEncoder(game.table.config)
@@ -79,6 +80,31 @@ def test_the_information_state_is_seat_flat_vector_with_room_for_every_decision_
             seen = [card for other, held in enumerate(state.hand.cards) for position, card in enumerate(held)
                     if other == seat or 2 <= position <= 5]
             assert sorted(np.flatnonzero(dealt.sum(axis=1)).tolist()) == sorted(seen)
+
+
+def test_minirazz_information_state_is_sized_by_its_deck_and_streets():
+    game = pyspiel.load_game("razz_env_minirazz")
+    config = game.table.config
+    flat = FlatEncoder(config, history_slots=recall_history_slots(config))
+    assert flat.card_width == 12 and game.information_state_tensor_size() == 2 + flat.size + 12 * 2
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert observer.dict["dealt_street"].shape == (12, 2) and observer.dict["history"].shape[0] == 2
+    cards = [parse_cards("Ac 2c 3c"), parse_cards("Ad 6d 4d")]  # outcomes: Ac 0, Ad 1, 2c 2, 3c 4, 4d 7, 6d 11
+    state = game.new_initial_state()
+    for outcome in (0, 1, 2, 11):
+        state.apply_action(outcome)
+    assert state.hand.cards == [card[:2] for card in cards] and state.current_player() == 1  # 6d brings in
+    state.apply_action(BRING_IN)
+    state.apply_action(CHECK_CALL)
+    for outcome in (4, 7):
+        state.apply_action(outcome)
+    assert state.hand.street == 3 and state.hand.cards == cards
+    tensor = np.asarray(state.information_state_tensor(0))
+    dealt = tensor[2 + flat.size:].reshape(12, 2)
+    assert {(card, street) for card, street in zip(*np.nonzero(dealt))} == {(0, 0), (2, 0), (11, 0), (4, 1), (7, 1)}
+    assert state.information_state_string(0) == "seat 0 | 2nd: s0 [Ac] 2c, s1 6d; s1 bring_in 1, s0 call 1 | " \
+                                                "3rd: s0 3c, s1 4d;"
+    assert game.new_initial_state().information_state_string(1) == "seat 1: the 2nd-street cards are being dealt"
 
 
 def test_the_information_state_knows_which_up_card_came_on_which_street():

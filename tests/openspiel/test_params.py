@@ -25,6 +25,21 @@ def test_defaults_are_the_environments_table():
     assert table.allow_open_fold is False
 
 
+@pytest.mark.parametrize("variant", ["minirazz", "minirazz_tiny", "minirazz_small", "minirazz_large"])
+def test_minirazz_defaults_are_its_own_stakes_and_cap(variant):
+    spec = parameters_for(variant)
+    assert {name: spec[name] for name in ("ante", "bring_in", "small_bet", "big_bet", "raise_cap")} == {
+        "ante": 1, "bring_in": 1, "small_bet": 2, "big_bet": 4, "raise_cap": 2}
+    assert table_from_params(variant, {}).config == HandConfig.create(variant)
+    streets = "2 4 6" if variant == "minirazz_large" else "2 6"
+    config = table_from_params(variant, {"street_bets": streets, "raise_cap": 0}).config
+    assert config.rules.raise_cap is None and [config.bet_size(s) for s in config.variant.street_numbers] == [
+        int(bet) for bet in streets.split()]
+    assert max_game_length(config) == len(config.variant.streets) * recall_history_slots(config)
+    with pytest.raises(ConfigError, match="stakes.street_bets: expected"):
+        table_from_params(variant, {"street_bets": "5 5 10 10 20"})
+
+
 def test_every_option_reaches_the_config():
     table = table_from_params("stud", {
         "players": 3, "stacks": "50 60 70", "ante": 2, "bring_in": 3, "small_bet": 6, "big_bet": 12,
@@ -57,7 +72,7 @@ def test_open_pair_rule_is_a_parameter_of_the_stud_games_only():
     ({"stacks": "100 100", "starting_stack": 50}, "stacks: give either per-seat stacks or one starting_stack"),
     ({"stacks": "100 -5"}, "stacks[1]: must be at least 1, got -5"),
     ({"street_bets": "5 5 10"}, "stakes.street_bets: expected 5 sizes (3rd to 7th street), got 3"),
-    ({"street_bets": "five"}, "street_bets: expected five bet sizes"),
+    ({"street_bets": "five"}, "street_bets: expected 5 bet sizes, 3rd to 7th street"),
     ({"raise_cap": -1}, "raise_cap: expected 0 (no cap) or a positive number of bets and raises, got -1"),
     ({"bring_in": 5}, "stakes.bring_in: must be below the 3rd-street bet 5, got 5"),
     ({"starting_stack": 1}, "stacks: at most one seat has chips behind the ante (1)"),

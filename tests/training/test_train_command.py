@@ -124,3 +124,38 @@ def test_ctrl_c_saves_a_checkpoint_and_exits_with_a_message(tmp_path):
     hashes = json.loads((run / "hashes.json").read_text())
     assert hashes[f"checkpoints/step_{steps}.zip"] == hashlib.sha256(checkpoint.read_bytes()).hexdigest()
     assert not list(run.rglob(".*.tmp")), "no temporary file left behind"
+
+
+def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
+    """A MaskablePPO run on MiniRazz through the ordinary command: its stakes, its 188-float observation, its
+    opponents; the checkpoint loads back as an agent of that table and plays it."""
+    from agents.registry import make_agent
+    from razz_env.engine.config import HandConfig
+    from razz_env.evaluation.match import play_deals
+    from razz_env.training.config import TrainConfig
+
+    path = tmp_path / "mini.yaml"
+    path.write_text(TINY.format(steps=256, eval_every=128).replace("name: tiny\n", "name: mini\nvariant: minirazz\n")
+                    + "eval_opponents: [random, calling_station]\n"
+                    + "opponents: {baselines: [random, calling_station], weights: [1, 1], snapshot_every: 64}\n")
+    path.write_text(path.read_text().replace("opponents: {snapshot_every: 64, max_snapshots: 2}\n", ""))
+    run = tmp_path / "run"
+    assert main(["train", "--config", str(path), "--output", str(run), "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["steps"] >= 256
+    config = json.loads((run / "config.json").read_text())
+    assert (config["variant"], config["ante"], config["bring_in"], config["small_bet"], config["big_bet"]) == (
+        "minirazz", 1, 1, 2, 4)
+    evaluated = (run / "eval.csv").read_text().splitlines()
+    assert len(evaluated) > 1 and "calling_station" in evaluated[-1]
+    checkpoint = sorted((run / "checkpoints").glob("step_*.zip"))[-1]
+    sha256 = hashlib.sha256(checkpoint.read_bytes()).hexdigest()
+    agent = make_agent({"type": "sb3_model", "path": str(checkpoint), "sha256": sha256, "variant": "minirazz",
+                        "num_players": 2})
+    assert agent.variants == ("minirazz",)
+    table = TrainConfig.from_yaml(path).table_kwargs()
+    hand_config = HandConfig.create("minirazz", starting_stack=table["starting_stacks"])
+    tables = play_deals([agent, make_agent("random", seed=1)], hand_config, 10, "check")
+    assert len(tables) == 20 and all(t.hand.is_over for t in tables)
+    with pytest.raises(ValueError, match="cannot be seated at razz"):
+        agent.reset(0, 2, "razz")

@@ -126,3 +126,15 @@ def test_name_and_output_default_from_the_file_name(tmp_path):
     (tmp_path / "my_run.yaml").write_text("total_timesteps: 100\n")
     config = TrainConfig.from_yaml(tmp_path / "my_run.yaml", n_envs=None, seed=4)
     assert (config.name, config.output, config.total_timesteps, config.seed) == ("my_run", "runs/my_run", 100, 4)
+
+
+def test_the_stakes_default_to_the_variants_and_seven_card_agents_are_refused_at_minirazz():
+    mini = TrainConfig.from_dict({"variant": "minirazz", "opponents": {"baselines": ["random"], "weights": [1]},
+                                  "eval_opponents": ["calling_station"]})
+    assert (mini.ante, mini.bring_in, mini.small_bet, mini.big_bet) == (1, 1, 2, 4)
+    assert mini.to_dict()["big_bet"] == 4
+    razz = TrainConfig()
+    assert (razz.ante, razz.bring_in, razz.small_bet, razz.big_bet) == (1, 2, 5, 10)
+    with pytest.raises(ConfigError, match=r"eval_opponents\[2\]: agent 'razz_heuristic' plays razz or action_razz "
+                                          r"or stud or stud8 at any number of seats; it cannot be seated at minirazz"):
+        TrainConfig.from_dict({"variant": "minirazz"})
