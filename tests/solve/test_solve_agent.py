@@ -1,0 +1,159 @@
+"""Agents and tabular policies both ways: reading an agent's policy into the tree, seating a tabular policy."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from agents.simple import RandomAgent
+from razz_env.agent import Observation, seating_problem
+from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.engine.config import HandConfig
+from razz_env.engine.state import HandState
+from razz_env.evaluation.match import play_deals
+from razz_env.solve.agent import TabularPolicyAgent, hands_at, policy_from_agent
+from razz_env.solve.best_response import exploitability
+from razz_env.solve.cfr import CFRPlus
+from razz_env.solve.game import build_game
+from razz_env.solve.keys import infoset_key
+from razz_env.solve.policy import TabularPolicy
+from razz_env.solve.sweep import Sweeper
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return build_game("minirazz_tiny")
+
+
+@pytest.fixture(scope="module")
+def solved(tiny):
+    solver = CFRPlus(tiny)
+    solver.run(iterations=60, check_every=60)
+    return solver.average_policy()
+
+
+class Counting:
+    """Uniform over the mask, counting how many observations it was asked about and in how many calls."""
+
+    name = "counting"
+    observes = ("view",)
+
+    def __init__(self) -> None:
+        self.asked, self.calls = 0, 0
+
+    def action_probabilities_batch(self, observations):
+        self.asked += len(observations)
+        self.calls += 1
+        masks = np.stack([o.action_mask for o in observations]).astype(float)
+        return masks / masks.sum(axis=1, keepdims=True)
+
+
+def test_random_agent_is_the_uniform_policy(tiny):
+    policy = policy_from_agent(tiny, RandomAgent(seed=1))
+    assert np.array_equal(policy.table(), TabularPolicy.uniform(tiny).table())
+    assert exploitability(tiny, policy).mbb == pytest.approx(exploitability(tiny, TabularPolicy.uniform(tiny)).mbb)
+
+
+def test_each_information_set_is_asked_once_in_batches(tiny):
+    agent = Counting()
+    policy_from_agent(tiny, agent, batch_size=1000, check_suits=0)
+    assert agent.asked == tiny.num_infosets
+    assert agent.calls <= tiny.num_infosets // 1000 + 2
+
+
+def test_a_tabular_agent_reads_back_as_its_policy(tiny, solved):
+    read = policy_from_agent(tiny, TabularPolicyAgent(solved))
+    np.testing.assert_allclose(read.table(), solved.table(), rtol=0, atol=1e-12)
+
+
+def test_representative_hands_are_at_their_information_sets(tiny):
+    for decision in range(0, len(tiny.decision_nodes), 97):
+        seat = int(tiny.decision_player[decision])
+        for private, hand in hands_at(tiny, decision):
+            assert hand.actor == seat
+            assert infoset_key(hand, seat) == tiny.infoset_key(decision, private)
+            assert len({c for held in hand.cards for c in held}) == sum(len(held) for held in hand.cards)
+        for private, hand in hands_at(tiny, decision, swap_suits=True):
+            assert infoset_key(hand, seat) == tiny.infoset_key(decision, private)
+
+
+def test_an_agent_for_another_table_is_refused(tiny):
+    class RazzOnly(Counting):
+        variants, seat_counts = ("razz",), (2,)
+
+    with pytest.raises(ValueError, match="agent 'counting' plays razz at 2 seats; it cannot be seated at "
+                                         "minirazz_tiny with 2 seats"):
+        policy_from_agent(tiny, RazzOnly())
+
+
+class Illegal:
+    name = "illegal"
+    observes = ()
+
+    def action_probabilities(self, observation):
+        return np.full(NUM_ACTIONS, 1.0 / NUM_ACTIONS)
+
+
+class Unnormalised(Illegal):
+    name = "unnormalised"
+
+    def action_probabilities(self, observation):
+        return observation.action_mask.astype(float)
+
+
+@pytest.mark.parametrize("agent", [Illegal(), Unnormalised()])
+def test_a_policy_that_is_not_a_distribution_is_refused(tiny, agent):
+    with pytest.raises(ValueError, match=rf"agent '{agent.name}' at 's1 \[.*: probabilities .* are not a "
+                                         r"distribution over the legal ids \[2, 3\]"):
+        policy_from_agent(tiny, agent)
+
+
+class ClubLover:
+    """Completes whenever its down card is a club: a policy the rank game cannot hold exactly."""
+
+    name = "club_lover"
+    observes = ("view",)
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        mask = observation.action_mask.astype(float)
+        if mask[2] and observation.view.own_down[0] % 4 == 0:
+            out = np.zeros(NUM_ACTIONS)
+            out[2] = 1.0
+            return out
+        return mask / mask.sum()
+
+
+def test_suit_dependent_agents_are_warned_about(tiny):
+    with pytest.warns(UserWarning, match="'club_lover' plays differently when its down cards change suit"):
+        policy_from_agent(tiny, ClubLover())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        policy_from_agent(tiny, RandomAgent(seed=2))
+        policy_from_agent(build_game("minirazz_tiny", suited=True), ClubLover())
+
+
+def test_tabular_agent_declares_its_table(solved):
+    agent = TabularPolicyAgent(solved, seed=3)
+    assert seating_problem(agent, "minirazz_tiny", 2) is None
+    assert "cannot be seated at minirazz with 2 seats" in seating_problem(agent, "minirazz", 2)
+    with pytest.raises(ValueError, match="plays minirazz_tiny heads-up; it cannot play razz with 3 seats"):
+        agent.reset(0, 3, "razz")
+
+
+def test_tabular_agent_refuses_other_stakes(solved):
+    agent = TabularPolicyAgent(solved)
+    hand = HandState(HandConfig.create("minirazz_tiny", ante=2), seed=4)
+    observation = Observation(hand.actor, np.ones(5, dtype=np.int8), hand.view(hand.actor))
+    with pytest.raises(ValueError, match="the pot is 4 at .* has 2 there: the table plays other stakes"):
+        agent.action_probabilities(observation)
+
+
+def test_tabular_agent_plays_its_policy_in_the_tournament(tiny, solved):
+    """Its winnings against the random agent over duplicate deals match the tree's exact value."""
+    sweeper, mine, uniform = Sweeper(tiny), solved.array, TabularPolicy.uniform(tiny).array
+    expected = (sweeper.root_value(0, mine, uniform) + sweeper.root_value(1, mine, uniform)) / 2
+    deals = 3000
+    tables = play_deals([TabularPolicyAgent(solved, seed=5), RandomAgent(seed=6)], tiny.config, deals, "solve")
+    won = np.array([t.hand.payoffs[t.positions.index(0)] for t in tables], dtype=float)
+    assert won.mean() == pytest.approx(expected, abs=4 * won.std() / np.sqrt(len(won)))
+    assert won.mean() > 0.5
