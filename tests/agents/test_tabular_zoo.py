@@ -1,0 +1,82 @@
+"""The shipped solved policy ``minirazz_cfr``: verified before it is read, as strong as its manifest says, seatable."""
+
+import hashlib
+import json
+import pickle
+import shutil
+
+import pytest
+
+from agents import tabular_zoo
+from agents.registry import describe_agent, make_agent
+from razz_env.solve.best_response import exploitability
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return tabular_zoo.load_policy("minirazz_cfr")
+
+
+def test_the_manifest_names_the_file_its_hash_and_how_to_reproduce_it():
+    entry = tabular_zoo.policies()["minirazz_cfr"]
+    path = tabular_zoo.ZOO_DIR / entry["file"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]
+    assert entry["variant"] == "minirazz" and entry["command"].startswith("razz solve --game minirazz")
+
+
+def test_the_shipped_policy_is_as_unexploitable_as_the_manifest_says(shipped):
+    entry = tabular_zoo.policies()["minirazz_cfr"]
+    measured = exploitability(shipped.game, shipped)
+    assert measured.mbb == pytest.approx(entry["exploitability_mbb"], rel=1e-9)
+    assert measured.mbb < 1.0
+
+
+def test_it_declares_heads_up_minirazz_and_a_seven_card_table_is_refused():
+    info = describe_agent("minirazz_cfr")
+    assert info.variants == ("minirazz",) and info.seat_counts == (2,)
+    agent = make_agent("minirazz_cfr")
+    with pytest.raises(ValueError, match="minirazz"):
+        agent.reset(0, 2, "razz")
+
+
+def test_it_pickles_as_its_name_and_plays_the_same_policy_after(shipped):
+    agent = make_agent({"type": "minirazz_cfr", "seed": 3})
+    data = pickle.dumps(agent)
+    assert len(data) < 1000
+    clone = pickle.loads(data)
+    assert clone.name == "minirazz_cfr" and clone.seed == 3 and clone.policy is shipped
+
+
+def test_a_tampered_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    for name in ("policies.json", tabular_zoo.policies()["minirazz_cfr"]["file"]):
+        shutil.copy(tabular_zoo.ZOO_DIR / name, tmp_path / name)
+    target = tmp_path / tabular_zoo.policies()["minirazz_cfr"]["file"]
+    data = bytearray(target.read_bytes())
+    data[-10] ^= 1
+    target.write_bytes(bytes(data))
+    monkeypatch.setattr(tabular_zoo, "ZOO_DIR", tmp_path)
+    monkeypatch.setattr(tabular_zoo, "POLICIES", tmp_path / "policies.json")
+    tabular_zoo.load_policy.cache_clear()
+    try:
+        with pytest.raises(tabular_zoo.PolicyIntegrityError, match="SHA-256"):
+            tabular_zoo.load_policy("minirazz_cfr")
+        target.unlink()
+        with pytest.raises(tabular_zoo.PolicyIntegrityError, match="missing"):
+            tabular_zoo.load_policy("minirazz_cfr")
+    finally:
+        tabular_zoo.load_policy.cache_clear()
+    assert json.loads((tmp_path / "policies.json").read_text())["minirazz_cfr"]["variant"] == "minirazz"
+
+
+def test_it_beats_random_in_a_minirazz_tournament_run_by_worker_processes(tmp_path, capsys):
+    from razz_env.cli import main
+
+    path = tmp_path / "cfr.yaml"
+    output = tmp_path / "out"
+    path.write_text(f"variant: minirazz\nagents: [minirazz_cfr, random]\ndeals: 200\nblock_deals: 100\nworkers: 2\n"
+                    f"output: {output}\n")
+    assert main(["tournament", "--config", str(path), "--quiet", "--no-plots"]) == 0
+    capsys.readouterr()
+    standings = {row["agent"]: row for row in json.loads((output / "summary.json").read_text())["standings"]}
+    row = standings["minirazz_cfr"]
+    assert row["bb_per_100"] - row["ci95"] > 0

@@ -1,0 +1,81 @@
+"""``razz solve``: the run folder it writes, what its figures mean, and the arguments it refuses."""
+
+import csv
+import json
+
+import pytest
+
+from razz_env.cli import main
+from razz_env.solve.best_response import exploitability
+from razz_env.solve.policy import TabularPolicy
+from razz_env.solve.run import OUTPUTS, read_convergence
+
+
+def test_a_solve_writes_the_policy_its_convergence_and_a_summary_that_agree(tmp_path, capsys):
+    out = tmp_path / "tiny"
+    assert main(["solve", "--game", "minirazz_tiny", "--method", "cfr+", "--iterations", "60",
+                 "--check-every", "20", "--output", str(out), "--quiet"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(OUTPUTS)
+    summary = json.loads((out / "summary.json").read_text())
+    policy = TabularPolicy.load(out / "policy.npz")
+    measured = exploitability(policy.game, policy)
+    assert summary["exploitability_mbb"] == pytest.approx(measured.mbb, rel=1e-12)
+    assert policy.exploitability_mbb == pytest.approx(measured.mbb, rel=1e-12)
+    assert summary["iterations"] == policy.iterations == 60 and summary["method"] == policy.method == "cfr+"
+    assert summary["counts"]["information_sets"] == policy.game.num_infosets
+    history = read_convergence(out / "convergence.csv")
+    assert [p.iteration for p in history] == [20, 40, 60]
+    assert history[-1].mbb == pytest.approx(measured.mbb, rel=1e-5)
+    assert history[0].mbb > history[-1].mbb
+    assert (out / "convergence.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "exploitability" in capsys.readouterr().out
+
+
+def test_a_target_stops_the_solve_once_it_is_reached(tmp_path):
+    out = tmp_path / "target"
+    assert main(["solve", "--game", "minirazz_tiny", "--target-mbb", "50", "--check-every", "5",
+                 "--output", str(out), "--quiet", "--no-plots"]) == 0
+    with open(out / "convergence.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert float(rows[-1]["exploitability_mbb"]) < 50 <= min(float(r["exploitability_mbb"]) for r in rows[:-1])
+    assert not (out / "convergence.png").exists()
+
+
+def test_an_earlier_solve_is_kept_unless_fresh(tmp_path, capsys):
+    out = tmp_path / "kept"
+    args = ["solve", "--game", "minirazz_tiny", "--iterations", "5", "--output", str(out), "--quiet", "--no-plots"]
+    assert main(args) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "already holds a solve" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert main([*args[:4], "9", *args[5:], "--fresh"]) == 0
+    assert json.loads((out / "summary.json").read_text())["iterations"] == 9
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--iterations", "0"], "--iterations: expected a positive integer"),
+    (["--target-mbb", "-1"], "--target-mbb: expected a positive number"),
+    (["--seconds", "nan"], "--seconds: expected a positive number"),
+    ([], "give --iterations, --target-mbb or --seconds"),
+])
+def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, flags, message):
+    out = tmp_path / "bad"
+    assert main(["solve", "--game", "minirazz_tiny", "--output", str(out), *flags]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_an_output_that_is_a_file_is_refused(tmp_path, capsys):
+    target = tmp_path / "file"
+    target.write_text("mine")
+    assert main(["solve", "--game", "minirazz_tiny", "--iterations", "2", "--output", str(target)]) == 2
+    assert "is a file" in capsys.readouterr().err and target.read_text() == "mine"
+
+
+def test_only_minirazz_games_can_be_solved(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", "--game", "razz", "--iterations", "1"])
+    assert exit_.value.code == 2 and "invalid choice: 'razz'" in capsys.readouterr().err
