@@ -41,3 +41,12 @@ def test_building_the_package_prints_no_warning(tmp_path, kind):
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Warning" not in result.stderr and "deprecated" not in result.stderr, result.stderr[-3000:]
     assert list(tmp_path.glob("razz_env-*.whl"))
+
+
+def test_every_shipped_zoo_file_is_package_data():
+    from fnmatch import fnmatch
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = project["tool"]["setuptools"]["package-data"]["agents"]
+    shipped = [path.relative_to(ROOT / "agents").as_posix() for path in (ROOT / "agents" / "zoo").iterdir()]
+    assert shipped and [name for name in shipped if not any(fnmatch(name, p) for p in patterns)] == []
