@@ -80,3 +80,15 @@ def test_it_beats_random_in_a_minirazz_tournament_run_by_worker_processes(tmp_pa
     standings = {row["agent"]: row for row in json.loads((output / "summary.json").read_text())["standings"]}
     row = standings["minirazz_cfr"]
     assert row["bb_per_100"] - row["ci95"] > 0
+
+
+@pytest.mark.slow
+def test_the_manifest_command_reproduces_the_shipped_probabilities(tmp_path, shipped):
+    from razz_env.cli import main
+    from razz_env.solve.policy import TabularPolicy
+
+    entry = tabular_zoo.policies()["minirazz_cfr"]
+    args = entry["command"].split()[1:]
+    assert main([*args, "--output", str(tmp_path / "again"), "--quiet", "--no-plots", "--check-every", "1000"]) == 0
+    again = TabularPolicy.load(tmp_path / "again" / "policy.npz")
+    assert again.header()["sha256"] == shipped.header()["sha256"]
