@@ -217,6 +217,10 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
     from razz_env.evaluation.tournament import BlockError
     from razz_env.training.train import TrainingInterrupted
 
+    if args.method == "exact":
+        return _exploit_exactly(args)
+    if args.deals is None:
+        raise ConfigError(f"--deals: --method {args.method} plays the agent; give the duplicate deals to play")
     for flag, value, low in (("--deals", args.deals, 1), ("--workers", args.workers, 1), ("--seed", args.seed, 0),
                              ("--steps", args.steps, 1)):
         if value is not None and value < low:
@@ -278,6 +282,40 @@ def _cmd_solve(args: argparse.Namespace) -> int:
           f"{summary.iterations} iterations in {summary.solve_seconds:.1f} s, exploitability "
           f"{summary.exploitability_mbb:.4g} mbb/hand, peak memory {summary.peak_rss_megabytes:.0f} MB")
     print(f"wrote {', '.join(str(p) for p in paths)}")
+    return 0
+
+
+def _exploit_exactly(args: argparse.Namespace) -> int:
+    """``razz exploit --method exact``: the solver's exact figure for a MiniRazz agent."""
+    from agents.registry import make_agent
+    from razz_env.agent import seating_problem
+    from razz_env.evaluation.config import agent_label
+    from razz_env.solve.measure import check_folder, format_result, measure_exactly, write_report
+
+    given = [flag for flag, value in (("--deals", args.deals), ("--steps", args.steps),
+                                      ("--suit-blind", args.suit_blind), ("--address", args.address)) if value]
+    if args.backend != "local":
+        given.append("--backend")
+    if given:
+        raise ConfigError(f"{', '.join(given)}: --method exact plays no hands; it reads the agent's policy into the "
+                          "solved game's tree")
+    if not args.variant.startswith("minirazz"):
+        raise ConfigError(f"--variant: --method exact needs a game small enough to solve (the MiniRazz presets), "
+                          f"got {args.variant}; use --method lbr or rl for the seven-card games")
+    spec = agent_spec_argument("--agent", args.agent)
+    label = agent_label(spec)
+    try:
+        agent = make_agent(spec)
+    except (ValueError, TypeError, KeyError) as err:
+        raise ConfigError(f"--agent: {err}") from None
+    problem = seating_problem(agent, args.variant, 2)
+    if problem:
+        raise ConfigError(f"--agent: {problem}")
+    folder = check_folder(args.output or f"results/exploit/{label}-exact", args.fresh)
+    result = measure_exactly(agent, label, args.variant)
+    print(format_result(result))
+    paths = write_report(result, folder)
+    print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 0
 
 
@@ -461,9 +499,10 @@ def build_parser() -> argparse.ArgumentParser:
     exploit.add_argument("--agent", required=True,
                          help="the agent to measure: a name (razz agents lists them), module:Class, or a mapping "
                               "with options")
-    exploit.add_argument("--method", default="lbr", choices=["lbr", "rl"], help="the best response (default lbr)")
-    exploit.add_argument("--deals", type=int, required=True,
-                         help="duplicate deals to play (2 hands each); more than a finished run extends it")
+    exploit.add_argument("--method", default="lbr", choices=["lbr", "rl", "exact"],
+                         help="the best response (default lbr); exact: the solver's exact figure (MiniRazz games)")
+    exploit.add_argument("--deals", type=int,
+                         help="lbr and rl: duplicate deals to play (2 hands each); more than a finished run extends it")
     exploit.add_argument("--steps", type=int, help="training steps of the rl best response (--method rl only)")
     exploit.add_argument("--variant", default="razz", choices=list(VARIANTS),
                          help="the game (default razz)")
