@@ -13,23 +13,10 @@ from razz_env.engine.state import HandState
 from razz_env.evaluation.match import play_deals
 from razz_env.solve.agent import TabularPolicyAgent, hands_at, policy_from_agent
 from razz_env.solve.best_response import exploitability
-from razz_env.solve.cfr import CFRPlus
 from razz_env.solve.game import build_game
 from razz_env.solve.keys import infoset_key
 from razz_env.solve.policy import TabularPolicy
 from razz_env.solve.sweep import Sweeper
-
-
-@pytest.fixture(scope="module")
-def tiny():
-    return build_game("minirazz_tiny")
-
-
-@pytest.fixture(scope="module")
-def solved(tiny):
-    solver = CFRPlus(tiny)
-    solver.run(iterations=60, check_every=60)
-    return solver.average_policy()
 
 
 class Counting:
