@@ -1,0 +1,323 @@
+"""N hands of one stud game in lockstep: arrays of cards, chips and turns, one action id per table a step.
+
+:class:`BatchEngine` plays ``num_tables`` hands of a :class:`~razz_env.engine.config.HandConfig` at once.
+Each table deals from its own seeded stream (or from explicit decks), so table ``t`` always plays the same
+sequence of deals for a seed; a deck deals exactly as ``HandState(config, deck=...)`` deals it. ``step``
+takes one action id (:mod:`razz_env.encoding.actions`: 0 fold ... 4 bet_big) per table, for its acting
+seat; a table whose hand ends reports the payoffs and deals its next hand at once, so every table always
+has a seat to act.
+
+>>> from razz_env.engine.config import HandConfig
+>>> engine = BatchEngine(HandConfig.create("razz", num_seats=3), 4, seed=1)
+>>> engine.masks.shape, bool(engine.masks[:, 3].all())  # every table opens with a bring-in
+((4, 5), True)
+>>> result = engine.step(np.full(4, 3))
+>>> result.payoffs.shape, int(result.finished.sum())
+((4, 3), 0)
+
+The rules are the scalar engine's (``docs/rules.md``), played by the numba kernels in
+:mod:`razz_env.batch.kernels`; the differential tests in ``tests/batch`` hold the two to identical
+acting seats, masks and payoffs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
+from razz_env.encoding.table import TableEncoder
+from razz_env.engine.actions import Action
+from razz_env.engine.checks import as_int
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError, shown
+
+try:
+    from razz_env.batch import kernels as _k
+except ImportError as err:  # pragma: no cover - the extra is installed wherever the tests run
+    raise ImportError("razz_env.batch needs numba: pip install 'razz-env[batch]' "
+                      f"(import failed: {err})") from None
+
+_LEGAL_SETS = (
+    (Action.BRING_IN,), (Action.BRING_IN, Action.COMPLETE), (Action.FOLD, Action.CALL),
+    (Action.FOLD, Action.CALL, Action.RAISE), (Action.FOLD, Action.CALL, Action.COMPLETE), (Action.CHECK,),
+    (Action.FOLD, Action.CHECK), (Action.FOLD, Action.CHECK, Action.RAISE),
+    (Action.FOLD, Action.CHECK, Action.COMPLETE), (Action.FOLD, Action.CHECK, Action.BET),
+    (Action.FOLD, Action.CHECK, Action.BET, Action.BET_BIG), (),
+)
+"""The scalar engine's legal sets, indexed by the kernels' legal codes (``kernels.L_*``)."""
+
+
+def _action_tables(allow_open_fold: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per legal code: the int8 mask over the five ids and, per id, the engine action value (-1: illegal)."""
+    table = ActionTable(allow_open_fold)
+    masks = np.zeros((_k.NUM_LEGAL, NUM_ACTIONS), dtype=np.int8)
+    engine = np.full((_k.NUM_LEGAL, NUM_ACTIONS), -1, dtype=np.int64)
+    for code, legal in enumerate(_LEGAL_SETS):
+        found = table.lookup(legal)
+        masks[code] = found.mask
+        for action_id, action in enumerate(found.engine):
+            if action is not None:
+                engine[code, action_id] = int(action)
+    return masks, engine
+
+
+class StepResult(NamedTuple):
+    """What one step did: ``payoffs`` (T, S) chips won or lost by each seat in the hands that ended (zero
+    elsewhere) and ``finished`` (T,) 1 for the tables whose hand ended (they have dealt their next hand)."""
+
+    payoffs: np.ndarray
+    finished: np.ndarray
+
+
+def _array(value: object) -> np.ndarray | None:
+    """``value`` as a numpy array, or ``None`` when numpy cannot make one (ragged lists...)."""
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError):
+        return None
+
+
+def _shape_of(array: np.ndarray | None) -> str:
+    return "a ragged sequence" if array is None else f"{array.dtype} of shape {array.shape}"
+
+
+class BatchEngine:
+    """``num_tables`` hands of ``config`` in lockstep; see the module docstring.
+
+    ``stacks``: starting stacks per table, shape (T, S) (every hand at a table starts from them; default
+    ``config.stacks``). ``encoder``: a table encoder of ``config`` (``FlatEncoder``, ``RanksEncoder``, any
+    ``max_players``/``history_slots``) for :meth:`observe`. ``decks``: the first hand's deck per table, shape
+    (T, deck size) (default: drawn from each table's stream). ``allow_open_fold``: as the environments' option.
+    Arrays (read-only views, updated in place by :meth:`step`): ``actor``, ``masks``, ``street``,
+    ``cards`` (T, S, cards a seat) with ``num_cards``, ``community`` (-1: none), ``stacks``, ``bets``,
+    ``contributed``, ``folded``, ``decks``, ``bring_in_seat``, ``level``.
+    """
+
+    def __init__(self, config: HandConfig, num_tables: int, *, seed: int | None = None,
+                 stacks: np.ndarray | Sequence[Sequence[int]] | None = None,
+                 decks: np.ndarray | Sequence[Sequence[int]] | None = None, allow_open_fold: bool = False,
+                 encoder: TableEncoder | None = None) -> None:
+        if not isinstance(config, HandConfig):
+            raise ConfigError(f"config: expected a HandConfig, got {shown(config)}")
+        num_tables = as_int("num_tables", num_tables, 1)
+        self.config = config
+        self.num_tables = num_tables
+        n = self.num_seats = config.num_seats
+        variant, layout, rules, stakes = config.variant, config.layout, config.rules, config.stakes
+        self._mask_table, self._id_to_engine = _action_tables(allow_open_fold)
+        halves = [_k.KIND_CODES[half] for half in variant.showdown] + [-1]
+        p = np.zeros(_k.NUM_PARAMS, dtype=np.int64)
+        p[_k.P_N], p[_k.P_FIRST], p[_k.P_SECOND], p[_k.P_LAST] = n, layout.first, layout.second, layout.last
+        p[_k.P_FIRST_UP], p[_k.P_UP_START], p[_k.P_UP_STOP] = layout.first_up, layout.up.start, layout.up.stop
+        p[_k.P_SINGLE_LAST], p[_k.P_DECK], p[_k.P_LOW] = layout.single_last, layout.deck_size, variant.low_board
+        p[_k.P_BRING], p[_k.P_BIG], p[_k.P_OPEN_PAIR] = stakes.bring_in, config.big_bet, config.open_pair_big_bet
+        p[_k.P_CAP] = -1 if rules.raise_cap is None else rules.raise_cap
+        p[_k.P_HU_UNCAPPED], p[_k.P_ANTE], p[_k.P_HAND_SIZE] = rules.heads_up_uncapped, stakes.ante, variant.hand_size
+        p[_k.P_HALF0], p[_k.P_HALF1] = halves[0], halves[1]
+        self._p = p
+        self._bets_by_street = np.array(config.bets_by_street, dtype=np.int64)
+        self._next_street = np.array(layout.next_street, dtype=np.int64)
+        self._variant_cards = np.array(variant.deck, dtype=np.int64)
+        self._starting = self._check_stacks(stacks)
+        self._tab = np.zeros((num_tables, _k.NUM_TAB), dtype=np.int64)
+        self._seat = np.zeros((num_tables, n, _k.NUM_SEAT), dtype=np.int64)
+        self._cards = np.full((num_tables, n, variant.cards_per_seat), -1, dtype=np.int64)
+        self._deck = np.zeros((num_tables, layout.deck_size), dtype=np.int64)
+        self._used = np.zeros((num_tables, layout.deck_size), dtype=np.int8)
+        self._rng = np.random.SeedSequence(None if seed is None else as_int("seed", seed, 0)).generate_state(
+            num_tables, np.uint64)
+        self._masks = np.zeros((num_tables, NUM_ACTIONS), dtype=np.int8)
+        self._payoffs = np.zeros((num_tables, n), dtype=np.int64)
+        self._finished = np.zeros(num_tables, dtype=np.int64)
+        self._setup_encoder(encoder)
+        self.reset(decks=decks)
+
+    def _setup_encoder(self, encoder: TableEncoder | None) -> None:
+        """The encoder's layout as the kernel reads it; the history keeps each street's last ``S`` decisions."""
+        self.encoder = encoder
+        slots = 1
+        if encoder is not None:
+            if not isinstance(encoder, TableEncoder) or encoder.config != self.config:
+                raise ConfigError(f"encoder: expected a table encoder (FlatEncoder, RanksEncoder) of this config, "
+                                  f"got {shown(encoder)}")
+            off = encoder.layout.offsets
+            names = ("own_down", "own_up", "up_cards", "dead_cards", "community", "stacks", "round_bets",
+                     "contributed", "pot", "to_call", "bet_size", "street", "bet_count", "live", "all_in",
+                     "bring_in", "to_act", "big_bet_open", "history", "history_overflow")
+            self._offsets = np.array([off[name] for name in names]
+                                     + [encoder.card_width, encoder.seats, encoder.history_slots], dtype=np.int64)
+            self._card_index = np.array(encoder.card_index, dtype=np.int64)
+            slots = encoder.history_slots
+        streets = len(self.config.variant.streets)
+        self._history = np.zeros((self.num_tables, streets, slots, 3), dtype=np.int64)
+        self._counts = np.zeros((self.num_tables, streets), dtype=np.int64)
+
+    # ------------------------------------------------------------------ input checks
+
+    def _check_stacks(self, stacks: object) -> np.ndarray:
+        shape = (self.num_tables, self.num_seats)
+        if stacks is None:
+            return np.tile(np.array(self.config.stacks, dtype=np.int64), (self.num_tables, 1))
+        array = _array(stacks)
+        if array is None or array.shape != shape or array.dtype.kind not in "iu":
+            raise ConfigError(f"stacks: expected integer chip counts of shape {shape} (tables, seats), "
+                              f"got {_shape_of(array)}")
+        if (array < 1).any():
+            raise ConfigError(f"stacks: every stack must be at least 1 chip, got {int(array.min())}")
+        ante = self.config.stakes.ante
+        stuck = np.flatnonzero((array > ante).sum(axis=1) < 2)
+        if len(stuck):
+            raise ConfigError(f"stacks[{int(stuck[0])}]: at least two seats need more than the ante ({ante}) "
+                              f"so that a hand has a decision, got {array[stuck[0]].tolist()}")
+        return array.astype(np.int64)
+
+    def _check_decks(self, decks: object, count: int) -> np.ndarray:
+        size = self.config.layout.deck_size
+        array = _array(decks)
+        if array is None or array.shape != (count, size) or array.dtype.kind not in "iu":
+            raise ConfigError(f"decks: expected card ids of shape ({count}, {size}) (tables, the "
+                              f"{self.config.variant.name} deck), got {_shape_of(array)}")
+        expected = np.sort(self._variant_cards)
+        bad = np.flatnonzero((np.sort(array, axis=1) != expected).any(axis=1))
+        if len(bad):
+            raise ConfigError(f"decks[{int(bad[0])}]: must hold every card of the {self.config.variant.name} deck "
+                              "once (a permutation of variant.deck)")
+        return array.astype(np.int64)
+
+    # ------------------------------------------------------------------ play
+
+    def reset(self, tables: Sequence[int] | np.ndarray | None = None,
+              decks: np.ndarray | Sequence[Sequence[int]] | None = None) -> None:
+        """Abandon the hands at ``tables`` (default: all) and deal new ones, from ``decks`` (one per table
+        reset) or from each table's stream."""
+        if tables is None:
+            index = np.arange(self.num_tables, dtype=np.int64)
+        else:
+            index = _array(tables)
+            if index is None or index.ndim != 1 or index.dtype.kind not in "iu" or len(index) and (
+                    index.min() < 0 or index.max() >= self.num_tables or len(np.unique(index)) != len(index)):
+                raise ConfigError(f"tables: expected distinct table indices 0 to {self.num_tables - 1}, "
+                                  f"got {shown(tables)}")
+            index = index.astype(np.int64)
+        if decks is not None:
+            self._deck[index] = self._check_decks(decks, len(index))
+        _k.deal_tables(index, decks is not None, self._p, self._bets_by_street, self._next_street, self._starting,
+                       self._tab, self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
+                       self._masks, self._mask_table, self._payoffs, self._counts)
+
+    def step(self, actions: np.ndarray | Sequence[int]) -> StepResult:
+        """Apply one action id per table for its acting seat; ``ValueError`` (nothing changed) naming the first
+        table whose id its mask forbids. The result's arrays are reused by the next call."""
+        array = _array(actions)
+        if array is None or array.shape != (self.num_tables,) or array.dtype.kind not in "iu":
+            raise ValueError(f"actions: expected one integer action id per table, shape ({self.num_tables},), "
+                             f"got {_shape_of(array)}")
+        array = array.astype(np.int64, copy=False)
+        bad = _k.first_illegal(array, self._tab, self._id_to_engine)
+        if bad >= 0:
+            legal = ", ".join(str(i) for i in np.flatnonzero(self._masks[bad]))
+            raise ValueError(f"actions[{bad}]: id {int(array[bad])} is not legal for seat {int(self.actor[bad])} "
+                             f"at table {bad}; legal ids: {legal}")
+        _k.step_tables(array, self._p, self._bets_by_street, self._next_street, self._starting, self._tab,
+                       self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
+                       self._id_to_engine, self._masks, self._mask_table, self._payoffs, self._finished,
+                       self._history, self._counts)
+        return StepResult(self._payoffs, self._finished)
+
+    def observe(self, out: np.ndarray | None = None) -> np.ndarray:
+        """(T, encoder.size) float32: each table's acting seat's vector, as the encoder writes it for that
+        seat of the same hand (a new array, or ``out`` overwritten)."""
+        encoder = self.encoder
+        if encoder is None:
+            raise ConfigError("observe: this engine was built without an encoder; pass encoder=FlatEncoder(config)")
+        if out is None:
+            out = np.empty((self.num_tables, encoder.size), dtype=np.float32)
+        elif out.shape != (self.num_tables, encoder.size) or out.dtype != np.float32:
+            raise ValueError(f"out: expected float32 of shape ({self.num_tables}, {encoder.size}), "
+                             f"got {out.dtype} of shape {out.shape}")
+        _k.encode_tables(self._p, self._next_street, self._offsets, self._card_index, 1.0 / self.config.big_bet,
+                         self._tab, self._seat, self._cards, self._history, self._counts, out)
+        return out
+
+    # ------------------------------------------------------------------ state (read-only views)
+
+    @staticmethod
+    def _view(array: np.ndarray) -> np.ndarray:
+        view = array.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def masks(self) -> np.ndarray:
+        """(T, 5) int8 legal-id masks of the acting seats."""
+        return self._view(self._masks)
+
+    @property
+    def actor(self) -> np.ndarray:
+        """(T,) the acting seat of each table."""
+        return self._view(self._tab[:, _k.C_ACTOR])
+
+    @property
+    def street(self) -> np.ndarray:
+        """(T,) street numbers (cards each seat holds: stud 3-7)."""
+        return self._view(self._tab[:, _k.C_STREET])
+
+    @property
+    def level(self) -> np.ndarray:
+        """(T,) the bet to match this round."""
+        return self._view(self._tab[:, _k.C_LEVEL])
+
+    @property
+    def bring_in_seat(self) -> np.ndarray:
+        """(T,) the seat that brought in (or must) this hand."""
+        return self._view(self._tab[:, _k.C_BRING_SEAT])
+
+    @property
+    def community(self) -> np.ndarray:
+        """(T,) the community card, -1 when none was dealt."""
+        return self._view(self._tab[:, _k.C_COMMUNITY])
+
+    @property
+    def cards(self) -> np.ndarray:
+        """(T, S, cards a seat) each seat's cards in dealing order; the first ``num_cards`` are dealt."""
+        return self._view(self._cards)
+
+    @property
+    def num_cards(self) -> np.ndarray:
+        """(T, S) cards dealt to each seat."""
+        return self._view(self._seat[:, :, _k.S_NCARDS])
+
+    @property
+    def stacks(self) -> np.ndarray:
+        """(T, S) chips behind."""
+        return self._view(self._seat[:, :, _k.S_STACK])
+
+    @property
+    def bets(self) -> np.ndarray:
+        """(T, S) chips put in this round."""
+        return self._view(self._seat[:, :, _k.S_BET])
+
+    @property
+    def contributed(self) -> np.ndarray:
+        """(T, S) chips put in this hand, antes included."""
+        return self._view(self._seat[:, :, _k.S_CONTRIB])
+
+    @property
+    def folded(self) -> np.ndarray:
+        """(T, S) 1 for a folded seat."""
+        return self._view(self._seat[:, :, _k.S_FOLDED])
+
+    @property
+    def decks(self) -> np.ndarray:
+        """(T, deck size) the deck each table's current hand deals from."""
+        return self._view(self._deck)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the per-table state arrays (the memory a table costs)."""
+        return sum(a.nbytes for a in (self._tab, self._seat, self._cards, self._deck, self._used, self._rng,
+                                      self._masks, self._payoffs, self._finished, self._starting, self._history,
+                                      self._counts))

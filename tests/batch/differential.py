@@ -1,0 +1,106 @@
+"""The batched engine against the scalar one: same decks, same random legal actions, every step compared.
+
+Each table of a :class:`BatchEngine` is shadowed by a ``HandState`` built on the deck the table deals
+(``engine.decks[t]``) with the table's stacks; before every step the acting seat, the five-id mask, the
+street, the stacks, the bets and the acting seat's ``FlatEncoder`` vector must agree, and every hand that
+ends must report the same payoffs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+import numpy as np
+
+from razz_env.batch import BatchEngine
+from razz_env.encoding.actions import ActionTable
+from razz_env.encoding.table import FlatEncoder
+from razz_env.engine.config import HandConfig
+from razz_env.engine.state import HandState
+
+
+class Played(NamedTuple):
+    """What a differential run covered."""
+
+    hands: int
+    decisions: int
+    showdowns: int
+    community: int
+    overflows: int
+
+
+def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: bool = False,
+         fold_weight: float = 1.0) -> Played:
+    """Play until ``hands`` hands have ended; ``AssertionError`` at the first difference. Actions are drawn
+    uniformly from the legal ids, a fold with ``fold_weight`` times the others' weight (low: more showdowns)."""
+    rng = np.random.default_rng(seed)
+    n = config.num_seats
+    stacks = None
+    if short_stacks:  # above the ante (a hand always needs a decision), often below a few bets
+        low = config.stakes.ante + 1
+        stacks = rng.integers(low, low + 4 * config.big_bet, size=(tables, n))
+        stacks[rng.random((tables, n)) < 0.4] = max(config.stacks)
+    encoder = FlatEncoder(config)
+    engine = BatchEngine(config, tables, seed=seed, stacks=stacks, encoder=encoder)
+    starting = engine._starting
+    table_configs = [dataclasses.replace(config, stacks=tuple(int(s) for s in starting[t])) for t in range(tables)]
+    action_table = ActionTable()
+    scalar = [HandState(table_configs[t], deck=engine.decks[t].tolist()) for t in range(tables)]
+    done = decisions = showdowns = community = overflows = 0
+    overflow_flags = encoder.layout.slices["history_overflow"]
+    while done < hands:
+        masks = engine.masks
+        vectors = engine.observe()
+        overflows += int(vectors[:, overflow_flags].any(axis=1).sum())
+        weights = np.cumsum(masks * np.array([fold_weight, 1, 1, 1, 1]), axis=1)
+        actions = (weights < rng.random((tables, 1)) * weights[:, -1:]).sum(axis=1)
+        for t, hand in enumerate(scalar):
+            where = f"table {t}, deck {engine.decks[t].tolist()}, history {hand.history}"
+            assert not hand.is_over, where
+            assert engine.actor[t] == hand.actor, where
+            assert masks[t].tolist() == action_table.mask(hand.legal_actions()).tolist(), where
+            assert engine.street[t] == hand.street, where
+            assert engine.stacks[t].tolist() == hand.stacks, where
+            assert engine.bets[t].tolist() == hand.bets, where
+            expected = encoder.encode(hand, hand.actor)
+            assert np.array_equal(vectors[t], expected), f"{where}: vector differs at {vectors[t] != expected}"
+        result = engine.step(actions)
+        decisions += tables
+        for t, hand in enumerate(scalar):
+            hand.act(action_table.to_engine("test", int(actions[t]), hand.legal_actions()))
+            if hand.is_over:
+                where = f"table {t}, history {hand.history}"
+                assert result.finished[t] == 1, where
+                assert result.payoffs[t].tolist() == hand.payoffs, where
+                done += 1
+                showdowns += sum(not f for f in hand.folded) > 1
+                community += hand.community is not None
+                scalar[t] = HandState(table_configs[t], deck=engine.decks[t].tolist())
+            else:
+                assert result.finished[t] == 0 and not result.payoffs[t].any(), f"table {t}"
+    return Played(done, decisions, showdowns, community, overflows)
+
+
+CASES = [
+    # (variant, seats, options)
+    ("razz", 2, {}),
+    ("razz", 6, {}),
+    ("razz", 8, {"heads_up_uncapped": True}),
+    ("action_razz", 4, {"raise_cap": None}),
+    ("stud", 8, {}),
+    ("stud", 3, {"open_pair_big_bet": False}),
+    ("stud8", 8, {}),
+    ("stud8", 5, {"street_bets": [3, 4, 5, 8, 13], "ante": 2}),
+    ("minirazz", 2, {}),
+    ("minirazz", 5, {}),
+    ("minirazz_tiny", 2, {}),
+    ("minirazz_small", 3, {"raise_cap": 1}),
+    ("minirazz_large", 3, {"ante": 0}),
+]
+"""Every variant, 2 to 8 seats, the rule options, and the short-deck community cases (stud and stud8 at 8
+seats, minirazz at 5, minirazz_small at 3)."""
+
+
+def config_for(variant: str, seats: int, options: dict) -> HandConfig:
+    return HandConfig.create(variant, num_seats=seats, **options)

@@ -1,0 +1,192 @@
+"""The batched engine: exact against the scalar engine (differential), its seeded streams, decks and input checks."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
+
+from differential import CASES, config_for, play  # noqa: E402  (the sibling module, on pytest's path)
+
+from razz_env.batch import BatchEngine  # noqa: E402
+from razz_env.engine.config import HandConfig  # noqa: E402
+from razz_env.engine.dealing import deck_for  # noqa: E402
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.engine.state import HandState  # noqa: E402
+
+
+@pytest.mark.parametrize("short", [False, True], ids=["deep", "short"])
+@pytest.mark.parametrize(("variant", "seats", "options"), CASES, ids=[f"{v}-{s}" for v, s, _ in CASES])
+def test_matches_scalar_engine(variant, seats, options, short):
+    played = play(config_for(variant, seats, options), tables=16, hands=150, seed=seats * 7 + short,
+                  short_stacks=short)
+    assert played.hands >= 150
+    assert played.showdowns > 0
+
+
+def test_community_card_hands_are_compared():
+    """Stud at eight seats runs the deck short when five or more reach 7th street: those hands are covered."""
+    played = play(HandConfig.create("stud", num_seats=8), tables=64, hands=300, seed=3,
+                  fold_weight=0.02)
+    assert played.community > 0
+
+
+def test_history_overflow_vectors_are_compared():
+    """Uncapped raising wars overflow the vector's history slots (each street keeps its last S): covered."""
+    played = play(HandConfig.create("stud", num_seats=4, raise_cap=None), tables=32, hands=100, seed=1,
+                  fold_weight=0.1)
+    assert played.overflows > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["razz", "action_razz", "stud", "stud8", "minirazz", "minirazz_tiny",
+                                     "minirazz_small", "minirazz_large"])
+def test_matches_scalar_engine_soak(variant):
+    """At least 100,000 hands per variant over its seat counts, deep and short stacks, default and other rules."""
+    total = int(os.environ.get("RAZZ_BATCH_SOAK_HANDS", 100_000))
+    cases = [(s, o) for v, s, o in CASES if v == variant]
+    cases += [(2, {"heads_up_uncapped": True}), (4 if variant != "minirazz_tiny" else 2, {"raise_cap": None})]
+    cases = [(s, o) for s, o in cases if not (variant == "minirazz_tiny" and s > 2)
+             and not (variant.startswith("minirazz_") and s > 3)]
+    started, counts = time.perf_counter(), []
+    for index, (seats, options) in enumerate(cases):
+        for short in (False, True):
+            share = total // (2 * len(cases)) + 1
+            counts.append(play(config_for(variant, seats, options), tables=256, hands=share, seed=index * 2 + short,
+                               short_stacks=short, fold_weight=0.2 if short else 1.0))
+    hands = sum(c.hands for c in counts)
+    print(f"{variant}: {hands} hands, {sum(c.decisions for c in counts)} decisions, "
+          f"{sum(c.showdowns for c in counts)} showdowns, {sum(c.community for c in counts)} with a community card, "
+          f"{sum(c.overflows for c in counts)} vectors with a history overflow, "
+          f"{time.perf_counter() - started:.0f} s")
+    assert hands >= total
+
+
+def test_decks_deal_as_the_scalar_engine():
+    config = HandConfig.create("razz", num_seats=3)
+    deck = deck_for(["As 2s 3s", "Kd Qd Jd", "5c 6c 7c"], variant="razz")
+    engine = BatchEngine(config, 2, decks=[deck, deck])
+    hand = HandState(config, deck=deck)
+    assert engine.actor.tolist() == [hand.actor, hand.actor]
+    assert engine.cards[0, :, :3].tolist() == hand.cards
+    assert engine.bring_in_seat[0] == hand.bring_in_seat == 1
+
+
+def test_seeded_streams_repeat_and_differ_by_table():
+    config = HandConfig.create("razz", num_seats=2)
+    first, second = BatchEngine(config, 4, seed=5), BatchEngine(config, 4, seed=5)
+    assert np.array_equal(first.decks, second.decks)
+    assert len({tuple(d) for d in first.decks.tolist()}) == 4
+    assert not np.array_equal(first.decks, BatchEngine(config, 4, seed=6).decks)
+
+
+def test_reset_given_tables_and_decks():
+    config = HandConfig.create("razz", num_seats=2)
+    engine = BatchEngine(config, 3, seed=1)
+    before = engine.decks.copy()
+    deck = deck_for(["As 2s 3s", "Kd Qd Jd"], variant="razz")
+    engine.reset(tables=[1], decks=[deck])
+    assert engine.decks[1].tolist() == deck
+    assert np.array_equal(engine.decks[[0, 2]], before[[0, 2]])
+
+
+def test_stacks_that_leave_no_decision_are_refused():
+    """Every seat but one all in from the antes would deal hands with no decision, forever: refused."""
+    config = HandConfig.create("razz", num_seats=3, ante=5, bring_in=2, small_bet=10, big_bet=20)
+    with pytest.raises(ConfigError, match=r"stacks\[1\]: at least two seats need more than the ante \(5\)"):
+        BatchEngine(config, 2, stacks=[[6, 6, 100], [5, 3, 100]])
+    BatchEngine(config, 1, stacks=[[6, 3, 100]])
+
+
+def test_illegal_action_is_refused_and_changes_nothing():
+    engine = BatchEngine(HandConfig.create("razz", num_seats=2), 3, seed=1)
+    stacks = engine.stacks.copy()
+    with pytest.raises(ValueError, match=r"actions\[0\]: id 0 is not legal .* legal ids: 2, 3"):
+        engine.step([0, 3, 3])
+    assert np.array_equal(engine.stacks, stacks) and engine.masks[:, 3].all()
+    with pytest.raises(ValueError, match=r"shape \(3,\)"):
+        engine.step([3, 3])
+    with pytest.raises(ValueError, match="integer action id"):
+        engine.step([3.0, 3.0, 3.0])
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"stacks": [[1, 2]]}, r"stacks: expected integer chip counts of shape \(2, 2\)"),
+    ({"stacks": [[1, 2], [0, 3]]}, "at least 1 chip"),
+    ({"decks": [list(range(52))] * 3}, r"decks: expected card ids of shape \(2, 52\)"),
+    ({"decks": [list(range(52)), [0] * 52]}, r"decks\[1\]: must hold every card"),
+    ({"seed": -1}, "seed"),
+])
+def test_bad_input_is_named(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        BatchEngine(HandConfig.create("razz", num_seats=2), 2, **kwargs)
+
+
+def test_bad_tables_are_named():
+    engine = BatchEngine(HandConfig.create("razz", num_seats=2), 2, seed=1)
+    with pytest.raises(ConfigError, match="distinct table indices 0 to 1"):
+        engine.reset(tables=[0, 0])
+    with pytest.raises(ConfigError, match="distinct table indices"):
+        engine.reset(tables=[2])
+
+
+def test_state_views_are_read_only():
+    engine = BatchEngine(HandConfig.create("razz", num_seats=2), 2, seed=1)
+    with pytest.raises(ValueError):
+        engine.stacks[0, 0] = 5
+
+
+def test_observe_other_encoders_match():
+    """``RanksEncoder`` and a wider ``max_players`` with fewer history slots: the same vectors as the encoder."""
+    from razz_env.encoding.table import FlatEncoder, RanksEncoder
+
+    config = HandConfig.create("razz", num_seats=3)
+    rng = np.random.default_rng(0)
+    for encoder in (RanksEncoder(config), FlatEncoder(config, max_players=6, history_slots=2)):
+        engine = BatchEngine(config, 8, seed=4, encoder=encoder)
+        hands = [HandState(config, deck=engine.decks[t].tolist()) for t in range(8)]
+        for _ in range(60):
+            vectors = engine.observe()
+            for t, hand in enumerate(hands):
+                assert np.array_equal(vectors[t], encoder.encode(hand, hand.actor))
+            actions = (engine.masks * rng.random((8, 5))).argmax(axis=1)
+            result = engine.step(actions)
+            for t, hand in enumerate(hands):
+                hand.act(engine_action(int(actions[t]), hand))
+                if result.finished[t]:
+                    hands[t] = HandState(config, deck=engine.decks[t].tolist())
+
+
+def engine_action(action_id, hand):
+    from razz_env.encoding.actions import to_engine
+
+    return to_engine(action_id, hand.legal_actions())
+
+
+def test_observe_input_is_checked():
+    from razz_env.encoding.table import FlatEncoder
+
+    config = HandConfig.create("razz", num_seats=2)
+    with pytest.raises(ConfigError, match="observe: this engine was built without an encoder"):
+        BatchEngine(config, 2, seed=1).observe()
+    with pytest.raises(ConfigError, match="encoder: expected a table encoder .* of this config"):
+        BatchEngine(config, 2, seed=1, encoder=FlatEncoder(HandConfig.create("razz", num_seats=3)))
+    engine = BatchEngine(config, 2, seed=1, encoder=FlatEncoder(config))
+    with pytest.raises(ValueError, match=r"out: expected float32 of shape \(2, 676\)"):
+        engine.observe(np.zeros((2, 5), dtype=np.float32))
+    out = np.zeros((2, 676), dtype=np.float32)
+    assert engine.observe(out) is out and out.any()
+
+
+def test_missing_numba_names_the_extra():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "try:\n    import razz_env.batch\nexcept ImportError as e:\n    print(e)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "pip install 'razz-env[batch]'" in out
