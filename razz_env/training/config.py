@@ -23,6 +23,7 @@ from razz_env.engine.errors import ConfigError, shown
 from razz_env.settings import checked_fields, read_settings_file, with_overrides
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
+VEC_ENVS = ("dummy", "subproc", "batch")
 MAX_SEED = 2**32 - 1
 # SB3 keywords the trainer sets itself, with what to use instead.
 SET_BY_TRAINER = {
@@ -300,8 +301,8 @@ class TrainConfig:
             _require_positive_int(name, getattr(self, name))
         if not 0 <= self.seed <= MAX_SEED:
             raise ConfigError(f"seed: expected an integer from 0 to {MAX_SEED}, got {shown(self.seed)}")
-        if self.vec_env not in ("dummy", "subproc"):
-            raise ConfigError(f"vec_env: expected 'dummy' or 'subproc', got {shown(self.vec_env)}")
+        if self.vec_env not in VEC_ENVS:
+            raise ConfigError(f"vec_env: expected one of {', '.join(VEC_ENVS)}, got {shown(self.vec_env)}")
         for index, width in enumerate(self.net_arch):
             _require_positive_int(f"net_arch[{index}]", width)
         if self.max_minutes is not None and not (math.isfinite(self.max_minutes) and self.max_minutes > 0):

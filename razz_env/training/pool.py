@@ -81,3 +81,22 @@ class PoolWrapper(gymnasium.Wrapper):
     def opponent_counts(self) -> dict[str, int]:
         """How often each opponent kind was drawn."""
         return dict(self.pool.counts)
+
+
+class BatchPoolControls:
+    """The pool's controls for the batched VecEnv (one pool for all its tables), named as :class:`PoolWrapper`'s."""
+
+    def __init__(self, pool: OpponentPool) -> None:
+        self.pool = pool
+
+    def add_snapshot(self, path: str, sha256: str) -> None:
+        """Forwarded to :meth:`OpponentPool.add_snapshot`."""
+        self.pool.add_snapshot(path, sha256)
+
+    def set_progress(self, progress: float) -> None:
+        """Forwarded to :meth:`OpponentPool.set_progress`."""
+        self.pool.set_progress(progress)
+
+    def opponent_counts(self) -> dict[str, int]:
+        """How often each opponent kind was drawn."""
+        return dict(self.pool.counts)

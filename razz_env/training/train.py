@@ -26,7 +26,7 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError
 from razz_env.training.config import TrainConfig
-from razz_env.training.pool import OpponentPool, PoolWrapper
+from razz_env.training.pool import BatchPoolControls, OpponentPool, PoolWrapper
 from razz_env.training.runfolder import CHECKPOINTS, CONFIG, FINAL, SNAPSHOTS, SUMMARY, TENSORBOARD, RunFolder
 
 # Settings a resumed run may change (they are applied, and recorded in config.json); any other change is refused.
@@ -90,13 +90,40 @@ def _timed_vec_env(venv: Any) -> Any:
 
 
 def build_vec_env(config: TrainConfig) -> Any:
-    """``n_envs`` environments, in this process (``dummy``) or in worker processes (``subproc``)."""
+    """``n_envs`` environments, in this process (``dummy``), in worker processes (``subproc``) or as the
+    tables of one batched engine (``batch``)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    if config.vec_env == "batch":
+        return _timed_vec_env(build_batch_vec_env(config))
     fns = [make_env_fn(config, rank) for rank in range(config.n_envs)]
     if config.vec_env == "subproc":
         return _timed_vec_env(SubprocVecEnv(fns, start_method="spawn"))
     return _timed_vec_env(DummyVecEnv(fns))
+
+
+def build_batch_vec_env(config: TrainConfig) -> Any:
+    """``n_envs`` tables of the batched engine, one opponent pool drawing the opponent of every hand.
+
+    ``ConfigError`` names a baseline the batched env cannot seat (one that reads the view, not the vector).
+    """
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    try:
+        from razz_env.env.batch_sb3 import BatchSB3VecEnv
+    except ImportError as err:
+        raise ConfigError(f"vec_env: 'batch' needs numba: pip install 'razz-env[batch]' ({err})") from None
+    pool = OpponentPool(config.opponents, config.algorithm, config.encoding, config.seed * 1000)
+    mode = "raise" if config.masks_natively else "check_fold"
+    venv = BatchSB3VecEnv(config.n_envs, opponent_sampler=pool, controls=BatchPoolControls(pool), illegal_action=mode,
+                          seed=config.seed * 1000, **config.table_kwargs())
+    for index, agent in enumerate(pool.baselines):
+        try:
+            venv.venv.check_opponent(agent)
+        except ValueError as err:
+            raise ConfigError(f"opponents.baselines[{index}]: vec_env 'batch' cannot seat it ({err}); "
+                              "use vec_env 'dummy' or drop it from the pool") from None
+    return VecMonitor(venv)
 
 
 def build_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:

@@ -76,7 +76,7 @@ def test_config_errors_name_the_field():
     ({"ante": -1}, "ante"),
     ({"variant": "holdem"}, "variant: unknown variant 'holdem'"),
     ({"encoding": "pixels"}, "encoding: unknown encoding 'pixels'; known: flat"),
-    ({"vec_env": "threads"}, "vec_env: expected 'dummy' or 'subproc', got 'threads'"),
+    ({"vec_env": "threads"}, "vec_env: expected one of dummy, subproc, batch, got 'threads'"),
     ({"seed": -1}, "seed: expected an integer from 0 to 4294967295, got -1"),
     ({"name": "a/b"}, "name: expected a non-empty name without slashes"),
     ({"name": ""}, "name: expected a non-empty name"),
