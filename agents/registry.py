@@ -31,7 +31,8 @@ from agents.base import Agent
 Factory = Callable[..., Agent]
 F = TypeVar("F", bound=Factory)
 
-BUILTIN_MODULES = ("agents.simple", "agents.razz_heuristic", "agents.monte_carlo", "agents.tabular_zoo")
+BUILTIN_MODULES = ("agents.simple", "agents.razz_heuristic", "agents.monte_carlo", "agents.tabular_zoo",
+                   "agents.exploiters")
 LAZY_MODULES = ("agents.sb3_zoo",)
 
 _FACTORIES: dict[str, Factory] = {}
