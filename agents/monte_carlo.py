@@ -3,8 +3,8 @@
 At each decision the agent removes every card it can see from the deck (its own cards,
 every up card, the dead cards, the community card), deals the live opponents their
 missing down cards and everyone the rest of their cards to 7th street, and scores each
-deal with the variant's showdown evaluators (the numpy batch versions, one call per seat
-for all samples). Its equity is its average share of the pot against the live
+deal with the variant's showdown evaluators (the numpy batch versions, one call per pot half
+for every seat and deal). Its equity is its average share of the pot against the live
 opponents: ties share fractionally, and in stud8 each half is half the pot (the high
 half takes all when no low qualifies). Opponents' hidden cards are drawn uniformly: the
 agent reads no betting, which keeps it simple and makes it a clean "showdown value" baseline.
@@ -17,7 +17,9 @@ Then, with ``n`` players live, ``pot`` chips in and ``to_call`` to call:
 * otherwise check, or fold to a bet.
 
 Each shuffle of the unseen cards is cut into as many disjoint deals as it holds (each
-one a uniform deal, so the estimate stays unbiased) to save shuffling.
+one a uniform deal, so the estimate stays unbiased) to save shuffling. The rollouts are
+showdowns only (no betting after the decision), so the batched engine has nothing to play
+for them; they are numpy array code, without numba (``docs/batch.md`` has the measurements).
 
 **Deterministic by design.** Each estimate draws its deals from a generator (Philox) keyed by
 a stable hash (BLAKE2b, the same in every process) of the agent's ``seed`` and the inputs of the
@@ -51,16 +53,10 @@ HAND_SIZE = 7
 MAX_SAMPLES = 1_000_000  # deals per decision: more would only take memory and time
 
 
-def _stud_high_rows(cards: np.ndarray) -> np.ndarray:
-    """:func:`~razz_env.engine.evaluation.stud_high` row by row (the engine has no batch version of it)."""
-    high = evaluation.stud_high
-    return np.fromiter((high(row) for row in cards.tolist()), dtype=np.int64, count=len(cards))
-
-
 BATCH_EVALUATORS = {
     "razz": evaluation.razz_low_batch,
     "action_razz": evaluation.action_razz_batch,
-    "high": _stud_high_rows,
+    "high": evaluation.stud_high_batch,
     "eight": evaluation.eight_low_batch,
 }
 

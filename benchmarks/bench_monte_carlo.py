@@ -1,0 +1,139 @@
+"""Decisions/s of the Monte Carlo player, and the time of a short heads-up match with it; one process.
+
+The decisions are reached by passive play (bring-in, check or call) in seeded hands, so every street
+has them: for each variant, seat count and street, ``--decisions`` observations of the seat to act.
+Each implementation answers all of them with ``act`` for ``--rounds`` rounds and keeps its best round
+(CPU time), the implementations taking turns so that load from other processes skews the ratio less.
+``--reference FILE`` times another copy of ``agents/monte_carlo.py`` beside the installed one (e.g.
+``git show HEAD~1:agents/monte_carlo.py > /tmp/old_monte_carlo.py``) and checks that both decide the
+same on every observation. The match: ``--match-deals`` duplicate deals of heads-up ``--match-variant``
+(each played twice, the seats swapped) between the player and ``razz_heuristic``, as ``razz tournament`` plays them
+(scalar engine, one ``act_batch`` call per agent and step over all tables of the block), wall clock.
+
+Run: ``python benchmarks/bench_monte_carlo.py [--reference FILE] [--variants razz stud8] [--samples 200]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import sys
+import time
+from collections.abc import Sequence
+from types import ModuleType
+from unittest import mock
+
+from agents import monte_carlo
+from agents.base import SEVEN_CARD_GAMES
+from agents.razz_heuristic import RazzHeuristic
+from razz_env.agent import Observation, Observer, act_batch, observe
+from razz_env.encoding.actions import to_engine
+from razz_env.engine.actions import Action
+from razz_env.engine.config import HandConfig
+from razz_env.engine.dealing import shuffled_deck
+from razz_env.engine.state import HandState
+
+PASSIVE = (Action.BRING_IN, Action.CHECK, Action.CALL)
+
+
+def load_reference(path: str) -> ModuleType:
+    """Another copy of the agent module, loaded under its own name (not registered as an agent)."""
+    spec = importlib.util.spec_from_file_location("reference_monte_carlo", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    with mock.patch("agents.registry.register", lambda name, **_: lambda factory: factory):
+        spec.loader.exec_module(module)
+    return module
+
+
+def decisions(variant: str, seats: int, street: int, count: int) -> list[Observation]:
+    """``count`` decisions on ``street``: seeded hands played passively until that street's first decision."""
+    found, seed = [], 0
+    while len(found) < count:
+        hand = HandState(HandConfig.create(variant, num_seats=seats), seed=seed)
+        seed += 1
+        while not hand.is_over and hand.street < street:
+            legal = hand.legal_actions()
+            hand.act(next((a for a in PASSIVE if a in legal), legal[0]))
+        if not hand.is_over:
+            found.append(observe(hand, hand.actor))
+    return found
+
+
+def best_rates(players: dict[str, object], observations: list[Observation], rounds: int) -> dict[str, float]:
+    """Decisions/s of each player on ``observations``, best of ``rounds`` (CPU time)."""
+    best = dict.fromkeys(players, float("inf"))
+    for _ in range(rounds):
+        for name, player in players.items():
+            start = time.process_time()
+            for observation in observations:
+                player.act(observation)
+            best[name] = min(best[name], time.process_time() - start)
+    return {name: len(observations) / seconds for name, seconds in best.items()}
+
+
+def match_seconds(player: object, variant: str, deals: int, block: int = 250) -> float:
+    """Wall time of ``deals`` duplicate heads-up deals against ``razz_heuristic``, in blocks of ``block``."""
+    config = HandConfig.create(variant, num_seats=2)
+    opponent = RazzHeuristic()
+    rng = random.Random(0)
+    start = time.perf_counter()
+    for first in range(0, deals, block):
+        tables = []
+        for _ in range(first, min(first + block, deals)):
+            deck = shuffled_deck(rng)
+            tables += [(HandState(config, deck=list(deck)), seating) for seating in ((player, opponent),
+                                                                                       (opponent, player))]
+        observers = {id(agent): Observer(agent, config) for agent in (player, opponent)}
+        while live := [(hand, seating) for hand, seating in tables if not hand.is_over]:
+            for agent in (player, opponent):
+                mine = [hand for hand, seating in live if not hand.is_over and seating[hand.actor] is agent]
+                ids = act_batch(agent, [observers[id(agent)](hand, hand.actor) for hand in mine])
+                for hand, action_id in zip(mine, ids):
+                    hand.act(to_engine(action_id, hand.legal_actions()))
+    return time.perf_counter() - start
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference", help="another agents/monte_carlo.py to time beside the installed one")
+    parser.add_argument("--variants", nargs="+", default=["razz", "stud8"], choices=SEVEN_CARD_GAMES)
+    parser.add_argument("--seats", nargs="+", type=int, default=[2, 6])
+    parser.add_argument("--streets", nargs="+", type=int, default=[3, 5, 7])
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--decisions", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--match-deals", type=int, default=500)
+    parser.add_argument("--match-variant", default="razz", choices=SEVEN_CARD_GAMES)
+    args = parser.parse_args(argv)
+    modules = {"now": monte_carlo}
+    if args.reference:
+        modules["reference"] = load_reference(args.reference)
+    players = {name: module.MonteCarloAgent(samples=args.samples, seed=1) for name, module in modules.items()}
+    print(f"samples {args.samples}; decisions/s, best of {args.rounds} rounds of {args.decisions} decisions")
+    print("| variant | seats | street | " + " | ".join(players) + (" | now / reference |" if args.reference else " |"))
+    print("|---" * (3 + len(players) + bool(args.reference)) + "|")
+    for variant in args.variants:
+        for seats in args.seats:
+            for street in args.streets:
+                observations = decisions(variant, seats, street, args.decisions)
+                for player in players.values():  # first use builds the evaluators' tables
+                    player.act(observations[0])
+                if args.reference:
+                    differ = sum(players["now"].act(o) != players["reference"].act(o) for o in observations)
+                    if differ:
+                        raise SystemExit(f"{variant} {seats} seats street {street}: {differ} decisions differ")
+                rates = best_rates(players, observations, args.rounds)
+                ratio = f" | {rates['now'] / rates['reference']:.2f}" if args.reference else ""
+                print(f"| {variant} | {seats} | {street} | " + " | ".join(f"{r:,.0f}" for r in rates.values())
+                      + ratio + " |", flush=True)
+    for name, player in players.items():
+        seconds = match_seconds(player, args.match_variant, args.match_deals)
+        print(f"{name}: {args.match_deals} duplicate deals ({2 * args.match_deals} hands) of heads-up "
+              f"{args.match_variant} against "
+              f"razz_heuristic in {seconds:.2f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
