@@ -70,7 +70,7 @@ def test_agents_that_read_seven_card_stud_refuse_a_minirazz_table(spec, plays: s
 
 def test_lbr_of_a_target_that_plays_only_minirazz_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match=r"target 'random' plays minirazz; LBR plays the seven-card games only"):
-        make_agent({"type": "lbr", "target": "tests.agents.test_agent_legality:MiniRazzOnly"})
+        make_agent({"type": "lbr", "target": f"{MiniRazzOnly.__module__}:MiniRazzOnly"})
 
 
 class MiniRazzOnly:
