@@ -88,7 +88,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from razz_env.evaluation.tournament import BlockError, run_tournament
 
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
-                 "records": True if args.records else None}
+                 "records": True if args.records else None, "engine": args.engine}
     if args.config:
         config = TournamentConfig.from_yaml(args.config, **overrides)
     else:
@@ -432,6 +432,9 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--output", help="results folder")
     tournament.add_argument("--fresh", action="store_true", help="discard earlier results instead of resuming")
     tournament.add_argument("--records", action="store_true", help="write hand records of every hand")
+    tournament.add_argument("--engine", choices=["auto", "scalar", "batch"],
+                            help="auto (default): the batched engine for lineups that can act in batch (needs "
+                                 "numba), the scalar one elsewhere; same results either way")
     tournament.add_argument("--no-plots", action="store_true", help="skip the crosstable and CI plots (PNG)")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
     _backend_arguments(tournament)

@@ -35,12 +35,13 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "ppo_razz",
     "qrdqn_razz",
 )
+ENGINES = ("auto", "scalar", "batch")
 FORMATS = ("round_robin", "table")
 MAX_BLOCKS = 100_000
 MAX_DECISION_TIMEOUT = 3600.0
 # What decides a block's result: a results folder holds blocks of one such identity only. Not
 # ``deals`` (a tournament extends block by block), nor name, output, workers, records, the time limit
-# (failed blocks are retried) or the report's edge.
+# (failed blocks are retried), the report's edge or the engine (both engines give the same results).
 RESULT_FIELDS = ("variant", "format", "agents", "duplicate", "block_deals", "seed", "starting_stack", "ante",
                  "bring_in", "small_bet", "big_bet", "raise_cap")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -125,6 +126,9 @@ class TournamentConfig:
     table, seats rotated). ``deals``: deals per pairing (or per table); with
     ``duplicate`` each deal is replayed once per seat permutation so card luck cancels.
     ``block_deals``: deals per unit of work (one result line, one resume point).
+    ``engine``: ``auto`` plays a lineup on the batched engine (:mod:`razz_env.batch`) when every agent in it
+    can act in batch (it reads no seat view), else on the scalar one; ``scalar`` always on the scalar one;
+    ``batch`` refuses a lineup that cannot. The results are the same either way.
     ``ante``, ``bring_in``, ``small_bet``, ``big_bet`` and ``raise_cap`` default to the variant's
     (1/2/5/10 cap 4 in the seven-card games, 1/1/2/4 cap 2 in MiniRazz); ``raise_cap: null`` is no cap.
     The config holds the values it plays, defaults filled in, so its identity names the stakes.
@@ -147,6 +151,7 @@ class TournamentConfig:
     workers: int = 2
     decision_timeout: float = 2.0
     records: bool = False
+    engine: str = "auto"
     output: str = "results/default"
     edge_bb_per_100: float = 5.0
 
@@ -163,6 +168,8 @@ class TournamentConfig:
             object.__setattr__(self, "raise_cap", variant.default_raise_cap)
         if self.format not in FORMATS:
             raise ConfigError(f"format: expected 'round_robin' or 'table', got {shown(self.format)}")
+        if not isinstance(self.engine, str) or self.engine not in ENGINES:
+            raise ConfigError(f"engine: expected 'auto', 'scalar' or 'batch', got {shown(self.engine)}")
         agents = as_list("agents", self.agents, "a list of agent names or {type: name, ...} mappings")
         object.__setattr__(self, "agents", tuple(_agent_spec(i, spec) for i, spec in enumerate(agents)))
         for field_name in ("deals", "block_deals", "workers", "starting_stack"):

@@ -7,6 +7,11 @@ big bets won. All tables of a block advance together, so each agent gets one
 batched call per step (one network forward pass for learned agents), not one per
 table. A broken agent (raises, exceeds its time, or picks an illegal action)
 ends the task with an error record instead of an exception.
+
+When every agent of the lineup can act in batch (it reads masks and vectors, no
+seat view: :func:`batch_problem`), the block is played on the batched engine
+(:func:`play_deals_batched`, ``config.engine``: ``auto``, ``scalar`` or ``batch``),
+with the same decks, the same calls to each agent and the same results.
 """
 
 from __future__ import annotations
@@ -20,10 +25,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from razz_env.agent import Agent, Observer, act_batch
-from razz_env.encoding.actions import to_engine
+import numpy as np
+
+from razz_env.agent import Agent, Observation, Observer, act_batch, observation_parts
+from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS, mask_for, to_engine
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
+from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import to_record
 from razz_env.engine.state import HandState
 from razz_env.evaluation.config import AgentSpec, TournamentConfig
@@ -140,24 +148,53 @@ class _Table:
     hand: HandState
     positions: tuple[int, ...]
 
+    @property
+    def payoffs(self) -> list[int]:
+        """Chips each seat won or lost."""
+        return self.hand.payoffs
 
-def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float) -> None:
-    observations = [observer(t.hand, t.hand.actor) for t in tables]
+
+@dataclass
+class _BatchTable:
+    """A deal played on the batched engine: only its payoffs are kept (no hand to record)."""
+
+    deal: int
+    positions: tuple[int, ...]
+    payoffs: list[int]
+
+
+def _ask(agent: Agent, position: int, observations: list[Observation], timeout: float) -> list[Any]:
+    """The agent's ids for ``observations`` (one batched call); :class:`AgentFailure` if it raises or runs late."""
     try:
-        ids = _with_time_limit(lambda: act_batch(agent, observations), timeout * len(tables))
+        ids = _with_time_limit(lambda: act_batch(agent, observations), timeout * len(observations))
     except _Timeout:
         raise AgentFailure(position, "timeout", f"no decision within {timeout:g} s per decision") from None
     except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
         raise AgentFailure(position, "exception", f"{type(err).__name__}: {err}") from None
-    if len(ids) != len(tables):
-        raise AgentFailure(position, "exception", f"returned {len(ids)} actions for {len(tables)} decisions")
+    if len(ids) != len(observations):
+        raise AgentFailure(position, "exception", f"returned {len(ids)} actions for {len(observations)} decisions")
+    return ids
+
+
+def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float) -> None:
+    ids = _ask(agent, position, [observer(t.hand, t.hand.actor) for t in tables], timeout)
     for table, action_id in zip(tables, ids):
         hand = table.hand
-        try:
-            action = to_engine(int(action_id), hand.legal_actions())
-        except (TypeError, ValueError) as err:
-            raise AgentFailure(position, "illegal", f"seat {hand.actor}: {err}") from None
-        hand.act(action)
+        legal = hand.legal_actions()
+        hand.act(to_engine(_checked_id(position, hand.actor, action_id, mask_for(legal)), legal))
+
+
+def _checked_id(position: int, seat: int, action_id: Any, mask: np.ndarray) -> int:
+    """``action_id`` as an int when ``mask`` allows it, else :class:`AgentFailure` naming the seat and the legal ids."""
+    try:
+        index = int(action_id)
+    except Exception as err:  # noqa: BLE001 - whatever the agent returned (inf, None, text) is its bug
+        raise AgentFailure(position, "illegal", f"seat {seat}: {err}") from None
+    if not (0 <= index < NUM_ACTIONS and mask[index]):
+        legal = ", ".join(f"{i} ({ACTION_NAMES[i]})" for i in np.flatnonzero(mask).tolist())
+        raise AgentFailure(position, "illegal",
+                           f"seat {seat}: agent: action {index!r} is not legal now; legal ids: {legal}")
+    return index
 
 
 def _observer(agent: Agent, position: int, hand_config: HandConfig) -> Observer:
@@ -166,6 +203,28 @@ def _observer(agent: Agent, position: int, hand_config: HandConfig) -> Observer:
         return Observer(agent, hand_config)
     except ValueError as err:
         raise AgentFailure(position, "exception", str(err)) from None
+
+
+def _deal_tables(hand_config: HandConfig, seats: int, deals: int, seed: str, duplicate: bool,
+                 first_deal: int) -> list[tuple[int, list[int], tuple[int, ...]]]:
+    """(deal, deck, lineup position per seat) for every table: each deal's deck once per seat permutation."""
+    deck_rng = random.Random(seed)
+    tables = []
+    for deal in range(deals):
+        deck = shuffled_deck(deck_rng, cards=hand_config.variant.deck)
+        for rotation in seat_permutations(seats, duplicate, first_deal + deal):
+            tables.append((deal, deck, rotation))
+    return tables
+
+
+def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]], variant: str) -> None:
+    """Every agent's ``reset`` for every table it sits at, tables in order; :class:`AgentFailure` if one raises."""
+    for positions in seatings:
+        for seat, position in enumerate(positions):
+            try:
+                players[position].reset(seat, len(positions), variant)
+            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise AgentFailure(position, "exception", f"reset: {type(err).__name__}: {err}") from None
 
 
 def play_deals(
@@ -183,18 +242,9 @@ def play_deals(
     """
     seats = len(players)
     observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
-    deck_rng = random.Random(seed)
-    tables: list[_Table] = []
-    for deal in range(deals):
-        deck = shuffled_deck(deck_rng, cards=hand_config.variant.deck)
-        for rotation in seat_permutations(seats, duplicate, first_deal + deal):
-            tables.append(_Table(deal, HandState(hand_config, deck=deck), rotation))
-    for table in tables:
-        for seat, position in enumerate(table.positions):
-            try:
-                players[position].reset(seat, seats, hand_config.variant.name)
-            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise AgentFailure(position, "exception", f"reset: {type(err).__name__}: {err}") from None
+    tables = [_Table(deal, HandState(hand_config, deck=deck), rotation)
+              for deal, deck, rotation in _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)]
+    _reset_players(players, [t.positions for t in tables], hand_config.variant.name)
     active = [t for t in tables if not t.hand.is_over]
     while active:
         waiting: dict[int, list[_Table]] = {}
@@ -204,6 +254,149 @@ def play_deals(
             _decide(players[position], position, group, observers[position], timeout)
         active = [t for t in active if not t.hand.is_over]
     return tables
+
+
+def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | None:
+    """Why ``players`` cannot play ``hand_config`` on the batched engine, or None when they can.
+
+    The batched engine (:mod:`razz_env.batch`, numba) gives each decision its mask and one encoding's vectors,
+    never a seat view, and needs two seats with more than the ante (else a hand ends before any decision).
+    """
+    from razz_env.encoding import DEFAULT_ENCODING, FlatEncoder, RanksEncoder, make_encoder
+
+    encodings = set()
+    for player in players:
+        try:
+            parts = observation_parts(player)
+        except ValueError as err:
+            return str(err)
+        if "view" in parts:
+            return (f"agent {getattr(player, 'name', type(player).__name__)!r} reads the seat view; the batched "
+                    "engine gives masks and vectors only")
+        if "vector" in parts:
+            encodings.add(getattr(player, "encoding", None) or DEFAULT_ENCODING)
+    if len(encodings) > 1:
+        return f"the agents read different encodings ({', '.join(sorted(encodings))}); the batched engine writes one"
+    for encoding in encodings:
+        try:
+            encoder = make_encoder(encoding, hand_config)
+        except ValueError as err:
+            return str(err)
+        if type(encoder) not in (FlatEncoder, RanksEncoder):
+            return f"encoding {encoding!r} is not one the batched engine writes (flat, ranks)"
+    ante = hand_config.stakes.ante
+    if sum(stack > ante for stack in hand_config.stacks) < 2:
+        return (f"stacks {list(hand_config.stacks)} leave fewer than two seats with more than the ante ({ante}): "
+                "hands end before any decision")
+    try:
+        import razz_env.batch  # noqa: F401 - only whether the extra is installed
+    except ImportError:
+        return "the batched engine needs numba: pip install 'razz-env[batch]'"
+    return None
+
+
+def play_deals_batched(
+    players: Sequence[Agent],
+    hand_config: HandConfig,
+    deals: int,
+    seed: str,
+    duplicate: bool = True,
+    timeout: float = 2.0,
+    first_deal: int = 0,
+    records: bool = False,
+) -> list[_Table] | list[_BatchTable]:
+    """:func:`play_deals` on the batched engine, for players with no :func:`batch_problem` (else ``ValueError``).
+
+    The same decks and seatings, the same ``reset`` calls and, at every step, the same ``act_batch`` calls
+    (same agents, same order, equal masks and vectors), so agents that decide alike (a seeded random agent
+    draws the same numbers) give the same payoffs, and a broken agent the same :class:`AgentFailure`.
+    Returns each table's payoffs; with ``records``, the scalar tables of :func:`play_deals` instead, each hand
+    replayed on the scalar engine from its deck and the ids chosen.
+    """
+    problem = batch_problem(players, hand_config)
+    if problem is not None:
+        raise ValueError(f"play_deals_batched: {problem}")
+    from razz_env.batch import BatchEngine
+
+    seats = len(players)
+    observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
+    dealt = _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)
+    _reset_players(players, [rotation for _, _, rotation in dealt], hand_config.variant.name)
+    if not dealt:
+        return []
+    encoder = next((o.encoder for o in observers if o.encoder is not None), None)
+    engine = BatchEngine(hand_config, len(dealt), seed=0, encoder=encoder,
+                         decks=np.array([deck for _, deck, _ in dealt], dtype=np.int64))
+    positions = np.array([rotation for _, _, rotation in dealt], dtype=np.int64).reshape(len(dealt), seats)
+    payoffs = np.zeros((len(dealt), seats), dtype=np.int64)
+    lengths = np.zeros(len(dealt), dtype=np.int64)
+    taken: list[np.ndarray] = []
+    vectors = None if encoder is None else np.empty((len(dealt), encoder.size), dtype=np.float32)
+    rows = np.arange(len(dealt))
+    while len(rows):
+        masks, actor = engine.masks, engine.actor
+        if vectors is not None:
+            engine.observe(vectors)
+        actions = masks.argmax(axis=1).astype(np.int64)  # tables whose deal is over play out a throwaway hand
+        acting = positions[rows, actor[rows]]
+        _, first = np.unique(acting, return_index=True)
+        for position in acting[np.sort(first)].tolist():
+            group = rows[acting == position]
+            group_masks = masks[group]
+            group_masks.flags.writeable = False
+            group_vectors = vectors[group] if observers[position].encoder is not None else None
+            group_seats = actor[group].tolist()
+            observations = [Observation(seat, group_masks[i],
+                                        vector=None if group_vectors is None else group_vectors[i])
+                            for i, seat in enumerate(group_seats)]
+            ids = _ask(players[position], position, observations, timeout)
+            actions[group] = _checked_ids(position, group_seats, ids, group_masks)
+        result = engine.step(actions)
+        if records:
+            taken.append(actions.astype(np.int8))
+        done = rows[result.finished[rows] == 1]
+        payoffs[done] = result.payoffs[done]
+        lengths[done] = len(taken)
+        rows = rows[result.finished[rows] == 0]
+    if not records:
+        return [_BatchTable(deal, rotation, payoffs[t].tolist()) for t, (deal, _, rotation) in enumerate(dealt)]
+    steps = np.array(taken, dtype=np.int8).reshape(len(taken), len(dealt))
+    tables = []
+    for t, (deal, deck, rotation) in enumerate(dealt):
+        hand = HandState(hand_config, deck=deck)
+        for action_id in steps[:lengths[t], t].tolist():
+            hand.act(to_engine(action_id, hand.legal_actions()))
+        tables.append(_Table(deal, hand, rotation))
+    return tables
+
+
+def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks: np.ndarray) -> np.ndarray:
+    """The agent's ids as integers when each is legal at its table (one mask row each), else the
+    :class:`AgentFailure` of the first that is not, as :func:`play_deals` raises it."""
+    try:
+        array = np.asarray(ids)
+    except Exception:  # noqa: BLE001 - whatever the agent returned, it is checked one by one below
+        array = None
+    if array is not None and array.dtype.kind in "iu" and array.shape == (len(masks),):
+        inside = (array >= 0) & (array < NUM_ACTIONS)
+        if inside.all() and masks[np.arange(len(masks)), array].all():
+            return array
+    return np.array([_checked_id(position, seat, action_id, mask)
+                     for seat, action_id, mask in zip(seats, ids, masks)], dtype=np.int64)
+
+
+def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig,
+          task: Task) -> list[_Table] | list[_BatchTable]:
+    """The task's tables: on the batched engine when ``config.engine`` allows it and the agents can act in batch."""
+    args = (players, hand_config, task.deals, task.seed, config.duplicate, config.decision_timeout,
+            task.block * config.block_deals)
+    if config.engine != "scalar":
+        problem = batch_problem(players, hand_config)
+        if problem is None:
+            return play_deals_batched(*args, records=config.records)
+        if config.engine == "batch":
+            raise ConfigError(f"engine: batch: {problem}")
+    return play_deals(*args)
 
 
 def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
@@ -220,8 +413,7 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     try:
         agents = make_agents(config.agents, task.lineup, task.seed)
         players = [agents[index] for index in task.lineup]
-        tables = play_deals(players, hand_config, task.deals, task.seed, config.duplicate,
-                            config.decision_timeout, task.block * config.block_deals)
+        tables = _play(players, hand_config, config, task)
     except AgentFailure as failure:
         return {**block, "error": {
             "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
@@ -234,7 +426,7 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     return result
 
 
-def summarise_tables(tables: list[_Table], seats: int, deals: int, big_bet: int) -> dict[str, Any]:
+def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: int, big_bet: int) -> dict[str, Any]:
     """Per lineup position: sums of big bets per deal (mean over its replays) and per hand."""
     per_deal = [[0.0] * seats for _ in range(deals)]
     replays = [0] * deals
@@ -243,7 +435,7 @@ def summarise_tables(tables: list[_Table], seats: int, deals: int, big_bet: int)
     for table in tables:
         replays[table.deal] += 1
         for seat, position in enumerate(table.positions):
-            won = table.hand.payoffs[seat] / big_bet
+            won = table.payoffs[seat] / big_bet
             per_deal[table.deal][position] += won
             hand_sum[position] += won
             hand_sumsq[position] += won * won

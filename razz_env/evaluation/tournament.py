@@ -24,7 +24,7 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluation.config import TournamentConfig, agent_label
-from razz_env.evaluation.match import Task, build_agent, build_tasks
+from razz_env.evaluation.match import Task, batch_problem, build_agent, build_tasks
 from razz_env.evaluation.ray_backend import RayBlocks, check_backend
 from razz_env.evaluation.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
 from razz_env.evaluation.stats import WinRate, win_rate
@@ -40,14 +40,16 @@ def check_agents(config: TournamentConfig) -> list[str]:
     """Build every agent once, here, and check it can sit at the tournament's tables.
 
     Raises :class:`ConfigError` naming the agent (unknown name, bad options, an agent that
-    declares it cannot play this variant or seat count). Returns the modules that register
-    the agents, for worker processes to import.
+    declares it cannot play this variant or seat count) or, with ``engine: batch``, the first
+    lineup the batched engine cannot play. Returns the modules that register the agents, for
+    worker processes to import.
     """
     from agents.registry import get_factory
     from razz_env.agent import Observer, seating_problem
 
     hand_config = config.hand_config(config.seats)
     modules: list[str] = []
+    agents = []
     for index, (spec, label) in enumerate(zip(config.agents, config.labels)):
         where = f"agents[{index}] ({label})"
         try:
@@ -58,10 +60,24 @@ def check_agents(config: TournamentConfig) -> list[str]:
         problem = seating_problem(agent, config.variant, config.seats)
         if problem is not None:
             raise ConfigError(f"{where}: {problem}")
+        agents.append(agent)
         module = get_factory(spec if isinstance(spec, str) else spec["type"]).__module__
         if module != "__main__" and module not in modules:
             modules.append(module)
+    if config.engine == "batch":
+        _check_batch(config, agents)
     return modules
+
+
+def _check_batch(config: TournamentConfig, agents: list[Any]) -> None:
+    """``engine: batch``: every lineup must be playable on the batched engine, or :class:`ConfigError` names one."""
+    hand_config = config.hand_config(config.seats)
+    for lineup in config.lineups():
+        problem = batch_problem([agents[index] for index in lineup], hand_config)
+        if problem is not None:
+            names = " vs ".join(config.labels[index] for index in lineup)
+            raise ConfigError(f"engine: batch cannot play {names}: {problem}; use engine 'auto' (the batched engine "
+                              f"where every agent can act in batch, the scalar one elsewhere) or 'scalar'")
 
 
 def load_results(config: TournamentConfig) -> dict[str, dict[str, Any]]:

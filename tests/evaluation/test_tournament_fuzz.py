@@ -65,6 +65,7 @@ plausible = {
     "raise_cap": st.one_of(st.none(), st.integers(-1, 6)),
     "duplicate": st.booleans(),
     "records": st.booleans(),
+    "engine": st.sampled_from(["auto", "scalar", "batch", "gpu"]),
     "decision_timeout": st.floats(-1, 10),
     "output": safe_output,
     "edge_bb_per_100": st.floats(),
