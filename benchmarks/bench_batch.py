@@ -3,10 +3,12 @@
 Plays random legal actions (uniform over each table's mask) through :class:`razz_env.batch.BatchEngine`
 at batch sizes 64 to 8,192, heads-up and 6-max razz, one process, and the scalar ``razz_env.env()`` (the
 PettingZoo AEC loop, observations built) on the same games; prints decisions/s, the ratio to the scalar
-env and the memory of a table's state, without and with the acting seats' ``FlatEncoder`` vectors
-(``BatchEngine.observe`` into one reused (T, size) array every step). Rates are CPU time of the fastest of
-``--rounds`` rounds, so other load on the machine skews them less; the first call compiles the kernels
-(numba caches them on disk).
+env and the memory of a table's state, in three ways: without vectors; with the acting seats'
+``FlatEncoder`` vectors written every step (``step(actions, out=vectors)`` into one reused (T, size) array),
+the random actions drawn with numpy (a (T, 5) uniform array times the masks, argmax); and the same with the
+actions drawn inside numba (``random_legal_actions``, as Pgx draws its random actions inside JIT). Rates are
+CPU time of the fastest of ``--rounds`` rounds, so other load on the machine skews them less; the first call
+compiles the kernels (numba caches them on disk).
 
 Run: ``python benchmarks/bench_batch.py`` (a few minutes; ``--decisions``, ``--rounds``, ``--sizes``;
 ``--plot docs/batch_scaling.png`` draws the rate against the batch size, needs matplotlib). With ``pgx``
@@ -24,7 +26,7 @@ import time
 import numpy as np
 
 import razz_env
-from razz_env.batch import BatchEngine
+from razz_env.batch import BatchEngine, policy_state, random_legal_actions
 from razz_env.encoding.table import FlatEncoder
 from razz_env.engine.config import HandConfig
 
@@ -34,20 +36,31 @@ DEFAULT_DECISIONS = 400_000
 SCALAR_HANDS = 300
 
 
-def batch_rate(engine: BatchEngine, decisions: int, rounds: int, observe: bool, seed: int = 0) -> float:
-    """Decisions/s of random legal play (about ``decisions`` per round), with the vectors if ``observe``."""
+MODES = ("bare", "vectors", "vectors, numba policy")
+"""``batch_rate`` modes: no vectors; vectors, numpy random actions; vectors, actions drawn in numba."""
+
+
+def batch_rate(engine: BatchEngine, decisions: int, rounds: int, mode: str, seed: int = 0) -> float:
+    """Decisions/s of random legal play (about ``decisions`` per round) in one of :data:`MODES`."""
     tables = engine.num_tables
     rng = np.random.default_rng(seed)
+    state = policy_state(seed)
     steps = max(decisions // tables, 20)
     out = np.empty((tables, engine.encoder.size), dtype=np.float32)
+    actions = np.empty(tables, dtype=np.int64)
     best = float("inf")
     for _ in range(rounds):
         noise = rng.random((steps, tables, 5))
         start = CLOCK()
-        for step in range(steps):
-            if observe:
-                engine.observe(out)
-            engine.step((engine.masks * noise[step]).argmax(axis=1))
+        if mode == "bare":
+            for step in range(steps):
+                engine.step((engine.masks * noise[step]).argmax(axis=1))
+        elif mode == "vectors":
+            for step in range(steps):
+                engine.step((engine.masks * noise[step]).argmax(axis=1), out=out)
+        else:
+            for _step in range(steps):
+                engine.step(random_legal_actions(engine.masks, state, actions), out=out)
         best = min(best, CLOCK() - start)
     return steps * tables / best
 
@@ -117,21 +130,21 @@ def main() -> None:
     args = parser.parse_args()
     series: dict[str, list[float]] = {}
     print(f"{'game':<14}{'tables':>8}{'decisions/s':>14}{'x scalar':>10}{'+ vectors':>14}{'x scalar':>10}"
-          f"{'bytes/table':>13}")
+          f"{'+ vec, numba pol.':>19}{'x scalar':>10}{'bytes/table':>13}")
+    labels = {"bare": "", "vectors": " + vectors", "vectors, numba policy": " + vectors, numba policy"}
     for seats, name in ((2, "heads-up razz"), (6, "6-max razz")):
         config = HandConfig.create("razz", num_seats=seats)
-        BatchEngine(config, 2, seed=0, encoder=FlatEncoder(config)).observe()  # compile or load the kernels
+        engine = BatchEngine(config, 2, seed=0, encoder=FlatEncoder(config))  # compile or load the kernels
+        engine.step(random_legal_actions(engine.masks, policy_state(0)), out=engine.observe())
         scalar = scalar_rate(seats, SCALAR_HANDS, args.rounds)
         print(f"{name:<14}{'env()':>8}{'':>14}{'':>10}{scalar:>14,.0f}{1:>10.1f}")
         for tables in args.sizes:
             engine = BatchEngine(config, tables, seed=0, encoder=FlatEncoder(config))
-            bare = batch_rate(engine, args.decisions, args.rounds, observe=False)
-            full = batch_rate(engine, args.decisions, args.rounds, observe=True)
-            per_table = engine.nbytes / tables
-            series.setdefault(name, []).append(bare)
-            series.setdefault(f"{name} + vectors", []).append(full)
-            print(f"{name:<14}{tables:>8}{bare:>14,.0f}{bare / scalar:>10.1f}{full:>14,.0f}{full / scalar:>10.1f}"
-                  f"{per_table:>13,.0f}")
+            rates = [batch_rate(engine, args.decisions, args.rounds, mode) for mode in MODES]
+            for mode, rate in zip(MODES, rates):
+                series.setdefault(f"{name}{labels[mode]}", []).append(rate)
+            cells = "".join(f"{rate:>{width},.0f}{rate / scalar:>10.1f}" for rate, width in zip(rates, (14, 14, 19)))
+            print(f"{name:<14}{tables:>8}{cells}{engine.nbytes / tables:>13,.0f}")
 
     try:
         import pgx  # noqa: F401
@@ -153,7 +166,7 @@ def plot(sizes: list[int], series: dict[str, list[float]], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(7, 4))
+    figure, axes = plt.subplots(figsize=(9, 4.5))
     for name, rates in series.items():
         axes.plot(sizes, [r / 1e6 for r in rates], marker="o", label=name)
     axes.set_xscale("log", base=2)
@@ -161,7 +174,7 @@ def plot(sizes: list[int], series: dict[str, list[float]], path: str) -> None:
     axes.set_ylabel("million decisions/s (one process)")
     axes.set_title("BatchEngine, random legal actions")
     axes.grid(alpha=0.3)
-    axes.legend()
+    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
 

@@ -5,5 +5,6 @@ See ``docs/batch.md``.
 """
 
 from razz_env.batch.engine import BatchEngine, StepResult
+from razz_env.batch.random_play import policy_state, random_legal_actions
 
-__all__ = ["BatchEngine", "StepResult"]
+__all__ = ["BatchEngine", "StepResult", "policy_state", "random_legal_actions"]

@@ -132,6 +132,9 @@ class BatchEngine:
         self._masks = np.zeros((num_tables, NUM_ACTIONS), dtype=np.int8)
         self._payoffs = np.zeros((num_tables, n), dtype=np.int64)
         self._finished = np.zeros(num_tables, dtype=np.int64)
+        self._work = _k.new_work()
+        self._result = StepResult(self._payoffs, self._finished)
+        self._inv_big_bet = 1.0 / config.big_bet
         self._setup_encoder(encoder)
         self.reset(decks=decks)
 
@@ -139,6 +142,9 @@ class BatchEngine:
         """The encoder's layout as the kernel reads it; the history keeps each street's last ``S`` decisions."""
         self.encoder = encoder
         slots = 1
+        self._offsets = np.zeros(_k.NUM_OFFSETS, dtype=np.int64)
+        self._card_index = np.zeros(1, dtype=np.int64)
+        self._no_vectors = np.zeros((1, 1), dtype=np.float32)
         if encoder is not None:
             if not isinstance(encoder, TableEncoder) or encoder.config != self.config:
                 raise ConfigError(f"encoder: expected a table encoder (FlatEncoder, RanksEncoder) of this config, "
@@ -152,8 +158,11 @@ class BatchEngine:
             self._card_index = np.array(encoder.card_index, dtype=np.int64)
             slots = encoder.history_slots
         streets = len(self.config.variant.streets)
-        self._history = np.zeros((self.num_tables, streets, slots, 3), dtype=np.int64)
-        self._counts = np.zeros((self.num_tables, streets), dtype=np.int64)
+        # int32 halves the history's memory (a step at thousands of tables is bound by memory traffic) and holds
+        # any chip amount a table's stacks allow; int64 only for stacks beyond it
+        small = self._starting.max() <= np.iinfo(np.int32).max
+        self._history = np.zeros((self.num_tables, streets, slots, 3), dtype=np.int32 if small else np.int64)
+        self._counts = np.zeros((self.num_tables, streets), dtype=np.int32)
 
     # ------------------------------------------------------------------ input checks
 
@@ -208,37 +217,48 @@ class BatchEngine:
                        self._tab, self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
                        self._masks, self._mask_table, self._payoffs, self._counts)
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> StepResult:
+    def step(self, actions: np.ndarray | Sequence[int], out: np.ndarray | None = None) -> StepResult:
         """Apply one action id per table for its acting seat; ``ValueError`` (nothing changed) naming the first
-        table whose id its mask forbids. The result's arrays are reused by the next call."""
+        table whose id its mask forbids. With ``out`` (float32, (T, encoder.size)), also write the new acting
+        seats' vectors there, as :meth:`observe` would, in the same pass over the tables (faster than a step
+        then an observe). The result's arrays are reused by the next call."""
         array = _array(actions)
         if array is None or array.shape != (self.num_tables,) or array.dtype.kind not in "iu":
             raise ValueError(f"actions: expected one integer action id per table, shape ({self.num_tables},), "
                              f"got {_shape_of(array)}")
+        observe = out is not None
+        vectors = self._vectors(out) if observe else self._no_vectors
         array = array.astype(np.int64, copy=False)
-        bad = _k.first_illegal(array, self._tab, self._id_to_engine)
+        bad = _k.step_tables(array, self._p, self._bets_by_street, self._next_street, self._starting, self._tab,
+                             self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
+                             self._id_to_engine, self._masks, self._mask_table, self._payoffs, self._finished,
+                             self._history, self._counts, self._work, observe, self._offsets, self._card_index,
+                             self._inv_big_bet, vectors)
         if bad >= 0:
             legal = ", ".join(str(i) for i in np.flatnonzero(self._masks[bad]))
             raise ValueError(f"actions[{bad}]: id {int(array[bad])} is not legal for seat {int(self.actor[bad])} "
                              f"at table {bad}; legal ids: {legal}")
-        _k.step_tables(array, self._p, self._bets_by_street, self._next_street, self._starting, self._tab,
-                       self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
-                       self._id_to_engine, self._masks, self._mask_table, self._payoffs, self._finished,
-                       self._history, self._counts)
-        return StepResult(self._payoffs, self._finished)
+        return self._result
+
+    def _vectors(self, out: object) -> np.ndarray:
+        """``out`` checked as the (T, encoder.size) float32 array the vectors go to (a new one for ``None``)."""
+        encoder = self.encoder
+        if encoder is None:
+            raise ConfigError("observe: this engine was built without an encoder; pass encoder=FlatEncoder(config)")
+        shape = (self.num_tables, encoder.size)
+        if out is None:
+            return np.empty(shape, dtype=np.float32)
+        if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.float32:
+            raise ValueError(f"out: expected float32 of shape {shape}, got {_shape_of(_array(out))}")
+        if not out.flags.writeable:
+            raise ValueError(f"out: expected a writeable array, got a read-only float32 array of shape {shape}")
+        return out
 
     def observe(self, out: np.ndarray | None = None) -> np.ndarray:
         """(T, encoder.size) float32: each table's acting seat's vector, as the encoder writes it for that
         seat of the same hand (a new array, or ``out`` overwritten)."""
-        encoder = self.encoder
-        if encoder is None:
-            raise ConfigError("observe: this engine was built without an encoder; pass encoder=FlatEncoder(config)")
-        if out is None:
-            out = np.empty((self.num_tables, encoder.size), dtype=np.float32)
-        elif out.shape != (self.num_tables, encoder.size) or out.dtype != np.float32:
-            raise ValueError(f"out: expected float32 of shape ({self.num_tables}, {encoder.size}), "
-                             f"got {out.dtype} of shape {out.shape}")
-        _k.encode_tables(self._p, self._next_street, self._offsets, self._card_index, 1.0 / self.config.big_bet,
+        out = self._vectors(out)
+        _k.encode_tables(self._p, self._next_street, self._offsets, self._card_index, self._inv_big_bet,
                          self._tab, self._seat, self._cards, self._history, self._counts, out)
         return out
 

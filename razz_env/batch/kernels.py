@@ -10,8 +10,12 @@ order them.
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
+from llvmlite import ir
 from numba import njit
+from numba.extending import intrinsic
 
 # ---------------------------------------------------------------- layout of the batch arrays
 
@@ -40,6 +44,19 @@ L_CHECK, L_FOLD_CHECK, L_FOLD_CHECK_RAISE, L_FOLD_CHECK_COMPLETE, L_FOLD_CHECK_B
 L_FOLD_CHECK_BET_BIG, L_NONE = 10, 11
 NUM_LEGAL = 12
 
+# work (int64, (NUM_WORK, MAX_SEATS)): one step's scratch rows for settling a hand, so nothing is allocated
+MAX_SEATS = 8
+MAX_HAND = 8  # cards in a showdown hand: seven, or six and the community card
+W_WINNINGS, W_VALUES, W_TOPS, W_ELIGIBLE, W_POT_ELIGIBLE, W_WINNERS, W_TAKEN, W_HAND = 0, 1, 3, 5, 6, 7, 9, 10
+NUM_WORK = 11
+WORK_WIDTH = max(MAX_SEATS, MAX_HAND)
+
+
+@njit(cache=True)
+def new_work():
+    """A scratch array for the kernels that settle hands (one per engine, reused by every step)."""
+    return np.zeros((NUM_WORK, WORK_WIDTH), dtype=np.int64)
+
 # engine action values (razz_env.engine.actions.Action)
 A_FOLD, A_CHECK, A_CALL, A_BRING_IN, A_COMPLETE, A_BET, A_BET_BIG, A_RAISE = range(8)
 
@@ -47,7 +64,27 @@ _TOP = np.int64(1) << np.int64(56)
 _FACE = np.int64(1) << np.int64(57)
 _WHEEL = 0b1_0000_0000_1111
 _HIGH_CAT_OF_SHAPE = np.array([0, 1, 2, 3, 6, 7], dtype=np.int64)
-_SHAPE_STEP = np.array([0, 0, 1, 3, 5], dtype=np.int64)
+
+
+# ---------------------------------------------------------------- borrowed arrays
+
+
+@intrinsic
+def _borrowed(typingctx, array):
+    """``array`` without its memory owner: numba then skips the atomic reference counting it does for every
+    array passed to a function or viewed (a third of a step's time). The kernels call it on the arrays the
+    engine passes in, which outlive the call."""
+
+    def codegen(context, builder, signature, args):
+        source = context.make_array(array)(context, builder, value=args[0])
+        borrowed = context.make_array(array)(context, builder)
+        for field in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(borrowed, field, getattr(source, field))
+        borrowed.meminfo = ir.Constant(borrowed.meminfo.type, None)
+        borrowed.parent = ir.Constant(borrowed.parent.type, None)
+        return borrowed._getvalue()
+
+    return array(array), codegen
 
 
 # ---------------------------------------------------------------- random decks
@@ -87,32 +124,37 @@ def _high_order(card):
 
 @njit(cache=True)
 def _board_strength(cards, t, seat, start, stop, low):
-    """``order.board_strength`` of ``cards[t, seat, start:stop]``."""
+    """``order.board_strength`` of ``cards[t, seat, start:stop]``, without allocating: a card's place in the
+    descending order is the number of cards keyed above it, and the rank counts are packed 3 bits a rank."""
     size = stop - start
-    keyed = np.empty(size, dtype=np.int64)
-    for i in range(size):
-        c = cards[t, seat, start + i]
-        keyed[i] = c if low else _high_order(c)
-    keyed.sort()
-    keyed = keyed[::-1]
-    suit_code = 0
-    counts = np.zeros(13, dtype=np.int64)
+    counts = np.int64(0)
+    suit_code = np.int64(0)
+    rank_code = np.int64(0)
+    for i in range(start, stop):
+        c = cards[t, seat, i]
+        k = c if low else _high_order(c)
+        above = 0
+        for j in range(start, stop):
+            o = cards[t, seat, j]
+            if (o if low else _high_order(o)) > k:
+                above += 1
+        shift = np.int64(size - 1 - above)
+        suit_code += (k & 3) << (2 * shift)
+        rank_code += (k >> 2) << (4 * shift)
+        counts += np.int64(1) << (3 * (k >> 2))
     distinct = 0
-    for k in keyed:
-        suit_code = suit_code * 4 + (k & 3)
-        if counts[k >> 2] == 0:
+    for rank in range(13):
+        if counts >> (3 * rank) & 7:
             distinct += 1
-        counts[k >> 2] += 1
-    rank_code = 0
-    pattern_code = 0
+    pattern_code = np.int64(0)
     if distinct == size:
         for i in range(size):
             pattern_code += 5 ** i
-            rank_code = rank_code * 16 + (keyed[i] >> 2)
     else:
+        rank_code = 0
         for count in range(4, 0, -1):
             for rank in range(12, -1, -1):
-                if counts[rank] == count:
+                if counts >> (3 * rank) & 7 == count:
                     pattern_code = pattern_code * 5 + count
                     rank_code = rank_code * 16 + rank
         padding = size - distinct
@@ -134,85 +176,151 @@ def _has_pair(cards, t, seat, start, stop):
 # ---------------------------------------------------------------- hand values (evaluation.py, showdown.py)
 
 
+def _subsets() -> np.ndarray:
+    """``_SUBSETS[m, size]``: the bit masks of the ``size``-card subsets of ``m`` cards (-1 after the last)."""
+    table = np.full((MAX_HAND + 1, MAX_HAND + 1, comb(MAX_HAND, MAX_HAND // 2)), -1, dtype=np.int64)
+    for m in range(MAX_HAND + 1):
+        found = np.zeros(MAX_HAND + 1, dtype=np.int64)
+        for mask in range(1 << m):
+            bits = bin(mask).count("1")
+            table[m, bits, found[bits]] = mask
+            found[bits] += 1
+    return table
+
+
+_SUBSETS = _subsets()
+
+
 @njit(cache=True)
-def _subset_key(hand, mask, high):
-    """Sort key of the hand's cards picked by ``mask``: for lows smaller is better, for high larger."""
-    counts = np.zeros(13, dtype=np.int64)
-    suits = np.zeros(4, dtype=np.int64)
+def _high_key(hand, mask):
+    """The high sort key (larger is better) of the hand's cards picked by ``mask``; counts packed 3 bits a rank
+    (aces high) and 4 bits a suit, so nothing is allocated."""
+    counts = np.int64(0)
+    suits = np.int64(0)
+    size = 0
     for i in range(hand.shape[0]):
         if mask >> i & 1:
-            counts[hand[i] >> 2] += 1
-            suits[hand[i] & 3] += 1
+            counts += np.int64(1) << (3 * (((hand[i] >> 2) + 12) % 13))
+            suits += np.int64(1) << (4 * (hand[i] & 3))
+            size += 1
     shape = 0
-    groups = np.zeros(5, dtype=np.int64)
-    size = 0
-    for rank in range(13):
-        c = counts[rank]
-        if c:
-            size += c
-            shape += _SHAPE_STEP[c]
-            bit = (rank + 12) % 13 if high else rank
-            groups[c] |= np.int64(1) << bit
-    if not high:
-        return (shape << 52) | (groups[4] << 39) | (groups[3] << 26) | (groups[2] << 13) | groups[1]
-    singles = groups[1]
-    straight = False
-    if singles == _WHEEL:
-        straight = True
-    else:
+    g1 = g2 = g3 = g4 = np.int64(0)
+    for bit in range(13):
+        c = counts >> (3 * bit) & 7
+        if c == 1:
+            g1 |= np.int64(1) << bit
+        elif c == 2:
+            shape += 1
+            g2 |= np.int64(1) << bit
+        elif c == 3:
+            shape += 3
+            g3 |= np.int64(1) << bit
+        elif c == 4:
+            shape += 5
+            g4 |= np.int64(1) << bit
+    straight = g1 == _WHEEL
+    if not straight:
         for low in range(9):
-            if singles == 0b11111 << low:
+            if g1 == 0b11111 << low:
                 straight = True
     flush = False
     for s in range(4):
-        if suits[s] == size:
+        if suits >> (4 * s) & 15 == size:
             flush = True
     category = 4 if straight else _HIGH_CAT_OF_SHAPE[shape]
     if flush:
         category = 8 if straight else 5
-    key = (category << 52) | (groups[4] << 39) | (groups[3] << 26) | (groups[2] << 13) | singles
-    if singles == _WHEEL:
+    key = (category << 52) | (g4 << 39) | (g3 << 26) | (g2 << 13) | g1
+    if g1 == _WHEEL:
         key -= _WHEEL - 0b1111
     return key
 
 
 @njit(cache=True)
-def hand_value(hand, kind, size):
-    """``(value, top)``: the ``kind`` value of the best ``size`` cards of ``hand`` (higher better, ordered as
-    ``evaluation.evaluator``) and the top card (rank, suit order of the kind) of the best hand, for odd chips."""
+def _best_high(hand, size):
+    """``(key, top)`` of the best ``size`` cards of ``hand`` for high (every subset tried; ``top`` the highest
+    card, aces high, of the best subsets)."""
     m = hand.shape[0]
-    high = kind == K_HIGH
     best = np.int64(0)
     top = np.int64(-1)
     found = False
-    for mask in range(1 << m):
-        bits = 0
-        for i in range(m):
-            bits += mask >> i & 1
-        if bits != size:
-            continue
-        key = _subset_key(hand, mask, high)
-        if not high:
-            key = -key
+    for index in range(_SUBSETS.shape[2]):
+        mask = _SUBSETS[m, size, index]
+        if mask < 0:
+            break
+        key = _high_key(hand, mask)
         card_top = np.int64(-1)
         for i in range(m):
             if mask >> i & 1:
-                order = _high_order(hand[i]) if high else hand[i]
+                order = _high_order(hand[i])
                 if order > card_top:
                     card_top = order
         if not found or key > best:
             best, top, found = key, card_top, True
         elif key == best and card_top > top:
             top = card_top
-    if high:
-        return best, top
-    value = _TOP + best  # best is minus the low's key
+    return best, top
+
+
+@njit(cache=True)
+def _best_low(hand, size):
+    """``(key, top)`` of the best ``size``-card low of ``hand`` (aces low, smaller key better; 0 and -1 when it
+    holds fewer cards). The best subset takes one card of every rank, lowest ranks first, then a second of
+    every rank that has one, lowest first, and so on (the key ranks pairing before trips before quads, and
+    lower groups first); ``top`` is the highest card of its highest rank."""
+    m = hand.shape[0]
+    if m < size:
+        return np.int64(0), np.int64(-1)
+    counts = np.int64(0)
+    for i in range(m):
+        counts += np.int64(1) << (3 * (hand[i] >> 2))
+    chosen = np.int64(0)
+    left = size
+    level = 1
+    while left:
+        for rank in range(13):
+            if left and counts >> (3 * rank) & 7 >= level:
+                chosen += np.int64(1) << (3 * rank)
+                left -= 1
+        level += 1
+    shape = 0
+    g1 = g2 = g3 = g4 = np.int64(0)
+    highest = 0
+    for rank in range(13):
+        c = chosen >> (3 * rank) & 7
+        if c:
+            highest = rank
+        if c == 1:
+            g1 |= np.int64(1) << rank
+        elif c == 2:
+            shape += 1
+            g2 |= np.int64(1) << rank
+        elif c == 3:
+            shape += 3
+            g3 |= np.int64(1) << rank
+        elif c == 4:
+            shape += 5
+            g4 |= np.int64(1) << rank
+    top = np.int64(-1)
+    for i in range(m):
+        if hand[i] >> 2 == highest and hand[i] > top:
+            top = hand[i]
+    return (np.int64(shape) << 52) | (g4 << 39) | (g3 << 26) | (g2 << 13) | g1, top
+
+
+@njit(cache=True)
+def hand_value(hand, kind, size):
+    """``(value, top)``: the ``kind`` value of the best ``size`` cards of ``hand`` (higher better, ordered as
+    ``evaluation.evaluator``) and the top card (rank, suit order of the kind) of the best hand, for odd chips."""
+    if kind == K_HIGH:
+        return _best_high(hand, size)
+    low_key, top = _best_low(hand, size)
+    value = _TOP - low_key
     if kind == K_EIGHT:
-        low_key = -best
         if low_key >> 13 != 0 or (low_key & 0x1FFF) >= 256:  # a pair or a card above the eight
             value = 0
     elif kind == K_ACTION_RAZZ:
-        for i in range(m):
+        for i in range(hand.shape[0]):
             if hand[i] >> 2 >= 10:
                 value += _FACE
                 break
@@ -372,17 +480,18 @@ def _deal_street(t, street, following, p, tab, seat_arr, cards, deck, used):
 
 
 @njit(cache=True)
-def _finish(t, p, tab, seat_arr, cards, payoffs):
+def _finish(t, p, tab, seat_arr, cards, payoffs, work):
     """Settle every pot (showdown.settle) and add the payoffs to ``payoffs[t]``; the hand is over."""
     n = p[P_N]
     tab[t, C_ACTOR] = -1
     tab[t, C_LEGAL] = L_NONE
     tab[t, C_OVER] = 1
-    winnings = np.zeros(n, dtype=np.int64)
+    winnings = work[W_WINNINGS]
     live = 0
     last_live = -1
     total = 0
     for s in range(n):
+        winnings[s] = 0
         total += seat_arr[t, s, S_CONTRIB]
         if not seat_arr[t, s, S_FOLDED]:
             live += 1
@@ -390,57 +499,56 @@ def _finish(t, p, tab, seat_arr, cards, payoffs):
     if live == 1:
         winnings[last_live] = total
     else:
-        _showdown(t, p, tab, seat_arr, cards, winnings)
+        _showdown(t, p, tab, seat_arr, cards, work)
     for s in range(n):
         payoffs[t, s] += winnings[s] - seat_arr[t, s, S_CONTRIB]
         seat_arr[t, s, S_STACK] += winnings[s]
 
 
 @njit(cache=True)
-def _split(amount, winners, count, tops, winnings):
+def _split(amount, winners, count, tops, work):
+    winnings = work[W_WINNINGS]
+    taken = work[W_TAKEN]
     each = amount // count
     odd = amount - each * count
     for i in range(count):
         winnings[winners[i]] += each
-    taken = np.zeros(count, dtype=np.bool_)
+        taken[i] = 0
     for _ in range(odd):  # the highest top cards first; ties (a shared community card) by seat order
         pick = -1
         for i in range(count):
             if not taken[i] and (pick < 0 or tops[winners[i]] > tops[winners[pick]]):
                 pick = i
-        taken[pick] = True
+        taken[pick] = 1
         winnings[winners[pick]] += 1
 
 
 @njit(cache=True)
-def _showdown(t, p, tab, seat_arr, cards, winnings):
+def _showdown(t, p, tab, seat_arr, cards, work):
     n = p[P_N]
     size = p[P_HAND_SIZE]
     halves = 1 if p[P_HALF1] < 0 else 2
-    values = np.zeros((2, n), dtype=np.int64)
-    tops = np.zeros((2, n), dtype=np.int64)
     community = tab[t, C_COMMUNITY]
     for s in range(n):
         if seat_arr[t, s, S_FOLDED]:
             continue
         held = seat_arr[t, s, S_NCARDS]
-        hand = np.empty(held + (1 if community >= 0 else 0), dtype=np.int64)
+        hand = work[W_HAND, :held + (1 if community >= 0 else 0)]
         for i in range(held):
             hand[i] = cards[t, s, i]
         if community >= 0:
             hand[held] = community
         for h in range(halves):
-            values[h, s], tops[h, s] = hand_value(hand, p[P_HALF0 + h], size)
-    contrib = seat_arr[t, :n, S_CONTRIB]
-    eligible = np.zeros(n, dtype=np.int64)
+            work[W_VALUES + h, s], work[W_TOPS + h, s] = hand_value(hand, p[P_HALF0 + h], size)
+    eligible = work[W_ELIGIBLE]
+    pot_eligible = work[W_POT_ELIGIBLE]
     previous = 0
     pot_amount = 0
-    pot_eligible = np.zeros(n, dtype=np.int64)
     pot_count = -1
     while True:  # layers by contribution level, merged while the eligible seats are the same
         level = -1
         for s in range(n):
-            c = contrib[s]
+            c = seat_arr[t, s, S_CONTRIB]
             if c > previous and (level < 0 or c < level):
                 level = c
         if level < 0:
@@ -448,8 +556,9 @@ def _showdown(t, p, tab, seat_arr, cards, winnings):
         amount = 0
         count = 0
         for s in range(n):
-            amount += min(contrib[s], level) - min(contrib[s], previous)
-            if contrib[s] >= level and not seat_arr[t, s, S_FOLDED]:
+            c = seat_arr[t, s, S_CONTRIB]
+            amount += min(c, level) - min(c, previous)
+            if c >= level and not seat_arr[t, s, S_FOLDED]:
                 eligible[count] = s
                 count += 1
         same = count == pot_count
@@ -461,54 +570,59 @@ def _showdown(t, p, tab, seat_arr, cards, winnings):
             pot_amount += amount
         else:
             if pot_count >= 0:
-                _award(pot_amount, pot_eligible, pot_count, values, tops, halves, p, winnings)
+                _award(pot_amount, pot_count, halves, p, work)
             pot_amount = amount
             pot_count = count
             pot_eligible[:count] = eligible[:count]
         previous = level
     if pot_count >= 0:
-        _award(pot_amount, pot_eligible, pot_count, values, tops, halves, p, winnings)
+        _award(pot_amount, pot_count, halves, p, work)
 
 
 @njit(cache=True)
-def _award(amount, eligible, count, values, tops, halves, p, winnings):
+def _award(amount, count, halves, p, work):
+    """Award a pot to the best of its ``count`` eligible seats (``work[W_POT_ELIGIBLE]``), split by halves."""
+    eligible = work[W_POT_ELIGIBLE]
     if count == 1:
-        winnings[eligible[0]] += amount
+        work[W_WINNINGS, eligible[0]] += amount
         return
-    winners = np.zeros((2, count), dtype=np.int64)
-    won = np.zeros(2, dtype=np.int64)
-    contested = np.zeros(2, dtype=np.int64)
+    won0 = won1 = 0
+    half0 = half1 = 0
     n_contested = 0
     for h in range(halves):
-        best = values[h, eligible[0]]
+        values = work[W_VALUES + h]
+        best = values[eligible[0]]
         for i in range(1, count):
-            best = max(best, values[h, eligible[i]])
+            best = max(best, values[eligible[i]])
         if p[P_HALF0 + h] == K_EIGHT and best <= 0:
             continue
+        winners = work[W_WINNERS + n_contested]
         k = 0
         for i in range(count):
-            if values[h, eligible[i]] == best:
-                winners[n_contested, k] = eligible[i]
+            if values[eligible[i]] == best:
+                winners[k] = eligible[i]
                 k += 1
-        won[n_contested] = k
-        contested[n_contested] = h
+        if n_contested == 0:
+            won0, half0 = k, h
+        else:
+            won1, half1 = k, h
         n_contested += 1
     if n_contested == 2:
         low_amount = amount // 2
-        _split(amount - low_amount, winners[0], won[0], tops[contested[0]], winnings)
-        _split(low_amount, winners[1], won[1], tops[contested[1]], winnings)
+        _split(amount - low_amount, work[W_WINNERS], won0, work[W_TOPS + half0], work)
+        _split(low_amount, work[W_WINNERS + 1], won1, work[W_TOPS + half1], work)
     else:
-        _split(amount, winners[0], won[0], tops[contested[0]], winnings)
+        _split(amount, work[W_WINNERS], won0, work[W_TOPS + half0], work)
 
 
 @njit(cache=True)
-def _end_round(t, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs):
+def _end_round(t, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, work):
     """Close the betting and deal on (repeatedly while fewer than two seats can bet), or settle."""
     while True:
         street = tab[t, C_STREET]
         following = next_street[street]
         if following == 0:
-            _finish(t, p, tab, seat_arr, cards, payoffs)
+            _finish(t, p, tab, seat_arr, cards, payoffs, work)
             return
         _deal_street(t, street, following, p, tab, seat_arr, cards, deck, used)
         if not _start_round(t, following, p, bets_by_street, tab, seat_arr, cards):
@@ -528,6 +642,14 @@ def _street_index(street, p, next_street):
 
 @njit(cache=True)
 def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts):
+    """``_act_with`` and a scratch array of its own: the signature ``razz_env.env.batch_vec`` steps tables with."""
+    _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
+              new_work())
+
+
+@njit(cache=True)
+def _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
+              work):
     """``HandState.act`` for table ``t`` and the engine action value ``action`` (legal: checked before); the
     decision joins the street's history (the last ``history.shape[2]`` kept, ``counts`` counts them all)."""
     n = p[P_N]
@@ -575,7 +697,7 @@ def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, 
         if not seat_arr[t, s, S_FOLDED]:
             live += 1
     if live == 1:
-        _finish(t, p, tab, seat_arr, cards, payoffs)
+        _finish(t, p, tab, seat_arr, cards, payoffs, work)
         return
     level = tab[t, C_LEVEL]
     nxt = seat
@@ -586,7 +708,7 @@ def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, 
             tab[t, C_ACTOR] = nxt
             tab[t, C_LEGAL] = _compute_legal(t, p, tab, seat_arr)
             return
-    _end_round(t, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs)
+    _end_round(t, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, work)
 
 
 @njit(cache=True)
@@ -614,37 +736,54 @@ def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, 
 
 
 @njit(cache=True)
-def first_illegal(actions, tab, id_to_engine):
-    """Index of the first table whose action id is not legal now, or -1."""
+def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
+                variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
+                offsets, card_index, inv_big_bet, out):
+    """Apply one action id per table; a finished table reports its payoffs and deals its next hand. With
+    ``observe``, also write each table's new acting seat's vector into ``out`` (``encode_tables`` fused into
+    the same pass, while the table's state is in cache). Returns -1, or (changing nothing) the first table
+    whose id is not legal now."""
     for t in range(actions.shape[0]):
         a = actions[t]
         if a < 0 or a >= id_to_engine.shape[1] or id_to_engine[tab[t, C_LEGAL], a] < 0:
             return t
-    return -1
-
-
-@njit(cache=True)
-def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts):
-    """Apply one legal action id per table; a finished table reports its payoffs and deals its next hand."""
+    tab, seat_arr, cards, deck, used, rng = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards), _borrowed(deck),
+                                             _borrowed(used), _borrowed(rng))
+    p, bets_by_street, next_street, starting = (_borrowed(p), _borrowed(bets_by_street), _borrowed(next_street),
+                                                _borrowed(starting))
+    variant_cards, id_to_engine, masks, mask_table = (_borrowed(variant_cards), _borrowed(id_to_engine),
+                                                      _borrowed(masks), _borrowed(mask_table))
+    payoffs, finished, history, counts, work = (_borrowed(payoffs), _borrowed(finished), _borrowed(history),
+                                                _borrowed(counts), _borrowed(work))
+    offsets, card_index, out = _borrowed(offsets), _borrowed(card_index), _borrowed(out)
     for t in range(actions.shape[0]):
         for s in range(payoffs.shape[1]):
             payoffs[t, s] = 0
         finished[t] = 0
-        _act(t, id_to_engine[tab[t, C_LEGAL], actions[t]], p, bets_by_street, next_street, tab, seat_arr, cards,
-             deck, used, payoffs, history, counts)
+        _act_with(t, id_to_engine[tab[t, C_LEGAL], actions[t]], p, bets_by_street, next_street, tab, seat_arr, cards,
+                  deck, used, payoffs, history, counts, work)
         if tab[t, C_OVER]:
             finished[t] = 1
             shuffle_deck(t, deck, variant_cards, rng)
             new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
         for a in range(masks.shape[1]):
             masks[t, a] = mask_table[tab[t, C_LEGAL], a]
+        if observe:
+            _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
+                          out[t])
+    return -1
 
 
 @njit(cache=True)
 def deal_tables(tables, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
                 variant_cards, masks, mask_table, payoffs, counts):
     """Start a new hand at each of ``tables`` (from ``deck`` when ``given``, else a shuffle of its stream)."""
+    tab, seat_arr, cards, deck, used, rng = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards), _borrowed(deck),
+                                             _borrowed(used), _borrowed(rng))
+    p, bets_by_street, next_street, starting = (_borrowed(p), _borrowed(bets_by_street), _borrowed(next_street),
+                                                _borrowed(starting))
+    variant_cards, masks, mask_table, payoffs, counts = (_borrowed(variant_cards), _borrowed(masks),
+                                                         _borrowed(mask_table), _borrowed(payoffs), _borrowed(counts))
     for t in tables:
         if not given:
             shuffle_deck(t, deck, variant_cards, rng)
@@ -667,6 +806,18 @@ NUM_KINDS = 8
 @njit(cache=True)
 def encode_tables(p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, out):
     """The acting seat's vector at every table, as ``TableEncoder.encode(hand, actor)`` writes it."""
+    p, next_street, offsets, card_index, out = (_borrowed(p), _borrowed(next_street), _borrowed(offsets),
+                                                _borrowed(card_index), _borrowed(out))
+    tab, seat_arr, cards, history, counts = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards),
+                                             _borrowed(history), _borrowed(counts))
+    for t in range(out.shape[0]):
+        _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
+                      out[t])
+
+
+@njit(cache=True)
+def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, buf):
+    """Table ``t``'s acting seat's vector into ``buf``."""
     n = p[P_N]
     w = offsets[O_CARD_WIDTH]
     seats = offsets[O_SEATS]
@@ -674,57 +825,88 @@ def encode_tables(p, next_street, offsets, card_index, inv_big_bet, tab, seat_ar
     width = seats + NUM_KINDS + 1
     street_count = history.shape[1]
     up_start, up_stop = p[P_UP_START], p[P_UP_STOP]
-    for t in range(out.shape[0]):
-        buf = out[t]
-        buf[:] = 0.0
-        seat = tab[t, C_ACTOR]
-        for r in range(n):
-            s = (seat + r) % n
-            held = seat_arr[t, s, S_NCARDS]
-            for position in range(held):
-                c = card_index[cards[t, s, position]]
-                if up_start <= position < up_stop:
-                    buf[offsets[O_UP] + r * w + c] += 1.0
-                    if r == 0:
-                        buf[offsets[O_OWN_UP] + c] += 1.0
-                elif r == 0:
-                    buf[offsets[O_OWN_DOWN] + c] += 1.0
-            stack = seat_arr[t, s, S_STACK]
-            folded = seat_arr[t, s, S_FOLDED]
-            if folded:
-                for position in range(up_start, min(up_stop, held)):
-                    buf[offsets[O_DEAD] + card_index[cards[t, s, position]]] += 1.0
-            else:
-                buf[offsets[O_LIVE] + r] = 1.0
-            buf[offsets[O_STACKS] + r] = stack * inv_big_bet
-            buf[offsets[O_BETS] + r] = seat_arr[t, s, S_BET] * inv_big_bet
-            buf[offsets[O_CONTRIB] + r] = seat_arr[t, s, S_CONTRIB] * inv_big_bet
-            buf[offsets[O_ALL_IN] + r] = 0.0 if stack or folded else 1.0
-        if tab[t, C_COMMUNITY] >= 0:
-            buf[offsets[O_COMMUNITY] + card_index[tab[t, C_COMMUNITY]]] += 1.0
-        buf[offsets[O_STREET] + _street_index(tab[t, C_STREET], p, next_street)] = 1.0
-        if tab[t, C_BRING_SEAT] >= 0:
-            buf[offsets[O_BRING_IN] + (tab[t, C_BRING_SEAT] - seat) % n] = 1.0
-        pot = 0
-        for s in range(n):
-            pot += seat_arr[t, s, S_CONTRIB]
-        buf[offsets[O_POT]] = pot * inv_big_bet
-        call = tab[t, C_LEVEL] - seat_arr[t, seat, S_BET]
-        buf[offsets[O_CALL]] = min(call, seat_arr[t, seat, S_STACK]) * inv_big_bet
-        buf[offsets[O_TO_ACT]] = 1.0
-        buf[offsets[O_BET_SIZE]] = tab[t, C_INCREMENT] * inv_big_bet
-        buf[offsets[O_BET_COUNT] + min(tab[t, C_BET_COUNT], BET_COUNT_BINS - 1)] = 1.0
-        buf[offsets[O_BIG_OPEN]] = 1.0 if tab[t, C_BIG_OPEN] else 0.0
-        for index in range(street_count):
-            count = counts[t, index]
-            shown = min(count, slots)
-            if count > slots:
-                buf[offsets[O_OVERFLOW] + index] = 1.0
-            for k in range(shown):
-                slot = (count - shown + k) % history.shape[2]
-                base = offsets[O_HISTORY] + (index * slots + k) * width
-                buf[base + (history[t, index, slot, 0] - seat) % n] = 1.0
-                buf[base + seats + history[t, index, slot, 1]] = 1.0
-                amount = history[t, index, slot, 2]
-                if amount:
-                    buf[base + seats + NUM_KINDS] = amount * inv_big_bet
+    buf[:] = 0.0
+    seat = tab[t, C_ACTOR]
+    for r in range(n):  # seats relative to the actor (no modulo: an integer division costs more than the rest)
+        s = seat + r if seat + r < n else seat + r - n
+        held = seat_arr[t, s, S_NCARDS]
+        for position in range(held):
+            c = card_index[cards[t, s, position]]
+            if up_start <= position < up_stop:
+                buf[offsets[O_UP] + r * w + c] += 1.0
+                if r == 0:
+                    buf[offsets[O_OWN_UP] + c] += 1.0
+            elif r == 0:
+                buf[offsets[O_OWN_DOWN] + c] += 1.0
+        stack = seat_arr[t, s, S_STACK]
+        folded = seat_arr[t, s, S_FOLDED]
+        if folded:
+            for position in range(up_start, min(up_stop, held)):
+                buf[offsets[O_DEAD] + card_index[cards[t, s, position]]] += 1.0
+        else:
+            buf[offsets[O_LIVE] + r] = 1.0
+        buf[offsets[O_STACKS] + r] = stack * inv_big_bet
+        buf[offsets[O_BETS] + r] = seat_arr[t, s, S_BET] * inv_big_bet
+        buf[offsets[O_CONTRIB] + r] = seat_arr[t, s, S_CONTRIB] * inv_big_bet
+        buf[offsets[O_ALL_IN] + r] = 0.0 if stack or folded else 1.0
+    if tab[t, C_COMMUNITY] >= 0:
+        buf[offsets[O_COMMUNITY] + card_index[tab[t, C_COMMUNITY]]] += 1.0
+    buf[offsets[O_STREET] + _street_index(tab[t, C_STREET], p, next_street)] = 1.0
+    if tab[t, C_BRING_SEAT] >= 0:
+        relative = tab[t, C_BRING_SEAT] - seat
+        buf[offsets[O_BRING_IN] + (relative if relative >= 0 else relative + n)] = 1.0
+    pot = 0
+    for s in range(n):
+        pot += seat_arr[t, s, S_CONTRIB]
+    buf[offsets[O_POT]] = pot * inv_big_bet
+    call = tab[t, C_LEVEL] - seat_arr[t, seat, S_BET]
+    buf[offsets[O_CALL]] = min(call, seat_arr[t, seat, S_STACK]) * inv_big_bet
+    buf[offsets[O_TO_ACT]] = 1.0
+    buf[offsets[O_BET_SIZE]] = tab[t, C_INCREMENT] * inv_big_bet
+    buf[offsets[O_BET_COUNT] + min(tab[t, C_BET_COUNT], BET_COUNT_BINS - 1)] = 1.0
+    buf[offsets[O_BIG_OPEN]] = 1.0 if tab[t, C_BIG_OPEN] else 0.0
+    for index in range(street_count):
+        count = counts[t, index]
+        shown = min(count, slots)
+        if count > slots:
+            buf[offsets[O_OVERFLOW] + index] = 1.0
+        slot = 0 if count <= slots else (count - slots) % slots  # the oldest decision shown
+        for k in range(shown):
+            base = offsets[O_HISTORY] + (index * slots + k) * width
+            relative = history[t, index, slot, 0] - seat
+            buf[base + (relative if relative >= 0 else relative + n)] = 1.0
+            buf[base + seats + history[t, index, slot, 1]] = 1.0
+            amount = history[t, index, slot, 2]
+            if amount:
+                buf[base + seats + NUM_KINDS] = amount * inv_big_bet
+            slot = slot + 1 if slot + 1 < slots else 0
+
+
+# ---------------------------------------------------------------- random play
+
+
+@njit(cache=True)
+def random_legal(masks, state, out):
+    """A uniformly random legal id per row of ``masks`` into ``out``, from the splitmix64 stream ``state[0]``.
+    Returns -1, or (drawing nothing) the first row with no legal id."""
+    masks, state, out = _borrowed(masks), _borrowed(state), _borrowed(out)
+    for t in range(masks.shape[0]):
+        legal = 0
+        for a in range(masks.shape[1]):
+            if masks[t, a]:
+                legal += 1
+        if not legal:
+            return t
+    for t in range(masks.shape[0]):
+        legal = 0
+        for a in range(masks.shape[1]):
+            if masks[t, a]:
+                legal += 1
+        pick = np.int64(((_next_u64(state, 0) >> np.uint64(32)) * np.uint64(legal)) >> np.uint64(32))
+        for a in range(masks.shape[1]):
+            if masks[t, a]:
+                if pick == 0:
+                    out[t] = a
+                    break
+                pick -= 1
+    return -1

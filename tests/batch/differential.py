@@ -2,8 +2,9 @@
 
 Each table of a :class:`BatchEngine` is shadowed by a ``HandState`` built on the deck the table deals
 (``engine.decks[t]``) with the table's stacks; before every step the acting seat, the five-id mask, the
-street, the stacks, the bets and the acting seat's ``FlatEncoder`` vector must agree, and every hand that
-ends must report the same payoffs.
+street, the stacks, the bets and the acting seat's ``FlatEncoder`` vector (from ``observe()``, or written by
+the previous ``step(actions, out=...)``, at random) must agree, and every hand that ends must report the
+same payoffs.
 """
 
 from __future__ import annotations
@@ -49,9 +50,11 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
     scalar = [HandState(table_configs[t], deck=engine.decks[t].tolist()) for t in range(tables)]
     done = decisions = showdowns = community = overflows = 0
     overflow_flags = encoder.layout.slices["history_overflow"]
+    fused = np.empty((tables, encoder.size), dtype=np.float32)
+    stepped_with_vectors = False
     while done < hands:
         masks = engine.masks
-        vectors = engine.observe()
+        vectors = fused if stepped_with_vectors else engine.observe()
         overflows += int(vectors[:, overflow_flags].any(axis=1).sum())
         weights = np.cumsum(masks * np.array([fold_weight, 1, 1, 1, 1]), axis=1)
         actions = (weights < rng.random((tables, 1)) * weights[:, -1:]).sum(axis=1)
@@ -65,7 +68,8 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
             assert engine.bets[t].tolist() == hand.bets, where
             expected = encoder.encode(hand, hand.actor)
             assert np.array_equal(vectors[t], expected), f"{where}: vector differs at {vectors[t] != expected}"
-        result = engine.step(actions)
+        stepped_with_vectors = bool(rng.random() < 0.5)  # half the steps write the next vectors themselves
+        result = engine.step(actions, out=fused) if stepped_with_vectors else engine.step(actions)
         decisions += tables
         for t, hand in enumerate(scalar):
             hand.act(action_table.to_engine("test", int(actions[t]), hand.legal_actions()))

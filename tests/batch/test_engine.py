@@ -190,3 +190,63 @@ def test_missing_numba_names_the_extra():
             "try:\n    import razz_env.batch\nexcept ImportError as e:\n    print(e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install 'razz-env[batch]'" in out
+
+
+def test_step_writes_the_next_vectors_into_out():
+    """``step(actions, out=...)`` writes what ``observe()`` returns after a plain step, for other encoders too
+    (a wider ``max_players``, fewer history slots: overflows in uncapped razz)."""
+    from razz_env.encoding.table import FlatEncoder, RanksEncoder
+
+    config = HandConfig.create("razz", num_seats=4, raise_cap=None)
+    for encoder in (FlatEncoder(config), RanksEncoder(config), FlatEncoder(config, max_players=6, history_slots=2)):
+        fused, plain = (BatchEngine(config, 16, seed=5, encoder=encoder) for _ in range(2))
+        out = np.full((16, encoder.size), 7.0, dtype=np.float32)
+        rng = np.random.default_rng(1)
+        for _ in range(120):
+            actions = (plain.masks * rng.random((16, 5))).argmax(axis=1)
+            result = fused.step(actions, out=out)
+            expected = plain.step(actions)
+            assert np.array_equal(result.payoffs, expected.payoffs)
+            assert np.array_equal(out, plain.observe())
+
+
+def test_step_out_is_checked_before_anything_changes():
+    from razz_env.encoding.table import FlatEncoder
+
+    config = HandConfig.create("razz", num_seats=2)
+    with pytest.raises(ConfigError, match="observe: this engine was built without an encoder"):
+        BatchEngine(config, 2, seed=1).step([3, 3], out=np.zeros((2, 676), dtype=np.float32))
+    engine = BatchEngine(config, 2, seed=1, encoder=FlatEncoder(config))
+    before = engine.decks.copy(), engine.observe()
+    read_only = np.zeros((2, 676), dtype=np.float32)
+    read_only.flags.writeable = False
+    expected = r"out: expected float32 of shape \(2, 676\), got "
+    for out, message in ((np.zeros((2, 676), dtype=np.float64), expected + "float64"),
+                         (np.zeros((3, 676), dtype=np.float32), expected + r"float32 of shape \(3, 676\)"),
+                         ([[0.0] * 676] * 2, expected + "float64"),
+                         (read_only, "out: expected a writeable array")):
+        with pytest.raises(ValueError, match=message):
+            engine.step(np.full(2, 3), out=out)
+    assert np.array_equal(engine.decks, before[0]) and np.array_equal(engine.observe(), before[1])
+
+
+def test_observe_refuses_a_read_only_out():
+    """A read-only ``out`` is named (it used to fail inside numba, with a typing error)."""
+    from razz_env.encoding.table import FlatEncoder
+
+    config = HandConfig.create("razz", num_seats=2)
+    engine = BatchEngine(config, 2, seed=1, encoder=FlatEncoder(config))
+    read_only = np.zeros((2, 676), dtype=np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="out: expected a writeable array"):
+        engine.observe(read_only)
+
+
+def test_chip_amounts_beyond_int32_are_exact():
+    """The history keeps int32 amounts unless a table's stacks go beyond them: then int64, still exact."""
+    big = 2**33
+    config = HandConfig.create("razz", num_seats=3, stacks=[60 * big] * 3, ante=big, bring_in=2 * big,
+                               small_bet=4 * big, big_bet=8 * big)
+    assert play(config, tables=8, hands=40, seed=2).hands >= 40
+    assert BatchEngine(config, 1, seed=0)._history.dtype == np.int64
+    assert BatchEngine(HandConfig.create("razz", num_seats=3), 1, seed=0)._history.dtype == np.int32

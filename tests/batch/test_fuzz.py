@@ -1,5 +1,6 @@
 """Fuzz: random configs (variant, seats, stakes, rules, stacks) played against the scalar engine, and random
-bad input to ``BatchEngine`` and ``step``: every input is a valid game or a named error, never a crash."""
+bad input to ``BatchEngine``, ``step`` (its actions and ``out``) and ``random_legal_actions``: every input is
+a valid game or a named error, never a crash."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch'
 from differential import play  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
 
-from razz_env.batch import BatchEngine  # noqa: E402
+from razz_env.batch import BatchEngine, policy_state, random_legal_actions  # noqa: E402
+from razz_env.encoding.table import FlatEncoder  # noqa: E402
 from razz_env.engine.config import HandConfig, max_seats  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.variants import VARIANTS  # noqa: E402
@@ -60,7 +63,8 @@ _ENGINE = None
 def engine() -> BatchEngine:
     global _ENGINE
     if _ENGINE is None:
-        _ENGINE = BatchEngine(HandConfig.create("stud", num_seats=3), 4, seed=0)
+        config = HandConfig.create("stud", num_seats=3)
+        _ENGINE = BatchEngine(config, 4, seed=0, encoder=FlatEncoder(config))
     return _ENGINE
 
 
@@ -99,3 +103,50 @@ def test_bad_stacks_and_decks_are_named_or_dealt(stacks, decks):
     else:
         assert eng.masks.any(axis=1).all()
         OUTCOMES["stacks/decks", "valid"] += 1
+
+
+def _masks_of(rows: list[int]) -> np.ndarray:
+    """Legal-id masks from bit sets (1 to 31: at least one legal id a row)."""
+    return np.array([[row >> a & 1 for a in range(5)] for row in rows], dtype=np.int8).reshape(-1, 5)
+
+
+def _numeric_arrays(shapes):
+    return hnp.arrays(st.sampled_from([np.float32, np.float64, np.int8, np.int64, np.uint64]), st.sampled_from(shapes))
+
+
+@FUZZ
+@given(st.one_of(arrays, _numeric_arrays([(4, 1), (4, 5), (3, 5), (5,), (4, 5, 1)]),
+                 hnp.arrays(np.int8, st.tuples(st.integers(0, 6), st.just(5)), elements=st.integers(0, 1)),
+                 st.lists(st.integers(1, 31), max_size=6).map(_masks_of)),
+       st.one_of(arrays, _numeric_arrays([(1,), (2,), ()]), st.builds(policy_state, st.integers(0, 2**32 - 1))))
+def test_bad_random_policy_input_is_named_or_drawn(masks, state):
+    before = state.copy() if isinstance(state, np.ndarray) else None
+    try:
+        drawn = random_legal_actions(masks, state)
+    except ValueError as err:
+        assert str(err).startswith(("masks", "state", "out"))
+        if before is not None:
+            assert np.array_equal(state, before, equal_nan=state.dtype.kind == "f")
+        OUTCOMES["random policy", "error"] += 1
+    else:
+        assert masks[np.arange(len(masks)), drawn].all()
+        OUTCOMES["random policy", "valid"] += 1
+
+
+@FUZZ
+@given(st.one_of(arrays, _numeric_arrays([(4, 1065), (4, 1066), (3, 1065), (1065,)]), st.just("fresh")))
+def test_bad_vector_out_is_named_or_written(out):
+    eng = engine()
+    assert eng.encoder.size == 1065
+    if isinstance(out, str):
+        out = np.empty((4, eng.encoder.size), dtype=np.float32)
+    before = eng.stacks.copy(), eng.actor.copy()
+    try:
+        eng.step((eng.masks * np.arange(1, 6)).argmax(axis=1), out=out)
+    except ValueError as err:
+        assert str(err).startswith("out")
+        assert np.array_equal(eng.stacks, before[0]) and np.array_equal(eng.actor, before[1])
+        OUTCOMES["out", "error"] += 1
+    else:
+        assert out is None or np.array_equal(out, eng.observe())  # None: a step without vectors
+        OUTCOMES["out", "valid"] += 1

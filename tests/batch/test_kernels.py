@@ -1,0 +1,74 @@
+"""The kernels' hand values and board strengths against the scalar engine's evaluators and ``order``.
+
+The kernels compute a low directly (the lowest ranks first, pairing before trips) and a board's strength
+without sorting; these pin both to the scalar functions on random hands, many of them paired up.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
+
+from numba import njit  # noqa: E402
+
+from razz_env.batch import kernels as k  # noqa: E402
+from razz_env.engine.evaluation import best_hand, evaluator  # noqa: E402
+from razz_env.engine.order import board_strength  # noqa: E402
+
+KINDS = {"razz": k.K_RAZZ, "action_razz": k.K_ACTION_RAZZ, "eight": k.K_EIGHT, "high": k.K_HIGH}
+
+
+@njit(cache=True)
+def _values(hands, kind, size):
+    values = np.empty(hands.shape[0], dtype=np.int64)
+    tops = np.empty(hands.shape[0], dtype=np.int64)
+    for i in range(hands.shape[0]):
+        values[i], tops[i] = k.hand_value(hands[i], kind, size)
+    return values, tops
+
+
+@njit(cache=True)
+def _strengths(boards, low):
+    keys = np.empty(boards.shape[0], dtype=np.int64)
+    for i in range(boards.shape[0]):
+        keys[i] = k._board_strength(boards, i, 0, 0, boards.shape[2], low)
+    return keys
+
+
+def _hands(rng: np.random.Generator, count: int, cards: int) -> np.ndarray:
+    """Random hands, half of them from three or four ranks only (pairs, trips, quads, full houses)."""
+    hands = np.array([rng.permutation(52)[:cards] for _ in range(count)], dtype=np.int64)
+    for hand in hands[::2]:
+        ranks = rng.choice(13, size=int(rng.integers(3, 5)), replace=False)
+        pool = np.array([r * 4 + s for r in ranks for s in range(4)])
+        hand[:] = rng.permutation(pool)[:cards] if len(pool) >= cards else hand
+    return hands
+
+
+@pytest.mark.parametrize(("kind", "size", "cards"), [
+    ("razz", 5, 7), ("razz", 5, 6), ("razz", 5, 5), ("action_razz", 5, 7), ("eight", 5, 7), ("eight", 5, 6),
+    ("high", 5, 7), ("high", 5, 6), ("razz", 3, 3), ("razz", 3, 4), ("razz", 3, 5),
+])
+def test_hand_values_order_hands_as_the_evaluators(kind, size, cards):
+    """Same order (ties included) as ``evaluator(kind, size)``, and the top card of ``best_hand``."""
+    rng = np.random.default_rng(size * 10 + cards)
+    hands = _hands(rng, 300, cards)
+    values, tops = _values(hands, KINDS[kind], size)
+    expected = np.array([evaluator(kind, size)(hand.tolist()) for hand in hands])
+    assert np.array_equal(np.sign(values[:, None] - values[None, :]), np.sign(expected[:, None] - expected[None, :]))
+    for hand, top in zip(hands, tops):
+        best = best_hand(hand.tolist(), kind, size)
+        if best:  # an eight without a qualifying low plays no cards
+            order = (((best[0] >> 2) + 12) % 13) * 4 + (best[0] & 3) if kind == "high" else best[0]
+            assert top == order, (hand.tolist(), best)
+
+
+@pytest.mark.parametrize("low", [True, False])
+@pytest.mark.parametrize("size", [1, 2, 3, 4])
+def test_board_strength_matches_order(size, low):
+    rng = np.random.default_rng(size)
+    boards = _hands(rng, 400, size).reshape(400, 1, size)
+    keys = _strengths(boards, low)
+    assert keys.tolist() == [board_strength(board[0].tolist(), low) for board in boards]
