@@ -295,7 +295,8 @@ def test_default_tournament_runs(tmp_path, capsys):
     """The README's main job: ``razz tournament`` with no config (here 2 deals per pairing)."""
     assert main(["tournament", "--deals", "2", "--workers", "1", "--output", str(tmp_path / "d"), "--quiet",
                  "--no-plots"]) == 0
-    assert "ppo_razz vs qrdqn_razz" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "ppo_razz vs qrdqn_razz" in out and "monte_carlo vs check_raiser" in out and "rock vs tag" in out
 
 
 def test_console_script_entry_point_runs():

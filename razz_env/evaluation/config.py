@@ -34,6 +34,11 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "monte_carlo",
     "ppo_razz",
     "qrdqn_razz",
+    "maniac",
+    "check_raiser",
+    "board_bully",
+    "rock",
+    "tag",
 )
 ENGINES = ("auto", "scalar", "batch")
 FORMATS = ("round_robin", "table")

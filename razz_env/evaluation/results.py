@@ -259,8 +259,24 @@ def _differences(saved: dict[str, Any], identity: dict[str, Any]) -> str:
     """The identity fields that differ, as ``field: saved here vs now`` (empty when none do)."""
     current = json.loads(json.dumps(identity))
     names = sorted(set(saved) | set(current), key=lambda n: (n not in current, n))
-    return "; ".join(f"{name}: {json.dumps(saved.get(name))[:60]} there, {json.dumps(current.get(name))[:60]} now"
+    return "; ".join(f"{name}: {_difference(saved.get(name), current.get(name))}"
                      for name in names if saved.get(name) != current.get(name))
+
+
+def _difference(there: Any, now: Any) -> str:
+    """``there`` vs ``now`` in a line: two lists by their lengths and first differing entry (a lineup that
+    only grew would read the same if cut short), anything else as JSON cut at 60 characters."""
+    if isinstance(there, list) and isinstance(now, list):
+        at = next(i for i in range(max(len(there), len(now))) if i >= min(len(there), len(now))
+                  or there[i] != now[i])
+        entry = [_brief(values[at]) if at < len(values) else "nothing" for values in (there, now)]
+        return (f"{len(there)} entries there, {len(now)} now; entry {at}: {entry[0]} there, {entry[1]} now")
+    return f"{_brief(there)} there, {_brief(now)} now"
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @contextmanager

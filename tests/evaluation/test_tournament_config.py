@@ -69,6 +69,11 @@ def test_the_default_tournament_is_valid():
     assert config.labels[:2] == ["random", "calling_station"] and config.output == "results/default"
 
 
+def test_the_default_tournament_seats_the_trained_agents_and_every_exploiter():
+    wanted = {"ppo_razz", "qrdqn_razz", "monte_carlo", "maniac", "check_raiser", "board_bully", "rock", "tag"}
+    assert wanted <= set(TournamentConfig().labels)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("", "empty; expected a mapping of tournament settings"),
     ("# only a comment\n", "empty; expected a mapping of tournament settings"),
@@ -135,7 +140,9 @@ def test_stakes_and_cap_default_to_the_variants_and_the_seven_card_identity_is_u
     assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "big_bet": 6}).big_bet == 6
     default = TournamentConfig()
     assert (default.ante, default.bring_in, default.small_bet, default.big_bet, default.raise_cap) == (1, 2, 5, 10, 4)
-    assert default.config_id == "1984f83442ef03d1"  # as before variants had their own stakes: old folders resume
+    six = TournamentConfig(agents=("random", "calling_station", "razz_heuristic", "monte_carlo", "ppo_razz",
+                                   "qrdqn_razz"))
+    assert six.config_id == "1984f83442ef03d1"  # as before variants had their own stakes: old folders resume
     with pytest.raises(ConfigError, match="variant: unknown variant 'minirazzz'; known: razz, action_razz"):
         TournamentConfig.from_dict({**BASE, "variant": "minirazzz"})
     with pytest.raises(ConfigError, match="agents: a table seats at most 2 agents in minirazz_tiny .*, got 3"):

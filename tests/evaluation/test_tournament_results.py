@@ -85,6 +85,16 @@ def test_another_configuration_is_refused_naming_what_differs(finished, tmp_path
     assert _snapshot(folder) == before
 
 
+def test_a_lineup_that_only_grew_is_refused_naming_the_first_new_agent(tmp_path):
+    """The old message cut both lineups at 60 characters, so a longer lineup read the same as the saved one."""
+    long_names = [{"type": "random", "label": f"a_rather_long_label_{i}"} for i in range(3)]
+    saved = _config(tmp_path / "saved", agents=["random", "calling_station", *long_names])
+    run_tournament(saved, progress=False)
+    grown = _config(tmp_path / "saved", agents=["random", "calling_station", *long_names, "rock"])
+    with pytest.raises(ConfigError, match=r"agents: 5 entries there, 6 now; entry 5: nothing there, \"rock\" now"):
+        run_tournament(grown, progress=False)
+
+
 @pytest.mark.parametrize(("line", "problem"), [
     ("{}", "no 'task_id'"),
     ("null", "expected a JSON object"),
