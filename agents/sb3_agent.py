@@ -26,7 +26,9 @@ and the run folders of ``razz train`` load through them.
 
 A trained policy only knows the table it was trained at: an agent given ``variants``
 and ``seat_counts`` declares them (:func:`razz_env.agent.seating_problem` reads
-them) and refuses, in :meth:`SB3Agent.reset`, to be seated anywhere else.
+them) and refuses, in :meth:`SB3Agent.reset`, to be seated anywhere else. A policy
+trained on a padded encoding (``"flat8"``, ``"ranks8"``) reads every table size of
+its variant alike, so it declares them all (:func:`trained_seat_counts`).
 """
 
 from __future__ import annotations
@@ -61,6 +63,18 @@ def algorithm_class(name: str) -> Any:
 
         return getattr(stable_baselines3, name.upper())
     raise ValueError(f"algorithm: unknown {name!r}; known: {', '.join(ALGORITHMS)}")
+
+
+def trained_seat_counts(encoding: str, variant: str, num_players: int) -> tuple[int, ...]:
+    """The table sizes a policy trained at ``num_players`` seats of ``variant`` with ``encoding`` can play: with a
+    padded encoding (one layout for every size) every size the variant deals, else ``num_players`` only."""
+    from razz_env.encoding import is_padded
+    from razz_env.engine.config import MIN_SEATS, max_seats
+    from razz_env.engine.variants import get_variant
+
+    if not is_padded(encoding):
+        return (num_players,)
+    return tuple(range(MIN_SEATS, max_seats(get_variant(variant)) + 1))
 
 
 class UntrustedModelError(RuntimeError):

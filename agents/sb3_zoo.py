@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import register
-from agents.sb3_agent import ALGORITHMS, SB3Agent, UntrustedModelError, load_model, read_verified
+from agents.sb3_agent import (
+    ALGORITHMS,
+    SB3Agent,
+    UntrustedModelError,
+    load_model,
+    read_verified,
+    trained_seat_counts,
+)
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 MANIFEST = ZOO_DIR / "manifest.json"
@@ -63,10 +70,12 @@ def _load_model(name: str) -> Any:
 def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = None) -> SB3Agent:
     """A shipped agent by name (the model is loaded once per process and shared)."""
     entry = manifest()[name]
-    seats = entry.get("num_players")
+    seats, variant = entry.get("num_players"), entry.get("variant")
+    counts = None
+    if seats is not None:
+        counts = (seats,) if variant is None else trained_seat_counts(entry["encoding"], variant, seats)
     return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
-                    seed=seed, variants=(entry["variant"],) if "variant" in entry else None,
-                    seat_counts=(seats,) if seats is not None else None)
+                    seed=seed, variants=(variant,) if variant is not None else None, seat_counts=counts)
 
 
 def _register_all() -> None:
@@ -167,7 +176,8 @@ def load_model_file(path: str | os.PathLike[str], sha256: str, variant: str, num
     """A trained model file (path, SHA-256, table) as an agent: only bytes with that SHA-256 are loaded.
 
     ``variant`` and ``num_players`` are the table it was trained for (declared as ``variants`` /
-    ``seat_counts``, checked against the model's observation space with ``encoding``). The file is
+    ``seat_counts``, every size of the variant for a padded encoding; checked against the model's
+    observation space with ``encoding``). The file is
     read once, checked, and the model loaded from those bytes (:class:`UntrustedModelError` when
     they differ); a process loads each (path, SHA-256, algorithm) once and shares the model.
     """
@@ -179,4 +189,5 @@ def load_model_file(path: str | os.PathLike[str], sha256: str, variant: str, num
             "algorithm": algorithm, "encoding": encoding, "name": name, "deterministic": deterministic,
             "seed": seed}
     return ModelFileAgent(model, spec, name=name or Path(resolved).stem, deterministic=deterministic,
-                          encoding=encoding, seed=seed, variants=(variant,), seat_counts=(num_players,))
+                          encoding=encoding, seed=seed, variants=(variant,),
+                          seat_counts=trained_seat_counts(encoding, variant, num_players))

@@ -27,8 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from razz_env.encoding import BATCHED_ENCODERS
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
-from razz_env.encoding.table import TableEncoder
+from razz_env.encoding.table import NO_COLUMN, TableEncoder
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_int
 from razz_env.engine.config import HandConfig
@@ -89,8 +90,9 @@ class BatchEngine:
 
     ``stacks``: starting stacks per table, shape (T, S) (every hand at a table starts from them; default
     ``config.stacks``). ``encoder``: a table encoder of ``config`` (``FlatEncoder``, ``RanksEncoder``, any
-    ``max_players``/``history_slots``) for :meth:`observe`. ``decks``: the first hand's deck per table, shape
-    (T, deck size) (default: drawn from each table's stream). ``allow_open_fold``: as the environments' option.
+    ``max_players``/``history_slots``, or their padded twins ``"flat8"``/``"ranks8"``) for :meth:`observe`.
+    ``decks``: the first hand's deck per table, shape (T, deck size) (default: drawn from each table's stream).
+    ``allow_open_fold``: as the environments' option.
     Arrays (read-only views, updated in place by :meth:`step`): ``actor``, ``masks``, ``street``,
     ``cards`` (T, S, cards a seat) with ``num_cards``, ``community`` (-1: none), ``stacks``, ``bets``,
     ``contributed``, ``folded``, ``decks``, ``bring_in_seat``, ``level``.
@@ -147,13 +149,14 @@ class BatchEngine:
         self._no_vectors = np.zeros((1, 1), dtype=np.float32)
         if encoder is not None:
             if not isinstance(encoder, TableEncoder) or encoder.config != self.config:
-                raise ConfigError(f"encoder: expected a table encoder (FlatEncoder, RanksEncoder) of this config, "
+                known = ", ".join(cls.__name__ for cls in BATCHED_ENCODERS)
+                raise ConfigError(f"encoder: expected a table encoder ({known}) of this config, "
                                   f"got {shown(encoder)}")
             off = encoder.layout.offsets
             names = ("own_down", "own_up", "up_cards", "dead_cards", "community", "stacks", "round_bets",
                      "contributed", "pot", "to_call", "bet_size", "street", "bet_count", "live", "all_in",
                      "bring_in", "to_act", "big_bet_open", "history", "history_overflow")
-            self._offsets = np.array([off[name] for name in names]
+            self._offsets = np.array([off[name] for name in names] + [off.get("seated", NO_COLUMN)]
                                      + [encoder.card_width, encoder.seats, encoder.history_slots], dtype=np.int64)
             self._card_index = np.array(encoder.card_index, dtype=np.int64)
             slots = encoder.history_slots

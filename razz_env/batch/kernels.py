@@ -794,11 +794,12 @@ def deal_tables(tables, given, p, bets_by_street, next_street, starting, tab, se
 
 # ---------------------------------------------------------------- observations (encoding/table.py)
 
-# offsets (int64 vector): where each piece of the encoder's layout starts, and its shape parameters
+# offsets (int64 vector): where each piece of the encoder's layout starts (O_SEATED: -1 for a layout without
+# the padded encodings' ``seated`` piece), and its shape parameters
 O_OWN_DOWN, O_OWN_UP, O_UP, O_DEAD, O_COMMUNITY, O_STACKS, O_BETS, O_CONTRIB, O_POT, O_CALL = range(10)
 O_BET_SIZE, O_STREET, O_BET_COUNT, O_LIVE, O_ALL_IN, O_BRING_IN, O_TO_ACT, O_BIG_OPEN, O_HISTORY = range(10, 19)
-O_OVERFLOW, O_CARD_WIDTH, O_SEATS, O_SLOTS = range(19, 23)
-NUM_OFFSETS = 23
+O_OVERFLOW, O_SEATED, O_CARD_WIDTH, O_SEATS, O_SLOTS = range(19, 24)
+NUM_OFFSETS = 24
 BET_COUNT_BINS = 6
 NUM_KINDS = 8
 
@@ -826,6 +827,9 @@ def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat
     street_count = history.shape[1]
     up_start, up_stop = p[P_UP_START], p[P_UP_STOP]
     buf[:] = 0.0
+    if offsets[O_SEATED] >= 0:
+        for r in range(n):
+            buf[offsets[O_SEATED] + r] = 1.0
     seat = tab[t, C_ACTOR]
     for r in range(n):  # seats relative to the actor (no modulo: an integer division costs more than the rest)
         s = seat + r if seat + r < n else seat + r - n

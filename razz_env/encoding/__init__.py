@@ -1,4 +1,5 @@
-"""Observation encodings, chosen by name: ``"flat"`` (default, card one-hots) or ``"ranks"`` (suit-free).
+"""Observation encodings, chosen by name: ``"flat"`` (default, card one-hots) or ``"ranks"`` (suit-free), and
+their padded twins ``"flat8"`` and ``"ranks8"``, one layout for every table size of a variant (2 to 8 seats).
 
 An encoder turns ``(hand, seat)`` into a float32 vector holding only what that
 seat may see; its :class:`~razz_env.encoding.layout.Layout` names every slice.
@@ -15,15 +16,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from razz_env.encoding.layout import Layout, Piece
-from razz_env.encoding.table import FlatEncoder, RanksEncoder, TableEncoder
+from razz_env.encoding.table import FlatEncoder, PaddedFlatEncoder, PaddedRanksEncoder, RanksEncoder, TableEncoder
 
 if TYPE_CHECKING:
     from razz_env.engine.config import HandConfig
 
 EncoderFactory = Callable[..., TableEncoder]
 
-ENCODINGS: dict[str, EncoderFactory] = {"flat": FlatEncoder, "ranks": RanksEncoder}
+ENCODINGS: dict[str, EncoderFactory] = {"flat": FlatEncoder, "ranks": RanksEncoder, "flat8": PaddedFlatEncoder,
+                                        "ranks8": PaddedRanksEncoder}
 DEFAULT_ENCODING = "flat"
+BATCHED_ENCODERS: tuple[type[TableEncoder], ...] = (FlatEncoder, RanksEncoder, PaddedFlatEncoder, PaddedRanksEncoder)
+"""The encoder classes whose vectors the batched engine (:mod:`razz_env.batch`) writes exactly."""
+
+
+def is_padded(name: str) -> bool:
+    """Whether encoding ``name`` has one layout for every table size of a variant (``"flat8"``, ``"ranks8"``)."""
+    return bool(getattr(ENCODINGS.get(name), "padded", False))
 
 
 def register_encoding(name: str, factory: EncoderFactory) -> None:
@@ -40,6 +49,6 @@ def make_encoder(name: str, config: HandConfig, **options: Any) -> TableEncoder:
 
 
 __all__ = [
-    "DEFAULT_ENCODING", "ENCODINGS", "FlatEncoder", "Layout", "Piece", "RanksEncoder", "TableEncoder",
-    "make_encoder", "register_encoding",
+    "BATCHED_ENCODERS", "DEFAULT_ENCODING", "ENCODINGS", "FlatEncoder", "Layout", "PaddedFlatEncoder",
+    "PaddedRanksEncoder", "Piece", "RanksEncoder", "TableEncoder", "is_padded", "make_encoder", "register_encoding",
 ]

@@ -7,6 +7,12 @@ Two encoders share one implementation and differ only in how cards are written:
 * :class:`RanksEncoder` (``"ranks"``): counts per rank of the variant (13 for razz), suit-free, for the
   lowball games (razz, action razz, MiniRazz) where suits never matter at showdown.
 
+Each has a padded twin, :class:`PaddedFlatEncoder` (``"flat8"``) and :class:`PaddedRanksEncoder`
+(``"ranks8"``), whose layout is the same at every table size of a variant, so one network plays 2 to 8
+handed: always eight seat positions, ``S = 16`` history slots, a ``seated`` piece marking the relative
+positions that hold a seat at this table (a folded seat is seated and not live; an empty position is
+neither), and chip bounds of eight times the largest stack, whatever the seat count.
+
 Seats are *relative*: position 0 is the observer, then clockwise (increasing seat
 numbers, wrapping). The vector has ``N`` seat positions (``max_players``, default
 the table size); positions beyond the table are zero. Chip amounts are divided by
@@ -37,6 +43,8 @@ hand object simply starts a new template, so results never depend on the cache
 (676, slice(0, 52, None))
 >>> FlatEncoder(HandConfig.create("minirazz")).layout.slices["up_cards"]
 slice(24, 48, None)
+>>> [PaddedFlatEncoder(HandConfig.create("razz", num_seats=n)).size for n in (2, 8)]
+[2068, 2068]
 """
 
 from __future__ import annotations
@@ -65,6 +73,7 @@ MAX_DEFAULT_HISTORY_SLOTS = 16
 FLOAT32_BYTES = 4
 NO_COLUMN = -1
 _KIND_NAMES = ", ".join(str(a) for a in Action)
+PADDED_HISTORY_SLOTS = MAX_DEFAULT_HISTORY_SLOTS
 
 
 def default_history_slots(config: HandConfig, seats: int) -> int:
@@ -84,9 +93,14 @@ class TableEncoder:
     """
 
     name = ""
+    padded = False
+    """Whether the layout is the same at every table size of a variant (the padded encodings)."""
 
     def __init__(self, config: HandConfig, max_players: int | None = None, history_slots: int | None = None) -> None:
         n = config.num_seats
+        if self.padded:
+            self._check_padded_options(max_players, history_slots)
+            max_players, history_slots = MAX_SEATS, PADDED_HISTORY_SLOTS
         seats = n if max_players is None else max_players
         if isinstance(seats, bool) or not isinstance(seats, int) or not n <= seats <= MAX_SEATS:
             raise ValueError(f"max_players: must be an int from num_players ({n}) to {MAX_SEATS}, "
@@ -103,7 +117,8 @@ class TableEncoder:
         self._space: spaces.Box | None = None
         streets = variant.street_numbers
         big_bet = config.big_bet
-        total_chips = sum(config.stacks)
+        # padded: a bound that does not change with the seat count (no table holds more than 8 largest stacks)
+        total_chips = MAX_SEATS * max(config.stacks) if self.padded else sum(config.stacks)
         largest_bet = max(config.bet_size(street) for street in streets)
         chip_high = max(total_chips, largest_bet) / big_bet
         self.layout = Layout(self._pieces(seats, slots, chip_high))
@@ -126,6 +141,7 @@ class TableEncoder:
         self._o_bet_size = off["bet_size"]
         self._o_street = off["street"]
         self._o_bet_count = off["bet_count"]
+        self._o_seated = off.get("seated", NO_COLUMN)
         self._o_live = off["live"]
         self._o_all_in = off["all_in"]
         self._o_bring_in = off["bring_in"]
@@ -141,6 +157,8 @@ class TableEncoder:
         self._fresh = self._zeros[:]
         for r in range(n):
             self._fresh[self._o_live + r] = 1.0
+            if self.padded:
+                self._fresh[self._o_seated + r] = 1.0
         self._fresh[self._o_street] = 1.0
         self._templates = [_Template(self._fresh, self._o_to_act, self._o_bet_count) for _ in range(n)]
         self._rotations = [list(range(seat, n)) + list(range(seat)) for seat in range(n)]
@@ -148,6 +166,14 @@ class TableEncoder:
         street_size = slots * self._history_width
         self._street_rows = [self._o_history + max(index, 0) * street_size for index in self._street_index]
         self._card_targets = [self._targets_for(r, variant.cards_per_seat) for r in range(n)]
+
+    def _check_padded_options(self, max_players: object, history_slots: object) -> None:
+        """A padded encoding fixes ``max_players`` and ``history_slots``: only their fixed values are accepted."""
+        for option, value, fixed in (("max_players", max_players, MAX_SEATS),
+                                     ("history_slots", history_slots, PADDED_HISTORY_SLOTS)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value != fixed):
+                raise ValueError(f"{option}: encoding {self.name!r} always has {fixed}, got {value!r}; leave it "
+                                 f"unset, or use encoding {self.name.removesuffix('8')!r} to choose it")
 
     def card_columns(self, variant: Variant) -> tuple[list[int], int, float]:
         """``(card_index, card_width, card_high)`` of a card piece in ``variant``; subclasses decide."""
@@ -173,6 +199,8 @@ class TableEncoder:
         what = self.card_description(variant)
         streets = len(variant.streets)
         first, last = (STREET_NAMES[number] for number in (variant.street_numbers[0], variant.street_numbers[-1]))
+        seated = [Piece("seated", (seats,), "a seat sits at this relative position at this table (1 for the "
+                        "observer and every other seat, folded or not; 0 beyond the table)", 1.0, "N")]
         return [
             Piece("own_down", (w,), f"own down cards, {what}", ch),
             Piece("own_up", (w,), f"own up cards, {what}", ch),
@@ -192,6 +220,7 @@ class TableEncoder:
             Piece("street", (streets,), f"street one-hot, {first} to {last}"),
             Piece("bet_count", (BET_COUNT_BINS,), f"bets and raises this round, one-hot 0-{BET_COUNT_BINS - 2}; "
                   f"the last bin is {BET_COUNT_BINS - 1}+"),
+            *(seated if self.padded else []),
             Piece("live", (seats,), "seat has not folded, by relative seat", 1.0, "N"),
             Piece("all_in", (seats,), "seat is live with no chips behind, by relative seat", 1.0, "N"),
             Piece("bring_in", (seats,), "the seat that was forced to bring in, relative one-hot", 1.0, "N"),
@@ -448,8 +477,8 @@ class RanksEncoder(TableEncoder):
     def __init__(self, config: HandConfig, max_players: int | None = None, history_slots: int | None = None) -> None:
         if not config.variant.low_board or "high" in config.variant.showdown:
             lowball = ", ".join(v.name for v in VARIANTS.values() if v.low_board and "high" not in v.showdown)
-            raise ValueError(f"encoding 'ranks' drops suits, which matter in {config.variant.name}; "
-                             f"use it for {lowball}, or use encoding='flat'")
+            raise ValueError(f"encoding {self.name!r} drops suits, which matter in {config.variant.name}; "
+                             f"use it for {lowball}, or use encoding={self.name.replace('ranks', 'flat')!r}")
         super().__init__(config, max_players, history_slots)
 
     def card_columns(self, variant: Variant) -> tuple[list[int], int, float]:
@@ -462,3 +491,17 @@ class RanksEncoder(TableEncoder):
     def card_description(self, variant: Variant) -> str:
         """"count per rank (A to K, 0-4)" with the variant's ranks and suits."""
         return f"count per rank ({variant.ranks[0]} to {variant.ranks[-1]}, 0-{len(variant.suits)})"
+
+
+class PaddedFlatEncoder(FlatEncoder):
+    """``"flat8"``: ``"flat"`` with the layout of every table size (8 seat positions, ``seated``, 16 slots)."""
+
+    name = "flat8"
+    padded = True
+
+
+class PaddedRanksEncoder(RanksEncoder):
+    """``"ranks8"``: ``"ranks"`` with the layout of every table size (8 seat positions, ``seated``, 16 slots)."""
+
+    name = "ranks8"
+    padded = True

@@ -16,8 +16,9 @@ pass for a learned one), repeated until the learner is to act everywhere.
 * ``opponents``: ``None`` (uniform random legal ids from the env's seeded generator), one agent for every
   other seat, or a list, one per other seat clockwise from the learner. Opponents get observations with
   the mask and the vector only (the batched engine builds no ``SeatView``): an agent that reads the view,
-  or names another encoding than the env's, is refused. Each opponent's ``reset`` is called once per seat
-  it takes when it is seated, not every hand, so it must not keep per-hand state.
+  or reads another encoding than the env's (one that names none reads ``"flat"``), is refused. Each
+  opponent's ``reset`` is called once per seat it takes when it is seated, not every hand, so it must not
+  keep per-hand state.
 * Hands that end before the learner's first decision (short stacks) are skipped, as in the scalar env.
 
 :class:`razz_env.env.batch_sb3.BatchSB3VecEnv` wraps it as a Stable-Baselines3 ``VecEnv``.
@@ -169,7 +170,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         if "view" in observation_parts(agent):
             raise ValueError(f"opponents: {name!r} reads the view; the batched env gives opponents the mask "
                              "and the vector only (use SingleAgentEnv, or an agent with observes=('vector',))")
-        wanted = getattr(agent, "encoding", None) or self.encoder.name
+        wanted = getattr(agent, "encoding", None) or DEFAULT_ENCODING  # as the scalar env's observers read it
         if "vector" in observation_parts(agent) and wanted != self.encoder.name:
             raise ValueError(f"opponents: {name!r} reads the {wanted!r} encoding; this env encodes "
                              f"{self.encoder.name!r} (pass encoding={wanted!r})")

@@ -81,6 +81,14 @@ piece                 shape          slice    description
 counts (13, A to K, 0-4; MiniRazz 6, A to 6, 0-2) in place of each card one-hot: suits
 never matter at a lowball showdown.
 
+``encoding="flat8"`` and ``"ranks8"`` (padded) have one layout for every table size of
+a variant, so one network plays 2 to 8 handed: N = 8 and S = 16 whatever the table,
+a ``seated`` piece (N, just before ``live``) that is 1 for the positions holding a seat
+at this table (a folded seat stays seated; positions beyond the table are 0), and chip
+bounds of eight times the largest stack; ``max_players`` and ``history_slots`` are fixed.
+Razz "flat8" is 2,068 floats at every seat count (heads-up "flat": 676). A model trained on one
+declares every seat count of its variant (``agents.sb3_agent.trained_seat_counts``).
+
 In MiniRazz the card pieces are one-hots over its 12 cards (the deck in card-id order) and
 ``street``, ``history`` and ``history_overflow`` have one entry per street (2), so the default
 heads-up table (cap 2, S = 4) has a 188-float vector; ``describe_observation()`` gives its slices.
@@ -130,7 +138,7 @@ five for 3rd to 7th street, replacing small/big), ``starting_stacks`` (200, or o
 seat; every hand starts from them), ``raise_cap`` (bets and raises a round, default the
 variant's: 4, MiniRazz 2; ``None`` for no cap), ``heads_up_uncapped`` (False),
 ``open_pair_big_bet`` (``None``: the variant's default), ``allow_open_fold`` (False),
-``encoding`` (``"flat"`` or ``"ranks"``),
+``encoding`` (``"flat"``, ``"ranks"``, or the padded ``"flat8"``, ``"ranks8"``),
 ``max_players``, ``history_slots``, ``render_mode`` (``"human"`` prints,
 ``"ansi"`` returns the table as text, ``"rgb_array"`` as an (H, W, 3) uint8 picture)
 and ``viewer`` (agent name or seat whose down cards the render shows; default the

@@ -262,7 +262,7 @@ def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | No
     The batched engine (:mod:`razz_env.batch`, numba) gives each decision its mask and one encoding's vectors,
     never a seat view, and needs two seats with more than the ante (else a hand ends before any decision).
     """
-    from razz_env.encoding import DEFAULT_ENCODING, FlatEncoder, RanksEncoder, make_encoder
+    from razz_env.encoding import BATCHED_ENCODERS, DEFAULT_ENCODING, make_encoder
 
     encodings = set()
     for player in players:
@@ -282,8 +282,9 @@ def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | No
             encoder = make_encoder(encoding, hand_config)
         except ValueError as err:
             return str(err)
-        if type(encoder) not in (FlatEncoder, RanksEncoder):
-            return f"encoding {encoding!r} is not one the batched engine writes (flat, ranks)"
+        if type(encoder) not in BATCHED_ENCODERS:
+            known = ", ".join(cls.name for cls in BATCHED_ENCODERS)
+            return f"encoding {encoding!r} is not one the batched engine writes ({known})"
     ante = hand_config.stakes.ante
     if sum(stack > ante for stack in hand_config.stacks) < 2:
         return (f"stacks {list(hand_config.stacks)} leave fewer than two seats with more than the ante ({ante}): "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -13,7 +14,7 @@ pytest.importorskip("sb3_contrib")
 
 from agents import sb3_zoo  # noqa: E402
 from agents.registry import make_agent  # noqa: E402
-from agents.sb3_agent import SB3Agent, load_model  # noqa: E402
+from agents.sb3_agent import SB3Agent, load_model, trained_seat_counts  # noqa: E402
 from razz_env.agent import observe, seating_problem  # noqa: E402
 from razz_env.encoding import make_encoder  # noqa: E402
 from razz_env.encoding.actions import to_engine  # noqa: E402
@@ -100,6 +101,25 @@ def test_zoo_agents_declare_the_table_they_were_trained_for():
         agent.reset(0, 3, "razz")
     with pytest.raises(ValueError, match=r"'ppo_razz' plays razz at 2 seats.*stud with 2 seats"):
         agent.reset(1, 2, "stud")
+
+
+def test_a_padded_encoding_declares_every_table_size_of_its_variant(private_zoo, monkeypatch):
+    """A model trained on "flat8"/"ranks8" reads every table size alike: the zoo declares them all."""
+    assert trained_seat_counts("flat", "razz", 2) == (2,)
+    assert trained_seat_counts("flat8", "razz", 6) == (2, 3, 4, 5, 6, 7, 8)
+    assert trained_seat_counts("ranks8", "minirazz", 2) == (2, 3, 4, 5)
+    assert trained_seat_counts("flat8", "minirazz_tiny", 2) == (2,)
+    monkeypatch.setattr(sb3_zoo, "_load_model", functools.cache(lambda name: object()))  # the model is not read
+    entries = {"padded": {"file": "padded.zip", "sha256": "0" * 64, "algorithm": "maskable_ppo", "encoding": "flat8",
+                          "variant": "stud", "num_players": 2},
+               "plain": {"file": "plain.zip", "sha256": "0" * 64, "algorithm": "maskable_ppo", "encoding": "flat",
+                         "variant": "stud", "num_players": 2}}
+    (private_zoo / "manifest.json").write_text(json.dumps(entries))
+    padded, plain = sb3_zoo.load_zoo_agent("padded"), sb3_zoo.load_zoo_agent("plain")
+    assert (padded.variants, padded.seat_counts, plain.seat_counts) == (("stud",), tuple(range(2, 9)), (2,))
+    padded.reset(3, 8, "stud")
+    with pytest.raises(ValueError, match="cannot be seated at razz"):
+        padded.reset(0, 2, "razz")
 
 
 def test_an_undeclared_sb3_agent_sits_anywhere():

@@ -2,9 +2,9 @@
 
 Each table of a :class:`BatchEngine` is shadowed by a ``HandState`` built on the deck the table deals
 (``engine.decks[t]``) with the table's stacks; before every step the acting seat, the five-id mask, the
-street, the stacks, the bets and the acting seat's ``FlatEncoder`` vector (from ``observe()``, or written by
-the previous ``step(actions, out=...)``, at random) must agree, and every hand that ends must report the
-same payoffs.
+street, the stacks, the bets and the acting seat's vector in ``encoding`` (``"flat"`` unless given; from
+``observe()``, or written by the previous ``step(actions, out=...)``, at random) must agree, and every hand
+that ends must report the same payoffs.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import NamedTuple
 import numpy as np
 
 from razz_env.batch import BatchEngine
+from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import ActionTable
-from razz_env.encoding.table import FlatEncoder
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 
@@ -32,7 +32,7 @@ class Played(NamedTuple):
 
 
 def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: bool = False,
-         fold_weight: float = 1.0) -> Played:
+         fold_weight: float = 1.0, encoding: str = "flat") -> Played:
     """Play until ``hands`` hands have ended; ``AssertionError`` at the first difference. Actions are drawn
     uniformly from the legal ids, a fold with ``fold_weight`` times the others' weight (low: more showdowns)."""
     rng = np.random.default_rng(seed)
@@ -42,7 +42,7 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
         low = config.stakes.ante + 1
         stacks = rng.integers(low, low + 4 * config.big_bet, size=(tables, n))
         stacks[rng.random((tables, n)) < 0.4] = max(config.stacks)
-    encoder = FlatEncoder(config)
+    encoder = make_encoder(encoding, config)
     engine = BatchEngine(config, tables, seed=seed, stacks=stacks, encoder=encoder)
     starting = engine._starting
     table_configs = [dataclasses.replace(config, stacks=tuple(int(s) for s in starting[t])) for t in range(tables)]

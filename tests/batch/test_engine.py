@@ -28,6 +28,19 @@ def test_matches_scalar_engine(variant, seats, options, short):
     assert played.showdowns > 0
 
 
+PADDED_CASES = [("flat8", "razz", 2), ("flat8", "razz", 3), ("ranks8", "razz", 6), ("flat8", "stud", 8),
+                ("flat8", "stud8", 6), ("ranks8", "action_razz", 3), ("flat8", "minirazz", 5)]
+
+
+@pytest.mark.parametrize(("encoding", "variant", "seats"), PADDED_CASES,
+                         ids=[f"{e}-{v}-{s}" for e, v, s in PADDED_CASES])
+def test_padded_encodings_match_the_encoder(encoding, variant, seats):
+    """The padded encodings ("flat8", "ranks8": eight positions, ``seated``, 16 slots) are written exactly."""
+    played = play(HandConfig.create(variant, num_seats=seats), tables=16, hands=60, seed=seats,
+                  short_stacks=seats == 3, encoding=encoding)
+    assert played.hands >= 60
+
+
 def test_community_card_hands_are_compared():
     """Stud at eight seats runs the deck short when five or more reach 7th street: those hands are covered."""
     played = play(HandConfig.create("stud", num_seats=8), tables=64, hands=300, seed=3,

@@ -1,18 +1,38 @@
-"""The table encoders ("flat" and "ranks"): every named slice on hand-built hands, no leaks, bounds, options."""
+"""The table encoders ("flat", "ranks" and their padded twins "flat8", "ranks8"): every named slice on hand-built
+hands, no leaks, bounds, options; the plain layouts pinned byte for byte, the padded ones equal at every table size.
+
+``RAZZ_FUZZ_EXAMPLES`` sets the hypothesis examples per category (default 25); ``-s`` prints the outcomes."""
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import os
 import pickle
 import random
 from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from razz_env.encoding import ENCODINGS, FlatEncoder, Layout, Piece, RanksEncoder, make_encoder, register_encoding
+from razz_env.encoding import (
+    ENCODINGS,
+    FlatEncoder,
+    Layout,
+    PaddedFlatEncoder,
+    PaddedRanksEncoder,
+    Piece,
+    RanksEncoder,
+    is_padded,
+    make_encoder,
+    register_encoding,
+)
 from razz_env.encoding.table import BET_COUNT_BINS, default_history_slots
 from razz_env.engine import Action, HandConfig, HandState, parse_cards
+from razz_env.engine.config import MAX_SEATS, max_seats
+from razz_env.engine.variants import VARIANTS
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
 BIG_BET = 10
@@ -175,10 +195,10 @@ def random_states(cfg: HandConfig, hands: int, seed: int) -> list[tuple[HandStat
 
 @pytest.mark.parametrize("variant", ["razz", "stud8"])
 @pytest.mark.parametrize("seats", [2, 3, 8])
-@pytest.mark.parametrize("name", ["flat", "ranks"])
+@pytest.mark.parametrize("name", ["flat", "ranks", "flat8", "ranks8"])
 def test_vectors_lie_in_the_space(variant: str, seats: int, name: str) -> None:
     cfg = config(variant, seats)
-    if name == "ranks" and variant != "razz":
+    if name.startswith("ranks") and variant != "razz":
         return
     enc = make_encoder(name, cfg)
     space = enc.observation_space
@@ -192,7 +212,7 @@ def test_vectors_lie_in_the_space(variant: str, seats: int, name: str) -> None:
 
 
 @pytest.mark.parametrize("seats", [2, 3, 8])
-@pytest.mark.parametrize("name", ["flat", "ranks"])
+@pytest.mark.parametrize("name", ["flat", "ranks", "flat8", "ranks8"])
 def test_other_seats_down_cards_never_change_the_vector(seats: int, name: str) -> None:
     """Same up cards and actions, different hidden cards for every other seat: identical vectors."""
     cfg = config("razz", seats)
@@ -253,7 +273,7 @@ def test_cached_templates_match_a_fresh_encoder_at_every_step(variant: str, seat
 
 
 @pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda obj: pickle.loads(pickle.dumps(obj))])
-@pytest.mark.parametrize("name", ["flat", "ranks"])
+@pytest.mark.parametrize("name", ["flat", "ranks", "flat8"])
 def test_a_copied_warm_encoder_with_its_hand_keeps_encoding_that_hand(duplicate, name: str) -> None:
     """Copied mid-hand together with its hand (as inside a pickled environment), the encoder's warm templates
     still write the vectors it returns: the copy encodes every later step as a fresh encoder does."""
@@ -421,3 +441,159 @@ def test_minirazz_other_seats_down_cards_never_change_the_vector(variant: str) -
             action = rng.choice(a.legal_actions())
             a.act(action)
             b.act(action)
+
+
+# ---------------------------------------------------------------- the plain layouts, pinned
+
+PINNED = [
+    # (encoding, variant, seats, options, vector size, sha256 of every seat's vector at every step of six seeded
+    # random hands, then the Box's high bound and the layout's slices), written by the code before "flat8" existed
+    ("flat", "razz", 2, {}, 676, "02a88e154fb5f30663e40df5df89ddb57db29c340efee696c54b3f298142e156"),
+    ("ranks", "razz", 3, {}, 792, "287c5ab6ab4e3f2d83e76c41f32b4ccaac5e62af9ab4e0d65751f04cdbd65cbf"),
+    ("flat", "stud", 8, {}, 2060, "b024619250e5bf37a35d11b20472d30597978aa8b2d084bbc1751e8bfc026f79"),
+    ("flat", "stud8", 4, {}, 1504, "1b8b98fddd41302015b290e31439ec5c9244bdee9d8becc896e76d20ceedc2cd"),
+    ("flat", "minirazz", 2, {"max_players": 4}, 398,
+     "7aa1c651f1b643d6ca84df65be9d908fbbc3678515395eedb413962307130a75"),
+    ("ranks", "razz", 2, {"history_slots": 3}, 277, "37fb44b9f6889787d183078f5d86b8a2221cfab0ca25e9665eda77aeee533d40"),
+]
+
+
+@pytest.mark.parametrize(("name", "variant", "seats", "options", "size", "sha256"), PINNED,
+                         ids=[f"{n}-{v}-{s}" for n, v, s, *_ in PINNED])
+def test_plain_layouts_are_pinned_byte_for_byte(name, variant, seats, options, size, sha256) -> None:
+    """The shipped SB3 agents read "flat" (676 floats heads-up razz): the plain encodings never change."""
+    cfg = HandConfig.create(variant, num_seats=seats)
+    enc = make_encoder(name, cfg, **options)
+    digest = hashlib.sha256()
+    rng = random.Random(11)
+    for _ in range(6):
+        hand = HandState(cfg, rng=rng)
+        while True:
+            for seat in range(seats):
+                digest.update(enc.encode(hand, seat).tobytes())
+            if hand.is_over:
+                break
+            hand.act(rng.choice(hand.legal_actions()))
+    digest.update(enc.observation_space.high.tobytes())
+    digest.update(repr(enc.layout.slices).encode())
+    assert (enc.size, digest.hexdigest()) == (size, sha256)
+    assert "seated" not in enc.layout.slices and not is_padded(name)
+
+
+# ---------------------------------------------------------------- the padded layouts ("flat8", "ranks8")
+
+PADDED = {"flat8": (PaddedFlatEncoder, FlatEncoder), "ranks8": (PaddedRanksEncoder, RanksEncoder)}
+LOWBALL = [v for v in VARIANTS if VARIANTS[v].low_board and "high" not in VARIANTS[v].showdown]
+FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "25"))
+FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+OUTCOMES: Counter = Counter()
+
+
+def variants_for(name: str) -> list[str]:
+    return LOWBALL if name.startswith("ranks") else list(VARIANTS)
+
+
+@pytest.mark.parametrize("name", list(PADDED))
+def test_padded_layout_and_space_are_the_same_at_every_table_size(name: str) -> None:
+    """One variant, 2 to its most seats: the same size, named slices and Box (low and high) for every size."""
+    for variant in variants_for(name):
+        encoders = [make_encoder(name, HandConfig.create(variant, num_seats=seats))
+                    for seats in range(2, max_seats(VARIANTS[variant]) + 1)]
+        first = encoders[0]
+        assert type(first) is PADDED[name][0] and is_padded(name)
+        assert (first.seats, first.history_slots) == (MAX_SEATS, 16)
+        for enc in encoders[1:]:
+            assert enc.size == first.size and enc.describe_observation() == first.describe_observation(), variant
+            assert enc.observation_space == first.observation_space, variant
+            np.testing.assert_array_equal(enc.observation_space.high, first.observation_space.high)
+            np.testing.assert_array_equal(enc.observation_space.low, first.observation_space.low)
+
+
+def test_seated_tells_a_folded_seat_from_an_empty_position(fourth_street: HandState) -> None:
+    """Three seats, seat 2 folded, seat 1 observing (relative 0 = seat 1, 1 = seat 2, 2 = seat 0)."""
+    enc = PaddedFlatEncoder(fourth_street.config)
+    v = enc.encode(fourth_street, 1)
+    np.testing.assert_array_equal(piece(enc, v, "seated"), [1, 1, 1, 0, 0, 0, 0, 0])
+    np.testing.assert_array_equal(piece(enc, v, "live"), [1, 0, 1, 0, 0, 0, 0, 0])
+    assert enc.layout.slices["seated"].stop == enc.layout.slices["live"].start
+    assert piece(enc, v, "history").shape == (5, 16, 8 + 8 + 1)
+    np.testing.assert_allclose(piece(enc, v, "stacks"), [94 / BIG_BET, 99 / BIG_BET, 94 / BIG_BET, 0, 0, 0, 0, 0])
+    assert enc.observation_space.high[enc.layout.slices["pot"]] == 8 * 100 / BIG_BET  # eight largest stacks
+
+
+@pytest.mark.parametrize("name", list(PADDED))
+def test_padded_options_are_fixed(name: str) -> None:
+    cfg = config("razz", 3)
+    assert make_encoder(name, cfg, max_players=8, history_slots=16).size == make_encoder(name, cfg).size
+    with pytest.raises(ValueError, match=f"max_players: encoding '{name}' always has 8, got 6; leave it unset, or "
+                                         f"use encoding '{name[:-1]}' to choose it"):
+        make_encoder(name, cfg, max_players=6)
+    with pytest.raises(ValueError, match=f"history_slots: encoding '{name}' always has 16, got 4"):
+        make_encoder(name, cfg, history_slots=4)
+    with pytest.raises(ValueError, match="known: flat, ranks, flat8, ranks8"):
+        make_encoder("flat9", cfg)
+
+
+def test_ranks8_refuses_games_where_suits_matter_and_names_flat8() -> None:
+    with pytest.raises(ValueError, match="encoding 'ranks8' drops suits, which matter in stud; .* encoding='flat8'"):
+        make_encoder("ranks8", config("stud"))
+
+
+@FUZZ
+@given(name=st.sampled_from(list(PADDED)), data=st.data(), seed=st.integers(0, 2**32 - 1),
+       stack=st.integers(1, 400), short=st.booleans())
+def test_padded_vector_is_the_wide_plain_vector_plus_seated(name: str, data, seed: int, stack: int,
+                                                            short: bool) -> None:
+    """Random variant, seat count, stacks and hands: the padded vector is the plain encoder's at 8 positions and
+    16 slots with ``seated`` added (1 for the table's seats, 0 beyond), and lies in the Box of every table size."""
+    variant = data.draw(st.sampled_from(variants_for(name)))
+    seats = data.draw(st.integers(2, max_seats(VARIANTS[variant])))
+    stacks = [stack] * seats
+    if short:  # uneven stacks: the bound is still eight times the largest
+        stacks = [data.draw(st.integers(1, stack)) for _ in range(seats - 1)] + [stack]
+    cfg = HandConfig.create(variant, stacks=stacks)
+    padded_cls, plain_cls = PADDED[name]
+    padded, plain = padded_cls(cfg), plain_cls(cfg, max_players=MAX_SEATS, history_slots=16)
+    shared = padded_cls(HandConfig.create(variant, stacks=[stack] * 2)).observation_space
+    seated = padded.layout.slices["seated"]
+    rng = random.Random(seed)
+    hand = HandState(cfg, rng=rng)
+    while True:
+        seat = rng.randrange(seats)
+        v = padded.encode(hand, seat)
+        assert v in shared
+        np.testing.assert_array_equal(v[seated], [1.0] * seats + [0.0] * (MAX_SEATS - seats))
+        np.testing.assert_array_equal(np.delete(v, np.arange(seated.start, seated.stop)), plain.encode(hand, seat))
+        if hand.is_over:
+            break
+        hand.act(rng.choice(hand.legal_actions()))
+    OUTCOMES["padded vectors", "valid"] += 1
+
+
+OPTION_VALUES = st.one_of(st.none(), st.integers(-3, 20), st.booleans(), st.floats(allow_nan=True),
+                          st.text(max_size=3), st.just(8.0), st.just(16.0))
+
+
+@FUZZ
+@given(name=st.sampled_from(list(PADDED)), max_players=OPTION_VALUES, history_slots=OPTION_VALUES,
+       seats=st.integers(2, 8))
+def test_padded_options_fuzz(name: str, max_players, history_slots, seats: int) -> None:
+    """Any value for the two fixed options: a one-line ``ValueError`` naming the option, or the fixed layout."""
+    cfg = HandConfig.create("razz", num_seats=seats)
+    try:
+        enc = make_encoder(name, cfg, max_players=max_players, history_slots=history_slots)
+    except ValueError as err:
+        message = str(err)
+        assert "\n" not in message and message.split(":")[0] in ("max_players", "history_slots"), message
+        assert "always has" in message
+        OUTCOMES["padded options", "clean error"] += 1
+        return
+    assert (enc.seats, enc.history_slots, enc.size) == (MAX_SEATS, 16, make_encoder(name, cfg).size)
+    assert max_players in (None, MAX_SEATS) and history_slots in (None, 16)
+    assert not isinstance(max_players, (bool, float)) and not isinstance(history_slots, (bool, float))
+    OUTCOMES["padded options", "valid"] += 1
+
+
+def teardown_module() -> None:
+    if OUTCOMES and os.environ.get("RAZZ_FUZZ_EXAMPLES"):
+        print("\nencoding fuzz outcomes:", dict(OUTCOMES))

@@ -18,6 +18,9 @@ class VectorHashOpponent:
     name = "vector-hash"
     observes = ("vector",)
 
+    def __init__(self, encoding: str | None = None) -> None:
+        self.encoding = encoding
+
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
         """Stateless."""
 
@@ -31,6 +34,7 @@ class CountingOpponent(VectorHashOpponent):
     """Counts its batched calls."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.calls = 0
 
     def act_batch(self, observations: list[Observation]) -> list[int]:
@@ -44,13 +48,15 @@ CASES = [
     dict(variant="stud8", num_players=3),
     dict(variant="minirazz", num_players=2),
     dict(variant="minirazz", num_players=3, starting_stacks=[6, 20, 20]),
+    dict(variant="razz", num_players=6, encoding="flat8"),
+    dict(variant="razz", num_players=3, starting_stacks=[200, 9, 30], encoding="ranks8"),
 ]
 
 
 def _record(options: dict, seat: object, illegal_action: str, tables: int, steps: int, seed: int) -> list[dict]:
     """Play the batched env with random learner ids (some illegal when ``check_fold``); the finished episodes."""
-    env = BatchSingleAgentVecEnv(tables, VectorHashOpponent(), seat, illegal_action=illegal_action, seed=seed,
-                                 **options)
+    env = BatchSingleAgentVecEnv(tables, VectorHashOpponent(options.get("encoding")), seat,
+                                 illegal_action=illegal_action, seed=seed, **options)
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     open_eps = [dict(deck=env.engine.decks[t].copy(), seat=int(info["seat"][t]), obs=[obs[t].copy()],
@@ -78,13 +84,15 @@ def _record(options: dict, seat: object, illegal_action: str, tables: int, steps
     return done
 
 
-@pytest.mark.parametrize("options", CASES, ids=lambda o: f"{o['variant']}-{o['num_players']}")
+@pytest.mark.parametrize("options", CASES,
+                         ids=lambda o: "-".join(str(o[k]) for k in ("variant", "num_players", "encoding") if k in o))
 @pytest.mark.parametrize("seat, illegal_action", [("random", "raise"), (1, "check_fold")])
 def test_episodes_equal_the_scalar_env(options: dict, seat: object, illegal_action: str) -> None:
     episodes = _record(options, seat, illegal_action, tables=16, steps=40, seed=7)
     assert len(episodes) >= 60
     for episode in episodes:
-        scalar = SingleAgentEnv(VectorHashOpponent(), seat=episode["seat"], illegal_action=illegal_action, **options)
+        scalar = SingleAgentEnv(VectorHashOpponent(options.get("encoding")), seat=episode["seat"],
+                                illegal_action=illegal_action, **options)
         obs, info = scalar.reset(options={"deck": episode["deck"].tolist()})
         for k, action in enumerate(episode["actions"]):
             np.testing.assert_array_equal(obs, episode["obs"][k])
@@ -127,6 +135,10 @@ def test_illegal_id_raises_and_changes_nothing() -> None:
 def test_refuses_view_readers_and_bad_arguments(folder: object) -> None:
     with pytest.raises(ValueError, match="reads the view"):
         BatchSingleAgentVecEnv(4, folder)
+    for encoding in ("ranks", "flat8"):  # a vector reader naming no encoding reads "flat", as in SingleAgentEnv
+        with pytest.raises(ValueError, match=f"'vector-hash' reads the 'flat' encoding; this env encodes '{encoding}'"):
+            BatchSingleAgentVecEnv(4, VectorHashOpponent(), encoding=encoding)
+    assert BatchSingleAgentVecEnv(4, VectorHashOpponent("flat8"), encoding="flat8").encoder.name == "flat8"
     with pytest.raises(ValueError, match="num_envs"):
         BatchSingleAgentVecEnv(0)
     with pytest.raises(ValueError, match="illegal_action"):

@@ -128,7 +128,7 @@ table_options = st.fixed_dictionaries({"variant": st.sampled_from([*ALL_VARIANTS
     "starting_stacks": st.integers(-1, 60) | st.lists(st.integers(-1, 60), max_size=9),
     "raise_cap": st.none() | st.integers(-1, 4),
     "heads_up_uncapped": st.booleans(),
-    "encoding": st.sampled_from(["flat", "ranks", "pixels"]),
+    "encoding": st.sampled_from(["flat", "ranks", "flat8", "ranks8", "pixels"]),
 })
 
 
@@ -154,13 +154,16 @@ def test_fuzz_table_options_give_an_environment_that_plays_or_one_clean_error(op
     assert all(len(held) <= e.config.variant.cards_per_seat for held in e.hand.cards)
 
 
-@pytest.mark.parametrize("variant", ["razz", "action_razz"])
-def test_pettingzoo_api_with_the_ranks_encoding(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "seats", "options"), [
+    ("razz", 3, {"encoding": "ranks", "max_players": 6}), ("action_razz", 3, {"encoding": "ranks", "max_players": 6}),
+    ("stud", 8, {"encoding": "flat8"}), ("razz", 2, {"encoding": "ranks8"}),
+])
+def test_pettingzoo_api_with_the_other_encodings(variant: str, seats: int, options: dict) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for text in DICT_OBS_WARNINGS:
             warnings.filterwarnings("ignore", message=text)
-        api_test(env(variant=variant, num_players=3, encoding="ranks", max_players=6), num_cycles=20)
+        api_test(env(variant=variant, num_players=seats, **options), num_cycles=20)
 
 
 def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:

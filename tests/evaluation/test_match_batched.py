@@ -117,6 +117,8 @@ CASES = [  # variant, seats, duplicate, starting stack, encoding of the recorder
     ("stud", 8, False, 60, "flat"),
     ("minirazz", 2, True, 12, "flat"),
     ("minirazz_small", 3, True, 1000, "ranks"),
+    ("razz", 3, True, 1000, "flat8"),
+    ("razz", 8, False, 40, "ranks8"),
 ]
 
 

@@ -192,7 +192,7 @@ def test_a_changed_file_is_refused(run_copy, trained):
     ({"path": "/no/such/model.zip"}, "/no/such/model.zip: cannot be read"),
     ({"algorithm": "sac"}, "algorithm: expected one of maskable_ppo, ppo, a2c, dqn, qrdqn, got 'sac'"),
     ({"algorithm": "qrdqn"}, r"the file does not hold a qrdqn model \(AttributeError: "),
-    ({"encoding": "pixels"}, "encoding: expected one of flat, ranks, got 'pixels'"),
+    ({"encoding": "pixels"}, "encoding: expected one of flat, ranks, flat8, ranks8, got 'pixels'"),
     ({"variant": "holdem"}, "variant: expected the variant the model was trained for"),
     ({"num_players": 9}, "num_players: expected the seat count the model was trained for, 2 to 8 in razz; got 9"),
     ({"variant": "minirazz_tiny", "num_players": 3}, "2 to 2 in minirazz_tiny; got 3"),

@@ -159,3 +159,37 @@ def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
     assert len(tables) == 20 and all(t.hand.is_over for t in tables)
     with pytest.raises(ValueError, match="cannot be seated at razz"):
         agent.reset(0, 2, "razz")
+
+
+def test_a_flat8_model_trained_heads_up_plays_two_to_eight_handed(tmp_path, capsys):
+    """One network for every table size: a MaskablePPO run with ``encoding: flat8`` at a heads-up table; its
+    checkpoint (trained on the batched vector env) loads as an agent declaring every razz seat count and plays
+    2, 3, 6 and 8 handed on the scalar and the batched engine, with the same payoffs on both."""
+    from agents.registry import make_agent
+    from razz_env.engine.config import HandConfig
+    from razz_env.evaluation.match import batch_problem, play_deals, play_deals_batched
+
+    path = tmp_path / "flat8.yaml"
+    tiny = TINY.format(steps=256, eval_every=256).replace("opponents: {snapshot_every: 64, max_snapshots: 2}\n", "")
+    path.write_text(tiny + "encoding: flat8\nvec_env: batch\neval_opponents: [calling_station]\n"
+                    + "opponents: {baselines: [random, calling_station], weights: [1, 1], snapshot_every: 64}\n")
+    run = tmp_path / "run"
+    assert main(["train", "--config", str(path), "--output", str(run), "--quiet"]) == 0
+    capsys.readouterr()
+    assert json.loads((run / "config.json").read_text())["encoding"] == "flat8"
+    checkpoint = sorted((run / "checkpoints").glob("step_*.zip"))[-1]
+    spec = {"type": "sb3_model", "path": str(checkpoint), "sha256": hashlib.sha256(checkpoint.read_bytes()).hexdigest(),
+            "variant": "razz", "num_players": 2, "encoding": "flat8"}
+    agent = make_agent(spec)
+    assert agent.model.observation_space.shape == (2068,)
+    assert (agent.variants, agent.seat_counts) == (("razz",), (2, 3, 4, 5, 6, 7, 8))
+    for seats in (2, 3, 6, 8):
+        players = [agent] + [make_agent("calling_station") for _ in range(seats - 1)]
+        hand_config = HandConfig.create("razz", num_seats=seats)
+        assert batch_problem(players, hand_config) is None
+        scalar = play_deals(players, hand_config, 2, f"flat8-{seats}")
+        batched = play_deals_batched(players, hand_config, 2, f"flat8-{seats}")
+        assert all(t.hand.is_over for t in scalar) and len(scalar) == len(batched) >= 2 * seats
+        assert [t.payoffs for t in scalar] == [t.payoffs for t in batched]
+    with pytest.raises(ValueError, match="cannot be seated at stud"):
+        agent.reset(0, 2, "stud")
