@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import json
 import math
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -24,6 +25,8 @@ from razz_env.settings import checked_fields, read_settings_file, with_overrides
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
 VEC_ENVS = ("dummy", "subproc", "batch")
+INIT_MODEL_KEYS = ("path", "sha256")
+SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
 MAX_SEED = 2**32 - 1
 # SB3 keywords the trainer sets itself, with what to use instead.
 SET_BY_TRAINER = {
@@ -221,6 +224,11 @@ class TrainConfig:
     ``ante``, ``bring_in``, ``small_bet`` and ``big_bet`` default to the variant's (1/2/5/10 in the seven-card
     games, 1/1/2/4 in MiniRazz), and the table plays the variant's raise cap; the config holds the values it
     plays, defaults filled in (as ``config.json`` records them).
+
+    ``init_model`` (``{path, sha256}``) starts a new run from the weights and optimizer state of a model
+    file instead of random ones (the steps still count from 0); the file is loaded only if its bytes match
+    ``sha256``, and :func:`razz_env.training.train.train` refuses one of another algorithm, table or network
+    before the run folder is touched.
     """
 
     name: str = "ppo_razz"
@@ -248,6 +256,7 @@ class TrainConfig:
     output: str = "runs/ppo_razz"
     torch_threads: int = 1
     max_minutes: float | None = None
+    init_model: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         _check_field_types(self, "")
@@ -262,6 +271,7 @@ class TrainConfig:
         self._check_table()
         self._check_counts()
         self._check_algorithm()
+        self._check_init_model()
         if not self.eval_opponents:
             raise ConfigError("eval_opponents: expected at least one agent")
         for index, spec in enumerate(self.eval_opponents):
@@ -321,6 +331,24 @@ class TrainConfig:
         _check_sb3_kwargs("algo_kwargs", self.algo_kwargs, cls.__init__, SET_BY_TRAINER)
         _check_sb3_kwargs("policy_kwargs", self.policy_kwargs, cls.policy_aliases["MlpPolicy"].__init__,
                           SET_BY_POLICY)
+
+    def _check_init_model(self) -> None:
+        """``init_model`` is null or ``{path, sha256}`` (the file itself is checked when a run starts from it)."""
+        if self.init_model is None:
+            return
+        keys = set(self.init_model)
+        if keys != set(INIT_MODEL_KEYS):
+            raise ConfigError(f"init_model: expected a mapping with exactly {', '.join(INIT_MODEL_KEYS)} (the model "
+                              f"file and its SHA-256), got the keys {', '.join(sorted(shown(key) for key in keys))}")
+        for key in INIT_MODEL_KEYS:
+            check_type(f"init_model.{key}", self.init_model[key], str)
+        path, sha256 = self.init_model["path"], self.init_model["sha256"]
+        if not path.strip() or not path.isprintable():
+            raise ConfigError(f"init_model.path: expected the model file's path (printable characters), got "
+                              f"{shown(path)}")
+        if not SHA256_PATTERN.fullmatch(sha256.lower()):
+            raise ConfigError(f"init_model.sha256: expected the file's SHA-256 as 64 hex digits, got {shown(sha256)}")
+        object.__setattr__(self, "init_model", {"path": path, "sha256": sha256.lower()})
 
     @property
     def masks_natively(self) -> bool:

@@ -5,7 +5,8 @@ The run folder (``config.output``, see :mod:`razz_env.training.runfolder`) holds
 snapshots with their SHA-256 in ``hashes.json``, ``eval.csv`` (duplicate bb/100 with
 95% CI against each evaluation opponent, by steps and wall-clock minutes, ending
 with the final evaluation), ``final.zip`` and ``summary.json`` (throughput and the
-share of time spent in the environment).
+share of time spent in the environment). A new run starts from random weights, or from
+a verified model file's (``init_model``, :func:`initialise_from`).
 
 A run never mixes with another: a folder holding a run is refused unless
 ``resume`` (continue from the newest checkpoint that verifies and loads, after
@@ -138,6 +139,59 @@ def build_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
     except (AssertionError, ValueError, TypeError, RuntimeError, MemoryError) as err:
         raise ConfigError(f"algo_kwargs/policy_kwargs/net_arch: {config.algorithm} refuses them: "
                           f"{' '.join(str(err).split()) or type(err).__name__}") from err
+
+
+def _space(space: Any) -> str:
+    """A gymnasium space in a few words: its kind, shape or size, and a digest of its bounds."""
+    import hashlib
+
+    if hasattr(space, "n"):
+        return f"{type(space).__name__}({space.n})"
+    bounds = hashlib.sha256(space.low.tobytes() + space.high.tobytes()).hexdigest()[:8]
+    return f"{type(space).__name__}{space.shape} (bounds {bounds})"
+
+
+def initialise_from(model: Any, config: TrainConfig) -> None:
+    """Give ``model`` the weights and optimizer state of ``config.init_model`` (a new run starting from them).
+
+    The file is read once and loaded only if its bytes match the recorded SHA-256; one that does not
+    load as ``config.algorithm``, or whose observation space, action space or network differs from
+    ``model``'s (the config's table, encoding and ``net_arch``), is a :class:`ConfigError` saying so.
+    """
+    from agents.sb3_agent import UntrustedModelError, load_model, read_verified
+
+    path = config.init_model["path"]
+    try:
+        is_file = Path(path).is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if not is_file:
+        raise ConfigError(f"init_model.path: {path} is not a model file")
+    try:
+        data = read_verified(path, config.init_model["sha256"])
+    except UntrustedModelError as err:
+        raise ConfigError(f"init_model: {err}") from None
+    try:
+        loaded = load_model(data, config.algorithm)
+    except Exception as err:  # noqa: BLE001 - whatever a foreign archive raises, it does not load
+        raise ConfigError(f"init_model: {path} does not load as a {config.algorithm} model "
+                          f"({type(err).__name__}: {' '.join(str(err).split())})") from None
+    kinds = [(type(m.policy).__name__, type(m.policy.optimizer).__name__) for m in (loaded, model)]
+    if kinds[0] != kinds[1]:
+        raise ConfigError(f"init_model: {path} holds a {kinds[0][0]} with a {kinds[0][1]} optimizer, not the "
+                          f"{kinds[1][0]} with a {kinds[1][1]} optimizer of this {config.algorithm} config; give a "
+                          f"model file of the same algorithm and optimizer")
+    if loaded.observation_space != model.observation_space or loaded.action_space != model.action_space:
+        raise ConfigError(f"init_model: {path} reads observations {_space(loaded.observation_space)} with actions "
+                          f"{_space(loaded.action_space)}, but this table ({config.variant}, {config.num_players} "
+                          f"seats, starting_stacks {config.starting_stacks}, encoding {config.encoding}) has "
+                          f"{_space(model.observation_space)} with {_space(model.action_space)}")
+    theirs, ours = loaded.policy.state_dict(), model.policy.state_dict()
+    shapes = {name: tuple(tensor.shape) for name, tensor in theirs.items()}
+    if shapes != {name: tuple(tensor.shape) for name, tensor in ours.items()}:
+        raise ConfigError(f"init_model: {path} has another network than net_arch {list(config.net_arch)} and "
+                          f"policy_kwargs {config.policy_kwargs} build; give the ones it was trained with")
+    model.set_parameters(loaded.get_parameters(), exact_match=True, device="cpu")
 
 
 def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]:
@@ -361,6 +415,8 @@ def train(config: TrainConfig, resume: bool = False, fresh: bool = False, progre
             resume_notes.insert(0, f"resuming {folder.path} from {checkpoint} ({model.num_timesteps} steps)")
         else:
             model = build_model(config, venv, str(folder.path / TENSORBOARD))
+            if config.init_model is not None:
+                initialise_from(model, config)
         if dry_run:
             return {"dry_run": True, "output": str(folder.path), "start_steps": model.num_timesteps,
                     "would_delete": [str(p) for p in doomed], "resume": resume_notes, "config": config.to_dict()}
@@ -390,6 +446,8 @@ def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: 
         clock = Clock()
     folder.write_json(CONFIG, config.to_dict())
     notify(f"training {config.name} in {folder.path}: steps {steps_before} to {config.total_timesteps}")
+    if config.init_model is not None and not resume:
+        notify(f"starting from the weights and optimizer state of {config.init_model['path']}")
     bar = None
     if progress:
         from tqdm import tqdm

@@ -22,7 +22,7 @@ from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.state import HandState  # noqa: E402
 from razz_env.training.config import OpponentPoolConfig, TrainConfig  # noqa: E402
 from razz_env.training.pool import OpponentPool  # noqa: E402
-from razz_env.training.train import build_model, build_vec_env, train  # noqa: E402
+from razz_env.training.train import build_model, build_vec_env, initialise_from, train  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -267,3 +267,78 @@ def test_dry_run_checks_everything_and_touches_nothing(tmp_path):
     plan = train(_config(tmp_path, "maskable_ppo", steps=128), progress=False, dry_run=True)
     assert plan["dry_run"] and plan["start_steps"] == 0
     assert not (tmp_path / "maskable_ppo").exists()
+
+
+def _init_model(path) -> dict[str, str]:
+    return {"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def _saved_model(tmp_path, name: str, algorithm: str = "maskable_ppo", **overrides) -> dict[str, str]:
+    """A freshly built (untrained) model saved to ``<name>.zip``, as an ``init_model`` entry."""
+    config = _config(tmp_path, algorithm, **overrides)
+    venv = build_vec_env(config)
+    build_model(config, venv, None).save(tmp_path / f"{name}.zip")
+    venv.close()
+    return _init_model(tmp_path / f"{name}.zip")
+
+
+def test_init_model_starts_a_new_run_from_the_files_weights_and_optimizer_state(tmp_path):
+    source = tmp_path / "maskable_ppo"
+    train(_config(tmp_path, "maskable_ppo", steps=128, seed=5), progress=False)
+    init = _init_model(source / "final.zip")
+    config = _config(tmp_path, "maskable_ppo", steps=128, output=str(tmp_path / "next"), init_model=init)
+    venv = build_vec_env(config)
+    model = build_model(config, venv, None)
+    venv.close()
+    trained = SB3Agent.load(source / "final.zip", "maskable_ppo", init["sha256"]).model
+    assert not all(torch.equal(a, b) for a, b in zip(model.policy.parameters(), trained.policy.parameters()))
+    initialise_from(model, config)
+    assert all(torch.equal(a, b) for a, b in zip(model.policy.parameters(), trained.policy.parameters()))
+    adam = model.policy.optimizer.state_dict()["state"]
+    assert adam and all(float(state["step"]) > 0 for state in adam.values()), "the optimizer state comes along"
+    messages = []
+    summary = train(config, progress=False, notify=messages.append)
+    assert summary["steps"] == 128 and summary["resumed_from"] is None, "the steps of the new run count from 0"
+    assert f"starting from the weights and optimizer state of {source / 'final.zip'}" in messages
+    assert json.loads((tmp_path / "next" / "config.json").read_text())["init_model"] == init
+
+
+INIT_MODEL_REFUSALS = [
+    ("missing", r"init_model.path: .*nowhere.zip is not a model file"),
+    ("changed", r"init_model: .*source.zip: SHA-256 [0-9a-f]{64} differs from the recorded 0{64}"),
+    ("qrdqn", r"init_model: .*qrdqn.zip does not load as a maskable_ppo model"),
+    ("a2c", r"init_model: .*a2c.zip holds a ActorCriticPolicy with a RMSprop optimizer, not the ActorCriticPolicy "
+            r"with a Adam optimizer of this ppo config"),
+    ("ppo", r"init_model: .*source.zip does not load as a ppo model \(TypeError: MaskableActorCriticPolicy"),
+    ("wider", r"init_model: .*source.zip has another network than net_arch \[32\] and policy_kwargs \{\} build"),
+    ("ranks", r"init_model: .*source.zip reads observations Box\(676,\) \(bounds \w{8}\) with actions "
+              r"\w*Discrete\(5\), but this table \(razz, 2 seats, starting_stacks 1000, encoding ranks\) has "
+              r"Box\(442,\) \(bounds \w{8}\) with"),
+    ("stacks", r"init_model: .*source.zip reads observations Box\(676,\) \(bounds (\w{8})\) .* this table \(razz, 2 "
+               r"seats, starting_stacks 500, encoding flat\) has Box\(676,\) \(bounds (?!\1)\w{8}\)"),
+]
+
+
+@pytest.mark.parametrize("case, message", INIT_MODEL_REFUSALS, ids=[case for case, _ in INIT_MODEL_REFUSALS])
+def test_init_model_refuses_a_file_that_does_not_fit_and_touches_nothing(tmp_path, case, message):
+    init = _saved_model(tmp_path, "source")
+    overrides = {"init_model": init}
+    if case == "missing":
+        overrides["init_model"] = {**init, "path": str(tmp_path / "nowhere.zip")}
+    elif case == "changed":
+        overrides["init_model"] = {**init, "sha256": "0" * 64}
+    elif case in ("qrdqn", "a2c"):
+        overrides["init_model"] = _saved_model(tmp_path, case, case)
+    elif case == "wider":
+        overrides["net_arch"] = [32]
+    elif case == "stacks":
+        overrides["starting_stacks"] = 500
+    else:
+        overrides["encoding"] = "ranks"
+    algorithm = "ppo" if case in ("ppo", "a2c") else "maskable_ppo"
+    config = _config(tmp_path, algorithm, output=str(tmp_path / "run"), **overrides)
+    for dry_run in (True, False):
+        with pytest.raises(ConfigError, match=message) as err:
+            train(config, progress=False, dry_run=dry_run)
+        assert "\n" not in str(err.value)
+    assert not (tmp_path / "run").exists()

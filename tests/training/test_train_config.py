@@ -83,11 +83,29 @@ def test_config_errors_name_the_field():
     ({"output": "  "}, "output: expected a folder path"),
     ({"output": 3}, "output: expected a string, got 3"),
     ({1: 2}, "train config: setting names are strings, got the key 1"),
+    ({"init_model": "runs/a/final.zip"}, "init_model: expected a mapping or null, got 'runs/a/final.zip'"),
+    ({"init_model": {"path": "a.zip"}},
+     "init_model: expected a mapping with exactly path, sha256 (the model file and its SHA-256), got the keys 'path'"),
+    ({"init_model": {"path": "a.zip", "sha256": "0" * 64, "algorithm": "ppo"}},
+     "got the keys 'algorithm', 'path', 'sha256'"),
+    ({"init_model": {"path": 3, "sha256": "0" * 64}}, "init_model.path: expected a string, got 3"),
+    ({"init_model": {"path": " ", "sha256": "0" * 64}}, "init_model.path: expected the model file's path"),
+    ({"init_model": {"path": "a\nb.zip", "sha256": "0" * 64}}, "(printable characters), got 'a\\nb.zip'"),
+    ({"init_model": {"path": "a.zip", "sha256": "abc"}},
+     "init_model.sha256: expected the file's SHA-256 as 64 hex digits, got 'abc'"),
+    ({"init_model": {"path": "a.zip", "sha256": None}}, "init_model.sha256: expected a string, got None"),
 ])
 def test_bad_values_name_the_field(data, message):
     with pytest.raises(ConfigError) as err:
         TrainConfig.from_dict(data)
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_init_model_is_recorded_with_its_sha256_in_lower_case():
+    config = TrainConfig.from_dict({"init_model": {"path": "runs/a/final.zip", "sha256": "AB" * 32}})
+    assert config.init_model == {"path": "runs/a/final.zip", "sha256": "ab" * 32}
+    assert config.to_dict()["init_model"] == config.init_model
+    assert TrainConfig.from_dict({}).init_model is None
 
 
 def test_qrdqn_takes_its_own_policy_keywords():
