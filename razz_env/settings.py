@@ -40,8 +40,10 @@ def read_settings_file(path: str | Path, kind: str, example: str) -> dict[str, A
     (a key given twice included) is one :class:`ConfigError` naming the file and, for YAML, the place."""
     import yaml
 
+    text_path = str(path)
+    path = text_path if text_path.isprintable() else repr(text_path)  # one line, whatever the name holds
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(text_path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
     except IsADirectoryError:
