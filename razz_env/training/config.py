@@ -135,8 +135,10 @@ def checked_mapping(cls: type, data: Any, label: str) -> dict[str, Any]:
     return checked_fields(cls, data, label)
 
 
-def check_agent_spec(label: str, spec: Any, variant: str | None = None, num_seats: int | None = None) -> None:
-    """Refuse an agent spec that names no agent, does not build, or (given a table) cannot sit at it."""
+def check_agent_spec(label: str, spec: Any, variant: str | None = None,
+                     num_seats: int | tuple[int, ...] | None = None) -> None:
+    """Refuse an agent spec that names no agent, does not build, or (given a table) cannot sit at it (at every
+    size of ``num_seats``, when it lists several)."""
     from agents.registry import make_agent
     from razz_env.agent import seating_problem
 
@@ -147,9 +149,10 @@ def check_agent_spec(label: str, spec: Any, variant: str | None = None, num_seat
     except (LookupError, ValueError, TypeError, RuntimeError, ImportError) as err:
         raise ConfigError(f"{label}: {' '.join(str(err).split())}") from err
     if variant is not None and num_seats is not None:
-        problem = seating_problem(agent, variant, num_seats)
-        if problem is not None:
-            raise ConfigError(f"{label}: {problem}")
+        for seats in (num_seats,) if isinstance(num_seats, int) else num_seats:
+            problem = seating_problem(agent, variant, seats)
+            if problem is not None:
+                raise ConfigError(f"{label}: {problem}")
 
 
 def _check_sb3_kwargs(label: str, kwargs: Mapping[str, Any], target: Any, reserved: Mapping[str, str]) -> None:
@@ -225,6 +228,11 @@ class TrainConfig:
     games, 1/1/2/4 in MiniRazz), and the table plays the variant's raise cap; the config holds the values it
     plays, defaults filled in (as ``config.json`` records them).
 
+    ``num_players`` is one table size, or a list of two or more (mixed table sizes, e.g. ``[2, 6]``): then
+    environment ``i`` of the ``n_envs`` plays ``num_players[i % len(num_players)]`` seats (round-robin, so
+    ``n_envs`` must be a multiple of the number of sizes), the encoding must be a padded one (``flat8`` or
+    ``ranks8``: one observation layout for every size), and ``vec_env`` ``dummy`` or ``subproc``.
+
     ``init_model`` (``{path, sha256}``) starts a new run from the weights and optimizer state of a model
     file instead of random ones (the steps still count from 0); the file is loaded only if its bytes match
     ``sha256``, and :func:`razz_env.training.train.train` refuses one of another algorithm, table or network
@@ -234,7 +242,7 @@ class TrainConfig:
     name: str = "ppo_razz"
     algorithm: str = "maskable_ppo"
     variant: str = "razz"
-    num_players: int = 2
+    num_players: int | tuple[int, ...] = 2
     starting_stacks: int = 1000
     ante: int | None = None
     bring_in: int | None = None
@@ -263,6 +271,8 @@ class TrainConfig:
         if isinstance(self.opponents, Mapping):
             object.__setattr__(self, "opponents", OpponentPoolConfig.from_dict(self.opponents))
         object.__setattr__(self, "net_arch", tuple(self.net_arch))
+        if not isinstance(self.num_players, int):
+            object.__setattr__(self, "num_players", tuple(self.num_players))
         object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
         object.__setattr__(self, "policy_kwargs", dict(self.policy_kwargs))
         object.__setattr__(self, "algo_kwargs", dict(self.algo_kwargs))
@@ -275,9 +285,9 @@ class TrainConfig:
         if not self.eval_opponents:
             raise ConfigError("eval_opponents: expected at least one agent")
         for index, spec in enumerate(self.eval_opponents):
-            check_agent_spec(f"eval_opponents[{index}]", spec, self.variant, self.num_players)
+            check_agent_spec(f"eval_opponents[{index}]", spec, self.variant, self.seat_counts)
         for index, spec in enumerate(self.opponents.baselines):
-            check_agent_spec(f"opponents.baselines[{index}]", spec, self.variant, self.num_players)
+            check_agent_spec(f"opponents.baselines[{index}]", spec, self.variant, self.seat_counts)
         _check_recordable(self)
 
     def _check_names(self) -> None:
@@ -299,12 +309,22 @@ class TrainConfig:
                 object.__setattr__(self, name, default)
 
     def _check_table(self) -> None:
-        from razz_env.encoding import ENCODINGS
+        from razz_env.encoding import ENCODINGS, is_padded
         from razz_env.env.common import table_config
 
-        table_config(**{k: v for k, v in self.table_kwargs().items() if k != "encoding"})
+        if isinstance(self.num_players, tuple) and (len(set(self.num_players)) < 2
+                                                    or len(set(self.num_players)) != len(self.num_players)):
+            raise ConfigError(f"num_players: expected a seat count, or a list of two or more different seat counts "
+                              f"(mixed table sizes), got {shown(list(self.num_players))}")
+        for seats in self.seat_counts:
+            table_config(**{k: v for k, v in self.table_kwargs(seats).items() if k != "encoding"})
         if self.encoding not in ENCODINGS:
             raise ConfigError(f"encoding: unknown encoding {shown(self.encoding)}; known: {', '.join(ENCODINGS)}")
+        if self.mixed_sizes and not is_padded(self.encoding):
+            padded = ", ".join(name for name in ENCODINGS if is_padded(name))
+            raise ConfigError(f"num_players: a list of table sizes needs a padded encoding (one observation layout "
+                              f"for every size), got encoding {shown(self.encoding)}; set encoding to one of "
+                              f"{padded}")
 
     def _check_counts(self) -> None:
         for name in ("total_timesteps", "n_envs", "eval_every", "eval_deals", "checkpoint_every", "torch_threads"):
@@ -313,6 +333,14 @@ class TrainConfig:
             raise ConfigError(f"seed: expected an integer from 0 to {MAX_SEED}, got {shown(self.seed)}")
         if self.vec_env not in VEC_ENVS:
             raise ConfigError(f"vec_env: expected one of {', '.join(VEC_ENVS)}, got {shown(self.vec_env)}")
+        if self.mixed_sizes:
+            sizes = len(self.seat_counts)
+            if self.n_envs % sizes:
+                raise ConfigError(f"n_envs: expected a multiple of the {sizes} table sizes in num_players (environment "
+                                  f"i plays num_players[i % {sizes}] seats), got {self.n_envs}")
+            if self.vec_env == "batch":
+                raise ConfigError("vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of "
+                                  "num_players")
         for index, width in enumerate(self.net_arch):
             _require_positive_int(f"net_arch[{index}]", width)
         if self.max_minutes is not None and not (math.isfinite(self.max_minutes) and self.max_minutes > 0):
@@ -355,9 +383,24 @@ class TrainConfig:
         """The algorithm takes action masks itself (else illegal choices play check/fold)."""
         return self.algorithm in MASKING_ALGORITHMS
 
-    def table_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments of :class:`razz_env.SingleAgentEnv` for this table."""
-        return {"variant": self.variant, "num_players": self.num_players, "starting_stacks": self.starting_stacks,
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """The table sizes trained at, in ``num_players`` order."""
+        return (self.num_players,) if isinstance(self.num_players, int) else self.num_players
+
+    @property
+    def mixed_sizes(self) -> bool:
+        """Whether the run trains at more than one table size."""
+        return len(self.seat_counts) > 1
+
+    def table_kwargs(self, num_players: int | None = None) -> dict[str, Any]:
+        """Keyword arguments of :class:`razz_env.SingleAgentEnv` for this table (at ``num_players`` seats, one of
+        :attr:`seat_counts`; by default the only one)."""
+        if num_players is None:
+            if self.mixed_sizes:
+                raise ValueError(f"table_kwargs: name one of the table sizes {list(self.seat_counts)}")
+            num_players = self.seat_counts[0]
+        return {"variant": self.variant, "num_players": num_players, "starting_stacks": self.starting_stacks,
                 "ante": self.ante, "bring_in": self.bring_in, "small_bet": self.small_bet,
                 "big_bet": self.big_bet, "encoding": self.encoding}
 
@@ -365,6 +408,8 @@ class TrainConfig:
         """Plain data (for the run folder's ``config.json``)."""
         data = asdict(self)
         data["net_arch"] = list(self.net_arch)
+        if isinstance(self.num_players, tuple):
+            data["num_players"] = list(self.num_players)
         return data
 
     @classmethod

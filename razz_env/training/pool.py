@@ -3,11 +3,16 @@
 A :class:`OpponentPool` is the ``opponent_sampler`` of each training
 environment. :class:`PoolWrapper` exposes ``add_snapshot`` and ``set_progress`` so
 the trainer can reach pools living in subprocess environments (``env_method``).
+
+The pools of one process share each snapshot's model (one copy per process, not one per
+environment: 64 environments with 10 snapshots each held 640 models and filled 20 GB); each
+pool's snapshot agent keeps its own random generator.
 """
 
 from __future__ import annotations
 
 import random
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +20,21 @@ import gymnasium
 
 from razz_env.agent import Agent
 from razz_env.training.config import OpponentPoolConfig
+
+# Snapshot models loaded in this process, by (resolved path, SHA-256, algorithm); a model goes when no pool holds it.
+_SNAPSHOT_MODELS: weakref.WeakValueDictionary[tuple[str, str, str], Any] = weakref.WeakValueDictionary()
+
+
+def snapshot_model(path: str | Path, sha256: str, algorithm: str) -> Any:
+    """The model of a snapshot file, loaded once per process from bytes whose SHA-256 is ``sha256``."""
+    from agents.sb3_agent import load_model, read_verified
+
+    key = (str(Path(path).resolve()), sha256.lower(), algorithm)
+    model = _SNAPSHOT_MODELS.get(key)
+    if model is None:
+        model = load_model(read_verified(path, sha256), algorithm)
+        _SNAPSHOT_MODELS[key] = model
+    return model
 
 
 class OpponentPool:
@@ -35,12 +55,13 @@ class OpponentPool:
     def add_snapshot(self, path: str | Path, sha256: str) -> None:
         """Add a saved learner snapshot as an opponent (oldest dropped past ``max_snapshots``).
 
-        The file is loaded only if its SHA-256 is ``sha256`` (the one recorded when it was written).
+        The file is loaded only if its SHA-256 is ``sha256`` (the one recorded when it was written), once per
+        process (:func:`snapshot_model`).
         """
         from agents.sb3_agent import SB3Agent
 
-        agent = SB3Agent.load(path, self.algorithm, sha256, name=f"snapshot:{Path(path).stem}", deterministic=False,
-                              encoding=self.encoding, seed=self._rng.randrange(2**31))
+        agent = SB3Agent(snapshot_model(path, sha256, self.algorithm), name=f"snapshot:{Path(path).stem}",
+                         deterministic=False, encoding=self.encoding, seed=self._rng.randrange(2**31))
         self.snapshots.append(agent)
         del self.snapshots[: -self.config.max_snapshots]
 

@@ -34,7 +34,10 @@ TENSORBOARD = "tb"
 CHECKPOINTS = "checkpoints"
 SNAPSHOTS = "snapshots"
 RUN_ENTRIES = (CONFIG, EVAL, HASHES, CLOCK, SUMMARY, FINAL, TENSORBOARD, CHECKPOINTS, SNAPSHOTS)
-EVAL_FIELDS = ("steps", "minutes", "train_minutes", "opponent", "bb_per_100", "ci95_low", "ci95_high", "hands")
+EVAL_FIELDS = ("steps", "minutes", "train_minutes", "opponent", "bb_per_100", "ci95_low", "ci95_high", "hands",
+               "seats")
+# The columns before ``seats`` (the table size of each row) was added; such a run's rows are at its one table size.
+LEGACY_EVAL_FIELDS = EVAL_FIELDS[:-1]
 STEP_FILE = re.compile(r"step_(\d+)\.zip")
 
 
@@ -182,14 +185,22 @@ class RunFolder:
         return (float(rows[-1]["minutes"]), float(rows[-1]["train_minutes"])) if rows else (0.0, 0.0)
 
     def eval_rows(self) -> list[dict[str, str]]:
-        """The rows of ``eval.csv`` (none when absent); a malformed file is a :class:`ConfigError`."""
+        """The rows of ``eval.csv`` (none when absent); a malformed file is a :class:`ConfigError`.
+
+        A file written before the ``seats`` column existed reads with the run's one table size (``config.json``).
+        """
         path = self.path / EVAL
         if not path.exists():
             return []
         with open(path, newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)
             rows = list(reader)
-        if tuple(reader.fieldnames or ()) != EVAL_FIELDS:
+        columns = tuple(reader.fieldnames or ())
+        if columns == LEGACY_EVAL_FIELDS:
+            config = self.read_json(CONFIG, {})
+            seats = config.get("num_players") if isinstance(config, dict) else None
+            rows = [{**row, "seats": str(seats) if isinstance(seats, int) else ""} for row in rows]
+        elif columns != EVAL_FIELDS:
             raise ConfigError(f"{path}: expected the columns {', '.join(EVAL_FIELDS)}")
         for line, row in enumerate(rows, start=2):
             if not (row["steps"] or "").isdigit():

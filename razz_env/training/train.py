@@ -3,8 +3,8 @@
 The run folder (``config.output``, see :mod:`razz_env.training.runfolder`) holds
 ``config.json``, TensorBoard logs (``tb/``), periodic checkpoints and self-play
 snapshots with their SHA-256 in ``hashes.json``, ``eval.csv`` (duplicate bb/100 with
-95% CI against each evaluation opponent, by steps and wall-clock minutes, ending
-with the final evaluation), ``final.zip`` and ``summary.json`` (throughput and the
+95% CI against each evaluation opponent at each table size trained at, by steps and
+wall-clock minutes, ending with the final evaluation), ``final.zip`` and ``summary.json`` (throughput and the
 share of time spent in the environment). A new run starts from random weights, or from
 a verified model file's (``init_model``, :func:`initialise_from`).
 
@@ -43,7 +43,9 @@ def _to_stderr(message: str) -> None:
 
 
 def make_env_fn(config: TrainConfig, rank: int) -> Any:
-    """Factory for the ``rank``-th training environment (picklable for subprocess envs)."""
+    """Factory for the ``rank``-th training environment (picklable for subprocess envs); with mixed table sizes
+    it plays ``num_players[rank % len(num_players)]`` seats."""
+    table = config.table_kwargs(config.seat_counts[rank % len(config.seat_counts)])
 
     def build() -> Any:
         import multiprocessing
@@ -58,7 +60,7 @@ def make_env_fn(config: TrainConfig, rank: int) -> Any:
         seed = config.seed * 1000 + rank
         pool = OpponentPool(config.opponents, config.algorithm, config.encoding, seed)
         mode = "raise" if config.masks_natively else "check_fold"
-        env = SingleAgentEnv(opponent_sampler=pool, seat="random", illegal_action=mode, **config.table_kwargs())
+        env = SingleAgentEnv(opponent_sampler=pool, seat="random", illegal_action=mode, **table)
         env.reset(seed=seed)
         return PoolWrapper(Monitor(env), pool)
 
@@ -183,8 +185,9 @@ def initialise_from(model: Any, config: TrainConfig) -> None:
                           f"model file of the same algorithm and optimizer")
     if loaded.observation_space != model.observation_space or loaded.action_space != model.action_space:
         raise ConfigError(f"init_model: {path} reads observations {_space(loaded.observation_space)} with actions "
-                          f"{_space(loaded.action_space)}, but this table ({config.variant}, {config.num_players} "
-                          f"seats, starting_stacks {config.starting_stacks}, encoding {config.encoding}) has "
+                          f"{_space(loaded.action_space)}, but this table ({config.variant}, "
+                          f"{'/'.join(str(seats) for seats in config.seat_counts)} seats, starting_stacks "
+                          f"{config.starting_stacks}, encoding {config.encoding}) has "
                           f"{_space(model.observation_space)} with {_space(model.action_space)}")
     theirs, ours = loaded.policy.state_dict(), model.policy.state_dict()
     shapes = {name: tuple(tensor.shape) for name, tensor in theirs.items()}
@@ -195,7 +198,8 @@ def initialise_from(model: Any, config: TrainConfig) -> None:
 
 
 def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]:
-    """Duplicate bb/100 of the current (greedy, masked) policy against each evaluation opponent.
+    """Duplicate bb/100 of the current (greedy, masked) policy against each evaluation opponent, at each table
+    size trained at (a row per size and opponent, its ``seats`` named).
 
     At a table of more than two seats the opponent fills every other seat.
     """
@@ -206,20 +210,28 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     from razz_env.evaluation.stats import win_rate
     from razz_env.evaluation.tournament import agent_label
 
-    seats = config.num_players
-    hand_config = HandConfig.create(config.variant, num_seats=seats, starting_stack=config.starting_stacks,
-                                    ante=config.ante, bring_in=config.bring_in, small_bet=config.small_bet,
-                                    big_bet=config.big_bet)
     learner = SB3Agent(model, name=config.name, encoding=config.encoding)
     rows = []
-    for index, spec in enumerate(config.eval_opponents):
-        opponent = make_agent(spec, seed=index)
-        tables = play_deals([learner] + [opponent] * (seats - 1), hand_config, config.eval_deals, f"{seed}/{index}")
-        sums = summarise_tables(tables, seats, config.eval_deals, hand_config.big_bet)
-        rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])
-        rows.append({"opponent": agent_label(spec), "bb_per_100": round(rate.mean_bb100, 2),
-                     "ci95_low": round(rate.low, 2), "ci95_high": round(rate.high, 2), "hands": sums["hands"]})
+    for seats in config.seat_counts:
+        hand_config = HandConfig.create(config.variant, num_seats=seats, starting_stack=config.starting_stacks,
+                                        ante=config.ante, bring_in=config.bring_in, small_bet=config.small_bet,
+                                        big_bet=config.big_bet)
+        for index, spec in enumerate(config.eval_opponents):
+            opponent = make_agent(spec, seed=index)
+            tables = play_deals([learner] + [opponent] * (seats - 1), hand_config, config.eval_deals,
+                                f"{seed}/{index}")
+            sums = summarise_tables(tables, seats, config.eval_deals, hand_config.big_bet)
+            rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])
+            rows.append({"opponent": agent_label(spec), "bb_per_100": round(rate.mean_bb100, 2),
+                         "ci95_low": round(rate.low, 2), "ci95_high": round(rate.high, 2), "hands": sums["hands"],
+                         "seats": seats})
     return rows
+
+
+def eval_label(config: TrainConfig, row: dict[str, Any]) -> str:
+    """An evaluation row's name in TensorBoard and the progress bar: the opponent, and the table size when the run
+    trains at several."""
+    return f"{row['opponent']}@{row['seats']}" if config.mixed_sizes else row["opponent"]
 
 
 class Clock:
@@ -300,12 +312,12 @@ def _callback(config: TrainConfig, folder: RunFolder, clock: Clock, bar: Any) ->
                      "train_minutes": round(clock.train_minutes(), 2)}
             folder.append_eval_rows([{**stamp, **row} for row in rows])
             for row in rows:
-                self.logger.record(f"eval/bb100_vs_{row['opponent']}", row["bb_per_100"])
-                self.logger.record(f"eval/ci95_low_vs_{row['opponent']}", row["ci95_low"])
+                self.logger.record(f"eval/bb100_vs_{eval_label(config, row)}", row["bb_per_100"])
+                self.logger.record(f"eval/ci95_low_vs_{eval_label(config, row)}", row["ci95_low"])
             self.logger.dump(step=steps)
             self.last_eval = (steps, rows)
             if bar is not None:
-                bar.set_postfix({row["opponent"][:10]: row["bb_per_100"] for row in rows})
+                bar.set_postfix({eval_label(config, row)[:13]: row["bb_per_100"] for row in rows})
             return rows
 
     return TrainingCallback()
@@ -481,7 +493,8 @@ def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: 
         "train_seconds": round(wall, 1), "steps_per_second": round(steps_done / wall, 1) if wall > 0 else None,
         "env_seconds": round(venv.env_seconds, 1),
         "env_share": round(venv.env_seconds / wall, 3) if wall > 0 else None,
-        "vec_env": config.vec_env, "n_envs": config.n_envs, "final_eval": final_eval,
+        "vec_env": config.vec_env, "n_envs": config.n_envs, "seat_counts": list(config.seat_counts),
+        "final_eval": final_eval,
         "opponent_draws": venv.env_method("opponent_counts"),
     }
     folder.write_json(SUMMARY, summary)

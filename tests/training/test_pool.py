@@ -63,3 +63,28 @@ def test_a_snapshot_swapped_after_the_check_still_loads_the_verified_bytes(tmp_p
     assert path.read_bytes() == swapped
     weights = [p for p in pool.snapshots[0].model.policy.parameters()]
     assert all(bool((p == 0.25).all()) for p in weights)
+
+
+def test_the_pools_of_a_process_share_one_model_per_snapshot(tmp_path):
+    """Every environment's pool holds the snapshot, but the process loads its model once (not once per pool:
+    64 environments with 10 snapshots each filled 20 GB); each pool's agent draws from its own generator,
+    and the model goes when no pool holds it any more."""
+    import gc
+
+    path = tmp_path / "step_8.zip"
+    path.write_bytes(_model_bytes(0.5))
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    pools = [OpponentPool(OpponentPoolConfig(baselines=("random",), weights=(1.0,), max_snapshots=1), "maskable_ppo",
+                          "flat", seed=seed) for seed in range(3)]
+    for pool in pools:
+        pool.add_snapshot(path, digest)
+    agents = [pool.snapshots[0] for pool in pools]
+    assert all(agent.model is agents[0].model for agent in agents)
+    assert len({id(agent._generator) for agent in agents}) == 3 and not agents[0].deterministic
+    from razz_env.training.pool import _SNAPSHOT_MODELS
+
+    del agents
+    for pool in pools:
+        pool.snapshots.clear()
+    gc.collect()
+    assert not [key for key in _SNAPSHOT_MODELS.keys() if key[0] == str(path.resolve())]

@@ -114,6 +114,19 @@ def test_eval_csv_with_other_columns_is_refused(tmp_path):
         RunFolder(tmp_path).eval_rows()
 
 
+@pytest.mark.parametrize("config, seats", [({"num_players": 6}, "6"), ({"num_players": [2, 6]}, ""), ([], "")])
+def test_eval_csv_written_before_the_seats_column_reads_at_the_runs_table_size(tmp_path, config, seats):
+    """A run started before eval.csv had its ``seats`` column still resumes: its rows read at the one table size
+    config.json names, and the next write adds the column."""
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    (tmp_path / "eval.csv").write_text(",".join(EVAL_FIELDS[:-1]) + "\n100,1.0,0.5,random,1.0,0.0,2.0,10\n")
+    folder = RunFolder(tmp_path)
+    assert [(row["steps"], row["seats"]) for row in folder.eval_rows()] == [("100", seats)]
+    folder.append_eval_rows([{**_row(200), "seats": 6}])
+    assert (tmp_path / "eval.csv").read_text().splitlines() == [
+        ",".join(EVAL_FIELDS), f"100,1.0,0.5,random,1.0,0.0,2.0,10,{seats}", "200,2.0,1.0,random,1.0,0.0,2.0,10,6"]
+
+
 def test_clock_at_a_checkpoint_or_the_last_evaluation(tmp_path):
     folder = RunFolder(tmp_path)
     folder.write_eval_rows([_row(100)])

@@ -342,3 +342,16 @@ def test_init_model_refuses_a_file_that_does_not_fit_and_touches_nothing(tmp_pat
             train(config, progress=False, dry_run=dry_run)
         assert "\n" not in str(err.value)
     assert not (tmp_path / "run").exists()
+
+
+def test_init_model_of_one_padded_layout_starts_a_mixed_size_run_and_another_layout_is_refused(tmp_path):
+    """A heads-up flat8 model starts a ``num_players: [2, 6]`` run (one layout for every size); a model of
+    other stacks is refused naming both table sizes, before the folder is touched."""
+    init = _saved_model(tmp_path, "heads_up", encoding="flat8")
+    mixed = {"encoding": "flat8", "num_players": [2, 6], "output": str(tmp_path / "run")}
+    plan = train(_config(tmp_path, "maskable_ppo", init_model=init, **mixed), progress=False, dry_run=True)
+    assert plan["config"]["num_players"] == [2, 6] and plan["start_steps"] == 0
+    other = _saved_model(tmp_path, "deep", encoding="flat8", starting_stacks=5000)
+    with pytest.raises(ConfigError, match=r"but this table \(razz, 2/6 seats, starting_stacks 1000, encoding flat8\)"):
+        train(_config(tmp_path, "maskable_ppo", init_model=other, **mixed), progress=False, dry_run=True)
+    assert not (tmp_path / "run").exists()

@@ -53,6 +53,8 @@ def _refused(capsys, argv) -> str:
     ("learning_rate: 0.1\n", "train config: unknown key(s) ['learning_rate']; known: ['algo_kwargs'"),
     ("n_envs: two\n", "n_envs: expected an integer, got 'two'"),
     ("opponents: {max_snapshots: 0}\n", "opponents.max_snapshots: expected a positive integer, got 0"),
+    ("num_players: [2, 6]\n", "num_players: a list of table sizes needs a padded encoding"),
+    ("num_players: [2, 6]\nencoding: flat8\nn_envs: 3\n", "n_envs: expected a multiple of the 2 table sizes"),
 ])
 def test_bad_config_files_are_one_line_and_create_nothing(tmp_path, capsys, text, message):
     path = tmp_path / "c.yaml"
@@ -193,3 +195,45 @@ def test_a_flat8_model_trained_heads_up_plays_two_to_eight_handed(tmp_path, caps
         assert [t.payoffs for t in scalar] == [t.payoffs for t in batched]
     with pytest.raises(ValueError, match="cannot be seated at stud"):
         agent.reset(0, 2, "stud")
+
+
+def test_mixed_table_sizes_train_evaluate_and_save_a_model_that_plays_two_to_eight_handed(tmp_path, capsys):
+    """``num_players: [2, 6]`` with flat8: the environments alternate heads-up and 6-max tables, each
+    evaluation is a row per table size and opponent (``seats`` column), config.json and summary.json record
+    the sizes, and the final model plays 2, 6 and 8 handed."""
+    from agents.registry import make_agent
+    from razz_env.engine.config import HandConfig
+    from razz_env.evaluation.match import play_deals
+    from razz_env.training.config import TrainConfig
+    from razz_env.training.train import build_vec_env, train
+
+    path = tmp_path / "mixed.yaml"
+    tiny = TINY.format(steps=256, eval_every=128).replace("n_envs: 2\n", "n_envs: 4\n")
+    path.write_text(tiny + "num_players: [2, 6]\nencoding: flat8\neval_opponents: [calling_station, tag]\n")
+    run = tmp_path / "run"
+    assert main(["train", "--config", str(path), "--output", str(run), "--quiet"]) == 0
+    capsys.readouterr()
+    assert json.loads((run / "config.json").read_text())["num_players"] == [2, 6]
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["seat_counts"] == [2, 6] and summary["steps"] == 256
+    assert [(row["opponent"], row["seats"]) for row in summary["final_eval"]] == [
+        ("calling_station", 2), ("tag", 2), ("calling_station", 6), ("tag", 6)]
+    lines = (run / "eval.csv").read_text().splitlines()
+    assert lines[0].endswith(",hands,seats") and len(lines) == 1 + 2 * 4
+    assert [line.split(",")[-1] for line in lines[1:5]] == ["2", "2", "6", "6"]
+    config = TrainConfig.from_yaml(path, output=str(run), total_timesteps=512)
+    assert train(config, resume=True, dry_run=True, progress=False)["start_steps"] == 256
+    venv = build_vec_env(config)
+    try:
+        assert [env.unwrapped.config.num_seats for env in venv.venv.envs] == [2, 6, 2, 6]
+        assert all(env.observation_space == venv.observation_space for env in venv.venv.envs)
+    finally:
+        venv.close()
+    final = run / "final.zip"
+    spec = {"type": "sb3_model", "path": str(final), "sha256": hashlib.sha256(final.read_bytes()).hexdigest(),
+            "variant": "razz", "num_players": 6, "encoding": "flat8"}
+    agent = make_agent(spec)
+    for seats in (2, 6, 8):
+        players = [agent] + [make_agent("tag") for _ in range(seats - 1)]
+        tables = play_deals(players, HandConfig.create("razz", num_seats=seats), 1, f"mixed-{seats}")
+        assert len(tables) == seats and all(t.hand.is_over for t in tables)

@@ -72,6 +72,27 @@ def test_config_errors_name_the_field():
     ({"policy_kwargs": {"activation_fn": "relu"}}, "policy_kwargs.activation_fn: expected a Python class"),
     ({"policy_kwargs": {"n_quantiles": 5}}, "policy_kwargs: unknown key 'n_quantiles'"),
     ({"num_players": 9}, "num_players: "),
+    ({"num_players": [2, 6]}, "num_players: a list of table sizes needs a padded encoding (one observation layout "
+                              "for every size), got encoding 'flat'; set encoding to one of flat8, ranks8"),
+    ({"num_players": [2, 6], "encoding": "ranks"}, "num_players: a list of table sizes needs a padded encoding"),
+    ({"num_players": [6], "encoding": "flat8"}, "num_players: expected a seat count, or a list of two or more "
+                                                "different seat counts (mixed table sizes), got [6]"),
+    ({"num_players": [], "encoding": "flat8"}, "num_players: expected a seat count, or a list of two or more"),
+    ({"num_players": [2, 6, 2], "encoding": "flat8"}, "different seat counts (mixed table sizes), got [2, 6, 2]"),
+    ({"num_players": [2, 9], "encoding": "flat8"}, "num_players: must be at most 8, got 9"),
+    ({"num_players": [2, 1], "encoding": "flat8"}, "num_players: must be at least 2, got 1"),
+    ({"num_players": [2, "six"], "encoding": "flat8"},
+     "num_players: expected an integer or a list of integers, got [2, 'six']"),
+    ({"num_players": [2, True], "encoding": "flat8"}, "num_players: expected an integer or a list of integers"),
+    ({"num_players": [2, 3, 6], "encoding": "flat8", "n_envs": 8},
+     "n_envs: expected a multiple of the 3 table sizes in num_players (environment i plays num_players[i % 3] "
+     "seats), got 8"),
+    ({"num_players": [2, 6], "encoding": "flat8", "vec_env": "batch"},
+     "vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of num_players"),
+    ({"num_players": [2, 6], "encoding": "flat8", "eval_opponents": ["random", "ppo_razz"]},
+     "eval_opponents[1]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 6 seats"),
+    ({"num_players": [6, 2], "encoding": "flat8", "opponents": {"baselines": ["ppo_razz"], "weights": [1]}},
+     "opponents.baselines[0]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 6 seats"),
     ({"starting_stacks": "deep"}, "starting_stacks: expected an integer, got 'deep'"),
     ({"ante": -1}, "ante"),
     ({"variant": "holdem"}, "variant: unknown variant 'holdem'"),
@@ -106,6 +127,18 @@ def test_init_model_is_recorded_with_its_sha256_in_lower_case():
     assert config.init_model == {"path": "runs/a/final.zip", "sha256": "ab" * 32}
     assert config.to_dict()["init_model"] == config.init_model
     assert TrainConfig.from_dict({}).init_model is None
+
+
+def test_a_list_of_table_sizes_is_kept_in_order_and_recorded_as_a_list():
+    config = TrainConfig.from_dict({"num_players": [6, 2, 3], "encoding": "ranks8", "n_envs": 6})
+    assert (config.num_players, config.seat_counts, config.mixed_sizes) == ((6, 2, 3), (6, 2, 3), True)
+    assert config.to_dict()["num_players"] == [6, 2, 3]
+    assert TrainConfig.from_dict(config.to_dict()) == config
+    assert config.table_kwargs(3)["num_players"] == 3
+    with pytest.raises(ValueError, match=r"table_kwargs: name one of the table sizes \[6, 2, 3\]"):
+        config.table_kwargs()
+    single = TrainConfig.from_dict({"num_players": 6})
+    assert (single.seat_counts, single.mixed_sizes, single.table_kwargs()["num_players"]) == ((6,), False, 6)
 
 
 def test_qrdqn_takes_its_own_policy_keywords():
