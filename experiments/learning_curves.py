@@ -14,11 +14,15 @@ from pathlib import Path
 
 
 def read_eval(run: Path) -> dict[str, list[dict[str, float]]]:
-    """``eval.csv`` rows grouped by opponent."""
-    series: dict[str, list[dict[str, float]]] = defaultdict(list)
+    """``eval.csv`` rows grouped by opponent, and by table size (``"tag @ 6 seats"``) when a run of mixed
+    table sizes evaluated at several (one curve must not join two sizes' figures)."""
     with open(run / "eval.csv", newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            series[row["opponent"]].append({k: float(v) for k, v in row.items() if k != "opponent"})
+        rows = list(csv.DictReader(handle))
+    mixed = len({row.get("seats") for row in rows}) > 1
+    series: dict[str, list[dict[str, float]]] = defaultdict(list)
+    for row in rows:
+        name = f"{row['opponent']} @ {row['seats']} seats" if mixed else row["opponent"]
+        series[name].append({k: float(v) for k, v in row.items() if k != "opponent"})
     return series
 
 
