@@ -125,9 +125,9 @@ class _Timeout(Exception):
     pass
 
 
-def _with_time_limit(call: Callable[[], Any], seconds: float) -> Any:
-    """Run ``call``; raise :class:`_Timeout` past ``seconds`` (enforced in the main thread only)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+def _with_time_limit(call: Callable[[], Any], seconds: float | None) -> Any:
+    """Run ``call``; raise :class:`_Timeout` past ``seconds`` (enforced in the main thread only; ``None``: no limit)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         return call()
 
     def expire(signum: int, frame: Any) -> None:
@@ -163,10 +163,11 @@ class _BatchTable:
     payoffs: list[int]
 
 
-def _ask(agent: Agent, position: int, observations: list[Observation], timeout: float) -> list[Any]:
+def _ask(agent: Agent, position: int, observations: list[Observation], timeout: float | None) -> list[Any]:
     """The agent's ids for ``observations`` (one batched call); :class:`AgentFailure` if it raises or runs late."""
     try:
-        ids = _with_time_limit(lambda: act_batch(agent, observations), timeout * len(observations))
+        limit = None if timeout is None else timeout * len(observations)
+        ids = _with_time_limit(lambda: act_batch(agent, observations), limit)
     except _Timeout:
         raise AgentFailure(position, "timeout", f"no decision within {timeout:g} s per decision") from None
     except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
@@ -176,7 +177,7 @@ def _ask(agent: Agent, position: int, observations: list[Observation], timeout: 
     return ids
 
 
-def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float) -> None:
+def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float | None) -> None:
     ids = _ask(agent, position, [observer(t.hand, t.hand.actor) for t in tables], timeout)
     for table, action_id in zip(tables, ids):
         hand = table.hand
@@ -233,7 +234,7 @@ def play_deals(
     deals: int,
     seed: str,
     duplicate: bool = True,
-    timeout: float = 2.0,
+    timeout: float | None = 2.0,
     first_deal: int = 0,
 ) -> list[_Table]:
     """Play ``deals`` decks with ``players[i]`` at lineup position ``i``, all tables in lockstep.
@@ -302,7 +303,7 @@ def play_deals_batched(
     deals: int,
     seed: str,
     duplicate: bool = True,
-    timeout: float = 2.0,
+    timeout: float | None = 2.0,
     first_deal: int = 0,
     records: bool = False,
 ) -> list[_Table] | list[_BatchTable]:

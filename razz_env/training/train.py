@@ -218,8 +218,9 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
                                         big_bet=config.big_bet)
         for index, spec in enumerate(config.eval_opponents):
             opponent = make_agent(spec, seed=index)
+            # no time limit: a busy machine must not end a run (these agents are the trainer's own, not untrusted)
             tables = play_deals([learner] + [opponent] * (seats - 1), hand_config, config.eval_deals,
-                                f"{seed}/{index}")
+                                f"{seed}/{index}", timeout=None)
             sums = summarise_tables(tables, seats, config.eval_deals, hand_config.big_bet)
             rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])
             rows.append({"opponent": agent_label(spec), "bb_per_100": round(rate.mean_bb100, 2),

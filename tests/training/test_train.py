@@ -22,7 +22,7 @@ from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.state import HandState  # noqa: E402
 from razz_env.training.config import OpponentPoolConfig, TrainConfig  # noqa: E402
 from razz_env.training.pool import OpponentPool  # noqa: E402
-from razz_env.training.train import build_model, build_vec_env, initialise_from, train  # noqa: E402
+from razz_env.training.train import build_model, build_vec_env, evaluate, initialise_from, train  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -355,3 +355,21 @@ def test_init_model_of_one_padded_layout_starts_a_mixed_size_run_and_another_lay
     with pytest.raises(ConfigError, match=r"but this table \(razz, 2/6 seats, starting_stacks 1000, encoding flat8\)"):
         train(_config(tmp_path, "maskable_ppo", init_model=other, **mixed), progress=False, dry_run=True)
     assert not (tmp_path / "run").exists()
+
+
+
+def test_the_evaluation_during_training_puts_no_time_limit_on_decisions(tmp_path, monkeypatch):
+    """A periodic evaluation ended a run with "no decision within 2 s per decision" on a loaded machine: the
+    tournament's limit on untrusted agents does not belong to the trainer's own evaluation."""
+    from razz_env.evaluation import match
+
+    limits = []
+
+    def recording(call, seconds):
+        limits.append(seconds)
+        return call()
+
+    monkeypatch.setattr(match, "_with_time_limit", recording)
+    config = _config(tmp_path, "maskable_ppo", eval_opponents=["random", "razz_heuristic"], eval_deals=4)
+    rows = evaluate(build_model(config, build_vec_env(config), None), config, "limits")
+    assert [row["hands"] for row in rows] == [8, 8] and limits and set(limits) == {None}
