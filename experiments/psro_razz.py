@@ -60,7 +60,7 @@ from agents.sb3_agent import UntrustedModelError  # noqa: E402
 from razz_env.engine.errors import ConfigError, shown  # noqa: E402
 from razz_env.training.config import MAX_SEED, TrainConfig  # noqa: E402
 from razz_env.training.runfolder import CHECKPOINTS, FINAL, SUMMARY, RunFolder, write_atomic  # noqa: E402
-from razz_env.training.train import TrainingInterrupted, train  # noqa: E402
+from razz_env.training.train import TrainingInterrupted, flat_settings, train  # noqa: E402
 
 RECORD = "psro.json"
 TABLE = "psro.csv"
@@ -172,24 +172,14 @@ def prepare_output(args: Args, record: dict[str, Any]) -> str:
         raise ConfigError(f"{folder / RECORD}: unreadable ({' '.join(str(err).split())}); pass --fresh to delete "
                           f"the loop's files, or choose another --output") from None
     if previous != record:
-        old = _flat(previous) if isinstance(previous, dict) else {"": previous}
-        new = _flat(record)
+        old = flat_settings(previous) if isinstance(previous, dict) else {"": previous}
+        new = flat_settings(record)
         differing = [f"{key if key.isprintable() else shown(key)} was {shown(old.get(key))}, now "
                      f"{shown(new.get(key))}" for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
         more = f"; and {len(differing) - SHOWN_DIFFERENCES} more" if len(differing) > SHOWN_DIFFERENCES else ""
         raise ConfigError(f"{folder}: holds another PSRO run ({'; '.join(differing[:SHOWN_DIFFERENCES])}{more}); "
                           f"pass --fresh to delete it, or choose another --output")
     return "continue"
-
-
-def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    flat: dict[str, Any] = {}
-    for key, value in data.items():
-        if isinstance(value, dict) and value:
-            flat.update(_flat(value, f"{prefix}{key}."))
-        else:
-            flat[prefix + str(key)] = value
-    return flat
 
 
 def learner_config(base: TrainConfig, args: Args, generation: int, best_responses: list[dict[str, Any]],

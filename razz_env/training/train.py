@@ -324,13 +324,14 @@ def _callback(config: TrainConfig, folder: RunFolder, clock: Clock, bar: Any) ->
     return TrainingCallback()
 
 
-def _flat(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+def flat_settings(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested settings as one level, keys joined by dots (``opponents.weights``), to name what differs."""
     flat: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, dict) and value:
-            flat.update(_flat(value, f"{prefix}{key}."))
+            flat.update(flat_settings(value, f"{prefix}{key}."))
         else:
-            flat[prefix + key] = value
+            flat[prefix + str(key)] = value
     return flat
 
 
@@ -343,7 +344,7 @@ def check_resumable(folder: RunFolder, config: TrainConfig) -> list[str]:
         previous = TrainConfig.from_dict(stored)
     except ConfigError as err:
         raise ConfigError(f"{folder.path / CONFIG}: {err}") from err
-    old, new = (_flat(json.loads(json.dumps(c.to_dict()))) for c in (previous, config))
+    old, new = (flat_settings(json.loads(json.dumps(c.to_dict()))) for c in (previous, config))
     changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
     refused = [key for key in changed if key.split(".")[0] not in RESUMABLE]
     if refused:
