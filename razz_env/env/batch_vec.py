@@ -26,7 +26,7 @@ pass for a learned one), repeated until the learner is to act everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -34,12 +34,12 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from razz_env.agent import Observation, act_batch, observation_parts, seating_problem
+from razz_env.agent import Observation, act_batch, observation_parts
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
 from razz_env.engine.checks import as_index
 from razz_env.env.common import reset_seed, table_config
-from razz_env.env.single_agent import ILLEGAL_ACTION_MODES, MAX_SKIPPED_HANDS
+from razz_env.env.single_agent import ILLEGAL_ACTION_MODES, MAX_SKIPPED_HANDS, opponents_per_seat
 
 __all__ = ["BatchSingleAgentVecEnv"]
 
@@ -144,16 +144,9 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         if opponents is None:
             self._opponents = None
             return
-        others = self.config.num_seats - 1
-        if isinstance(opponents, Sequence):
-            listed = list(opponents)
-            if len(listed) != others:
-                raise ValueError(f"opponents: expected one agent or a list of {others} (one per other seat), "
-                                 f"got {len(listed)}")
-        else:
-            listed = [opponents] * others
+        listed = opponents_per_seat(opponents, self.config)
         for agent in listed:
-            self.check_opponent(agent)
+            self._check_batched(agent)
         for k, agent in enumerate(listed, start=1):
             agent.reset(k % self.config.num_seats, self.config.num_seats, self.config.variant.name)
         self._opponents = listed
@@ -161,11 +154,12 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
     def check_opponent(self, agent: Any) -> None:
         """``ValueError`` naming why ``agent`` cannot play here: not an agent, the table refused, the view read
         (the batched engine builds vectors only) or another encoding than the env's."""
-        if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
-            raise ValueError(f"opponents: {agent!r} is not an Agent (needs act(observation) and reset(...))")
-        problem = seating_problem(agent, self.config.variant.name, self.config.num_seats)
-        if problem:
-            raise ValueError(f"opponents: {problem}")
+        opponents_per_seat([agent] * (self.config.num_seats - 1), self.config)
+        self._check_batched(agent)
+
+    def _check_batched(self, agent: Any) -> None:
+        """``ValueError`` if ``agent`` (an agent that accepts the table) reads what the batched engine does not
+        build: the view, or another encoding than the env's."""
         name = getattr(agent, "name", type(agent).__name__)
         if "view" in observation_parts(agent):
             raise ValueError(f"opponents: {name!r} reads the view; the batched env gives opponents the mask "

@@ -75,6 +75,7 @@ from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_index
+from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 from razz_env.env.common import deal_options, reset_seed, table_config
 from razz_env.env.registration import register_envs
@@ -112,6 +113,26 @@ class SeededRandomOpponent:
         """A uniformly random legal id."""
         return self.rng.choice(np.flatnonzero(observation.action_mask).tolist())
 
+
+
+def opponents_per_seat(opponents: OpponentSpec, config: HandConfig) -> list[Agent]:
+    """One agent per other seat of ``config``'s table (one agent repeated, or a list of that many), each an
+    agent that accepts the table; ``ValueError`` naming the first that is not."""
+    others = config.num_seats - 1
+    if isinstance(opponents, Sequence):
+        listed = list(opponents)
+        if len(listed) != others:
+            raise ValueError(f"opponents: expected one agent or a list of {others} (one per other seat), "
+                             f"got {len(listed)}")
+    else:
+        listed = [opponents] * others
+    for agent in listed:
+        if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
+            raise ValueError(f"opponents: {agent!r} is not an Agent (needs act(observation) and reset(...))")
+        problem = seating_problem(agent, config.variant.name, config.num_seats)
+        if problem:
+            raise ValueError(f"opponents: {problem}")
+    return listed
 
 class SingleAgentEnv(gymnasium.Env):
     """One seat of a stud table as a Gymnasium environment; see the module docstring."""
@@ -175,24 +196,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def set_opponents(self, opponents: OpponentSpec) -> None:
         """Use ``opponents`` (one agent for every other seat, or one per seat) from the next hand on."""
-        self._opponents = self._check_opponents(opponents)
-
-    def _check_opponents(self, opponents: OpponentSpec) -> list[Agent]:
-        others = self.config.num_seats - 1
-        if isinstance(opponents, Sequence):
-            listed = list(opponents)
-            if len(listed) != others:
-                raise ValueError(f"opponents: expected one agent or a list of {others} (one per other seat), "
-                                 f"got {len(listed)}")
-        else:
-            listed = [opponents] * others
-        for agent in listed:
-            if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
-                raise ValueError(f"opponents: {agent!r} is not an Agent (needs act(observation) and reset(...))")
-            problem = seating_problem(agent, self.config.variant.name, self.config.num_seats)
-            if problem:
-                raise ValueError(f"opponents: {problem}")
-        return listed
+        self._opponents = opponents_per_seat(opponents, self.config)
 
     # ------------------------------------------------------------------ episode
 
@@ -210,7 +214,7 @@ class SingleAgentEnv(gymnasium.Env):
             self._rng.seed(seed)  # in place: the default opponent draws from this generator too
         self._aborted = "reset() did not finish"  # until it does: step() must not continue the previous hand
         if self.opponent_sampler is not None:
-            self._opponents = self._check_opponents(self.opponent_sampler())
+            self._opponents = opponents_per_seat(self.opponent_sampler(), self.config)
         skipped = 0
         while True:
             self._deal(deal)
