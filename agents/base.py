@@ -3,8 +3,8 @@
 The interface itself lives in :mod:`razz_env.agent` (``reset`` then ``act(observation) -> id``);
 it is re-exported here so agent modules import from one place. :class:`BaseAgent` only adds
 bookkeeping that every rule agent repeats (a name, a no-op ``reset``, reading the legal ids
-off the mask, picking the first legal one of a list of preferences, stating a deterministic
-choice as a one-hot policy); it knows nothing of the game's rules.
+off the mask, picking the first legal one of a list of preferences, checking or folding when it
+wants no part, stating a deterministic choice as a one-hot policy); it knows nothing of the game's rules.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from razz_env.agent import Agent, Observation, act_batch
-from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
 
 __all__ = ["SEVEN_CARD_GAMES", "Agent", "BaseAgent", "Observation", "act_batch"]
 
@@ -73,6 +73,18 @@ class BaseAgent:
         if not len(legal):
             raise ValueError(f"seat {observation.seat} has no legal action: it is not its turn")
         return int(legal[0])
+
+    @classmethod
+    def passive(cls, observation: Observation) -> int:
+        """Check or call (or post the bring-in when that is the decision)."""
+        return cls.first_legal(observation, (CHECK_CALL, BRING_IN))
+
+    @classmethod
+    def give_up(cls, observation: Observation, to_call: int) -> int:
+        """Fold to a bet (``to_call`` chips to call), else check: never pay to continue a hand it wants out of."""
+        if to_call > 0:
+            return cls.first_legal(observation, (FOLD, CHECK_CALL, BRING_IN))
+        return cls.passive(observation)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"

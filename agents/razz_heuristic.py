@@ -55,7 +55,7 @@ from agents.handread import (
     low_ranks,
 )
 from agents.registry import register
-from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
+from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
 from razz_env.engine.actions import AGGRESSIVE
 from razz_env.engine.view import SeatView
 
@@ -155,14 +155,6 @@ class RazzHeuristic(BaseAgent):
     def _aggress(self, observation: Observation) -> int:
         return self.first_legal(observation, (BET_RAISE, CHECK_CALL, BRING_IN))
 
-    def _passive(self, observation: Observation) -> int:
-        return self.first_legal(observation, (CHECK_CALL, BRING_IN))
-
-    def _give_up(self, observation: Observation, view: SeatView) -> int:
-        if view.to_call > 0:
-            return self.first_legal(observation, (FOLD, CHECK_CALL, BRING_IN))
-        return self._passive(observation)
-
     # ------------------------------------------------------------------ razz
 
     def _razz_third(self, observation: Observation, view: SeatView) -> int:
@@ -184,8 +176,8 @@ class RazzHeuristic(BaseAgent):
             if quality >= self.COMPLETE or (steal and quality >= self.STEAL):
                 return self._aggress(observation)
             if quality >= self.PLAY:
-                return self._passive(observation)
-            return self._give_up(observation, view)
+                return self.passive(observation)
+            return self.give_up(observation, view.to_call)
         if quality >= self.RERAISE and view.bet_count < 3:
             return self._aggress(observation)
         need = self.DEFEND
@@ -195,8 +187,8 @@ class RazzHeuristic(BaseAgent):
         if view.bets[view.seat] > 0:
             need -= 0.5  # already have chips in (the bring-in)
         if quality >= need:
-            return self._passive(observation)
-        return self._give_up(observation, view)
+            return self.passive(observation)
+        return self.give_up(observation, view.to_call)
 
     def _razz_later(self, observation: Observation, view: SeatView) -> int | Bluff:
         action = view.variant == "action_razz"
@@ -220,11 +212,11 @@ class RazzHeuristic(BaseAgent):
             if not behind:
                 return self._aggress(observation)
             if board_best:
-                return Bluff(self._aggress(observation), self._passive(observation))
-            return self._passive(observation)
+                return Bluff(self._aggress(observation), self.passive(observation))
+            return self.passive(observation)
         if not behind:  # an edge raises up to the third bet, a slim one up to the second
             raises = view.bet_count < (3 if ahead else 2)
-            return self._aggress(observation) if raises else self._passive(observation)
+            return self._aggress(observation) if raises else self.passive(observation)
         missing = mine_key[1]
         seen = set(view.own_cards).union(*view.up_cards, view.dead_cards)
         outs = live_low_cards(mine, seen)
@@ -232,7 +224,7 @@ class RazzHeuristic(BaseAgent):
             calls = missing <= 2 and outs >= self.DRAW_OUTS
         else:
             calls = not clearly_behind and view.pot >= self.LONG_ODDS * view.to_call
-        return self._passive(observation) if calls else self._give_up(observation, view)
+        return self.passive(observation) if calls else self.give_up(observation, view.to_call)
 
     # ------------------------------------------------------------------ stud fallback
 
@@ -252,15 +244,15 @@ class RazzHeuristic(BaseAgent):
             if strong and view.bet_count < 2:
                 return self._aggress(observation)
             if playable:
-                return self._passive(observation)
-            return self._give_up(observation, view)
+                return self.passive(observation)
+            return self.give_up(observation, view.to_call)
         ahead = strength[0] >= 1 and strength > best_board
         drawing = view.street < 7 and (flush_draw(cards) >= 4 or low_draw)
         if view.to_call == 0:
-            return self._aggress(observation) if ahead or low_made else self._passive(observation)
+            return self._aggress(observation) if ahead or low_made else self.passive(observation)
         if ahead and strength[0] >= 2 and view.bet_count < 3:
             return self._aggress(observation)
         pot_odds = view.pot / view.to_call
         if ahead or drawing or low_made or (strength[0] >= 1 and (view.street == 4 or pot_odds >= 8)):
-            return self._passive(observation)
-        return self._give_up(observation, view)
+            return self.passive(observation)
+        return self.give_up(observation, view.to_call)
