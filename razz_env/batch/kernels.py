@@ -192,6 +192,29 @@ _SUBSETS = _subsets()
 
 
 @njit(cache=True)
+def _rank_groups(counts):
+    """``(shape, singles, groups)`` of rank counts packed 3 bits a rank: ``shape`` sums 1 a pair, 3 a trips, 5 a
+    quads; ``singles`` the bits of the ranks held once; ``groups`` the quads, trips, pairs and singles bit sets
+    packed 13 bits each (quads highest), the tie-break part of a hand key."""
+    shape = 0
+    g1 = g2 = g3 = g4 = np.int64(0)
+    for rank in range(13):
+        c = counts >> (3 * rank) & 7
+        if c == 1:
+            g1 |= np.int64(1) << rank
+        elif c == 2:
+            shape += 1
+            g2 |= np.int64(1) << rank
+        elif c == 3:
+            shape += 3
+            g3 |= np.int64(1) << rank
+        elif c == 4:
+            shape += 5
+            g4 |= np.int64(1) << rank
+    return shape, g1, (g4 << 39) | (g3 << 26) | (g2 << 13) | g1
+
+
+@njit(cache=True)
 def _high_key(hand, mask):
     """The high sort key (larger is better) of the hand's cards picked by ``mask``; counts packed 3 bits a rank
     (aces high) and 4 bits a suit, so nothing is allocated."""
@@ -203,21 +226,7 @@ def _high_key(hand, mask):
             counts += np.int64(1) << (3 * (((hand[i] >> 2) + 12) % 13))
             suits += np.int64(1) << (4 * (hand[i] & 3))
             size += 1
-    shape = 0
-    g1 = g2 = g3 = g4 = np.int64(0)
-    for bit in range(13):
-        c = counts >> (3 * bit) & 7
-        if c == 1:
-            g1 |= np.int64(1) << bit
-        elif c == 2:
-            shape += 1
-            g2 |= np.int64(1) << bit
-        elif c == 3:
-            shape += 3
-            g3 |= np.int64(1) << bit
-        elif c == 4:
-            shape += 5
-            g4 |= np.int64(1) << bit
+    shape, g1, groups = _rank_groups(counts)
     straight = g1 == _WHEEL
     if not straight:
         for low in range(9):
@@ -230,7 +239,7 @@ def _high_key(hand, mask):
     category = 4 if straight else _HIGH_CAT_OF_SHAPE[shape]
     if flush:
         category = 8 if straight else 5
-    key = (category << 52) | (g4 << 39) | (g3 << 26) | (g2 << 13) | g1
+    key = (category << 52) | groups
     if g1 == _WHEEL:
         key -= _WHEEL - 0b1111
     return key
@@ -283,29 +292,15 @@ def _best_low(hand, size):
                 chosen += np.int64(1) << (3 * rank)
                 left -= 1
         level += 1
-    shape = 0
-    g1 = g2 = g3 = g4 = np.int64(0)
-    highest = 0
-    for rank in range(13):
-        c = chosen >> (3 * rank) & 7
-        if c:
-            highest = rank
-        if c == 1:
-            g1 |= np.int64(1) << rank
-        elif c == 2:
-            shape += 1
-            g2 |= np.int64(1) << rank
-        elif c == 3:
-            shape += 3
-            g3 |= np.int64(1) << rank
-        elif c == 4:
-            shape += 5
-            g4 |= np.int64(1) << rank
+    shape, _, groups = _rank_groups(chosen)
+    highest = 12
+    while not chosen >> (3 * highest) & 7:
+        highest -= 1
     top = np.int64(-1)
     for i in range(m):
         if hand[i] >> 2 == highest and hand[i] > top:
             top = hand[i]
-    return (np.int64(shape) << 52) | (g4 << 39) | (g3 << 26) | (g2 << 13) | g1, top
+    return (np.int64(shape) << 52) | groups, top
 
 
 @njit(cache=True)
