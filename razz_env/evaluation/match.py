@@ -335,10 +335,10 @@ def play_deals_batched(
     taken: list[np.ndarray] = []
     vectors = None if encoder is None else np.empty((len(dealt), encoder.size), dtype=np.float32)
     rows = np.arange(len(dealt))
+    if vectors is not None:
+        engine.observe(vectors)  # then each step writes the next vectors in the same pass (step(out=...))
     while len(rows):
         masks, actor = engine.masks, engine.actor
-        if vectors is not None:
-            engine.observe(vectors)
         actions = masks.argmax(axis=1).astype(np.int64)  # tables whose deal is over play out a throwaway hand
         acting = positions[rows, actor[rows]]
         _, first = np.unique(acting, return_index=True)
@@ -353,7 +353,7 @@ def play_deals_batched(
                             for i, seat in enumerate(group_seats)]
             ids = _ask(players[position], position, observations, timeout)
             actions[group] = _checked_ids(position, group_seats, ids, group_masks)
-        result = engine.step(actions)
+        result = engine.step(actions, out=vectors)
         if records:
             taken.append(actions.astype(np.int8))
         done = rows[result.finished[rows] == 1]
