@@ -18,6 +18,7 @@ checked before the folder is touched. Ctrl-C saves a checkpoint and raises
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import sys
 import time
@@ -145,8 +146,6 @@ def build_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
 
 def _space(space: Any) -> str:
     """A gymnasium space in a few words: its kind, shape or size, and a digest of its bounds."""
-    import hashlib
-
     if hasattr(space, "n"):
         return f"{type(space).__name__}({space.n})"
     bounds = hashlib.sha256(space.low.tobytes() + space.high.tobytes()).hexdigest()[:8]
