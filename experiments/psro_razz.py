@@ -3,7 +3,8 @@
 One learner config (``razz train`` YAML, heads-up, the variant's default stakes and 1,000-chip
 stacks, the table ``razz exploit`` measures on) is trained in generations:
 
-* generation 0 trains the learner from scratch for ``--steps-per-generation`` steps;
+* generation 0 trains the learner for ``--steps-per-generation`` steps: from scratch, or from the base
+  config's ``init_model`` (a warm start: a model trained before, verified by its SHA-256);
 * every generation ``g`` then trains a learned best response to the learner of that generation
   (``razz exploit --method rl``: MaskablePPO against the frozen learner for ``--br-steps``, then a
   duplicate match of ``--deals`` deals on seeds the training never used) and records its bb/100
@@ -70,7 +71,7 @@ COLUMNS = ("generation", "learner_steps", "br_bb_per_100", "ci95_low", "ci95_hig
            "wall_minutes")
 SHOWN_DIFFERENCES = 6
 # Base config fields the loop sets for every generation (the rest is the learner's config).
-REPLACED = ("total_timesteps", "output", "max_minutes", "init_model")
+REPLACED = ("total_timesteps", "output", "max_minutes")
 # Settings a rerun may change: how far to go, how to show it, how many processes play.
 FREE = ("generations", "output", "fresh", "progress", "plot", "workers")
 
@@ -121,8 +122,7 @@ def check_args(args: Args) -> TrainConfig:
             raise ConfigError(f"--{name}: expected {what} (printable characters), got {shown(value)}")
     base = TrainConfig.from_yaml(args.config)
     if base.init_model is not None:
-        raise ConfigError(f"{args.config}: init_model: the loop starts generation 0 from scratch and sets "
-                          f"init_model itself; remove it from the base config")
+        check_init_model(base.init_model, args.config)
     if max(base.seed, args.seed) + args.generations - 1 > MAX_SEED:
         raise ConfigError(f"--generations: the seeds (the learner's {base.seed} and the best responses' {args.seed}, "
                           f"each plus the generation) would pass {MAX_SEED}")
@@ -134,6 +134,24 @@ def check_args(args: Args) -> TrainConfig:
                           f"the variant's stakes {list(measured[2:])}; the config plays {base.num_players} seats, "
                           f"{base.starting_stacks}-chip stacks, stakes {list(played[2:])}")
     return base
+
+
+def check_init_model(init_model: dict[str, str], config: str) -> None:
+    """Generation 0's starting model is a file whose bytes match its SHA-256 (the rest, its algorithm, spaces and
+    network, is checked by ``razz train`` before generation 0's folder is touched)."""
+    from agents.sb3_agent import read_verified
+
+    path = init_model["path"]
+    try:
+        is_file = Path(path).is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if not is_file:
+        raise ConfigError(f"{config}: init_model.path: {path} is not a model file")
+    try:
+        read_verified(path, init_model["sha256"])
+    except UntrustedModelError as err:
+        raise ConfigError(f"{config}: init_model: {err}") from None
 
 
 def record_of(args: Args, base: TrainConfig) -> dict[str, Any]:
@@ -234,7 +252,8 @@ def best_response(learner: dict[str, Any], args: Args, generation: int, variant:
 def run_generation(base: TrainConfig, args: Args, generation: int, before: list[dict[str, Any]]) -> dict[str, Any]:
     """Train generation ``generation``'s learner and its best response; returns (and writes) its record."""
     previous = before[-1] if before else None
-    init = None if previous is None else {"path": previous["learner"]["path"], "sha256": previous["learner"]["sha256"]}
+    init = base.init_model if previous is None else {"path": previous["learner"]["path"],
+                                                     "sha256": previous["learner"]["sha256"]}
     config = learner_config(base, args, generation, [entry["best_response"] for entry in before], init)
     summary = train_learner(config, args.progress)
     learner = model_spec(config)

@@ -59,18 +59,26 @@ def save_for_play(run: Path, relative: str, target: Path, algorithm: str) -> Non
     write_atomic(target, model_bytes(model))
 
 
-def best_checkpoint(run: Path, opponent: str = "razz_heuristic") -> tuple[str, dict, list[dict]]:
-    """The checkpoint whose periodic evaluation against ``opponent`` had the highest CI lower bound.
+def best_checkpoint(run: Path, opponent: str = "razz_heuristic",
+                    seats: int | None = None) -> tuple[str, dict, list[dict]]:
+    """The checkpoint whose periodic evaluation against ``opponent`` at ``seats`` had the highest CI lower bound.
 
-    Returns its path in the run folder, its row against ``opponent`` and its rows against every opponent.
+    ``seats`` may be left out for a run evaluated at one table size; a run trained at several sizes
+    (``num_players: [2, 6]``) must name the size to select by. Returns the checkpoint's path in the run
+    folder, its row against ``opponent`` and its rows against every opponent at every size.
     """
     rows = RunFolder(run).eval_rows()
-    candidates = [row for row in rows if row["opponent"] == opponent]
+    sizes = sorted({row["seats"] for row in rows if row["opponent"] == opponent}, key=lambda size: (len(size), size))
+    if seats is None and len(sizes) > 1:
+        raise ConfigError(f"{run}: evaluated against {opponent!r} at {' and '.join(sizes)} seats; name the table "
+                          f"size to select a checkpoint by")
+    candidates = [row for row in rows if row["opponent"] == opponent and (seats is None or row["seats"] == str(seats))]
     if not candidates:
-        raise ConfigError(f"{run}: eval.csv has no evaluation against {opponent!r} to pick a checkpoint by")
+        at = "" if seats is None else f" at {seats} seats"
+        raise ConfigError(f"{run}: eval.csv has no evaluation against {opponent!r}{at} to pick a checkpoint by")
     best = max(candidates, key=lambda row: float(row["ci95_low"]))
     at_step = [{"opponent": r["opponent"], "bb_per_100": float(r["bb_per_100"]), "ci95_low": float(r["ci95_low"]),
-                "ci95_high": float(r["ci95_high"]), "hands": int(r["hands"])}
+                "ci95_high": float(r["ci95_high"]), "hands": int(r["hands"]), "seats": r["seats"]}
                for r in rows if r["steps"] == best["steps"]]
     return f"checkpoints/step_{best['steps']}.zip", best, at_step
 

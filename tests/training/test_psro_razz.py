@@ -130,7 +130,8 @@ def test_a_different_loop_is_refused_and_fresh_deletes_only_the_loops_files(psro
     ({"base": {"num_players": 3}}, "razz exploit measures heads-up with 1000-chip stacks at the variant's stakes "
                                    "[1, 2, 5, 10]; the config plays 3 seats, 1000-chip stacks, stakes [1, 2, 5, 10]"),
     ({"base": {"big_bet": 20}}, "the config plays 2 seats, 1000-chip stacks, stakes [1, 2, 5, 20]"),
-    ({"base": {"init_model": {"path": "a.zip", "sha256": "0" * 64}}}, "init_model: the loop starts generation 0"),
+    ({"base": {"init_model": {"path": "nowhere.zip", "sha256": "0" * 64}}},
+     "init_model.path: nowhere.zip is not a model file"),
 ])
 def test_bad_settings_are_one_line_before_anything_is_written(psro, tmp_path, changes, message):
     changes = dict(changes)
@@ -140,6 +141,27 @@ def test_bad_settings_are_one_line_before_anything_is_written(psro, tmp_path, ch
         psro.run_psro(_args(psro, tmp_path, **changes))
     assert message in str(err.value) and "\n" not in str(err.value)
     assert not (tmp_path / "psro").exists()
+
+
+def test_generation_0_starts_from_the_base_configs_init_model_and_a_rerun_keeps_it(psro, tmp_path):
+    psro.run_psro(_args(psro, tmp_path, generations=1, output=str(tmp_path / "first")))
+    made = json.loads((tmp_path / "first" / "gen_0" / "generation.json").read_text())["learner"]
+    start = {"path": made["path"], "sha256": made["sha256"]}
+    config = _base_config(tmp_path, "warm.yaml", init_model=start)
+    rows = psro.run_psro(_args(psro, tmp_path, generations=1, config=config))
+    out = tmp_path / "psro"
+    assert json.loads((out / "gen_0" / "learner" / "config.json").read_text())["init_model"] == start
+    assert json.loads((out / "psro.json").read_text())["base_config"]["init_model"] == start
+    assert rows[0]["learner_steps"] == 128, "the loop counts its own steps, not the starting model's"
+    before = _files(out)
+    forged = _base_config(tmp_path, "forged.yaml", init_model={**start, "sha256": "0" * 64})
+    with pytest.raises(ConfigError, match=r"forged.yaml: init_model: .*SHA-256"):
+        psro.run_psro(_args(psro, tmp_path, generations=2, config=forged))
+    Path(tmp_path / "copy.zip").write_bytes(Path(made["path"]).read_bytes())
+    other = _base_config(tmp_path, "other.yaml", init_model={**start, "path": str(tmp_path / "copy.zip")})
+    with pytest.raises(ConfigError, match=r"holds another PSRO run \(base_config.init_model.path was "):
+        psro.run_psro(_args(psro, tmp_path, generations=2, config=other))
+    assert _files(out) == before, "a refused run changes nothing"
 
 
 def test_the_command_line_exits_2_with_one_line_and_refuses_a_file_as_output(tmp_path):

@@ -70,3 +70,18 @@ def test_install_verifies_the_run_and_replaces_only_when_asked(train_zoo, tmp_pa
     with pytest.raises(UntrustedModelError, match="final.zip: SHA-256 .* differs from the recorded"):
         train_zoo.main(train_zoo.Args(configs=[config], curves=str(tmp_path), overwrite_zoo=True))
     assert json.loads((zoo / "manifest.json").read_text())["tiny"] == entry
+
+
+def test_best_checkpoint_selects_at_one_table_size_of_a_mixed_size_run(train_zoo, tmp_path):
+    header = "steps,minutes,train_minutes,opponent,bb_per_100,ci95_low,ci95_high,hands,seats\n"
+    rows = {(10, 2): (5.0, 1.0), (10, 6): (-9.0, -12.0), (20, 2): (3.0, 0.5), (20, 6): (8.0, 4.0)}
+    (tmp_path / "eval.csv").write_text(header + "".join(
+        f"{steps},1,1,razz_heuristic,{bb},{low},{bb + 1},100,{seats}\n" for (steps, seats), (bb, low) in rows.items()))
+    with pytest.raises(ConfigError, match=r"evaluated against 'razz_heuristic' at 2 and 6 seats; name the table size"):
+        train_zoo.best_checkpoint(tmp_path)
+    assert train_zoo.best_checkpoint(tmp_path, seats=2)[0] == "checkpoints/step_10.zip"
+    source, row, at_step = train_zoo.best_checkpoint(tmp_path, seats=6)
+    assert source == "checkpoints/step_20.zip" and row["seats"] == "6"
+    assert sorted(r["seats"] for r in at_step) == ["2", "6"]
+    with pytest.raises(ConfigError, match=r"no evaluation against 'razz_heuristic' at 3 seats"):
+        train_zoo.best_checkpoint(tmp_path, seats=3)
