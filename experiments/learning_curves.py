@@ -3,14 +3,29 @@
 Two panels: by environment steps and by wall-clock training minutes (2-core CPU).
 
     python experiments/learning_curves.py runs/ppo_razz experiments/ppo_razz/learning_curve.png
+
+Several run folders, each started from a model of the one before (``init_model``), plot as one
+curve: each run's steps and minutes continue from the model it started from, and a dashed line
+marks where each run begins.
+
+    python experiments/learning_curves.py runs/first runs/second curve.png
 """
 
 from __future__ import annotations
 
 import csv
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make this checkout importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.training.runfolder import CONFIG, FINAL, SUMMARY, RunFolder  # noqa: E402
+
+KEYS = ("steps", "minutes", "train_minutes")
 
 
 def read_eval(run: Path) -> dict[str, list[dict[str, float]]]:
@@ -26,14 +41,48 @@ def read_eval(run: Path) -> dict[str, list[dict[str, float]]]:
     return series
 
 
-def plot_run(run: Path, target: Path, title: str) -> Path:
-    """Write the two-panel learning curve of ``run`` to ``target``."""
+def start_of(run: Path, before: Path) -> dict[str, float]:
+    """Steps and minutes of ``before`` at the model ``run`` started from (its ``init_model``, matched by SHA-256
+    to ``before``'s final model or a checkpoint); a run that did not start from one of them is a ConfigError."""
+    start = RunFolder(run).read_json(CONFIG, {}).get("init_model") or {}
+    folder = RunFolder(before)
+    names = [name for name, digest in folder.hashes().items()
+             if digest == start.get("sha256") and not name.startswith("snapshots/")]
+    if not names:
+        raise ConfigError(f"{run}: did not start from a model of {before} (its init_model is {start or None})")
+    match = re.fullmatch(r"checkpoints/step_(\d+)\.zip", names[0])
+    steps = int(match.group(1)) if match else int(folder.read_json(SUMMARY, {}).get("steps", 0))
+    if not match and names[0] != FINAL:
+        raise ConfigError(f"{run}: starts from {before}/{names[0]}, neither its final model nor a checkpoint")
+    minutes, train_minutes = folder.clock_at(steps)
+    return {"steps": float(steps), "minutes": minutes, "train_minutes": train_minutes}
+
+
+def read_chain(runs: list[Path]) -> tuple[dict[str, list[dict[str, float]]], list[dict[str, float]]]:
+    """The rows of runs that each continue the one before, on one axis (steps and minutes since the first run's
+    start), and where each run after the first begins."""
+    series: dict[str, list[dict[str, float]]] = defaultdict(list)
+    offset = dict.fromkeys(KEYS, 0.0)
+    starts = []
+    for index, run in enumerate(runs):
+        if index:
+            begun = start_of(run, runs[index - 1])
+            offset = {key: offset[key] + begun[key] for key in KEYS}
+            starts.append(dict(offset))
+        for name, rows in read_eval(run).items():
+            series[name] += [{**row, **{key: row[key] + offset[key] for key in KEYS}} for row in rows]
+    return series, starts
+
+
+def plot_run(run: Path | list[Path], target: Path, title: str) -> Path:
+    """Write the two-panel learning curve of ``run`` (or of runs that each continue the one before) to
+    ``target``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    series = read_eval(run)
+    series, starts = read_chain(run if isinstance(run, list) else [run])
     target.parent.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
     for axis, x_key, label in ((axes[0], "steps", "environment steps"),
@@ -44,6 +93,8 @@ def plot_run(run: Path, target: Path, title: str) -> Path:
             axis.plot(xs, means, marker="o", label=f"vs {opponent}")
             axis.fill_between(xs, [r["ci95_low"] for r in rows], [r["ci95_high"] for r in rows], alpha=0.2)
         axis.axhline(0, color="grey", lw=1)
+        for start in starts:
+            axis.axvline(start[x_key], color="black", lw=1, ls="--")
         axis.set_xlabel(label)
         axis.grid(alpha=0.3)
     axes[0].set_ylabel("duplicate bb/100 (95% CI)")
@@ -56,6 +107,10 @@ def plot_run(run: Path, target: Path, title: str) -> Path:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: python experiments/learning_curves.py RUN_DIR OUTPUT.png")
-    print(plot_run(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[1]).name))
+    if len(sys.argv) < 3:
+        sys.exit("usage: python experiments/learning_curves.py RUN_DIR [RUN_DIR ...] OUTPUT.png")
+    folders = [Path(arg) for arg in sys.argv[1:-1]]
+    try:
+        print(plot_run(folders, Path(sys.argv[-1]), " then ".join(folder.name for folder in folders)))
+    except ConfigError as err:
+        sys.exit(f"learning_curves: {err}")

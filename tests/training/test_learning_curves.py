@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+from razz_env.engine.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "steps,minutes,train_minutes,opponent,bb_per_100,ci95_low,ci95_high,hands"
@@ -31,3 +36,42 @@ def test_a_one_size_run_keeps_the_opponent_names(tmp_path, curves):
     assert list(curves.read_eval(tmp_path)) == ["rock"]
     (tmp_path / "eval.csv").write_text(f"{HEADER},seats\n10,1,1,rock,3,1,5,100,2\n")
     assert list(curves.read_eval(tmp_path)) == ["rock"]
+
+
+def _run(folder: Path, rows: str, init_model: dict | None = None, hashes: dict | None = None,
+         steps: int = 0, clock: dict | None = None) -> Path:
+    folder.mkdir()
+    (folder / "eval.csv").write_text(f"{HEADER},seats\n{rows}")
+    (folder / "config.json").write_text(json.dumps({"num_players": 2, "init_model": init_model}))
+    (folder / "hashes.json").write_text(json.dumps(hashes or {}))
+    (folder / "summary.json").write_text(json.dumps({"steps": steps}))
+    (folder / "clock.json").write_text(json.dumps(clock or {}))
+    return folder
+
+
+def test_runs_that_continue_each_other_plot_on_one_axis(tmp_path, curves):
+    first = _run(tmp_path / "first", "10,1,1,rock,3,1,5,100,2\n30,3,2,rock,4,2,6,100,2\n",
+                 hashes={"final.zip": "a" * 64, "checkpoints/step_20.zip": "b" * 64, "snapshots/step_10.zip": "c" * 64},
+                 steps=30, clock={"20": {"minutes": 2, "train_minutes": 1.5}, "30": {"minutes": 3, "train_minutes": 2}})
+    second = _run(tmp_path / "second", "10,1,0.5,rock,9,8,10,100,2\n", init_model={"path": "x", "sha256": "a" * 64})
+    series, starts = curves.read_chain([first, second])
+    assert [(row["steps"], row["minutes"], row["train_minutes"]) for row in series["rock"]] == [
+        (10, 1, 1), (30, 3, 2), (40, 4, 2.5)]
+    assert starts == [{"steps": 30, "minutes": 3, "train_minutes": 2}]
+    branch = _run(tmp_path / "branch", "10,1,1,rock,9,8,10,100,2\n", init_model={"path": "x", "sha256": "b" * 64})
+    assert curves.read_chain([first, branch])[1] == [{"steps": 20, "minutes": 2, "train_minutes": 1.5}]
+    assert curves.plot_run([first, second], tmp_path / "chain.png", "chain").stat().st_size > 0
+    for start in (None, {"path": "x", "sha256": "c" * 64}):
+        stray = _run(tmp_path / f"stray{bool(start)}", "10,1,1,rock,9,8,10,100,2\n", init_model=start)
+        with pytest.raises(ConfigError, match=r"did not start from a model of .*first"):
+            curves.read_chain([first, stray])
+
+
+def test_the_command_line_refuses_runs_that_do_not_continue_each_other_in_one_line(tmp_path):
+    first = _run(tmp_path / "first", "10,1,1,rock,3,1,5,100,2\n")
+    second = _run(tmp_path / "second", "10,1,1,rock,3,1,5,100,2\n")
+    result = subprocess.run([sys.executable, str(REPO / "experiments" / "learning_curves.py"), str(first), str(second),
+                             str(tmp_path / "out.png")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("learning_curves: ") and "did not start from a model of" in result.stderr
+    assert not (tmp_path / "out.png").exists()
