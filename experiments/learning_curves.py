@@ -113,4 +113,5 @@ if __name__ == "__main__":
     try:
         print(plot_run(folders, Path(sys.argv[-1]), " then ".join(folder.name for folder in folders)))
     except ConfigError as err:
-        sys.exit(f"learning_curves: {err}")
+        print(f"learning_curves: {err}", file=sys.stderr)
+        sys.exit(2)

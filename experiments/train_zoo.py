@@ -83,8 +83,13 @@ def best_checkpoint(run: Path, opponent: str = "razz_heuristic",
     return f"checkpoints/step_{best['steps']}.zip", best, at_step
 
 
-def install(config: TrainConfig, summary: dict, config_path: str, source: str = FINAL) -> None:
-    """Copy a model of the run (default: the final one) into the zoo and update its manifest entry."""
+def install(config: TrainConfig, summary: dict, config_path: str, source: str = FINAL,
+            chain: list[str] | None = None) -> None:
+    """Copy a model of the run (default: the final one) into the zoo and update its manifest entry.
+
+    ``chain``: the configs of the runs trained one after the other to make it (each starting from the one
+    before's model, ``init_model``), the last being ``config_path``; the entry's command trains them in order.
+    """
     ZOO.mkdir(parents=True, exist_ok=True)
     target = ZOO / f"{config.name}.zip"
     save_for_play(Path(config.output), source, target, config.algorithm)
@@ -100,7 +105,7 @@ def install(config: TrainConfig, summary: dict, config_path: str, source: str = 
         "starting_stacks": config.starting_stacks,
         "stakes": [config.ante, config.bring_in, config.small_bet, config.big_bet],
         "config": config_path,
-        "command": f"razz train --config {config_path}",
+        "command": " && ".join(f"razz train --config {path}" for path in (chain or [config_path])),
         "steps": summary["steps"],
         "train_minutes_2_core_cpu": round(summary["train_seconds"] / 60, 1),
         "steps_per_second": summary["steps_per_second"],

@@ -72,6 +72,6 @@ def test_the_command_line_refuses_runs_that_do_not_continue_each_other_in_one_li
     second = _run(tmp_path / "second", "10,1,1,rock,3,1,5,100,2\n")
     result = subprocess.run([sys.executable, str(REPO / "experiments" / "learning_curves.py"), str(first), str(second),
                              str(tmp_path / "out.png")], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 1 and result.stderr.count("\n") == 1
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert result.stderr.startswith("learning_curves: ") and "did not start from a model of" in result.stderr
     assert not (tmp_path / "out.png").exists()

@@ -1,0 +1,124 @@
+"""Install a model of a chain of training runs in the zoo: runs that each started from the one before's model.
+
+A heads-up agent may be trained in phases (``razz train`` runs whose ``init_model`` is the previous
+run's final model or a checkpoint). This installs one model of the last run, as
+``experiments/train_zoo.py`` does for one run: checked against the run's ``hashes.json``, copied into
+``agents/zoo/<name>.zip`` without its optimizer's moments, and entered in ``agents/zoo/manifest.json``
+with the chain's configs and commands, its steps and training minutes summed over the chain, and
+the figures it was accepted by (``--acceptance``: a ``results.csv`` of
+``experiments/ppo_razz_pool/evaluate.py``). The chain's learning curve goes to ``--curve``. A name
+already in the zoo is refused unless ``--overwrite-zoo``; runs that do not continue each other are
+refused, before anything is written. Run from the repository root:
+
+    python experiments/install_chain.py --configs configs/train_ppo_razz_pool_noexploit.yaml \\
+        configs/train_ppo_razz_phase2.yaml configs/train_ppo_razz_phase3.yaml \\
+        --model checkpoints/step_1750016.zip --name ppo_razz_pool \\
+        --acceptance runs/accept/ppo_razz_pool/results.csv --curve experiments/ppo_razz_pool/learning_curve.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make this checkout importable (experiments, razz_env, agents)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from agents.sb3_agent import UntrustedModelError  # noqa: E402
+from experiments import train_zoo  # noqa: E402
+from experiments.learning_curves import KEYS, plot_run, read_chain  # noqa: E402
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.training.config import TrainConfig  # noqa: E402
+from razz_env.training.runfolder import FINAL, SUMMARY, RunFolder  # noqa: E402
+
+FIGURES = ("bb_per_100", "ci95_low", "ci95_high")
+
+
+@dataclass
+class Args:
+    """The chain's configs in training order, which model of the last run, and under which name."""
+
+    configs: list[str]
+    name: str
+    model: str = FINAL
+    acceptance: str | None = None
+    selected_by: str = "final model"
+    curve: str | None = None
+    overwrite_zoo: bool = False
+
+
+def model_steps(run: Path, model: str) -> int:
+    """The steps of ``model`` in ``run``: a checkpoint's from its name, the final model's from ``summary.json``."""
+    match = re.fullmatch(r"checkpoints/step_(\d+)\.zip", model)
+    if match:
+        return int(match.group(1))
+    if model != FINAL:
+        raise ConfigError(f"--model {model}: expected {FINAL} or checkpoints/step_<steps>.zip")
+    steps = RunFolder(run).read_json(SUMMARY, {}).get("steps")
+    if not isinstance(steps, int):
+        raise ConfigError(f"{run}: no summary.json with the final model's steps (has the run finished?)")
+    return steps
+
+
+def chain_summary(runs: list[Path], model: str) -> dict[str, Any]:
+    """Steps, training seconds and env steps/s of ``model`` of the last run, counted from the first run's start."""
+    _, starts = read_chain(runs)
+    offset = starts[-1] if starts else dict.fromkeys(KEYS, 0.0)
+    steps = model_steps(runs[-1], model)
+    _, train_minutes = RunFolder(runs[-1]).clock_at(steps)
+    total, seconds = int(offset["steps"]) + steps, (offset["train_minutes"] + train_minutes) * 60
+    return {"steps": total, "train_seconds": round(seconds, 1), "steps_per_second": round(total / seconds, 1)}
+
+
+def acceptance_rows(path: str) -> list[dict[str, Any]]:
+    """The opponent rows of an ``evaluate.py`` ``results.csv``: bb/100 with its 95% CI and hands."""
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        return [{"opponent": row["opponent"], **{key: float(row[key]) for key in FIGURES}, "hands": int(row["hands"])}
+                for row in rows]
+    except (OSError, KeyError, ValueError, TypeError) as err:
+        raise ConfigError(f"--acceptance {path}: not a results.csv of evaluate.py "
+                          f"({' '.join(str(err).split())})") from None
+
+
+def main(args: Args) -> dict[str, Any]:
+    """Check the chain, the model and the name, then install; returns the manifest entry."""
+    configs = [TrainConfig.from_yaml(path) for path in args.configs]
+    runs = [Path(config.output) for config in configs]
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", args.name):
+        raise ConfigError(f"--name {args.name!r}: expected lowercase letters, digits and underscores")
+    if not args.overwrite_zoo and train_zoo.shipped([args.name]):
+        raise ConfigError(f"{args.name} already in {train_zoo.ZOO}; pass --overwrite-zoo to replace it")
+    summary = chain_summary(runs, args.model)
+    RunFolder(runs[-1]).verified_bytes(args.model)
+    final_eval = acceptance_rows(args.acceptance) if args.acceptance else []
+    config = dataclasses.replace(configs[-1], name=args.name)
+    train_zoo.install(config, {**summary, "final_eval": final_eval, "selected_by": args.selected_by},
+                      args.configs[-1], args.model, chain=args.configs)
+    if args.curve:
+        plot_run(runs, Path(args.curve), args.name)
+    return json.loads((train_zoo.ZOO / "manifest.json").read_text(encoding="utf-8"))[args.name]
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--configs", nargs="+", required=True, help="the chain's razz train configs, in order")
+    parser.add_argument("--name", required=True, help="the agent's name in the zoo")
+    parser.add_argument("--model", default=FINAL, help="the last run's model: final.zip or checkpoints/step_N.zip")
+    parser.add_argument("--acceptance", help="results.csv of experiments/ppo_razz_pool/evaluate.py")
+    parser.add_argument("--selected-by", default=Args.selected_by, help="how the model was chosen, in words")
+    parser.add_argument("--curve", help="where to plot the chain's learning curve (PNG)")
+    parser.add_argument("--overwrite-zoo", action="store_true", help="replace an agent of that name in the zoo")
+    try:
+        main(Args(**vars(parser.parse_args())))
+    except (ConfigError, UntrustedModelError) as err:
+        print(f"install_chain: {err}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,101 @@
+"""``experiments/install_chain.py``: a model of runs that continue each other installed with the chain's totals."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.training.config import TrainConfig  # noqa: E402
+from razz_env.training.train import train  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+RESULTS = ("agent,opponent,hands,bb_per_100,ci95_low,ci95_high,ci95_half_width\n"
+           "me,random,200,50.5,40.0,61.0,10.5\nme,monte_carlo,200,1.5,-2.0,5.0,3.5\n")
+
+
+@pytest.fixture
+def install_chain(tmp_path, monkeypatch):
+    """The script's module, its zoo in a temporary folder."""
+    monkeypatch.syspath_prepend(str(REPO))
+    module = importlib.import_module("experiments.install_chain")
+    monkeypatch.setattr(module.train_zoo, "ZOO", tmp_path / "zoo")
+    return module
+
+
+def _config(tmp_path, name: str, init_model: dict | None = None) -> str:
+    settings = {"name": name, "total_timesteps": 128, "n_envs": 2, "net_arch": [8],
+                "algo_kwargs": {"n_steps": 32, "batch_size": 64, "n_epochs": 1}, "eval_every": 64, "eval_deals": 2,
+                "checkpoint_every": 64, "opponents": {"snapshot_every": 64}, "output": str(tmp_path / name),
+                "init_model": init_model}
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(json.dumps(settings))  # JSON is YAML
+    return str(path)
+
+
+def _final(tmp_path, name: str) -> dict:
+    hashes = json.loads((tmp_path / name / "hashes.json").read_text())
+    return {"path": str(tmp_path / name / "final.zip"), "sha256": hashes["final.zip"]}
+
+
+@pytest.fixture
+def chain(tmp_path) -> list[str]:
+    """Two tiny runs, the second starting from the first's final model."""
+    first = _config(tmp_path, "first")
+    train(TrainConfig.from_yaml(first), progress=False)
+    second = _config(tmp_path, "second", _final(tmp_path, "first"))
+    train(TrainConfig.from_yaml(second), progress=False)
+    return [first, second]
+
+
+def test_a_checkpoint_of_the_last_run_is_installed_with_the_chains_totals(install_chain, chain, tmp_path):
+    (tmp_path / "results.csv").write_text(RESULTS)
+    entry = install_chain.main(install_chain.Args(
+        configs=chain, name="chained", model="checkpoints/step_64.zip", acceptance=str(tmp_path / "results.csv"),
+        selected_by="by hand", curve=str(tmp_path / "curve.png")))
+    zoo = tmp_path / "zoo"
+    assert entry == json.loads((zoo / "manifest.json").read_text())["chained"]
+    assert entry["sha256"] == hashlib.sha256((zoo / "chained.zip").read_bytes()).hexdigest()
+    assert entry["steps"] == 128 + 64, "the first run's 128 steps, then 64 of the second"
+    clocks = [json.loads((tmp_path / name / "clock.json").read_text()) for name in ("first", "second")]
+    minutes = clocks[0]["128"]["train_minutes"] + clocks[1]["64"]["train_minutes"]
+    assert entry["train_minutes_2_core_cpu"] == round(minutes, 1)
+    assert entry["command"] == f"razz train --config {chain[0]} && razz train --config {chain[1]}"
+    assert entry["config"] == chain[1] and entry["selected_by"] == "by hand"
+    assert entry["final_eval"][1] == {"opponent": "monte_carlo", "bb_per_100": 1.5, "ci95_low": -2.0,
+                                      "ci95_high": 5.0, "hands": 200}
+    assert (tmp_path / "curve.png").stat().st_size > 0
+    with pytest.raises(ConfigError, match=r"chained already in .*pass --overwrite-zoo"):
+        install_chain.main(install_chain.Args(configs=chain, name="chained"))
+
+
+def test_runs_that_do_not_continue_each_other_and_bad_input_are_refused_before_writing(install_chain, chain,
+                                                                                       tmp_path):
+    stray = _config(tmp_path, "stray")
+    train(TrainConfig.from_yaml(stray), progress=False)
+    cases = [
+        ({"configs": [chain[0], stray]}, r"stray: did not start from a model of .*first"),
+        ({"configs": [chain[1], chain[0]]}, r"first: did not start from a model of .*second"),
+        ({"configs": chain, "model": "snapshots/step_64.zip"}, r"--model snapshots/step_64.zip: expected final.zip"),
+        ({"configs": chain, "name": "Bad-Name"}, r"--name 'Bad-Name': expected lowercase letters"),
+        ({"configs": chain, "acceptance": str(tmp_path / "missing.csv")}, r"--acceptance .*missing.csv: not a results"),
+    ]
+    for changes, message in cases:
+        with pytest.raises(ConfigError, match=message):
+            install_chain.main(install_chain.Args(**{"name": "chained", **changes}))
+        assert not (tmp_path / "zoo").exists()
+
+
+def test_the_command_line_refuses_in_one_line(tmp_path):
+    result = subprocess.run([sys.executable, str(REPO / "experiments" / "install_chain.py"), "--configs",
+                             str(tmp_path / "none.yaml"), "--name", "x"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("install_chain: ") and "none.yaml" in result.stderr
