@@ -60,17 +60,20 @@ def start_of(run: Path, before: Path) -> dict[str, float]:
 
 def read_chain(runs: list[Path]) -> tuple[dict[str, list[dict[str, float]]], list[dict[str, float]]]:
     """The rows of runs that each continue the one before, on one axis (steps and minutes since the first run's
-    start), and where each run after the first begins."""
+    start), and where each run after the first begins. A run continued from one of its checkpoints contributes
+    its rows up to that checkpoint only."""
+    begins = [start_of(run, before) for before, run in zip(runs, runs[1:])]
     series: dict[str, list[dict[str, float]]] = defaultdict(list)
     offset = dict.fromkeys(KEYS, 0.0)
     starts = []
     for index, run in enumerate(runs):
         if index:
-            begun = start_of(run, runs[index - 1])
-            offset = {key: offset[key] + begun[key] for key in KEYS}
+            offset = {key: offset[key] + begins[index - 1][key] for key in KEYS}
             starts.append(dict(offset))
+        end = begins[index]["steps"] if index < len(begins) else float("inf")
         for name, rows in read_eval(run).items():
-            series[name] += [{**row, **{key: row[key] + offset[key] for key in KEYS}} for row in rows]
+            series[name] += [{**row, **{key: row[key] + offset[key] for key in KEYS}} for row in rows
+                             if row["steps"] <= end]
     return series, starts
 
 

@@ -59,7 +59,9 @@ def test_runs_that_continue_each_other_plot_on_one_axis(tmp_path, curves):
         (10, 1, 1), (30, 3, 2), (40, 4, 2.5)]
     assert starts == [{"steps": 30, "minutes": 3, "train_minutes": 2}]
     branch = _run(tmp_path / "branch", "10,1,1,rock,9,8,10,100,2\n", init_model={"path": "x", "sha256": "b" * 64})
-    assert curves.read_chain([first, branch])[1] == [{"steps": 20, "minutes": 2, "train_minutes": 1.5}]
+    series, starts = curves.read_chain([first, branch])
+    assert starts == [{"steps": 20, "minutes": 2, "train_minutes": 1.5}]
+    assert [row["steps"] for row in series["rock"]] == [10, 30], "first's row at 30 is past the branch point: dropped"
     assert curves.plot_run([first, second], tmp_path / "chain.png", "chain").stat().st_size > 0
     for start in (None, {"path": "x", "sha256": "c" * 64}):
         stray = _run(tmp_path / f"stray{bool(start)}", "10,1,1,rock,9,8,10,100,2\n", init_model=start)
