@@ -34,6 +34,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "monte_carlo",
     "ppo_razz",
     "qrdqn_razz",
+    "ppo_razz_pool",
     "maniac",
     "check_raiser",
     "board_bully",

@@ -190,7 +190,7 @@ def zoo():
     pytest.importorskip("torch").set_num_threads(1)
     pytest.importorskip("sb3_contrib")
     return {(name, flag): make_agent({"type": name, "deterministic": flag}, seed=0)
-            for name in ("ppo_razz", "qrdqn_razz") for flag in (True, False)}
+            for name in ("ppo_razz", "qrdqn_razz", "ppo_razz_pool") for flag in (True, False)}
 
 
 def zoo_observations(hands: int) -> list[Observation]:
@@ -209,7 +209,8 @@ def test_trained_agents_state_their_policy_and_batch_it(zoo) -> None:
         for observation, row in zip(observations, batch):
             single = agent.action_probabilities(observation)
             assert_distribution(single, observation.action_mask)
-            np.testing.assert_allclose(single, row, atol=1e-6)
+            # float32 forward passes of one row and of many round differently (ppo_razz_pool: 1.2e-6)
+            np.testing.assert_allclose(single, row, atol=1e-5)
             if greedy:
                 assert single.max() == 1.0 and agent.act(observation) == int(single.argmax()), name
         if not greedy:
