@@ -61,7 +61,7 @@ from agents.sb3_agent import UntrustedModelError  # noqa: E402
 from razz_env.engine.errors import ConfigError, shown  # noqa: E402
 from razz_env.training.config import MAX_SEED, TrainConfig  # noqa: E402
 from razz_env.training.runfolder import CHECKPOINTS, FINAL, SUMMARY, RunFolder, write_atomic  # noqa: E402
-from razz_env.training.train import TrainingInterrupted, flat_settings, train  # noqa: E402
+from razz_env.training.train import TrainingInterrupted, flat_settings, init_model_bytes, train  # noqa: E402
 
 RECORD = "psro.json"
 TABLE = "psro.csv"
@@ -122,7 +122,10 @@ def check_args(args: Args) -> TrainConfig:
             raise ConfigError(f"--{name}: expected {what} (printable characters), got {shown(value)}")
     base = TrainConfig.from_yaml(args.config)
     if base.init_model is not None:
-        check_init_model(base.init_model, args.config)
+        try:
+            init_model_bytes(base.init_model)
+        except ConfigError as err:
+            raise ConfigError(f"{args.config}: {err}") from None
     if max(base.seed, args.seed) + args.generations - 1 > MAX_SEED:
         raise ConfigError(f"--generations: the seeds (the learner's {base.seed} and the best responses' {args.seed}, "
                           f"each plus the generation) would pass {MAX_SEED}")
@@ -134,24 +137,6 @@ def check_args(args: Args) -> TrainConfig:
                           f"the variant's stakes {list(measured[2:])}; the config plays {base.num_players} seats, "
                           f"{base.starting_stacks}-chip stacks, stakes {list(played[2:])}")
     return base
-
-
-def check_init_model(init_model: dict[str, str], config: str) -> None:
-    """Generation 0's starting model is a file whose bytes match its SHA-256 (the rest, its algorithm, spaces and
-    network, is checked by ``razz train`` before generation 0's folder is touched)."""
-    from agents.sb3_agent import read_verified
-
-    path = init_model["path"]
-    try:
-        is_file = Path(path).is_file()
-    except (OSError, ValueError):
-        is_file = False
-    if not is_file:
-        raise ConfigError(f"{config}: init_model.path: {path} is not a model file")
-    try:
-        read_verified(path, init_model["sha256"])
-    except UntrustedModelError as err:
-        raise ConfigError(f"{config}: init_model: {err}") from None
 
 
 def record_of(args: Args, base: TrainConfig) -> dict[str, Any]:

@@ -152,16 +152,12 @@ def _space(space: Any) -> str:
     return f"{type(space).__name__}{space.shape} (bounds {bounds})"
 
 
-def initialise_from(model: Any, config: TrainConfig) -> None:
-    """Give ``model`` the weights and optimizer state of ``config.init_model`` (a new run starting from them).
+def init_model_bytes(init_model: dict[str, str]) -> bytes:
+    """The bytes of an ``init_model`` file (``{path, sha256}``), read once, if they match the SHA-256; a missing
+    file or other bytes are a :class:`ConfigError` saying so."""
+    from agents.sb3_agent import UntrustedModelError, read_verified
 
-    The file is read once and loaded only if its bytes match the recorded SHA-256; one that does not
-    load as ``config.algorithm``, or whose observation space, action space or network differs from
-    ``model``'s (the config's table, encoding and ``net_arch``), is a :class:`ConfigError` saying so.
-    """
-    from agents.sb3_agent import UntrustedModelError, load_model, read_verified
-
-    path = config.init_model["path"]
+    path = init_model["path"]
     try:
         is_file = Path(path).is_file()
     except (OSError, ValueError):
@@ -169,9 +165,22 @@ def initialise_from(model: Any, config: TrainConfig) -> None:
     if not is_file:
         raise ConfigError(f"init_model.path: {path} is not a model file")
     try:
-        data = read_verified(path, config.init_model["sha256"])
+        return read_verified(path, init_model["sha256"])
     except UntrustedModelError as err:
         raise ConfigError(f"init_model: {err}") from None
+
+
+def initialise_from(model: Any, config: TrainConfig) -> None:
+    """Give ``model`` the weights and optimizer state of ``config.init_model`` (a new run starting from them).
+
+    The file is read once and loaded only if its bytes match the recorded SHA-256; one that does not
+    load as ``config.algorithm``, or whose observation space, action space or network differs from
+    ``model``'s (the config's table, encoding and ``net_arch``), is a :class:`ConfigError` saying so.
+    """
+    from agents.sb3_agent import load_model
+
+    path = config.init_model["path"]
+    data = init_model_bytes(config.init_model)
     try:
         loaded = load_model(data, config.algorithm)
     except Exception as err:  # noqa: BLE001 - whatever a foreign archive raises, it does not load
