@@ -36,7 +36,7 @@ from experiments import train_zoo  # noqa: E402
 from experiments.learning_curves import KEYS, plot_run, read_chain  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.training.config import TrainConfig  # noqa: E402
-from razz_env.training.runfolder import FINAL, SUMMARY, RunFolder  # noqa: E402
+from razz_env.training.runfolder import FINAL, RunFolder  # noqa: E402
 
 FIGURES = ("bb_per_100", "ci95_low", "ci95_high")
 
@@ -54,24 +54,14 @@ class Args:
     overwrite_zoo: bool = False
 
 
-def model_steps(run: Path, model: str) -> int:
-    """The steps of ``model`` in ``run``: a checkpoint's from its name, the final model's from ``summary.json``."""
-    match = re.fullmatch(r"checkpoints/step_(\d+)\.zip", model)
-    if match:
-        return int(match.group(1))
-    if model != FINAL:
-        raise ConfigError(f"--model {model}: expected {FINAL} or checkpoints/step_<steps>.zip")
-    steps = RunFolder(run).read_json(SUMMARY, {}).get("steps")
-    if not isinstance(steps, int):
-        raise ConfigError(f"{run}: no summary.json with the final model's steps (has the run finished?)")
-    return steps
-
-
 def chain_summary(runs: list[Path], model: str) -> dict[str, Any]:
     """Steps, training seconds and env steps/s of ``model`` of the last run, counted from the first run's start."""
     _, starts = read_chain(runs)
     offset = starts[-1] if starts else dict.fromkeys(KEYS, 0.0)
-    steps = model_steps(runs[-1], model)
+    try:
+        steps = RunFolder(runs[-1]).model_steps(model)
+    except ConfigError as err:
+        raise ConfigError(f"--model {err}") from None
     _, train_minutes = RunFolder(runs[-1]).clock_at(steps)
     total, seconds = int(offset["steps"]) + steps, (offset["train_minutes"] + train_minutes) * 60
     return {"steps": total, "train_seconds": round(seconds, 1), "steps_per_second": round(total / seconds, 1)}

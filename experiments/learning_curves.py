@@ -14,7 +14,6 @@ marks where each run begins.
 from __future__ import annotations
 
 import csv
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -23,7 +22,7 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.training.runfolder import CONFIG, FINAL, SUMMARY, RunFolder  # noqa: E402
+from razz_env.training.runfolder import CONFIG, RunFolder  # noqa: E402
 
 KEYS = ("steps", "minutes", "train_minutes")
 
@@ -50,10 +49,7 @@ def start_of(run: Path, before: Path) -> dict[str, float]:
              if digest == start.get("sha256") and not name.startswith("snapshots/")]
     if not names:
         raise ConfigError(f"{run}: did not start from a model of {before} (its init_model is {start or None})")
-    match = re.fullmatch(r"checkpoints/step_(\d+)\.zip", names[0])
-    steps = int(match.group(1)) if match else int(folder.read_json(SUMMARY, {}).get("steps", 0))
-    if not match and names[0] != FINAL:
-        raise ConfigError(f"{run}: starts from {before}/{names[0]}, neither its final model nor a checkpoint")
+    steps = folder.model_steps(names[0])
     minutes, train_minutes = folder.clock_at(steps)
     return {"steps": float(steps), "minutes": minutes, "train_minutes": train_minutes}
 
@@ -111,7 +107,8 @@ def plot_run(run: Path | list[Path], target: Path, title: str) -> Path:
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
-        sys.exit("usage: python experiments/learning_curves.py RUN_DIR [RUN_DIR ...] OUTPUT.png")
+        print("usage: python experiments/learning_curves.py RUN_DIR [RUN_DIR ...] OUTPUT.png", file=sys.stderr)
+        sys.exit(2)
     folders = [Path(arg) for arg in sys.argv[1:-1]]
     try:
         print(plot_run(folders, Path(sys.argv[-1]), " then ".join(folder.name for folder in folders)))

@@ -150,6 +150,21 @@ class RunFolder:
 
         return read_verified(self.path / relative, self.hashes().get(relative))
 
+    def model_steps(self, relative: str) -> int:
+        """The steps of a model of the run: a checkpoint's from its name, the final model's from ``summary.json``;
+        anything else (a snapshot, another file, an unfinished run's final model) is a :class:`ConfigError`."""
+        folder, _, name = relative.rpartition("/")
+        match = STEP_FILE.fullmatch(name)
+        if folder == CHECKPOINTS and match:
+            return int(match.group(1))
+        if relative == FINAL:
+            summary = self.read_json(SUMMARY, {})
+            steps = summary.get("steps") if isinstance(summary, dict) else None
+            if isinstance(steps, int):
+                return steps
+            raise ConfigError(f"{self.path}: no summary.json with the final model's steps (has the run finished?)")
+        raise ConfigError(f"{relative}: expected {FINAL} or {CHECKPOINTS}/step_<steps>.zip")
+
     def numbered(self, kind: str) -> tuple[list[tuple[int, str]], list[str]]:
         """``(steps, relative path)`` of ``kind``'s ``step_N.zip`` files by steps, and the oddly named others."""
         folder = self.path / kind

@@ -163,3 +163,16 @@ def test_a_damaged_clock_is_a_clear_error(tmp_path, clock, message):
     (tmp_path / "clock.json").write_text(clock)
     with pytest.raises(ConfigError, match=message):
         RunFolder(tmp_path).clock_at(150)
+
+
+def test_model_steps_reads_a_checkpoints_name_or_the_final_models_summary(tmp_path):
+    folder = RunFolder(tmp_path / "run")
+    assert folder.model_steps("checkpoints/step_250048.zip") == 250048
+    with pytest.raises(ConfigError, match=r"no summary.json with the final model's steps"):
+        folder.model_steps("final.zip")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "summary.json").write_text(json.dumps({"steps": 300032}))
+    assert folder.model_steps("final.zip") == 300032
+    for other in ("snapshots/step_64.zip", "step_64.zip", "checkpoints/step_x.zip", "eval.csv"):
+        with pytest.raises(ConfigError, match=rf"{other}: expected final.zip or checkpoints/step_<steps>.zip"):
+            folder.model_steps(other)
