@@ -35,20 +35,27 @@ OPPONENTS = ("random", "calling_station", "razz_heuristic", "monte_carlo",
 
 
 @dataclass
-class Args:
-    """Who is evaluated (a registered name or a run folder), against whom, on how many deals, where."""
+class AgentArgs:
+    """Who is evaluated (a registered name, or a run folder's model), on how many deals and seed, where."""
 
     out: Path
     agent: str | None = None
     run: Path | None = None
     model: str = "final.zip"
-    opponents: list[str] = field(default_factory=lambda: list(OPPONENTS))
     deals: int = 4000
     seed: int = 70001
 
 
-def run_agent(run: Path, model: str) -> dict[str, Any]:
-    """The ``sb3_model`` spec of a run's model file, by the SHA-256 its ``hashes.json`` recorded."""
+@dataclass
+class Args(AgentArgs):
+    """:class:`AgentArgs` and the opponents, one heads-up match each."""
+
+    opponents: list[str] = field(default_factory=lambda: list(OPPONENTS))
+
+
+def run_agent(run: Path, model: str, seats: int = 2) -> dict[str, Any]:
+    """The ``sb3_model`` spec of a run's model file at a table of ``seats``, by the SHA-256 its ``hashes.json``
+    recorded."""
     try:
         config = json.loads((run / "config.json").read_text())
         hashes = json.loads((run / "hashes.json").read_text())
@@ -58,9 +65,29 @@ def run_agent(run: Path, model: str) -> dict[str, Any]:
         finished = [name for name in sorted(hashes) if not name.startswith("snapshots/")]
         raise ValueError(f"--model {model}: not recorded in {run / 'hashes.json'}; its models: {', '.join(finished)}")
     return {"type": "sb3_model", "path": str((run / model).resolve()), "sha256": hashes[model],
-            "variant": config["variant"], "num_players": config["num_players"],
+            "variant": config["variant"], "num_players": seats,
             "algorithm": config["algorithm"], "encoding": config["encoding"],
             "name": f"{config['name']}:{Path(model).stem}"}
+
+
+def play(config: dict[str, Any], folder: Path) -> tuple[int, float]:
+    """Write ``config`` next to ``folder`` (``<folder>.yaml``) and play it with ``razz tournament`` into ``folder``,
+    quietly and without plots: the exit status and the seconds it took."""
+    config_path = folder.with_suffix(".yaml")
+    config_path.write_text(yaml.safe_dump(config))
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config_path),
+               "--output", str(folder), "--no-plots", "--quiet"]
+    done = subprocess.run(command, stdout=subprocess.DEVNULL)
+    return done.returncode, time.perf_counter() - started
+
+
+def write_results(rows: list[dict[str, Any]], out: Path) -> None:
+    """``rows`` as ``results.csv`` in ``out``."""
+    with open(out / "results.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def main(args: Args) -> int:
@@ -74,43 +101,47 @@ def main(args: Args) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for opponent in args.opponents:
-        config_path = args.out / f"{opponent}.yaml"
-        config_path.write_text(yaml.safe_dump({
-            "name": opponent, "variant": "razz", "agents": [agent, opponent], "deals": args.deals,
-            "block_deals": 500, "seed": args.seed, "workers": 1}))
-        started = time.perf_counter()
-        command = [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config_path),
-                   "--output", str(args.out / opponent), "--no-plots", "--quiet"]
-        done = subprocess.run(command, stdout=subprocess.DEVNULL)
-        if done.returncode:
-            return done.returncode
-        seconds = time.perf_counter() - started
+        status, seconds = play({"name": opponent, "variant": "razz", "agents": [agent, opponent], "deals": args.deals,
+                                "block_deals": 500, "seed": args.seed, "workers": 1}, args.out / opponent)
+        if status:
+            return status
         with open(args.out / opponent / "pairings.csv", newline="", encoding="utf-8") as handle:
             pairing = next(row for row in csv.DictReader(handle) if row["opponent"] == opponent)
         rows.append({**pairing, "seconds": round(seconds, 1)})
         print(f"{opponent:<16}{float(pairing['bb_per_100']):>9.1f} [{float(pairing['ci95_low']):.1f}, "
               f"{float(pairing['ci95_high']):.1f}]  {pairing['hands']} hands  {seconds:.0f} s", flush=True)
-    with open(args.out / "results.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_results(rows, args.out)
     return 0
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def command_line(description: str, args_type: type[AgentArgs], deals_help: str,
+                 out_help: str) -> argparse.ArgumentParser:
+    """The arguments every evaluation script shares: who (``--agent`` or ``--run`` with ``--model``), ``--deals``,
+    ``--seed`` and ``--out``, with ``args_type``'s defaults."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--agent", help="a registered agent name, e.g. ppo_razz")
     who.add_argument("--run", type=Path, help="a razz train run folder")
-    parser.add_argument("--model", default=Args.model, help="with --run: the model file (its hashes.json key)")
-    parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS))
-    parser.add_argument("--deals", type=int, default=Args.deals, help="duplicate deals per opponent (2 hands each)")
-    parser.add_argument("--seed", type=int, default=Args.seed)
-    parser.add_argument("--out", type=Path, required=True, help="results folder (one tournament per opponent)")
+    parser.add_argument("--model", default=args_type.model, help="with --run: the model file (its hashes.json key)")
+    parser.add_argument("--deals", type=int, default=args_type.deals, help=deals_help)
+    parser.add_argument("--seed", type=int, default=args_type.seed)
+    parser.add_argument("--out", type=Path, required=True, help=out_help)
+    return parser
+
+
+def run_command_line(parser: argparse.ArgumentParser, args_type: type[AgentArgs], run: Any) -> None:
+    """Parse, check ``--deals`` and exit with ``run(args_type(...))``'s status; bad input exits 2 naming it."""
     parsed = parser.parse_args()
     if parsed.deals < 1:
         parser.error(f"--deals: expected a positive number of deals, got {parsed.deals}")
     try:
-        sys.exit(main(Args(**vars(parsed))))
+        sys.exit(run(args_type(**vars(parsed))))
     except ValueError as err:
         parser.error(str(err))
+
+
+if __name__ == "__main__":
+    cli = command_line(__doc__, Args, "duplicate deals per opponent (2 hands each)",
+                       "results folder (one tournament per opponent)")
+    cli.add_argument("--opponents", nargs="+", default=list(OPPONENTS))
+    run_command_line(cli, Args, main)

@@ -26,6 +26,7 @@ from razz_env.settings import checked_fields, read_settings_file, with_overrides
 MASKING_ALGORITHMS = ("maskable_ppo",)
 VEC_ENVS = ("dummy", "subproc", "batch")
 INIT_MODEL_KEYS = ("path", "sha256")
+WIDEN_FROM_KEYS = ("encoding", "num_players")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
 MAX_SEED = 2**32 - 1
 # SB3 keywords the trainer sets itself, with what to use instead.
@@ -236,7 +237,10 @@ class TrainConfig:
     ``init_model`` (``{path, sha256}``) starts a new run from the weights and optimizer state of a model
     file instead of random ones (the steps still count from 0); the file is loaded only if its bytes match
     ``sha256``, and :func:`razz_env.training.train.train` refuses one of another algorithm, table or network
-    before the run folder is touched.
+    before the run folder is touched. With ``widen_from: {encoding, num_players}`` the file was trained on
+    that fixed-size encoding and table size, and this config's encoding is its padded twin (``flat`` to
+    ``flat8``): its input layer is widened (:mod:`razz_env.training.widen`) so the run starts from a network
+    that plays as the file does at that size.
     """
 
     name: str = "ppo_razz"
@@ -361,13 +365,16 @@ class TrainConfig:
                           SET_BY_POLICY)
 
     def _check_init_model(self) -> None:
-        """``init_model`` is null or ``{path, sha256}`` (the file itself is checked when a run starts from it)."""
+        """``init_model`` is null or ``{path, sha256}``, with ``widen_from: {encoding, num_players}`` when the file
+        was trained on the fixed-size twin of this config's padded encoding (the file itself is checked when a
+        run starts from it)."""
         if self.init_model is None:
             return
         keys = set(self.init_model)
-        if keys != set(INIT_MODEL_KEYS):
-            raise ConfigError(f"init_model: expected a mapping with exactly {', '.join(INIT_MODEL_KEYS)} (the model "
-                              f"file and its SHA-256), got the keys {', '.join(sorted(shown(key) for key in keys))}")
+        if not set(INIT_MODEL_KEYS) <= keys <= {*INIT_MODEL_KEYS, "widen_from"}:
+            raise ConfigError(f"init_model: expected a mapping with {', '.join(INIT_MODEL_KEYS)} (the model file and "
+                              f"its SHA-256) and optionally widen_from, got the keys "
+                              f"{', '.join(sorted(shown(key) for key in keys))}")
         for key in INIT_MODEL_KEYS:
             check_type(f"init_model.{key}", self.init_model[key], str)
         path, sha256 = self.init_model["path"], self.init_model["sha256"]
@@ -376,7 +383,31 @@ class TrainConfig:
                               f"{shown(path)}")
         if not SHA256_PATTERN.fullmatch(sha256.lower()):
             raise ConfigError(f"init_model.sha256: expected the file's SHA-256 as 64 hex digits, got {shown(sha256)}")
-        object.__setattr__(self, "init_model", {"path": path, "sha256": sha256.lower()})
+        checked: dict[str, Any] = {"path": path, "sha256": sha256.lower()}
+        if "widen_from" in keys:
+            checked["widen_from"] = self._checked_widen_from(self.init_model["widen_from"])
+        object.__setattr__(self, "init_model", checked)
+
+    def _checked_widen_from(self, widen_from: object) -> dict[str, Any]:
+        """``init_model.widen_from``: the fixed-size twin of this config's padded encoding, and a table size."""
+        from razz_env.encoding import is_padded
+        from razz_env.engine.config import MAX_SEATS
+
+        if not isinstance(widen_from, Mapping) or set(widen_from) != set(WIDEN_FROM_KEYS):
+            raise ConfigError(f"init_model.widen_from: expected a mapping with exactly {', '.join(WIDEN_FROM_KEYS)} "
+                              f"(the encoding and table size the file was trained at), got {shown(widen_from)}")
+        encoding, seats = widen_from["encoding"], widen_from["num_players"]
+        check_type("init_model.widen_from.encoding", encoding, str)
+        if not is_padded(self.encoding) or encoding + "8" != self.encoding:
+            twin = self.encoding.removesuffix("8") if is_padded(self.encoding) else None
+            allowed = f"only {twin!r}" if twin else "nothing: widening needs a padded encoding (flat8 or ranks8)"
+            raise ConfigError(f"init_model.widen_from.encoding: a file is widened from the fixed-size twin of the "
+                              f"config's encoding {self.encoding!r}, so {allowed} is allowed, got {shown(encoding)}")
+        check_type("init_model.widen_from.num_players", seats, int)
+        if not 2 <= seats <= MAX_SEATS:
+            raise ConfigError(f"init_model.widen_from.num_players: expected a table size from 2 to {MAX_SEATS}, "
+                              f"got {seats}")
+        return {"encoding": encoding, "num_players": seats}
 
     @property
     def masks_natively(self) -> bool:

@@ -186,6 +186,8 @@ def initialise_from(model: Any, config: TrainConfig) -> None:
     except Exception as err:  # noqa: BLE001 - whatever a foreign archive raises, it does not load
         raise ConfigError(f"init_model: {path} does not load as a {config.algorithm} model "
                           f"({type(err).__name__}: {' '.join(str(err).split())})") from None
+    if "widen_from" in config.init_model:
+        loaded = _widened(loaded, config)
     kinds = [(type(m.policy).__name__, type(m.policy.optimizer).__name__) for m in (loaded, model)]
     if kinds[0] != kinds[1]:
         raise ConfigError(f"init_model: {path} holds a {kinds[0][0]} with a {kinds[0][1]} optimizer, not the "
@@ -203,6 +205,25 @@ def initialise_from(model: Any, config: TrainConfig) -> None:
         raise ConfigError(f"init_model: {path} has another network than net_arch {list(config.net_arch)} and "
                           f"policy_kwargs {config.policy_kwargs} build; give the ones it was trained with")
     model.set_parameters(loaded.get_parameters(), exact_match=True, device="cpu")
+
+
+def _widened(loaded: Any, config: TrainConfig) -> Any:
+    """``loaded`` (trained on ``init_model.widen_from``'s encoding and table size) with its input layer widened
+    to the config's padded encoding; a file that does not read that table is a :class:`ConfigError`."""
+    from razz_env.encoding import make_encoder
+    from razz_env.env.common import table_config
+    from razz_env.training.widen import widen_model, widening_columns
+
+    widen_from = config.init_model["widen_from"]
+    table = {k: v for k, v in config.table_kwargs(config.seat_counts[0]).items() if k != "encoding"}
+    source = make_encoder(widen_from["encoding"], table_config(**{**table, "num_players": widen_from["num_players"]}))
+    target = make_encoder(config.encoding, table_config(**table))
+    if loaded.observation_space != source.observation_space:
+        raise ConfigError(f"init_model: {config.init_model['path']} reads observations "
+                          f"{_space(loaded.observation_space)}, not those of widen_from ({widen_from['encoding']} at "
+                          f"{widen_from['num_players']} seats, {config.variant}, starting_stacks "
+                          f"{config.starting_stacks}): {_space(source.observation_space)}")
+    return widen_model(loaded, widening_columns(source, target), target.observation_space)
 
 
 def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]:

@@ -344,6 +344,45 @@ def test_init_model_refuses_a_file_that_does_not_fit_and_touches_nothing(tmp_pat
     assert not (tmp_path / "run").exists()
 
 
+def test_init_model_widen_from_starts_a_padded_mixed_size_run_from_a_heads_up_flat_model(tmp_path):
+    """A heads-up ``flat`` model starts a ``flat8`` run at 2 and 6 seats with its input layer widened: the run's
+    first network is :func:`widen_model` of the file, weights and Adam moments."""
+    from razz_env.encoding import make_encoder
+    from razz_env.engine.config import HandConfig
+    from razz_env.training.widen import widen_model, widening_columns
+
+    train(_config(tmp_path, "maskable_ppo", steps=128, seed=5), progress=False)
+    init = {**_init_model(tmp_path / "maskable_ppo" / "final.zip"),
+            "widen_from": {"encoding": "flat", "num_players": 2}}
+    config = _config(tmp_path, "maskable_ppo", steps=128, encoding="flat8", num_players=[2, 6],
+                     output=str(tmp_path / "wide"), init_model=init)
+    venv = build_vec_env(config)
+    model = build_model(config, venv, None)
+    venv.close()
+    initialise_from(model, config)
+    table = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    source = SB3Agent.load(tmp_path / "maskable_ppo" / "final.zip", "maskable_ppo", init["sha256"]).model
+    expected = widen_model(source, widening_columns(make_encoder("flat", table), make_encoder("flat8", table)),
+                           model.observation_space)
+    assert all(torch.equal(a, b) for a, b in zip(model.policy.parameters(), expected.policy.parameters()))
+    adam = model.policy.optimizer.state_dict()["state"]
+    assert adam and all(float(state["step"]) > 0 for state in adam.values())
+    summary = train(config, progress=False)
+    assert summary["seat_counts"] == [2, 6] and summary["steps"] >= 128
+
+
+def test_init_model_widen_from_refuses_a_file_of_another_table_and_touches_nothing(tmp_path):
+    init = {**_saved_model(tmp_path, "heads_up"), "widen_from": {"encoding": "flat", "num_players": 3}}
+    config = _config(tmp_path, "maskable_ppo", encoding="flat8", num_players=[2, 6], output=str(tmp_path / "run"),
+                     init_model=init)
+    for dry_run in (True, False):
+        with pytest.raises(ConfigError, match=r"init_model: .*heads_up.zip reads observations Box\(676,\) \(bounds "
+                           r"\w{8}\), not those of widen_from \(flat at 3 seats, razz, starting_stacks 1000\): "
+                           r"Box\(\d+,\)"):
+            train(config, progress=False, dry_run=dry_run)
+    assert not (tmp_path / "run").exists()
+
+
 def test_init_model_of_one_padded_layout_starts_a_mixed_size_run_and_another_layout_is_refused(tmp_path):
     """A heads-up flat8 model starts a ``num_players: [2, 6]`` run (one layout for every size); a model of
     other stacks is refused naming both table sizes, before the folder is touched."""

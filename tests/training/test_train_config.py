@@ -106,7 +106,8 @@ def test_config_errors_name_the_field():
     ({1: 2}, "train config: setting names are strings, got the key 1"),
     ({"init_model": "runs/a/final.zip"}, "init_model: expected a mapping or null, got 'runs/a/final.zip'"),
     ({"init_model": {"path": "a.zip"}},
-     "init_model: expected a mapping with exactly path, sha256 (the model file and its SHA-256), got the keys 'path'"),
+     "init_model: expected a mapping with path, sha256 (the model file and its SHA-256) and optionally widen_from, got "
+     "the keys 'path'"),
     ({"init_model": {"path": "a.zip", "sha256": "0" * 64, "algorithm": "ppo"}},
      "got the keys 'algorithm', 'path', 'sha256'"),
     ({"init_model": {"path": 3, "sha256": "0" * 64}}, "init_model.path: expected a string, got 3"),
@@ -115,6 +116,22 @@ def test_config_errors_name_the_field():
     ({"init_model": {"path": "a.zip", "sha256": "abc"}},
      "init_model.sha256: expected the file's SHA-256 as 64 hex digits, got 'abc'"),
     ({"init_model": {"path": "a.zip", "sha256": None}}, "init_model.sha256: expected a string, got None"),
+    ({"encoding": "flat8", "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": "flat"}},
+     "init_model.widen_from: expected a mapping with exactly encoding, num_players"),
+    ({"encoding": "flat8", "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat"}}},
+     "init_model.widen_from: expected a mapping with exactly encoding, num_players"),
+    ({"encoding": "flat8",
+      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "ranks", "num_players": 2}}},
+     "init_model.widen_from.encoding: a file is widened from the fixed-size twin of the config's encoding 'flat8', so "
+     "only 'flat' is allowed, got 'ranks'"),
+    ({"init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_players": 2}}},
+     "so nothing: widening needs a padded encoding (flat8 or ranks8) is allowed, got 'flat'"),
+    ({"encoding": "flat8",
+      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_players": 9}}},
+     "init_model.widen_from.num_players: expected a table size from 2 to 8, got 9"),
+    ({"encoding": "flat8",
+      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_players": True}}},
+     "init_model.widen_from.num_players: expected an integer, got True"),
 ])
 def test_bad_values_name_the_field(data, message):
     with pytest.raises(ConfigError) as err:
@@ -127,6 +144,10 @@ def test_init_model_is_recorded_with_its_sha256_in_lower_case():
     assert config.init_model == {"path": "runs/a/final.zip", "sha256": "ab" * 32}
     assert config.to_dict()["init_model"] == config.init_model
     assert TrainConfig.from_dict({}).init_model is None
+    widen_from = {"encoding": "flat", "num_players": 2}
+    wide = TrainConfig.from_dict({"encoding": "flat8",
+                                  "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": widen_from}})
+    assert wide.to_dict()["init_model"]["widen_from"] == widen_from
 
 
 def test_a_list_of_table_sizes_is_kept_in_order_and_recorded_as_a_list():
