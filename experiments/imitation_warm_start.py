@@ -1,14 +1,15 @@
 """Imitation warm start: clone a teacher agent's play into the network of a train config, for RL to continue.
 
     python experiments/imitation_warm_start.py --config configs/train_ppo_stud_imitation.yaml \\
-        --teacher monte_carlo --hands 60000 --epochs 8 --out runs/stud_imitation
+        --teacher monte_carlo --hands 100000 --epochs 40 --out runs/stud_imitation40
 
-The teacher plays ``--hands`` hands at the config's table against the config's pool baselines, drawn by its
-weights (:func:`razz_env.training.imitation.collect`); a fresh model of the config (algorithm, table, encoding,
-``net_arch``) is fitted to its choices and the hands' results (:func:`razz_env.training.imitation.clone`). The
-output folder gets ``model.zip``, ``hashes.json`` (its SHA-256) and ``imitation.json`` (the settings, the
-decisions recorded, the teacher's action counts, each epoch's losses and held-out agreement, the seconds). An
-RL config starts from it with ``init_model: {path: <out>/model.zip, sha256: <from hashes.json>}``.
+The teacher plays ``--hands`` hands at the config's table against ``--opponents`` drawn by ``--weights`` (by
+default the config's pool baselines and weights; :func:`razz_env.training.imitation.collect`); a fresh model of
+the config (algorithm, table, encoding, ``net_arch``) is fitted to its choices and the hands' results
+(:func:`razz_env.training.imitation.clone`). The output folder gets ``model.zip``, ``hashes.json`` (its
+SHA-256) and ``imitation.json`` (the settings, the decisions recorded, the teacher's action counts, each
+epoch's losses and held-out agreement, the seconds). An RL config starts from it with
+``init_model: {path: <out>/model.zip, sha256: <from hashes.json>}``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class Args:
     batch_size: int = 1024
     learning_rate: float = 3e-4
     seed: int = 0
+    opponents: list[str] | None = None
+    weights: list[float] | None = None
 
 
 def checked_config(args: Args) -> TrainConfig:
@@ -52,6 +55,11 @@ def checked_config(args: Args) -> TrainConfig:
             raise ValueError(f"--{name.replace('_', '-')}: expected a positive integer, got {getattr(args, name)}")
     if not args.learning_rate > 0:
         raise ValueError(f"--learning-rate: expected a positive number, got {args.learning_rate}")
+    if (args.opponents is None) != (args.weights is None) or len(args.opponents or ()) != len(args.weights or ()):
+        raise ValueError("--opponents and --weights: give both, one weight per opponent, or neither (the config's "
+                         "pool)")
+    if args.weights is not None and (any(not weight >= 0 for weight in args.weights) or not sum(args.weights) > 0):
+        raise ValueError(f"--weights: expected non-negative weights with a positive sum, got {args.weights}")
     if (args.out / "model.zip").exists():
         raise ValueError(f"--out {args.out}: already holds a model.zip; give a new folder")
     try:
@@ -82,9 +90,14 @@ def main(args: Args) -> int:
     torch.set_num_threads(config.torch_threads)
     torch.manual_seed(args.seed)
     table = table_config(**{k: v for k, v in config.table_kwargs().items() if k != "encoding"})
-    opponents = [make_agent(spec, seed=args.seed + 1 + index) for index, spec in enumerate(config.opponents.baselines)]
+    specs = args.opponents if args.opponents is not None else list(config.opponents.baselines)
+    weights = args.weights if args.weights is not None else list(config.opponents.weights)
+    try:
+        opponents = [make_agent(spec, seed=args.seed + 1 + index) for index, spec in enumerate(specs)]
+    except (ValueError, TypeError, KeyError) as err:
+        raise ValueError(f"--opponents: {err}") from None
     started = time.perf_counter()
-    demonstrations = collect(teacher, opponents, config.opponents.weights, table,
+    demonstrations = collect(teacher, opponents, weights, table,
                              make_encoder(config.encoding, table), args.hands, args.seed)
     collected = time.perf_counter() - started
     print(f"{len(demonstrations)} decisions of {args.teacher} in {args.hands} hands, {collected:.0f} s", flush=True)
@@ -100,7 +113,7 @@ def main(args: Args) -> int:
     sha256 = hashlib.sha256((args.out / "model.zip").read_bytes()).hexdigest()
     (args.out / "hashes.json").write_text(json.dumps({"model.zip": sha256}, indent=2) + "\n")
     record = {**{k: str(v) if isinstance(v, Path) else v for k, v in asdict(args).items()},
-              "opponents": list(config.opponents.baselines), "weights": list(config.opponents.weights),
+              "opponents": specs, "weights": weights,
               "decisions": len(demonstrations), "teacher_action_counts": action_counts(demonstrations),
               "epochs_run": rows, "collect_seconds": round(collected, 1),
               "seconds": round(time.perf_counter() - started, 1), "sha256": sha256}
@@ -119,6 +132,8 @@ if __name__ == "__main__":
     parser.add_argument("--batch-size", type=int, default=Args.batch_size)
     parser.add_argument("--learning-rate", type=float, default=Args.learning_rate)
     parser.add_argument("--seed", type=int, default=Args.seed)
+    parser.add_argument("--opponents", nargs="+", help="registered agent names (default: the config's pool baselines)")
+    parser.add_argument("--weights", nargs="+", type=float, help="one per --opponents entry")
     try:
         sys.exit(main(Args(**vars(parser.parse_args()))))
     except ValueError as err:

@@ -33,9 +33,15 @@ def test_the_cloned_model_is_recorded_and_starts_a_run_of_its_config(tmp_path, e
     assert json.loads((out / "hashes.json").read_text()) == {"model.zip": sha256}
     record = json.loads((out / "imitation.json").read_text())
     assert record["teacher"] == "razz_heuristic" and record["hands"] == 40 and record["sha256"] == sha256
-    assert record["opponents"] == ["rock", "tag"] and record["weights"] == [1, 2]
+    assert record["opponents"] == ["rock", "tag"] and record["weights"] == [1, 2], "the config's pool by default"
     assert record["decisions"] == sum(record["teacher_action_counts"]) > 40
     assert [row["epoch"] for row in record["epochs_run"]] == [1, 2]
+    chosen = tmp_path / "chosen"
+    result = experiment(SCRIPT).run("--config", config, "--teacher", "razz_heuristic", "--hands", "10", "--epochs",
+                                    "1", "--opponents", "maniac", "--weights", "2", "--out", str(chosen))
+    assert result.returncode == 0, result.stderr
+    record = json.loads((chosen / "imitation.json").read_text())
+    assert record["opponents"] == ["maniac"] and record["weights"] == [2.0]
     start = TrainConfig.from_yaml(config, init_model={"path": str(out / "model.zip"), "sha256": sha256})
     plan = train(start, progress=False, dry_run=True)
     assert plan["dry_run"] and plan["config"]["init_model"]["sha256"] == sha256
@@ -49,7 +55,10 @@ def test_bad_input_exits_2_naming_it_and_writes_nothing(tmp_path, experiment):
              (["--config", config, "--learning-rate", "0"], "--learning-rate"),
              (["--config", str(tmp_path / "none.yaml")], "none.yaml"),
              (["--config", mixed], "at one table size; this config trains maskable_ppo at [2, 6] seats"),
-             (["--config", config, "--teacher", "no_such_agent", "--hands", "2"], "no_such_agent"))
+             (["--config", config, "--teacher", "no_such_agent", "--hands", "2"], "no_such_agent"),
+             (["--config", config, "--opponents", "rock", "tag", "--weights", "1"], "--opponents and --weights"),
+             (["--config", config, "--opponents", "rock", "--weights", "-1"], "--weights: expected non-negative"),
+             (["--config", config, "--opponents", "no_such_agent", "--weights", "1", "--hands", "2"], "--opponents"))
     for args, named in cases:
         experiment(SCRIPT).assert_refuses(args, named, tmp_path / "o")
     (tmp_path / "o").mkdir()
