@@ -84,11 +84,12 @@ def best_checkpoint(run: Path, opponent: str = "razz_heuristic",
 
 
 def install(config: TrainConfig, summary: dict, config_path: str, source: str = FINAL,
-            chain: list[str] | None = None) -> None:
+            chain: list[str] | None = None, command: str | None = None) -> None:
     """Copy a model of the run (default: the final one) into the zoo and update its manifest entry.
 
     ``chain``: the configs of the runs trained one after the other to make it (each starting from the one
     before's model, ``init_model``), the last being ``config_path``; the entry's command trains them in order.
+    ``command``, when the model was not made by ``razz train`` runs alone, is the entry's command instead.
     """
     ZOO.mkdir(parents=True, exist_ok=True)
     target = ZOO / f"{config.name}.zip"
@@ -105,7 +106,7 @@ def install(config: TrainConfig, summary: dict, config_path: str, source: str = 
         "starting_stacks": config.starting_stacks,
         "stakes": [config.ante, config.bring_in, config.small_bet, config.big_bet],
         "config": config_path,
-        "command": " && ".join(f"razz train --config {path}" for path in (chain or [config_path])),
+        "command": command or " && ".join(f"razz train --config {path}" for path in (chain or [config_path])),
         "steps": summary["steps"],
         "train_minutes_2_core_cpu": round(summary["train_seconds"] / 60, 1),
         "steps_per_second": summary["steps_per_second"],

@@ -1,4 +1,4 @@
-"""Duplicate heads-up evaluation of one razz agent against each baseline and exploiter.
+"""Duplicate heads-up evaluation of one agent against each baseline and exploiter (razz, or ``--variant``).
 
 One ``razz tournament`` per opponent (a two-agent round robin, so only the pairing that matters is
 played), all on the same seed and hence the same deals; the agent's row of each ``pairings.csv`` is
@@ -51,6 +51,7 @@ class Args(AgentArgs):
     """:class:`AgentArgs` and the opponents, one heads-up match each."""
 
     opponents: list[str] = field(default_factory=lambda: list(OPPONENTS))
+    variant: str = "razz"
 
 
 def run_agent(run: Path, model: str, seats: int = 2) -> dict[str, Any]:
@@ -95,14 +96,15 @@ def main(args: Args) -> int:
     agent: Any = args.agent if args.agent else run_agent(args.run, args.model)
     for index, spec in enumerate([agent, *args.opponents]):  # every agent checked before anything is written
         try:
-            check_agent_spec("--agent" if index == 0 else f"--opponents[{index - 1}]", spec, "razz", 2)
+            check_agent_spec("--agent" if index == 0 else f"--opponents[{index - 1}]", spec, args.variant, 2)
         except ConfigError as err:
             raise ValueError(str(err)) from None
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for opponent in args.opponents:
-        status, seconds = play({"name": opponent, "variant": "razz", "agents": [agent, opponent], "deals": args.deals,
-                                "block_deals": 500, "seed": args.seed, "workers": 1}, args.out / opponent)
+        status, seconds = play({"name": opponent, "variant": args.variant, "agents": [agent, opponent],
+                                "deals": args.deals, "block_deals": 500, "seed": args.seed, "workers": 1},
+                               args.out / opponent)
         if status:
             return status
         with open(args.out / opponent / "pairings.csv", newline="", encoding="utf-8") as handle:
@@ -144,4 +146,5 @@ if __name__ == "__main__":
     cli = command_line(__doc__, Args, "duplicate deals per opponent (2 hands each)",
                        "results folder (one tournament per opponent)")
     cli.add_argument("--opponents", nargs="+", default=list(OPPONENTS))
+    cli.add_argument("--variant", default=Args.variant, help="the game played (default razz)")
     run_command_line(cli, Args, main)

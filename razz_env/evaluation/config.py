@@ -35,6 +35,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "ppo_razz",
     "qrdqn_razz",
     "ppo_razz_pool",
+    "ppo_razz_multiway",
     "maniac",
     "check_raiser",
     "board_bully",

@@ -23,3 +23,14 @@ def test_bad_input_exits_2_naming_it_without_a_traceback(tmp_path, experiment):
              (["--run", str(tmp_path)], str(tmp_path)))
     for args, named in cases:
         experiment(SCRIPT).assert_refuses(args, named, tmp_path / "o")
+
+
+def test_variant_plays_another_game(tmp_path, experiment):
+    out = tmp_path / "stud"
+    result = experiment(SCRIPT).run("--agent", "tag", "--opponents", "rock", "--deals", "2", "--variant", "stud",
+                                    "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "variant: stud" in (out / "rock.yaml").read_text()
+    refused = experiment(SCRIPT).run("--agent", "ppo_razz", "--opponents", "rock", "--variant", "stud",
+                                     "--out", str(tmp_path / "o"))
+    assert refused.returncode == 2 and "cannot be seated at stud" in refused.stderr

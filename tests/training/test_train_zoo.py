@@ -85,3 +85,17 @@ def test_best_checkpoint_selects_at_one_table_size_of_a_mixed_size_run(train_zoo
     assert sorted(r["seats"] for r in at_step) == ["2", "6"]
     with pytest.raises(ConfigError, match=r"no evaluation against 'razz_heuristic' at 3 seats"):
         train_zoo.best_checkpoint(tmp_path, seats=3)
+
+
+def test_install_records_a_given_command_instead_of_the_train_commands(train_zoo, tmp_path):
+    config_path = _tiny_config(tmp_path)
+    from razz_env.training.config import TrainConfig
+    from razz_env.training.train import train
+
+    config = TrainConfig.from_yaml(config_path)
+    summary = train(config, progress=False)
+    train_zoo.install(config, {**summary, "final_eval": []}, config_path, command="make it && widen it")
+    train_zoo.install(config.__class__.from_yaml(config_path, name="plain"), {**summary, "final_eval": []}, config_path)
+    manifest = json.loads((tmp_path / "zoo" / "manifest.json").read_text())
+    assert manifest["tiny"]["command"] == "make it && widen it"
+    assert manifest["plain"]["command"] == f"razz train --config {config_path}"
