@@ -101,10 +101,10 @@ ZOO = sorted(manifest())
 
 @pytest.mark.parametrize("name", ZOO)
 def test_a_full_hand_against_each_zoo_agent_through_piped_input(name: str) -> None:
-    """``razz play --opponents <zoo agent>`` with keys piped in plays the hand to the end."""
+    """``razz play --variant <its variant> --opponents <zoo agent>`` with keys piped in plays the hand to the end."""
     keys = "c\ni\n" * 60
-    done = subprocess.run([sys.executable, "-m", "razz_env.cli", "play", "--opponents", name, "--seed", "3"],
-                          input=keys, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "razz_env.cli", "play", "--variant", manifest()[name]["variant"],
+                           "--opponents", name, "--seed", "3"], input=keys, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert "running totals after 1 hand:" in done.stdout and f"seat 1 ({name})" in done.stdout
@@ -112,18 +112,20 @@ def test_a_full_hand_against_each_zoo_agent_through_piped_input(name: str) -> No
 
 @pytest.mark.parametrize("name", ZOO)
 def test_a_zoo_agent_is_not_seated_at_a_table_it_was_not_trained_for(name: str) -> None:
-    """A fixed-size layout plays its one table size; a padded one (flat8) every size of its variant, no other."""
+    """A fixed-size layout plays its one table size; a padded one (flat8) every size of its variant; no agent
+    plays another variant."""
     lines: list[str] = []
-    padded = manifest()[name]["encoding"].endswith("8")
-    assert play_cli(opponents=[name, "random"], seed=3, input_fn=scripted(["c", "i"] * 60),
+    variant, padded = manifest()[name]["variant"], manifest()[name]["encoding"].endswith("8")
+    assert play_cli(variant, opponents=[name, "random"], seed=3, input_fn=scripted(["c", "i"] * 60),
                     output_fn=lines.append) == (0 if padded else 2)
     if padded:
         assert "running totals after 1 hand:" in "\n".join(lines)
     else:
-        assert "cannot be seated at razz with 3 seats" in lines[-1]
+        assert f"cannot be seated at {variant} with 3 seats" in lines[-1]
     lines.clear()
-    assert play_cli("stud", opponents=[name], input_fn=scripted([]), output_fn=lines.append) == 2
-    assert "cannot be seated at stud with 2 seats" in lines[-1]
+    other = "stud8" if variant != "stud8" else "razz"
+    assert play_cli(other, opponents=[name], input_fn=scripted([]), output_fn=lines.append) == 2
+    assert f"cannot be seated at {other} with 2 seats" in lines[-1]
 
 
 def test_minirazz_plays_its_two_streets_against_the_default_opponent() -> None:
