@@ -59,6 +59,7 @@ def test_the_variant_free_baselines_play_minirazz_at_every_table_size(variant: s
     ("qrdqn_razz", "razz at 2", True),
     ("ppo_razz_pool", "razz at 2", True),
     ("ppo_razz_multiway", "razz at 2/3/4/5/6/7/8", True),
+    ("ppo_stud", "stud at 2", True),
 ])
 def test_agents_that_read_seven_card_stud_refuse_a_minirazz_table(spec, plays: str, trained: bool) -> None:
     if trained:
@@ -67,7 +68,8 @@ def test_agents_that_read_seven_card_stud_refuse_a_minirazz_table(spec, plays: s
     for variant in MINIRAZZ:
         assert seating_problem(agent, variant, 2) == (f"agent {agent.name!r} plays {plays} seats; it cannot be "
                                                       f"seated at {variant} with 2 seats")
-    assert seating_problem(agent, "razz", 2) is None
+    home = plays.split(" or ")[0].split(" at ")[0]
+    assert seating_problem(agent, home, 2) is None
 
 
 def test_lbr_of_a_target_that_plays_only_minirazz_is_refused_by_name() -> None:
