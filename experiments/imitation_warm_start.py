@@ -15,8 +15,6 @@ epoch's losses and held-out agreement, the seconds). An RL config starts from it
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -27,8 +25,11 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.training.config import TrainConfig  # noqa: E402
+from razz_env.training.runfolder import RunFolder  # noqa: E402
 
 IMITATED_ALGORITHMS = ("maskable_ppo",)
+MODEL = "model.zip"
+RECORD = "imitation.json"
 
 
 @dataclass
@@ -60,7 +61,7 @@ def checked_config(args: Args) -> TrainConfig:
                          "pool)")
     if args.weights is not None and (any(not weight >= 0 for weight in args.weights) or not sum(args.weights) > 0):
         raise ValueError(f"--weights: expected non-negative weights with a positive sum, got {args.weights}")
-    if (args.out / "model.zip").exists():
+    if (args.out / MODEL).exists():
         raise ValueError(f"--out {args.out}: already holds a model.zip; give a new folder")
     try:
         config = TrainConfig.from_yaml(args.config)
@@ -108,17 +109,14 @@ def main(args: Args) -> int:
     for row in rows:
         print(f"epoch {row['epoch']}: policy loss {row['policy_loss']:.4f}, value loss {row['value_loss']:.3f}, "
               f"held-out agreement {row['held_out_agreement']:.3f}", flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    model.save(args.out / "model.zip")
-    sha256 = hashlib.sha256((args.out / "model.zip").read_bytes()).hexdigest()
-    (args.out / "hashes.json").write_text(json.dumps({"model.zip": sha256}, indent=2) + "\n")
+    sha256 = RunFolder(args.out).save_model(model, MODEL)
     record = {**{k: str(v) if isinstance(v, Path) else v for k, v in asdict(args).items()},
               "opponents": specs, "weights": weights,
               "decisions": len(demonstrations), "teacher_action_counts": action_counts(demonstrations),
               "epochs_run": rows, "collect_seconds": round(collected, 1),
               "seconds": round(time.perf_counter() - started, 1), "sha256": sha256}
-    (args.out / "imitation.json").write_text(json.dumps(record, indent=2) + "\n")
-    print(f"wrote {args.out / 'model.zip'} (SHA-256 {sha256})")
+    RunFolder(args.out).write_json(RECORD, record)
+    print(f"wrote {args.out / MODEL} (SHA-256 {sha256})")
     return 0
 
 

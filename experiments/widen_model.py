@@ -13,8 +13,6 @@ exactly as ``ppo_razz_pool`` and sits at every table size. The folder gets ``mod
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +22,9 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.training.config import TrainConfig  # noqa: E402
+from razz_env.training.runfolder import RunFolder  # noqa: E402
+
+MODEL = "model.zip"
 
 
 @dataclass
@@ -39,7 +40,7 @@ def main(args: Args) -> str:
     config = TrainConfig.from_yaml(args.config)
     if config.init_model is None:
         raise ConfigError(f"--config {args.config}: has no init_model; there is no model to start from")
-    if (args.out / "model.zip").exists():
+    if (args.out / MODEL).exists():
         raise ConfigError(f"--out {args.out}: already holds a model.zip; give a new folder")
     from razz_env.training.train import build_model, build_vec_env, initialise_from
 
@@ -47,11 +48,7 @@ def main(args: Args) -> str:
     model = build_model(config, venv, None)
     venv.close()
     initialise_from(model, config)
-    args.out.mkdir(parents=True, exist_ok=True)
-    model.save(args.out / "model.zip")
-    sha256 = hashlib.sha256((args.out / "model.zip").read_bytes()).hexdigest()
-    (args.out / "hashes.json").write_text(json.dumps({"model.zip": sha256}, indent=2) + "\n")
-    return sha256
+    return RunFolder(args.out).save_model(model, MODEL)
 
 
 if __name__ == "__main__":
@@ -60,7 +57,7 @@ if __name__ == "__main__":
     parser.add_argument("--out", type=Path, required=True, help="a new folder for model.zip and hashes.json")
     parsed = Args(**vars(parser.parse_args()))
     try:
-        print(f"wrote {parsed.out / 'model.zip'} (SHA-256 {main(parsed)})")
+        print(f"wrote {parsed.out / MODEL} (SHA-256 {main(parsed)})")
     except (ConfigError, OSError) as err:
         print(f"widen_model: {err}", file=sys.stderr)
         sys.exit(2)

@@ -22,6 +22,7 @@ import numpy as np
 
 from razz_env.agent import Observer, act_batch
 from razz_env.encoding.actions import NUM_ACTIONS, to_engine
+from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.state import HandState
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def collect(teacher: Agent, opponents: Sequence[Agent], weights: Sequence[float]
     for index in range(hands):
         seat = index % seats
         drawn = rng.choices(range(len(opponents)), weights=weights)[0]
-        hand = HandState(config, rng=random.Random(rng.getrandbits(64)))
+        hand = HandState(config, deck=shuffled_deck(rng, cards=config.variant.deck))
         for s in range(seats):
             (teacher if s == seat else opponents[drawn]).reset(s, seats, config.variant.name)
         while not hand.is_over:
@@ -97,8 +98,9 @@ def collect(teacher: Agent, opponents: Sequence[Agent], weights: Sequence[float]
             hand.act(to_engine(action, hand.legal_actions()))
         returns[index] = hand.payoffs[seat] / config.big_bet
     hand_index = np.asarray(hand_of, dtype=np.int64)
-    return Demonstrations(np.stack(vectors).astype(np.float32), np.stack(masks).astype(np.int8),
-                          np.asarray(actions, dtype=np.int64), returns[hand_index], hand_index)
+    # the encoder writes float32 and the masks are int8 already: stacking is the only copy
+    return Demonstrations(np.stack(vectors), np.stack(masks), np.asarray(actions, dtype=np.int64),
+                          returns[hand_index], hand_index)
 
 
 def agreement(model: Any, demonstrations: Demonstrations) -> float:
