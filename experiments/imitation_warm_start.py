@@ -48,6 +48,16 @@ class Args:
     weights: list[float] | None = None
 
 
+def command_of(record: dict) -> str:
+    """The command line that wrote an ``imitation.json`` record (every setting spelled out)."""
+    words = ["python experiments/imitation_warm_start.py", "--config", record["config"], "--teacher",
+             record["teacher"], "--hands", str(record["hands"]), "--epochs", str(record["epochs"]), "--batch-size",
+             str(record["batch_size"]), "--learning-rate", f"{record['learning_rate']:g}", "--seed",
+             str(record["seed"]), "--out", record["out"], "--opponents", *record["opponents"],
+             "--weights", *(f"{weight:g}" for weight in record["weights"])]
+    return " ".join(words)
+
+
 def checked_config(args: Args) -> TrainConfig:
     """The train config, refused (``ValueError`` naming it) unless a MaskablePPO at one table size, and the
     arguments, before anything is written."""

@@ -5,7 +5,9 @@ run's final model or a checkpoint). This installs one model of the last run, as
 ``experiments/train_zoo.py`` does for one run: checked against the run's ``hashes.json``, copied into
 ``agents/zoo/<name>.zip`` without its optimizer's moments, and entered in ``agents/zoo/manifest.json``
 with the chain's configs and commands, its steps and training minutes summed over the chain, and
-the figures it was accepted by (``--acceptance``: a ``results.csv`` of
+the figures it was accepted by. A chain whose first run started from an imitation warm start (an
+``init_model`` next to an ``imitation.json`` of ``experiments/imitation_warm_start.py`` with its SHA-256)
+gets the imitation's command first and its minutes added (``--acceptance``: a ``results.csv`` of
 ``experiments/ppo_razz_pool/evaluate.py``). The chain's learning curve goes to ``--curve``. A name
 already in the zoo is refused unless ``--overwrite-zoo``; runs that do not continue each other are
 refused, before anything is written. Run from the repository root:
@@ -33,6 +35,7 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable 
 
 from agents.sb3_agent import UntrustedModelError  # noqa: E402
 from experiments import train_zoo  # noqa: E402
+from experiments.imitation_warm_start import RECORD, command_of  # noqa: E402
 from experiments.learning_curves import KEYS, plot_run, read_chain  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.training.config import TrainConfig  # noqa: E402
@@ -67,6 +70,19 @@ def chain_summary(runs: list[Path], model: str) -> dict[str, Any]:
     return {"steps": total, "train_seconds": round(seconds, 1), "steps_per_second": round(total / seconds, 1)}
 
 
+def imitation_start(config: TrainConfig) -> dict[str, Any] | None:
+    """The ``imitation.json`` record of the model ``config`` starts from, when that model is an imitation warm
+    start (the record sits beside it and names its SHA-256); else None."""
+    if config.init_model is None:
+        return None
+    record_path = Path(config.init_model["path"]).parent / RECORD
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and record.get("sha256") == config.init_model["sha256"] else None
+
+
 def acceptance_rows(path: str) -> list[dict[str, Any]]:
     """The opponent rows of an ``evaluate.py`` ``results.csv``: bb/100 with its 95% CI and hands."""
     try:
@@ -91,8 +107,13 @@ def main(args: Args) -> dict[str, Any]:
     RunFolder(runs[-1]).verified_bytes(args.model)
     final_eval = acceptance_rows(args.acceptance) if args.acceptance else []
     config = dataclasses.replace(configs[-1], name=args.name)
+    command = None
+    imitation = imitation_start(configs[0])
+    if imitation is not None:
+        summary["train_seconds"] = round(summary["train_seconds"] + imitation["seconds"], 1)
+        command = f"{command_of(imitation)} && {train_zoo.train_commands(args.configs)}"
     train_zoo.install(config, {**summary, "final_eval": final_eval, "selected_by": args.selected_by},
-                      args.configs[-1], args.model, chain=args.configs)
+                      args.configs[-1], args.model, chain=args.configs, command=command)
     if args.curve:
         plot_run(runs, Path(args.curve), args.name)
     return json.loads((train_zoo.ZOO / "manifest.json").read_text(encoding="utf-8"))[args.name]

@@ -83,6 +83,11 @@ def best_checkpoint(run: Path, opponent: str = "razz_heuristic",
     return f"checkpoints/step_{best['steps']}.zip", best, at_step
 
 
+def train_commands(config_paths: list[str]) -> str:
+    """The shell command that trains ``config_paths`` one after the other."""
+    return " && ".join(f"razz train --config {path}" for path in config_paths)
+
+
 def install(config: TrainConfig, summary: dict, config_path: str, source: str = FINAL,
             chain: list[str] | None = None, command: str | None = None) -> None:
     """Copy a model of the run (default: the final one) into the zoo and update its manifest entry.
@@ -106,7 +111,7 @@ def install(config: TrainConfig, summary: dict, config_path: str, source: str = 
         "starting_stacks": config.starting_stacks,
         "stakes": [config.ante, config.bring_in, config.small_bet, config.big_bet],
         "config": config_path,
-        "command": command or " && ".join(f"razz train --config {path}" for path in (chain or [config_path])),
+        "command": command or train_commands(chain or [config_path]),
         "steps": summary["steps"],
         "train_minutes_2_core_cpu": round(summary["train_seconds"] / 60, 1),
         "steps_per_second": summary["steps_per_second"],

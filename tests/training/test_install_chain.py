@@ -99,3 +99,33 @@ def test_the_command_line_refuses_in_one_line(tmp_path):
                              str(tmp_path / "none.yaml"), "--name", "x"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("install_chain: ") and "none.yaml" in result.stderr
+
+
+def test_a_chain_from_an_imitation_warm_start_gets_its_command_first_and_its_minutes(install_chain, tmp_path):
+    """The first run's ``init_model`` sits beside an ``imitation.json`` naming its SHA-256: the entry's command
+    starts with the imitation's, and its seconds count in the training minutes."""
+    from experiments.imitation_warm_start import command_of
+
+    seed = _config(tmp_path, "seed_run")
+    train(TrainConfig.from_yaml(seed), progress=False)
+    imitation = tmp_path / "imitation"
+    imitation.mkdir()
+    start = _final(tmp_path, "seed_run")
+    (imitation / "model.zip").write_bytes(Path(start["path"]).read_bytes())
+    record = {"config": "c.yaml", "out": str(imitation), "teacher": "monte_carlo", "hands": 10, "epochs": 2,
+              "batch_size": 64, "learning_rate": 0.0003, "seed": 0, "opponents": ["rock", "tag"], "weights": [1.0, 2.5],
+              "seconds": 120.0, "sha256": start["sha256"]}
+    (imitation / "imitation.json").write_text(json.dumps(record))
+    only = _config(tmp_path, "only", {"path": str(imitation / "model.zip"), "sha256": start["sha256"]})
+    train(TrainConfig.from_yaml(only), progress=False)
+    entry = install_chain.main(install_chain.Args(configs=[only], name="imitated"))
+    assert entry["command"] == f"{command_of(record)} && razz train --config {only}"
+    assert entry["command"].startswith("python experiments/imitation_warm_start.py --config c.yaml --teacher "
+                                       "monte_carlo --hands 10 --epochs 2 --batch-size 64 --learning-rate 0.0003")
+    assert entry["command"].split(" && ")[0].endswith("--opponents rock tag --weights 1 2.5")
+    minutes = json.loads((tmp_path / "only" / "clock.json").read_text())["128"]["train_minutes"]
+    assert entry["train_minutes_2_core_cpu"] == round(minutes + 2.0, 1)
+    record["sha256"] = "0" * 64
+    (imitation / "imitation.json").write_text(json.dumps(record))
+    other = install_chain.main(install_chain.Args(configs=[only], name="not_imitated"))
+    assert other["command"] == f"razz train --config {only}", "a record of another model is not this start"
