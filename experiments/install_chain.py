@@ -8,14 +8,20 @@ with the chain's configs and commands, its steps and training minutes summed ove
 the figures it was accepted by. A chain whose first run started from an imitation warm start (an
 ``init_model`` next to an ``imitation.json`` of ``experiments/imitation_warm_start.py`` with its SHA-256)
 gets the imitation's command first and its minutes added (``--acceptance``: a ``results.csv`` of
-``experiments/ppo_razz_pool/evaluate.py``). The chain's learning curve goes to ``--curve``. A name
-already in the zoo is refused unless ``--overwrite-zoo``; runs that do not continue each other are
-refused, before anything is written. Run from the repository root:
+``experiments/ppo_razz_pool/evaluate.py``). The chain may go on with stages of ``experiments/psro_razz.py``
+(``--psro CONFIG:OUTPUT:GENERATION``, after the ``--configs`` runs): the loop's learners of generations 0 to
+GENERATION join the chain, its command is spelled from the loop's ``psro.json``, and the minutes of the
+best responses that trained the model (every one that joined a pool before it) count in the total.
+The chain's learning curve goes to ``--curve``. A name already in the zoo is refused unless
+``--overwrite-zoo``; runs that do not continue each other are refused, before anything is written.
+Run from the repository root:
 
     python experiments/install_chain.py --configs configs/train_ppo_razz_pool_noexploit.yaml \\
         configs/train_ppo_razz_phase2.yaml configs/train_ppo_razz_phase3.yaml \\
         --model checkpoints/step_1750016.zip --name ppo_razz_pool \\
         --acceptance runs/accept/ppo_razz_pool/results.csv --curve experiments/ppo_razz_pool/learning_curve.png
+    python experiments/install_chain.py --configs configs/train_ppo_razz_pool_noexploit.yaml ... \\
+        --psro configs/train_ppo_razz_psro.yaml:runs/psro_razz_w2:2 --name ppo_razz_psro
 """
 
 from __future__ import annotations
@@ -37,9 +43,11 @@ from agents.sb3_agent import UntrustedModelError  # noqa: E402
 from experiments import train_zoo  # noqa: E402
 from experiments.imitation_warm_start import RECORD, command_of  # noqa: E402
 from experiments.learning_curves import KEYS, plot_run, read_chain  # noqa: E402
+from experiments.psro_razz import RECORD as PSRO_RECORD  # noqa: E402
+from experiments.psro_razz import REPLACED, finished_generations  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.training.config import TrainConfig  # noqa: E402
-from razz_env.training.runfolder import FINAL, RunFolder  # noqa: E402
+from razz_env.training.runfolder import CONFIG, FINAL, RunFolder  # noqa: E402
 
 FIGURES = ("bb_per_100", "ci95_low", "ci95_high")
 
@@ -50,11 +58,73 @@ class Args:
 
     configs: list[str]
     name: str
+    psro: list[str] = dataclasses.field(default_factory=list)
     model: str = FINAL
     acceptance: str | None = None
     selected_by: str = "final model"
     curve: str | None = None
     overwrite_zoo: bool = False
+
+
+@dataclass(frozen=True)
+class PsroStage:
+    """Generations 0 to ``generation`` of an ``experiments/psro_razz.py`` loop run on ``config`` into ``output``."""
+
+    config: str
+    output: Path
+    generation: int
+
+    @classmethod
+    def parse(cls, text: str) -> PsroStage:
+        """``CONFIG:OUTPUT:GENERATION``, checked against the loop's files: its ``psro.json`` records ``CONFIG`` as
+        loaded and the generation is finished."""
+        parts = text.rsplit(":", 2)
+        if len(parts) != 3 or not parts[2].isdigit():
+            raise ConfigError(f"--psro {text!r}: expected CONFIG:OUTPUT:GENERATION (a generation number)")
+        stage = cls(parts[0], Path(parts[1]), int(parts[2]))
+        try:
+            record = json.loads((stage.output / PSRO_RECORD).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ConfigError(f"--psro {text!r}: {stage.output} holds no readable {PSRO_RECORD} of "
+                              f"experiments/psro_razz.py ({' '.join(str(err).split())})") from None
+        played = {key: value for key, value in TrainConfig.from_yaml(stage.config).to_dict().items()
+                  if key not in REPLACED}
+        if not isinstance(record, dict) or record.get("base_config") != json.loads(json.dumps(played)):
+            raise ConfigError(f"--psro {text!r}: {stage.config} is not the base config the loop in {stage.output} "
+                              f"recorded in its {PSRO_RECORD}")
+        finished = len(finished_generations(stage.output))
+        if stage.generation >= finished:
+            raise ConfigError(f"--psro {text!r}: the loop in {stage.output} finished generations 0 to "
+                              f"{finished - 1}, not {stage.generation}")
+        return stage
+
+    @property
+    def record(self) -> dict[str, Any]:
+        return json.loads((self.output / PSRO_RECORD).read_text(encoding="utf-8"))
+
+    def runs(self) -> list[Path]:
+        """The learner run folders of generations 0 to ``generation``."""
+        return [self.output / f"gen_{g}" / "learner" for g in range(self.generation + 1)]
+
+    def command(self) -> str:
+        """The ``psro_razz.py`` command that trains these generations."""
+        record = self.record
+        minutes = f" --max-minutes {record['max_minutes']:g}" if record.get("max_minutes") is not None else ""
+        return (f"python experiments/psro_razz.py --config {self.config} --generations {self.generation + 1} "
+                f"--steps-per-generation {record['steps_per_generation']} --br-steps {record['br_steps']} "
+                f"--br-weight {record['br_weight']:g} --deals {record['deals']} --seed {record['seed']}{minutes} "
+                f"--output {self.output}")
+
+    def best_response_seconds(self, generations: int) -> float:
+        """Training seconds of the best responses of the first ``generations`` generations."""
+        from razz_env.evaluation.exploit import TRAINING_FOLDER
+
+        seconds = 0.0
+        for g in range(generations):
+            folder = RunFolder(self.output / f"gen_{g}" / "exploit" / TRAINING_FOLDER)
+            steps = folder.read_json("summary.json", {}).get("steps")
+            seconds += folder.clock_at(int(steps))[1] * 60
+        return seconds
 
 
 def chain_summary(runs: list[Path], model: str) -> dict[str, Any]:
@@ -97,8 +167,13 @@ def acceptance_rows(path: str) -> list[dict[str, Any]]:
 
 def main(args: Args) -> dict[str, Any]:
     """Check the chain, the model and the name, then install; returns the manifest entry."""
+    if not args.configs and not args.psro:
+        raise ConfigError("the chain is empty: give --configs, --psro or both")
+    stages = [PsroStage.parse(text) for text in args.psro]
     configs = [TrainConfig.from_yaml(path) for path in args.configs]
-    runs = [Path(config.output) for config in configs]
+    configs += [TrainConfig.from_yaml(str(stage.runs()[-1] / CONFIG)) for stage in stages][-1:]
+    runs = [Path(config.output) for config in configs[:len(args.configs)]]
+    runs += [run for stage in stages for run in stage.runs()]
     if not re.fullmatch(r"[a-z][a-z0-9_]*", args.name):
         raise ConfigError(f"--name {args.name!r}: expected lowercase letters, digits and underscores")
     if not args.overwrite_zoo and train_zoo.shipped([args.name]):
@@ -107,13 +182,17 @@ def main(args: Args) -> dict[str, Any]:
     RunFolder(runs[-1]).verified_bytes(args.model)
     final_eval = acceptance_rows(args.acceptance) if args.acceptance else []
     config = dataclasses.replace(configs[-1], name=args.name)
-    command = None
+    commands = [train_zoo.train_commands(args.configs)] if args.configs else []
     imitation = imitation_start(configs[0])
     if imitation is not None:
-        summary["train_seconds"] = round(summary["train_seconds"] + imitation["seconds"], 1)
-        command = f"{command_of(imitation)} && {train_zoo.train_commands(args.configs)}"
+        summary["train_seconds"] += imitation["seconds"]
+        commands.insert(0, command_of(imitation))
+    for index, stage in enumerate(stages):
+        summary["train_seconds"] += stage.best_response_seconds(stage.generation + (index < len(stages) - 1))
+        commands.append(stage.command())
+    summary["train_seconds"] = round(summary["train_seconds"], 1)
     train_zoo.install(config, {**summary, "final_eval": final_eval, "selected_by": args.selected_by},
-                      args.configs[-1], args.model, chain=args.configs, command=command)
+                      stages[-1].config if stages else args.configs[-1], args.model, command=" && ".join(commands))
     if args.curve:
         plot_run(runs, Path(args.curve), args.name)
     return json.loads((train_zoo.ZOO / "manifest.json").read_text(encoding="utf-8"))[args.name]
@@ -121,7 +200,9 @@ def main(args: Args) -> dict[str, Any]:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--configs", nargs="+", required=True, help="the chain's razz train configs, in order")
+    parser.add_argument("--configs", nargs="+", default=[], help="the chain's razz train configs, in order")
+    parser.add_argument("--psro", nargs="+", default=[], metavar="CONFIG:OUTPUT:GENERATION",
+                        help="psro_razz.py stages after the configs: base config, output folder, last generation")
     parser.add_argument("--name", required=True, help="the agent's name in the zoo")
     parser.add_argument("--model", default=FINAL, help="the last run's model: final.zip or checkpoints/step_N.zip")
     parser.add_argument("--acceptance", help="results.csv of experiments/ppo_razz_pool/evaluate.py")

@@ -36,6 +36,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "qrdqn_razz",
     "ppo_razz_pool",
     "ppo_razz_multiway",
+    "ppo_razz_psro",
     "maniac",
     "check_raiser",
     "board_bully",

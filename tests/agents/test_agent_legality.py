@@ -59,6 +59,7 @@ def test_the_variant_free_baselines_play_minirazz_at_every_table_size(variant: s
     ("qrdqn_razz", "razz at 2", True),
     ("ppo_razz_pool", "razz at 2", True),
     ("ppo_razz_multiway", "razz at 2/3/4/5/6/7/8", True),
+    ("ppo_razz_psro", "razz at 2", True),
     ("ppo_stud", "stud at 2", True),
 ])
 def test_agents_that_read_seven_card_stud_refuse_a_minirazz_table(spec, plays: str, trained: bool) -> None:

@@ -70,8 +70,8 @@ def test_the_default_tournament_is_valid():
 
 
 def test_the_default_tournament_seats_the_trained_agents_and_every_exploiter():
-    wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_multiway", "monte_carlo", "maniac", "check_raiser",
-              "board_bully", "rock", "tag"}
+    wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_multiway", "ppo_razz_psro", "monte_carlo", "maniac",
+              "check_raiser", "board_bully", "rock", "tag"}
     assert wanted <= set(TournamentConfig().labels)
 
 

@@ -129,3 +129,56 @@ def test_a_chain_from_an_imitation_warm_start_gets_its_command_first_and_its_min
     (imitation / "imitation.json").write_text(json.dumps(record))
     other = install_chain.main(install_chain.Args(configs=[only], name="not_imitated"))
     assert other["command"] == f"razz train --config {only}", "a record of another model is not this start"
+
+
+def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_best_responses(
+        install_chain, chain, tmp_path, monkeypatch):
+    """``--psro CONFIG:OUTPUT:GENERATION``: the loop's learners of generations 0 to GENERATION join the chain, the
+    loop's command follows the configs', and the best responses that trained the model count in its minutes."""
+    from razz_env.training import best_response
+
+    monkeypatch.setattr(best_response, "DEFAULTS", {**best_response.DEFAULTS, "n_envs": 2, "net_arch": [8],
+                                                    "algo_kwargs": {"n_steps": 32, "batch_size": 64, "n_epochs": 1},
+                                                    "eval_every": 10**6, "eval_deals": 2, "checkpoint_every": 10**6})
+    psro = importlib.import_module("experiments.psro_razz")
+    base = _config(tmp_path, "base", _final(tmp_path, "second"))
+    loop = tmp_path / "loop"
+    psro.run_psro(psro.Args(config=base, generations=3, steps_per_generation=64, br_steps=64, br_weight=1.5,
+                            deals=4, seed=7, output=str(loop), progress=False, plot=False))
+    entry = install_chain.main(install_chain.Args(configs=chain, psro=[f"{base}:{loop}:1"], name="psro_chained"))
+    assert entry["steps"] == 128 + 128 + 64 + 64, "both runs, then generations 0 and 1 (not 2)"
+    assert entry["command"] == (f"razz train --config {chain[0]} && razz train --config {chain[1]} && "
+                                f"python experiments/psro_razz.py --config {base} --generations 2 "
+                                f"--steps-per-generation 64 --br-steps 64 --br-weight 1.5 --deals 4 --seed 7 "
+                                f"--output {loop}")
+    assert entry["config"] == base
+    clock = [json.loads(path.read_text()) for path in (tmp_path / "first" / "clock.json",
+                                                      tmp_path / "second" / "clock.json",
+                                                      loop / "gen_0" / "learner" / "clock.json",
+                                                      loop / "gen_1" / "learner" / "clock.json",
+                                                      loop / "gen_0" / "exploit" / "training" / "clock.json")]
+    minutes = [max(c.values(), key=lambda e: e["train_minutes"])["train_minutes"] for c in clock]
+    assert entry["train_minutes_2_core_cpu"] == round(sum(minutes), 1), "generation 0's best response counts, 1's not"
+    stage = install_chain.PsroStage.parse(f"{base}:{loop}:1")
+    best_responses = [json.loads((loop / f"gen_{g}" / "exploit" / "training" / "clock.json").read_text())
+                      for g in range(3)]
+    seconds = [60 * max(e["train_minutes"] for e in c.values()) for c in best_responses]
+    assert all(s > 0 for s in seconds)
+    assert stage.best_response_seconds(1) == pytest.approx(seconds[0])
+    assert stage.best_response_seconds(3) == pytest.approx(sum(seconds))
+    assert stage.runs() == [loop / "gen_0" / "learner", loop / "gen_1" / "learner"]
+
+    cases = [
+        (f"{base}:{loop}", r"expected CONFIG:OUTPUT:GENERATION"),
+        (f"{base}:{loop}:3", r"finished generations 0 to 2, not 3"),
+        (f"{chain[0]}:{loop}:1", r"first.yaml is not the base config the loop in .*loop recorded"),
+        (f"{base}:{tmp_path / 'first'}:0", r"holds no readable psro.json"),
+    ]
+    for text, message in cases:
+        with pytest.raises(ConfigError, match=message):
+            install_chain.main(install_chain.Args(configs=chain, psro=[text], name="other"))
+    with pytest.raises(ConfigError, match=r"loop/gen_0/learner: did not start from a model of .*first"):
+        install_chain.main(install_chain.Args(configs=chain[:1], psro=[f"{base}:{loop}:0"], name="other"))
+    with pytest.raises(ConfigError, match=r"the chain is empty"):
+        install_chain.main(install_chain.Args(configs=[], name="other"))
+    assert json.loads((tmp_path / "zoo" / "manifest.json").read_text()).keys() == {"psro_chained"}
