@@ -12,11 +12,22 @@ from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.settings import read_settings_file  # noqa: E402
 from razz_env.training.config import OpponentPoolConfig, TrainConfig  # noqa: E402
 
-CONFIGS = sorted(Path(__file__).resolve().parents[2].glob("configs/train_*.yaml"))
+REPO = Path(__file__).resolve().parents[2]
+CONFIGS = sorted(REPO.glob("configs/train_*.yaml"))
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
-def test_shipped_configs_load(path):
+def test_shipped_configs_load(path, monkeypatch):
+    """Every shipped config loads; one whose pool names a model an earlier run makes (a PSRO stage's best
+    responses under ``runs/``) loads once that file exists, and before is refused in one line naming it."""
+    monkeypatch.chdir(REPO)
+    opponents = (read_settings_file(path, "training", "").get("opponents") or {}).get("baselines") or []
+    missing = [spec["path"] for spec in opponents if isinstance(spec, dict) and not Path(spec["path"]).is_file()]
+    if missing:
+        with pytest.raises(ConfigError, match=f"{missing[0]}: cannot be read") as refused:
+            TrainConfig.from_yaml(path)
+        assert "\n" not in str(refused.value)
+        return
     config = TrainConfig.from_yaml(path)
     assert config.output == f"runs/{config.name}"
 
