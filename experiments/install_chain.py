@@ -40,11 +40,9 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.sb3_agent import UntrustedModelError  # noqa: E402
-from experiments import train_zoo  # noqa: E402
+from experiments import psro_razz, train_zoo  # noqa: E402
 from experiments.imitation_warm_start import RECORD, command_of  # noqa: E402
 from experiments.learning_curves import KEYS, plot_run, read_chain  # noqa: E402
-from experiments.psro_razz import RECORD as PSRO_RECORD  # noqa: E402
-from experiments.psro_razz import REPLACED, finished_generations  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.training.config import TrainConfig  # noqa: E402
 from razz_env.training.runfolder import CONFIG, FINAL, RunFolder  # noqa: E402
@@ -73,6 +71,7 @@ class PsroStage:
     config: str
     output: Path
     generation: int
+    record: dict[str, Any]
 
     @classmethod
     def parse(cls, text: str) -> PsroStage:
@@ -81,39 +80,25 @@ class PsroStage:
         parts = text.rsplit(":", 2)
         if len(parts) != 3 or not parts[2].isdigit():
             raise ConfigError(f"--psro {text!r}: expected CONFIG:OUTPUT:GENERATION (a generation number)")
-        stage = cls(parts[0], Path(parts[1]), int(parts[2]))
+        config, output, generation = parts[0], Path(parts[1]), int(parts[2])
         try:
-            record = json.loads((stage.output / PSRO_RECORD).read_text(encoding="utf-8"))
+            record = json.loads((output / psro_razz.RECORD).read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
-            raise ConfigError(f"--psro {text!r}: {stage.output} holds no readable {PSRO_RECORD} of "
+            raise ConfigError(f"--psro {text!r}: {output} holds no readable {psro_razz.RECORD} of "
                               f"experiments/psro_razz.py ({' '.join(str(err).split())})") from None
-        played = {key: value for key, value in TrainConfig.from_yaml(stage.config).to_dict().items()
-                  if key not in REPLACED}
-        if not isinstance(record, dict) or record.get("base_config") != json.loads(json.dumps(played)):
-            raise ConfigError(f"--psro {text!r}: {stage.config} is not the base config the loop in {stage.output} "
-                              f"recorded in its {PSRO_RECORD}")
-        finished = len(finished_generations(stage.output))
-        if stage.generation >= finished:
-            raise ConfigError(f"--psro {text!r}: the loop in {stage.output} finished generations 0 to "
-                              f"{finished - 1}, not {stage.generation}")
-        return stage
-
-    @property
-    def record(self) -> dict[str, Any]:
-        return json.loads((self.output / PSRO_RECORD).read_text(encoding="utf-8"))
+        if not isinstance(record, dict) or \
+                record.get("base_config") != psro_razz.base_record(TrainConfig.from_yaml(config)):
+            raise ConfigError(f"--psro {text!r}: {config} is not the base config the loop in {output} recorded in "
+                              f"its {psro_razz.RECORD}")
+        finished = len(psro_razz.finished_generations(output))
+        if generation >= finished:
+            raise ConfigError(f"--psro {text!r}: the loop in {output} finished generations 0 to {finished - 1}, "
+                              f"not {generation}")
+        return cls(config, output, generation, record)
 
     def runs(self) -> list[Path]:
         """The learner run folders of generations 0 to ``generation``."""
         return [self.output / f"gen_{g}" / "learner" for g in range(self.generation + 1)]
-
-    def command(self) -> str:
-        """The ``psro_razz.py`` command that trains these generations."""
-        record = self.record
-        minutes = f" --max-minutes {record['max_minutes']:g}" if record.get("max_minutes") is not None else ""
-        return (f"python experiments/psro_razz.py --config {self.config} --generations {self.generation + 1} "
-                f"--steps-per-generation {record['steps_per_generation']} --br-steps {record['br_steps']} "
-                f"--br-weight {record['br_weight']:g} --deals {record['deals']} --seed {record['seed']}{minutes} "
-                f"--output {self.output}")
 
     def best_response_seconds(self, generations: int) -> float:
         """Training seconds of the best responses of the first ``generations`` generations."""
@@ -171,9 +156,9 @@ def main(args: Args) -> dict[str, Any]:
         raise ConfigError("the chain is empty: give --configs, --psro or both")
     stages = [PsroStage.parse(text) for text in args.psro]
     configs = [TrainConfig.from_yaml(path) for path in args.configs]
-    configs += [TrainConfig.from_yaml(str(stage.runs()[-1] / CONFIG)) for stage in stages][-1:]
-    runs = [Path(config.output) for config in configs[:len(args.configs)]]
-    runs += [run for stage in stages for run in stage.runs()]
+    runs = [Path(config.output) for config in configs] + [run for stage in stages for run in stage.runs()]
+    first = configs[0] if configs else TrainConfig.from_yaml(str(runs[0] / CONFIG))
+    last = TrainConfig.from_yaml(str(runs[-1] / CONFIG)) if stages else configs[-1]
     if not re.fullmatch(r"[a-z][a-z0-9_]*", args.name):
         raise ConfigError(f"--name {args.name!r}: expected lowercase letters, digits and underscores")
     if not args.overwrite_zoo and train_zoo.shipped([args.name]):
@@ -181,15 +166,17 @@ def main(args: Args) -> dict[str, Any]:
     summary = chain_summary(runs, args.model)
     RunFolder(runs[-1]).verified_bytes(args.model)
     final_eval = acceptance_rows(args.acceptance) if args.acceptance else []
-    config = dataclasses.replace(configs[-1], name=args.name)
+    config = dataclasses.replace(last, name=args.name)
     commands = [train_zoo.train_commands(args.configs)] if args.configs else []
-    imitation = imitation_start(configs[0])
+    imitation = imitation_start(first)
     if imitation is not None:
         summary["train_seconds"] += imitation["seconds"]
         commands.insert(0, command_of(imitation))
-    for index, stage in enumerate(stages):
-        summary["train_seconds"] += stage.best_response_seconds(stage.generation + (index < len(stages) - 1))
-        commands.append(stage.command())
+    for stage in stages:
+        # A stage's own last best response trained the model only if a later stage's pool holds it.
+        trained_by = stage.generation if stage is stages[-1] else stage.generation + 1
+        summary["train_seconds"] += stage.best_response_seconds(trained_by)
+        commands.append(psro_razz.command_of(stage.record, stage.config, stage.generation + 1, stage.output))
     summary["train_seconds"] = round(summary["train_seconds"], 1)
     train_zoo.install(config, {**summary, "final_eval": final_eval, "selected_by": args.selected_by},
                       stages[-1].config if stages else args.configs[-1], args.model, command=" && ".join(commands))

@@ -139,12 +139,25 @@ def check_args(args: Args) -> TrainConfig:
     return base
 
 
+def base_record(base: TrainConfig) -> dict[str, Any]:
+    """The base config as ``psro.json`` records it: as loaded (not its path), less the fields the loop replaces."""
+    return json.loads(json.dumps({key: value for key, value in base.to_dict().items() if key not in REPLACED}))
+
+
 def record_of(args: Args, base: TrainConfig) -> dict[str, Any]:
-    """What ``psro.json`` holds: every setting a rerun must keep (the base config as loaded, not its path, less
-    the fields the loop replaces)."""
+    """What ``psro.json`` holds: every setting a rerun must keep (the base config and the loop's settings)."""
     settings = {key: value for key, value in asdict(args).items() if key not in FREE + ("config",)}
-    played = {key: value for key, value in base.to_dict().items() if key not in REPLACED}
-    return {"base_config": json.loads(json.dumps(played)), **settings}
+    return {"base_config": base_record(base), **settings}
+
+
+def command_of(record: dict[str, Any], config: str, generations: int, output: str | Path) -> str:
+    """The command that runs the loop ``record`` (a ``psro.json``) describes, on ``config``, to ``generations``
+    generations in ``output``."""
+    minutes = f" --max-minutes {record['max_minutes']:g}" if record.get("max_minutes") is not None else ""
+    return (f"python experiments/psro_razz.py --config {config} --generations {generations} "
+            f"--steps-per-generation {record['steps_per_generation']} --br-steps {record['br_steps']} "
+            f"--br-weight {record['br_weight']:g} --deals {record['deals']} --seed {record['seed']}{minutes} "
+            f"--output {output}")
 
 
 def _ours(folder: Path) -> list[Path]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -152,6 +153,13 @@ def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_
                                 f"--steps-per-generation 64 --br-steps 64 --br-weight 1.5 --deals 4 --seed 7 "
                                 f"--output {loop}")
     assert entry["config"] == base
+    spelled = shlex.split(entry["command"].split(" && ")[-1])
+    parsed = psro.Args(**vars(psro._parser().parse_args(spelled[2:])))
+    assert (parsed.config, parsed.generations, parsed.output) == (base, 2, str(loop))
+    assert psro.record_of(parsed, TrainConfig.from_yaml(base)) == json.loads((loop / "psro.json").read_text()), \
+        "the spelled command reruns the same loop"
+    alone = install_chain.main(install_chain.Args(configs=[], psro=[f"{base}:{loop}:2"], name="psro_alone"))
+    assert alone["command"] == " ".join([*spelled[:5], "3", *spelled[6:]]) and alone["steps"] == 3 * 64
     clock = [json.loads(path.read_text()) for path in (tmp_path / "first" / "clock.json",
                                                       tmp_path / "second" / "clock.json",
                                                       loop / "gen_0" / "learner" / "clock.json",
@@ -181,4 +189,4 @@ def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_
         install_chain.main(install_chain.Args(configs=chain[:1], psro=[f"{base}:{loop}:0"], name="other"))
     with pytest.raises(ConfigError, match=r"the chain is empty"):
         install_chain.main(install_chain.Args(configs=[], name="other"))
-    assert json.loads((tmp_path / "zoo" / "manifest.json").read_text()).keys() == {"psro_chained"}
+    assert json.loads((tmp_path / "zoo" / "manifest.json").read_text()).keys() == {"psro_chained", "psro_alone"}
