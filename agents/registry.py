@@ -4,9 +4,9 @@
 new names (the trained SB3 agents do so in :mod:`agents.sb3_zoo`). The built-in baselines
 register themselves when their modules (:data:`BUILTIN_MODULES`) are imported, on the first
 look-up. A name still unknown after that triggers one import of each lazy module (so
-``make_agent("ppo_razz")`` works without importing the SB3 zoo first); a lazy module that
-cannot be imported (no torch installed, say) is skipped and its error shown if the name
-stays unknown.
+``make_agent("ppo_razz")`` works without importing the SB3 zoo first, and ``{"type": "lbr", ...}``
+without importing ``agents.lbr``); a lazy module that cannot be imported (no torch installed, say)
+is skipped and its error shown if the name stays unknown.
 
 An agent of the user's own code needs no registration: the type ``"module:Class"`` (or
 ``"package.module:factory"``) imports ``module`` from the Python path and uses the class or
@@ -33,7 +33,7 @@ F = TypeVar("F", bound=Factory)
 
 BUILTIN_MODULES = ("agents.simple", "agents.razz_heuristic", "agents.monte_carlo", "agents.tabular_zoo",
                    "agents.exploiters")
-LAZY_MODULES = ("agents.sb3_zoo",)
+LAZY_MODULES = ("agents.lbr", "agents.sb3_zoo")
 
 _FACTORIES: dict[str, Factory] = {}
 _lazy_errors: dict[str, str] = {}

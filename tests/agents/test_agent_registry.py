@@ -5,8 +5,10 @@ from __future__ import annotations
 import atexit
 import doctest
 import os
+import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import yaml
@@ -105,6 +107,18 @@ def test_lazy_module_registers_on_demand(monkeypatch, tmp_path) -> None:
     with pytest.raises(UnknownAgentError, match="missing_zoo_test"):  # the import error is shown, not raised
         make_agent("still_unknown")
     sys.modules.pop("lazy_zoo_test", None)
+
+
+def test_lbr_spec_builds_in_a_fresh_process() -> None:
+    """``{"type": "lbr", ...}`` (the spec ``razz exploit`` stamps in its results) builds where nothing imported
+    ``agents.lbr`` first: a tournament config, a training pool or a spawned worker."""
+    code = ("from agents.registry import make_agent\n"
+            "agent = make_agent({'type': 'lbr', 'target': 'razz_heuristic', 'suit_blind': True})\n"
+            "print(type(agent).__name__, agent.target.name)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["LocalBestResponse", "razz_heuristic"]
 
 
 @pytest.mark.parametrize("module", [agents.handread, agents.razz_heuristic])
