@@ -29,7 +29,10 @@ triples once the 7th-street down card is dealt), and at each decision:
 
 If an opponent action has probability 0 under every holding left (a target whose ``act`` differs
 from its stated policy, say), that action is skipped: the range stays as it was before it, and
-:attr:`LocalBestResponse.off_policy_actions` counts it. Holdings are sets: the target's policy
+:attr:`LocalBestResponse.off_policy_actions` counts it. Against an opponent that is not the target (LBR in
+a training pool or a tournament), actions the target would not take can leave only holdings that cards
+seen later rule out: the range then starts over, uniform over every holding of unseen cards, and
+``off_policy_actions`` counts that too. Holdings are sets: the target's policy
 must not depend on the order of its down cards (true of every shipped agent and of the table
 encodings). Each decision is a pure function of the seed and the observation (sampling seeds
 derive from both), so tournament blocks replay exactly.
@@ -107,12 +110,19 @@ class OpponentRange:
     own: tuple[int, ...]
     opponent_up: tuple[int, ...]
 
-    def remove_cards(self, seen: Sequence[int]) -> None:
-        """Drop the holdings that hold a card now seen."""
+    def remove_cards(self, seen: Sequence[int]) -> bool:
+        """Drop the holdings that hold a card now seen; False if that drops them all (the opponent's actions were
+        off the target's policy): the range then starts over, uniform over every holding of unseen cards."""
         keep = (_masks(self.holdings) & _mask_of(seen)) == 0
-        if not keep.all():
+        if keep.all():
+            return True
+        if keep.any():
             self.holdings, self.weights = self.holdings[keep], self.weights[keep]
             self.weights = self.weights / self.weights.sum()
+            return True
+        self.holdings = _holdings(seen, self.holdings.shape[1])
+        self.weights = np.full(len(self.holdings), 1.0 / len(self.holdings))
+        return False
 
     def add_seventh(self, seen: Sequence[int]) -> None:
         """Pairs to triples: each pair takes every card not seen as its 7th-street down card (equally likely)."""
@@ -280,12 +290,13 @@ class LocalBestResponse:
         if cached is not None and _extends(cached, view, own, up):
             state = dataclasses.replace(cached)
         else:
-            holdings = _pairs(own + up)
+            holdings = _holdings(own + up)
             state = OpponentRange(holdings, np.full(len(holdings), 1.0 / len(holdings)), 0, (), (), ())
         if len(self._ranges) >= MAX_CACHED_HANDS:
             self._ranges.clear()
         self._ranges[key] = state
-        state.remove_cards(own + up)
+        if not state.remove_cards(own + up):
+            self.off_policy_actions += 1
         pending: list[_Decision] = []
         hand = self._replay(view, record_from=state.done, into=pending)
         state.done, state.history, state.own, state.opponent_up = len(view.history), view.history, own, up
@@ -475,10 +486,10 @@ def _rank_groups(holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first, inverse.ravel()
 
 
-def _pairs(seen: Sequence[int]) -> np.ndarray:
-    """Every pair of cards not in ``seen``, shape (H, 2)."""
+def _holdings(seen: Sequence[int], size: int = 2) -> np.ndarray:
+    """Every set of ``size`` cards not in ``seen``, shape (H, size)."""
     free = [c for c in range(DECK_SIZE) if c not in set(seen)]
-    return np.array(list(combinations(free, 2)), dtype=np.int64)
+    return np.array(list(combinations(free, size)), dtype=np.int64)
 
 
 def _extends(state: OpponentRange, view: SeatView, own: tuple[int, ...], up: tuple[int, ...]) -> bool:

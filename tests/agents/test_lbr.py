@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents.base import BaseAgent
-from agents.lbr import LocalBestResponse, _showdown_value
+from agents.lbr import LocalBestResponse, OpponentRange, _showdown_value
 from agents.registry import make_agent, register
 from razz_env.agent import Observation, Observer, observe
 from razz_env.encoding import make_encoder
@@ -272,6 +272,25 @@ def test_an_action_off_the_stated_policy_leaves_the_range_as_it_was() -> None:
     assert lbr.off_policy_actions >= 1
     tables = play_deals([LocalBestResponse("lbr_test_liar", seed=2), Liar()], CONFIG, 6, "liar", True, 60.0)
     assert all(t.hand.is_over for t in tables)
+
+
+def test_a_range_the_cards_rule_out_starts_over_uniform() -> None:
+    """Card removal that leaves no holding (the opponent played off the target's policy) restarts the range."""
+    state = OpponentRange(np.array([[0, 1], [0, 2]]), np.array([0.5, 0.5]), 0, (), (), ())
+    assert state.remove_cards([1]) and state.holdings.tolist() == [[0, 2]] and state.weights.tolist() == [1.0]
+    assert not state.remove_cards([0, 5])
+    assert len(state.holdings) == len(list(combinations(range(50), 2)))
+    assert not {0, 5} & set(state.holdings.ravel().tolist()) and np.allclose(state.weights, 1 / len(state.holdings))
+
+
+def test_plays_an_opponent_that_is_not_its_target() -> None:
+    """LBR to the heuristic against a calling station (as in a training pool): the station's calls rule out the
+    heuristic's holdings, the range starts over, and every hand is played out; it used to fail on an empty range
+    (within these ten deals of seed "x")."""
+    lbr = LocalBestResponse("razz_heuristic", seed=1, suit_blind=True, samples=64)
+    tables = play_deals([lbr, make_agent("calling_station")], CONFIG, 10, "x", True, 600.0)
+    assert all(t.hand.is_over for t in tables) and sum(t.hand.payoffs[0] + t.hand.payoffs[1] for t in tables) == 0
+    assert lbr.off_policy_actions > 0
 
 
 def test_showdown_value_counts_chips_matched_returned_and_put_in() -> None:
