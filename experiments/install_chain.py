@@ -12,6 +12,8 @@ gets the imitation's command first and its minutes added (``--acceptance``: a ``
 (``--psro CONFIG:OUTPUT:GENERATION``, after the ``--configs`` runs): the loop's learners of generations 0 to
 GENERATION join the chain, its command is spelled from the loop's ``psro.json``, and the minutes of the
 best responses that trained the model (every one that joined a pool before it) count in the total.
+``--then`` names ``razz train`` configs that continue the last loop's learner; when their pools hold that loop's
+last best response, its minutes count too.
 The chain's learning curve goes to ``--curve``. A name already in the zoo is refused unless
 ``--overwrite-zoo``; runs that do not continue each other are refused, before anything is written.
 Run from the repository root:
@@ -57,6 +59,7 @@ class Args:
     configs: list[str]
     name: str
     psro: list[str] = dataclasses.field(default_factory=list)
+    then: list[str] = dataclasses.field(default_factory=list)
     model: str = FINAL
     acceptance: str | None = None
     selected_by: str = "final model"
@@ -100,6 +103,11 @@ class PsroStage:
         """The learner run folders of generations 0 to ``generation``."""
         return [self.output / f"gen_{g}" / "learner" for g in range(self.generation + 1)]
 
+    def last_best_response(self) -> str:
+        """The SHA-256 of generation ``generation``'s best response (its ``generation.json``)."""
+        record = json.loads((self.output / f"gen_{self.generation}" / "generation.json").read_text(encoding="utf-8"))
+        return record["best_response"]["sha256"]
+
     def best_response_seconds(self, generations: int) -> float:
         """Training seconds of the best responses of the first ``generations`` generations."""
         from razz_env.evaluation.exploit import TRAINING_FOLDER
@@ -110,6 +118,11 @@ class PsroStage:
             steps = folder.read_json("summary.json", {}).get("steps")
             seconds += folder.clock_at(int(steps))[1] * 60
         return seconds
+
+
+def pool_hashes(config: TrainConfig) -> set[str]:
+    """The SHA-256 of every model in ``config``'s opponent pool."""
+    return {spec["sha256"] for spec in config.opponents.baselines if isinstance(spec, dict) and "sha256" in spec}
 
 
 def chain_summary(runs: list[Path], model: str) -> dict[str, Any]:
@@ -154,11 +167,15 @@ def main(args: Args) -> dict[str, Any]:
     """Check the chain, the model and the name, then install; returns the manifest entry."""
     if not args.configs and not args.psro:
         raise ConfigError("the chain is empty: give --configs, --psro or both")
+    if args.then and not args.psro:
+        raise ConfigError("--then continues a PSRO loop's learner: give --psro too (or put the configs in --configs)")
     stages = [PsroStage.parse(text) for text in args.psro]
     configs = [TrainConfig.from_yaml(path) for path in args.configs]
-    runs = [Path(config.output) for config in configs] + [run for stage in stages for run in stage.runs()]
+    then = [TrainConfig.from_yaml(path) for path in args.then]
+    runs = ([Path(config.output) for config in configs] + [run for stage in stages for run in stage.runs()]
+            + [Path(config.output) for config in then])
     first = configs[0] if configs else TrainConfig.from_yaml(str(runs[0] / CONFIG))
-    last = TrainConfig.from_yaml(str(runs[-1] / CONFIG)) if stages else configs[-1]
+    last = then[-1] if then else TrainConfig.from_yaml(str(runs[-1] / CONFIG)) if stages else configs[-1]
     if not re.fullmatch(r"[a-z][a-z0-9_]*", args.name):
         raise ConfigError(f"--name {args.name!r}: expected lowercase letters, digits and underscores")
     if not args.overwrite_zoo and train_zoo.shipped([args.name]):
@@ -173,13 +190,17 @@ def main(args: Args) -> dict[str, Any]:
         summary["train_seconds"] += imitation["seconds"]
         commands.insert(0, command_of(imitation))
     for stage in stages:
-        # A stage's own last best response trained the model only if a later stage's pool holds it.
-        trained_by = stage.generation if stage is stages[-1] else stage.generation + 1
+        # A stage's own last best response trained the model only if a later pool holds it.
+        later = stage is not stages[-1] or any(stage.last_best_response() in pool_hashes(c) for c in then)
+        trained_by = stage.generation + 1 if later else stage.generation
         summary["train_seconds"] += stage.best_response_seconds(trained_by)
         commands.append(psro_razz.command_of(stage.record, stage.config, stage.generation + 1, stage.output))
+    if args.then:
+        commands.append(train_zoo.train_commands(args.then))
     summary["train_seconds"] = round(summary["train_seconds"], 1)
+    config_path = args.then[-1] if args.then else stages[-1].config if stages else args.configs[-1]
     train_zoo.install(config, {**summary, "final_eval": final_eval, "selected_by": args.selected_by},
-                      stages[-1].config if stages else args.configs[-1], args.model, command=" && ".join(commands))
+                      config_path, args.model, command=" && ".join(commands))
     if args.curve:
         plot_run(runs, Path(args.curve), args.name)
     return json.loads((train_zoo.ZOO / "manifest.json").read_text(encoding="utf-8"))[args.name]
@@ -190,6 +211,8 @@ if __name__ == "__main__":
     parser.add_argument("--configs", nargs="+", default=[], help="the chain's razz train configs, in order")
     parser.add_argument("--psro", nargs="+", default=[], metavar="CONFIG:OUTPUT:GENERATION",
                         help="psro_razz.py stages after the configs: base config, output folder, last generation")
+    parser.add_argument("--then", nargs="+", default=[], metavar="CONFIG",
+                        help="razz train configs that continue the last --psro loop's learner, in order")
     parser.add_argument("--name", required=True, help="the agent's name in the zoo")
     parser.add_argument("--model", default=FINAL, help="the last run's model: final.zip or checkpoints/step_N.zip")
     parser.add_argument("--acceptance", help="results.csv of experiments/ppo_razz_pool/evaluate.py")

@@ -132,10 +132,9 @@ def test_a_chain_from_an_imitation_warm_start_gets_its_command_first_and_its_min
     assert other["command"] == f"razz train --config {only}", "a record of another model is not this start"
 
 
-def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_best_responses(
-        install_chain, chain, tmp_path, monkeypatch):
-    """``--psro CONFIG:OUTPUT:GENERATION``: the loop's learners of generations 0 to GENERATION join the chain, the
-    loop's command follows the configs', and the best responses that trained the model count in its minutes."""
+@pytest.fixture
+def psro_loop(chain, tmp_path, monkeypatch) -> tuple[str, Path]:
+    """A tiny three-generation ``experiments/psro_razz.py`` loop continuing ``chain``: its base config and folder."""
     from razz_env.training import best_response
 
     monkeypatch.setattr(best_response, "DEFAULTS", {**best_response.DEFAULTS, "n_envs": 2, "net_arch": [8],
@@ -146,6 +145,20 @@ def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_
     loop = tmp_path / "loop"
     psro.run_psro(psro.Args(config=base, generations=3, steps_per_generation=64, br_steps=64, br_weight=1.5,
                             deals=4, seed=7, output=str(loop), progress=False, plot=False))
+    return base, loop
+
+
+def _minutes(clock_path: Path) -> float:
+    """A run's training minutes at its last clock entry."""
+    return max(json.loads(clock_path.read_text()).values(), key=lambda e: e["train_minutes"])["train_minutes"]
+
+
+def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_best_responses(
+        install_chain, chain, psro_loop, tmp_path):
+    """``--psro CONFIG:OUTPUT:GENERATION``: the loop's learners of generations 0 to GENERATION join the chain, the
+    loop's command follows the configs', and the best responses that trained the model count in its minutes."""
+    psro = importlib.import_module("experiments.psro_razz")
+    base, loop = psro_loop
     entry = install_chain.main(install_chain.Args(configs=chain, psro=[f"{base}:{loop}:1"], name="psro_chained"))
     assert entry["steps"] == 128 + 128 + 64 + 64, "both runs, then generations 0 and 1 (not 2)"
     assert entry["command"] == (f"razz train --config {chain[0]} && razz train --config {chain[1]} && "
@@ -160,12 +173,10 @@ def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_
         "the spelled command reruns the same loop"
     alone = install_chain.main(install_chain.Args(configs=[], psro=[f"{base}:{loop}:2"], name="psro_alone"))
     assert alone["command"] == " ".join([*spelled[:5], "3", *spelled[6:]]) and alone["steps"] == 3 * 64
-    clock = [json.loads(path.read_text()) for path in (tmp_path / "first" / "clock.json",
-                                                      tmp_path / "second" / "clock.json",
-                                                      loop / "gen_0" / "learner" / "clock.json",
-                                                      loop / "gen_1" / "learner" / "clock.json",
-                                                      loop / "gen_0" / "exploit" / "training" / "clock.json")]
-    minutes = [max(c.values(), key=lambda e: e["train_minutes"])["train_minutes"] for c in clock]
+    minutes = [_minutes(path) for path in (tmp_path / "first" / "clock.json", tmp_path / "second" / "clock.json",
+                                           loop / "gen_0" / "learner" / "clock.json",
+                                           loop / "gen_1" / "learner" / "clock.json",
+                                           loop / "gen_0" / "exploit" / "training" / "clock.json")]
     assert entry["train_minutes_2_core_cpu"] == round(sum(minutes), 1), "generation 0's best response counts, 1's not"
     stage = install_chain.PsroStage.parse(f"{base}:{loop}:1")
     best_responses = [json.loads((loop / f"gen_{g}" / "exploit" / "training" / "clock.json").read_text())
@@ -190,3 +201,42 @@ def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_
     with pytest.raises(ConfigError, match=r"the chain is empty"):
         install_chain.main(install_chain.Args(configs=[], name="other"))
     assert json.loads((tmp_path / "zoo" / "manifest.json").read_text()).keys() == {"psro_chained", "psro_alone"}
+
+
+def test_then_configs_continue_the_loops_learner_and_count_its_last_best_response_when_their_pool_holds_it(
+        install_chain, chain, psro_loop, tmp_path):
+    """``--then CONFIG ...``: ``razz train`` runs after the loop join the chain and its command; the loop's last best
+    response counts in the minutes only when a ``--then`` pool holds it."""
+    base, loop = psro_loop
+    clock_path = loop / "gen_1" / "exploit" / "training" / "clock.json"
+    clock = json.loads(clock_path.read_text())
+    clock_path.write_text(json.dumps({step: {key: minutes + 3.0 for key, minutes in entry.items()}
+                                      for step, entry in clock.items()}))  # 3 minutes more: visible after rounding
+    learner = {"path": str(loop / "gen_1" / "learner" / "final.zip"),
+               "sha256": json.loads((loop / "gen_1" / "learner" / "hashes.json").read_text())["final.zip"]}
+    last_br = json.loads((loop / "gen_1" / "generation.json").read_text())["best_response"]
+    runs = {}
+    for name, pool in (("with_br", ["random", last_br]), ("without_br", ["random"])):
+        path = Path(_config(tmp_path, name, learner))
+        settings = json.loads(path.read_text())
+        settings["opponents"] = {"baselines": pool, "weights": [1.0] * len(pool), "snapshot_every": 64}
+        path.write_text(json.dumps(settings))
+        train(TrainConfig.from_yaml(str(path)), progress=False)
+        runs[name] = str(path)
+    before = [_minutes(tmp_path / run / "clock.json") for run in ("first", "second")]
+    before += [_minutes(loop / f"gen_{g}" / "learner" / "clock.json") for g in (0, 1)]
+    best_responses = [_minutes(loop / f"gen_{g}" / "exploit" / "training" / "clock.json") for g in (0, 1)]
+    for name, counted in (("with_br", best_responses), ("without_br", best_responses[:1])):
+        entry = install_chain.main(install_chain.Args(configs=chain, psro=[f"{base}:{loop}:1"], then=[runs[name]],
+                                                      name=name))
+        assert entry["steps"] == 128 + 128 + 64 + 64 + 128
+        assert entry["command"].endswith(f"--output {loop} && razz train --config {runs[name]}")
+        assert entry["config"] == runs[name]
+        own = _minutes(tmp_path / name / "clock.json")
+        assert entry["train_minutes_2_core_cpu"] == round(sum(before) + own + sum(counted), 1)
+    assert best_responses[1] > 3.0
+    with pytest.raises(ConfigError, match=r"--then continues a PSRO loop's learner: give --psro too"):
+        install_chain.main(install_chain.Args(configs=chain, then=[runs["with_br"]], name="other"))
+    with pytest.raises(ConfigError, match=r"with_br: did not start from a model of"):
+        install_chain.main(install_chain.Args(configs=chain, psro=[f"{base}:{loop}:2"], then=[runs["with_br"]],
+                                              name="other"))
