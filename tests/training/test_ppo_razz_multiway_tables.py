@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import json
+from pathlib import Path
 
-from experiments.ppo_razz_pool.evaluate import run_agent
-
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = "ppo_razz_multiway/tables.py"
 
 
@@ -31,7 +32,9 @@ def test_bad_input_exits_2_naming_it_without_a_traceback(tmp_path, experiment):
         experiment(SCRIPT).assert_refuses(args, named, tmp_path / "o")
 
 
-def test_a_mixed_size_run_is_seated_at_the_size_asked_for(tmp_path):
+def test_a_mixed_size_run_is_seated_at_the_size_asked_for(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO))  # the experiments are scripts, not an installed package
+    run_agent = importlib.import_module("experiments.ppo_razz_pool.evaluate").run_agent
     (tmp_path / "config.json").write_text(json.dumps({"name": "mw", "variant": "razz", "num_players": [2, 6],
                                                       "algorithm": "maskable_ppo", "encoding": "flat8"}))
     (tmp_path / "hashes.json").write_text(json.dumps({"final.zip": "0" * 64}))
