@@ -99,7 +99,8 @@ def test_a_harness_failure_stops_the_run_naming_the_block(tmp_path, monkeypatch)
 def _start(tmp_path: Path, output: Path) -> subprocess.Popen:
     """``razz tournament`` on 2 workers in its own process group, once it has finished two blocks."""
     config = tmp_path / "long.yaml"
-    config.write_text("agents: [random, calling_station, razz_heuristic]\ndeals: 400\nblock_deals: 20\n"
+    # 600 blocks, several seconds of play: the signal lands mid-run even when the machine is busy
+    config.write_text("agents: [random, calling_station, razz_heuristic]\ndeals: 4000\nblock_deals: 20\n"
                       "workers: 2\n")
     process = subprocess.Popen(
         [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config), "--output", str(output),
@@ -134,4 +135,4 @@ def test_ctrl_c_stops_the_run_with_one_line_and_it_resumes(tmp_path):
     assert process.returncode == 130, stderr
     assert stderr.startswith("razz tournament: interrupted; finished blocks are saved") and "Traceback" not in stderr
     done = len((output / RESULTS_FILE).read_text().splitlines())
-    assert 2 <= done < 60
+    assert 2 <= done < 600

@@ -19,10 +19,11 @@ CONFIGS = sorted(REPO.glob("configs/train_*.yaml"))
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_shipped_configs_load(path, monkeypatch):
     """Every shipped config loads; one whose pool names a model an earlier run makes (a PSRO stage's best
-    responses under ``runs/``) loads once that file exists, and before is refused in one line naming it."""
+    responses under ``runs/``, a local best response's target) loads once that file exists, and before is refused
+    in one line naming it."""
     monkeypatch.chdir(REPO)
     opponents = (read_settings_file(path, "training", "").get("opponents") or {}).get("baselines") or []
-    missing = [spec["path"] for spec in opponents if isinstance(spec, dict) and not Path(spec["path"]).is_file()]
+    missing = [path for spec in opponents for path in _model_paths(spec) if not Path(path).is_file()]
     if missing:
         with pytest.raises(ConfigError, match=f"{missing[0]}: cannot be read") as refused:
             TrainConfig.from_yaml(path)
@@ -30,6 +31,13 @@ def test_shipped_configs_load(path, monkeypatch):
         return
     config = TrainConfig.from_yaml(path)
     assert config.output == f"runs/{config.name}"
+
+
+def _model_paths(spec) -> list[str]:
+    """The model files an opponent spec reads: its own ``path`` and its ``target``'s (a local best response)."""
+    if not isinstance(spec, dict):
+        return []
+    return ([spec["path"]] if "path" in spec else []) + _model_paths(spec.get("target"))
 
 
 def test_config_errors_name_the_field():
