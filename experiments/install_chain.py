@@ -11,9 +11,9 @@ gets the imitation's command first and its minutes added (``--acceptance``: a ``
 ``experiments/ppo_razz_pool/evaluate.py``). The chain may go on with stages of ``experiments/psro_razz.py``
 (``--psro CONFIG:OUTPUT:GENERATION``, after the ``--configs`` runs): the loop's learners of generations 0 to
 GENERATION join the chain, its command is spelled from the loop's ``psro.json``, and the minutes of the
-best responses that trained the model (every one that joined a pool before it) count in the total.
-``--then`` names ``razz train`` configs that continue the last loop's learner; when their pools hold that loop's
-last best response, its minutes count too.
+best responses that trained the model count in the total: each loop's best responses before its last
+generation, and the last one when a later stage's or ``--then`` config's pool holds it (by SHA-256). ``--then``
+names ``razz train`` configs that continue the last loop's learner.
 The chain's learning curve goes to ``--curve``. A name already in the zoo is refused unless
 ``--overwrite-zoo``; runs that do not continue each other are refused, before anything is written.
 Run from the repository root:
@@ -72,6 +72,7 @@ class PsroStage:
     """Generations 0 to ``generation`` of an ``experiments/psro_razz.py`` loop run on ``config`` into ``output``."""
 
     config: str
+    base: TrainConfig
     output: Path
     generation: int
     record: dict[str, Any]
@@ -84,20 +85,20 @@ class PsroStage:
         if len(parts) != 3 or not parts[2].isdigit():
             raise ConfigError(f"--psro {text!r}: expected CONFIG:OUTPUT:GENERATION (a generation number)")
         config, output, generation = parts[0], Path(parts[1]), int(parts[2])
+        base = TrainConfig.from_yaml(config)
         try:
             record = json.loads((output / psro_razz.RECORD).read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise ConfigError(f"--psro {text!r}: {output} holds no readable {psro_razz.RECORD} of "
                               f"experiments/psro_razz.py ({' '.join(str(err).split())})") from None
-        if not isinstance(record, dict) or \
-                record.get("base_config") != psro_razz.base_record(TrainConfig.from_yaml(config)):
+        if not isinstance(record, dict) or record.get("base_config") != psro_razz.base_record(base):
             raise ConfigError(f"--psro {text!r}: {config} is not the base config the loop in {output} recorded in "
                               f"its {psro_razz.RECORD}")
         finished = len(psro_razz.finished_generations(output))
         if generation >= finished:
             raise ConfigError(f"--psro {text!r}: the loop in {output} finished generations 0 to {finished - 1}, "
                               f"not {generation}")
-        return cls(config, output, generation, record)
+        return cls(config, base, output, generation, record)
 
     def runs(self) -> list[Path]:
         """The learner run folders of generations 0 to ``generation``."""
@@ -175,7 +176,12 @@ def main(args: Args) -> dict[str, Any]:
     runs = ([Path(config.output) for config in configs] + [run for stage in stages for run in stage.runs()]
             + [Path(config.output) for config in then])
     first = configs[0] if configs else TrainConfig.from_yaml(str(runs[0] / CONFIG))
-    last = then[-1] if then else TrainConfig.from_yaml(str(runs[-1] / CONFIG)) if stages else configs[-1]
+    if then:
+        last_path, last = args.then[-1], then[-1]
+    elif stages:  # the last generation's learner config (its pool holds the loop's best responses)
+        last_path, last = stages[-1].config, TrainConfig.from_yaml(str(runs[-1] / CONFIG))
+    else:
+        last_path, last = args.configs[-1], configs[-1]
     if not re.fullmatch(r"[a-z][a-z0-9_]*", args.name):
         raise ConfigError(f"--name {args.name!r}: expected lowercase letters, digits and underscores")
     if not args.overwrite_zoo and train_zoo.shipped([args.name]):
@@ -189,18 +195,17 @@ def main(args: Args) -> dict[str, Any]:
     if imitation is not None:
         summary["train_seconds"] += imitation["seconds"]
         commands.insert(0, command_of(imitation))
-    for stage in stages:
-        # A stage's own last best response trained the model only if a later pool holds it.
-        later = stage is not stages[-1] or any(stage.last_best_response() in pool_hashes(c) for c in then)
-        trained_by = stage.generation + 1 if later else stage.generation
-        summary["train_seconds"] += stage.best_response_seconds(trained_by)
+    later_pools = [pool_hashes(config) for config in [stage.base for stage in stages] + then]
+    for index, stage in enumerate(stages):
+        # The loop's last best response trained the model only if a later pool holds it.
+        held = any(stage.last_best_response() in pool for pool in later_pools[index + 1:])
+        summary["train_seconds"] += stage.best_response_seconds(stage.generation + 1 if held else stage.generation)
         commands.append(psro_razz.command_of(stage.record, stage.config, stage.generation + 1, stage.output))
     if args.then:
         commands.append(train_zoo.train_commands(args.then))
     summary["train_seconds"] = round(summary["train_seconds"], 1)
-    config_path = args.then[-1] if args.then else stages[-1].config if stages else args.configs[-1]
     train_zoo.install(config, {**summary, "final_eval": final_eval, "selected_by": args.selected_by},
-                      config_path, args.model, command=" && ".join(commands))
+                      last_path, args.model, command=" && ".join(commands))
     if args.curve:
         plot_run(runs, Path(args.curve), args.name)
     return json.loads((train_zoo.ZOO / "manifest.json").read_text(encoding="utf-8"))[args.name]
