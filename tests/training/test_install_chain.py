@@ -153,6 +153,27 @@ def _minutes(clock_path: Path) -> float:
     return max(json.loads(clock_path.read_text()).values(), key=lambda e: e["train_minutes"])["train_minutes"]
 
 
+def _last_best_response_made_slow(loop: Path) -> tuple[dict, dict]:
+    """Generation 1's learner and best response of ``loop`` as specs, the best response's clock 3 minutes longer
+    (visible after the manifest's rounding)."""
+    clock_path = loop / "gen_1" / "exploit" / "training" / "clock.json"
+    clock = json.loads(clock_path.read_text())
+    clock_path.write_text(json.dumps({step: {key: minutes + 3.0 for key, minutes in entry.items()}
+                                      for step, entry in clock.items()}))
+    learner = {"path": str(loop / "gen_1" / "learner" / "final.zip"),
+               "sha256": json.loads((loop / "gen_1" / "learner" / "hashes.json").read_text())["final.zip"]}
+    return learner, json.loads((loop / "gen_1" / "generation.json").read_text())["best_response"]
+
+
+def _pool_config(tmp_path, name: str, init_model: dict, pool: list) -> str:
+    """A tiny config starting from ``init_model`` against ``pool`` (equal weights)."""
+    path = Path(_config(tmp_path, name, init_model))
+    settings = json.loads(path.read_text())
+    settings["opponents"] = {"baselines": pool, "weights": [1.0] * len(pool), "snapshot_every": 64}
+    path.write_text(json.dumps(settings))
+    return str(path)
+
+
 def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_best_responses(
         install_chain, chain, psro_loop, tmp_path):
     """``--psro CONFIG:OUTPUT:GENERATION``: the loop's learners of generations 0 to GENERATION join the chain, the
@@ -208,21 +229,11 @@ def test_then_configs_continue_the_loops_learner_and_count_its_last_best_respons
     """``--then CONFIG ...``: ``razz train`` runs after the loop join the chain and its command; the loop's last best
     response counts in the minutes only when a ``--then`` pool holds it."""
     base, loop = psro_loop
-    clock_path = loop / "gen_1" / "exploit" / "training" / "clock.json"
-    clock = json.loads(clock_path.read_text())
-    clock_path.write_text(json.dumps({step: {key: minutes + 3.0 for key, minutes in entry.items()}
-                                      for step, entry in clock.items()}))  # 3 minutes more: visible after rounding
-    learner = {"path": str(loop / "gen_1" / "learner" / "final.zip"),
-               "sha256": json.loads((loop / "gen_1" / "learner" / "hashes.json").read_text())["final.zip"]}
-    last_br = json.loads((loop / "gen_1" / "generation.json").read_text())["best_response"]
+    learner, last_br = _last_best_response_made_slow(loop)
     runs = {}
     for name, pool in (("with_br", ["random", last_br]), ("without_br", ["random"])):
-        path = Path(_config(tmp_path, name, learner))
-        settings = json.loads(path.read_text())
-        settings["opponents"] = {"baselines": pool, "weights": [1.0] * len(pool), "snapshot_every": 64}
-        path.write_text(json.dumps(settings))
-        train(TrainConfig.from_yaml(str(path)), progress=False)
-        runs[name] = str(path)
+        runs[name] = _pool_config(tmp_path, name, learner, pool)
+        train(TrainConfig.from_yaml(runs[name]), progress=False)
     before = [_minutes(tmp_path / run / "clock.json") for run in ("first", "second")]
     before += [_minutes(loop / f"gen_{g}" / "learner" / "clock.json") for g in (0, 1)]
     best_responses = [_minutes(loop / f"gen_{g}" / "exploit" / "training" / "clock.json") for g in (0, 1)]
@@ -240,3 +251,25 @@ def test_then_configs_continue_the_loops_learner_and_count_its_last_best_respons
     with pytest.raises(ConfigError, match=r"with_br: did not start from a model of"):
         install_chain.main(install_chain.Args(configs=chain, psro=[f"{base}:{loop}:2"], then=[runs["with_br"]],
                                               name="other"))
+
+
+def test_a_later_psro_stage_counts_the_earlier_loops_last_best_response_when_its_pool_holds_it(
+        install_chain, chain, psro_loop, tmp_path):
+    """Two ``--psro`` stages: the first loop's last best response counts in the minutes when the second loop's
+    base pool holds it, and not when it does not."""
+    psro = importlib.import_module("experiments.psro_razz")
+    base, loop = psro_loop
+    learner, last_br = _last_best_response_made_slow(loop)
+    minutes = {}
+    for name, pool in (("held", ["random", last_br]), ("not_held", ["random"])):
+        stage_base = _pool_config(tmp_path, name, learner, pool)
+        second = tmp_path / f"loop_{name}"
+        psro.run_psro(psro.Args(config=stage_base, generations=1, steps_per_generation=64, br_steps=64, br_weight=1.0,
+                                deals=4, seed=9, output=str(second), progress=False, plot=False))
+        stages = [f"{base}:{loop}:1", f"{stage_base}:{second}:0"]
+        entry = install_chain.main(install_chain.Args(configs=chain, psro=stages, name=name))
+        assert entry["steps"] == 128 + 128 + 64 + 64 + 64 and entry["config"] == stage_base
+        minutes[name] = entry["train_minutes_2_core_cpu"]
+    slow = _minutes(loop / "gen_1" / "exploit" / "training" / "clock.json")
+    assert slow > 3.0
+    assert minutes["held"] - minutes["not_held"] == pytest.approx(slow, abs=0.2), "the second loops differ by seconds"
