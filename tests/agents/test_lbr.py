@@ -283,14 +283,25 @@ def test_a_range_the_cards_rule_out_starts_over_uniform() -> None:
     assert not {0, 5} & set(state.holdings.ravel().tolist()) and np.allclose(state.weights, 1 / len(state.holdings))
 
 
-def test_plays_an_opponent_that_is_not_its_target() -> None:
+def test_plays_an_opponent_that_is_not_its_target(monkeypatch) -> None:
     """LBR to the heuristic against a calling station (as in a training pool): the station's calls rule out the
     heuristic's holdings, the range starts over, and every hand is played out; it used to fail on an empty range
     (within these ten deals of seed "x")."""
+    emptied = []
+    remove_cards = OpponentRange.remove_cards
+
+    def counted(state: OpponentRange, seen) -> bool:
+        kept = remove_cards(state, seen)
+        if not kept:
+            emptied.append(tuple(seen))
+        return kept
+
+    monkeypatch.setattr(OpponentRange, "remove_cards", counted)
     lbr = LocalBestResponse("razz_heuristic", seed=1, suit_blind=True, samples=64)
     tables = play_deals([lbr, make_agent("calling_station")], CONFIG, 10, "x", True, 600.0)
     assert all(t.hand.is_over for t in tables) and sum(t.hand.payoffs[0] + t.hand.payoffs[1] for t in tables) == 0
-    assert lbr.off_policy_actions > 0
+    assert emptied, "these deals no longer empty the range: pick a seed that does"
+    assert lbr.off_policy_actions >= len(emptied)
 
 
 def test_showdown_value_counts_chips_matched_returned_and_put_in() -> None:
