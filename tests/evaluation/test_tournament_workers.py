@@ -96,11 +96,6 @@ def test_a_harness_failure_stops_the_run_naming_the_block(tmp_path, monkeypatch)
                        progress=False)
 
 
-def _default_sigint() -> None:
-    """In the child: Ctrl-C back to its default. A suite started in the background (``nohup``, ``&``) ignores SIGINT,
-    the child would inherit that, and Python then never raises KeyboardInterrupt (the run would end with 0)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
 
 def _start(tmp_path: Path, output: Path) -> subprocess.Popen:
     """``razz tournament`` on 2 workers in its own process group, once it has finished two blocks."""
@@ -109,8 +104,7 @@ def _start(tmp_path: Path, output: Path) -> subprocess.Popen:
                       "workers: 2\n")
     process = subprocess.Popen(
         [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config), "--output", str(output),
-         "--quiet", "--no-plots"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
-        preexec_fn=_default_sigint)
+         "--quiet", "--no-plots"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     results = output / RESULTS_FILE
     deadline = time.time() + 120
     while time.time() < deadline and (not results.exists() or len(results.read_text().splitlines()) < 2):

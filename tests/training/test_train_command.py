@@ -101,18 +101,13 @@ def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path, capsys):
     assert not (tmp_path / "run").exists()
 
 
-def _default_sigint() -> None:
-    """In the child: Ctrl-C back to its default. A shell that starts the suite in the background ignores SIGINT,
-    the child inherits that, and Python then never raises KeyboardInterrupt (the test would wait out its deadline)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
 
 def test_ctrl_c_saves_a_checkpoint_and_exits_with_a_message(tmp_path):
     run = tmp_path / "run"
     config = _tiny(tmp_path, steps=10**7, eval_every=10**7)
     process = subprocess.Popen([sys.executable, "-m", "razz_env.cli", "train", "--config", str(config), "--output",
                                 str(run), "--quiet"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=_default_sigint)
+                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         deadline = time.monotonic() + 120
         while not list((run / "checkpoints").glob("step_*.zip")) and time.monotonic() < deadline:
