@@ -22,9 +22,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from razz_env.evaluation.config import DEFAULT_AGENTS, TournamentConfig
-from razz_env.evaluation.match import build_tasks, run_task
-from razz_env.evaluation.tournament import load_results, run_tournament
+from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
+from razz_env.evaluate.match import build_tasks, run_task
+from razz_env.evaluate.tournament import load_results, run_tournament
 
 PACKAGES = (("razz_env/engine", "engine"), ("razz_env/encoding", "encoding"), ("razz_env/agent", "observations"),
             ("razz_env/evaluation", "harness"), ("agents/", "agents (Python)"), ("torch", "torch"),
@@ -69,8 +69,8 @@ def overhead_per_block(backend: str, workers: int, blocks: int) -> float:
 
 def driver_cost_per_result(results: int) -> float:
     """Seconds the driver spends on one result: the checks on a worker's reply and the fsynced append."""
-    from razz_env.evaluation.ray_backend import checked_reply
-    from razz_env.evaluation.results import ResultsFolder
+    from razz_env.evaluate.ray_backend import checked_reply
+    from razz_env.evaluate.results import ResultsFolder
 
     with tempfile.TemporaryDirectory() as folder:
         config = _config(Path(folder), "driver", ("calling_station", "random"), results, 1, 1)

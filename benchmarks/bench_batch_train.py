@@ -3,7 +3,7 @@
 Heads-up razz, the default random opponents, one torch thread, one process. For each ``n_envs`` it times
 ``MaskablePPO.learn`` (``n_steps`` 128, batch 256, 4 epochs, a 64x64 net) on ``DummyVecEnv`` of
 ``SingleAgentEnv`` (wrapped as ``razz train`` wraps it: ``Monitor``) and on
-:class:`razz_env.env.batch_sb3.BatchSB3VecEnv` (under ``VecMonitor``), and the env alone: learner steps/s
+:class:`razz_env.batch.sb3_vec_env.BatchSB3VecEnv` (under ``VecMonitor``), and the env alone: learner steps/s
 with random legal ids through the same VecEnv API. The scalar env runs only at the sizes in
 ``--scalar-sizes`` (its cost grows with ``n_envs``; the batch makes large ``n_envs`` cheap). Rates are wall
 clock. Run: ``python benchmarks/bench_batch_train.py`` (about two minutes; ``--steps``, ``--sizes``).
@@ -20,8 +20,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-from razz_env.env.batch_sb3 import BatchSB3VecEnv
-from razz_env.env.single_agent import SingleAgentEnv
+from razz_env.batch.sb3_vec_env import BatchSB3VecEnv
+from razz_env.envs.single_agent import SingleAgentEnv
 
 
 def scalar_vec_env(n_envs: int) -> DummyVecEnv:

@@ -20,7 +20,7 @@ import numpy as np
 
 from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig
-from razz_env.engine.evaluation import razz_low, razz_low_batch
+from razz_env.engine.hand_value import razz_low, razz_low_batch
 from razz_env.engine.state import HandState
 
 STACK = 1000

@@ -36,7 +36,7 @@ from itertools import combinations, permutations
 
 from razz_env.engine.cards import DECK_SIZE, parse_cards
 from razz_env.engine.equity import Equity, equity, parse_holding
-from razz_env.engine.evaluation import eight_low, razz_low, stud_high
+from razz_env.engine.hand_value import eight_low, razz_low, stud_high
 from razz_env.engine.variants import get_variant
 
 SCALAR = {"razz": razz_low, "eight": eight_low, "high": stud_high}

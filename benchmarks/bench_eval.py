@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from razz_env.engine import evaluation
+from razz_env.engine import hand_value
 from razz_env.engine.cards import CARD_NAMES, DECK_SIZE
 
 
@@ -64,10 +64,10 @@ def splat_loop(evaluate: Callable[..., object], hands: list[tuple[int, ...]]) ->
 def build_times() -> list[tuple[str, float]]:
     """Seconds each table family takes to build on first use (run before anything else touches them)."""
     probes = [
-        ("razz_low tables", lambda: evaluation.razz_low(range(0, 28, 4))),
-        ("eight_low table", lambda: evaluation.eight_low(range(0, 28, 4))),
-        ("stud_high tables", lambda: (evaluation.stud_high(range(0, 28, 4)), evaluation.stud_high(range(7)))),
-        ("razz_low_batch table (7 cards)", lambda: evaluation.razz_low_batch(np.arange(7)[None])),
+        ("razz_low tables", lambda: hand_value.razz_low(range(0, 28, 4))),
+        ("eight_low table", lambda: hand_value.eight_low(range(0, 28, 4))),
+        ("stud_high tables", lambda: (hand_value.stud_high(range(0, 28, 4)), hand_value.stud_high(range(7)))),
+        ("razz_low_batch table (7 cards)", lambda: hand_value.razz_low_batch(np.arange(7)[None])),
     ]
     times = []
     for name, probe in probes:
@@ -83,18 +83,18 @@ def make_cases(args: argparse.Namespace) -> list[Case]:
     cases = [
         Case(f"{name} (single)", loop(evaluate, hands), len(hands), baseline)
         for name, evaluate, baseline in (
-            ("razz_low", evaluation.razz_low, "low"),
-            ("eight_low", evaluation.eight_low, "eight"),
-            ("action_razz_value", evaluation.action_razz_value, "low"),
-            ("stud_high", evaluation.stud_high, "high"),
+            ("razz_low", hand_value.razz_low, "low"),
+            ("eight_low", hand_value.eight_low, "eight"),
+            ("action_razz_value", hand_value.action_razz_value, "low"),
+            ("stud_high", hand_value.stud_high, "high"),
         )
     ]
     cases += [
         Case(name, functools.partial(evaluate, batch), len(batch), baseline)
         for name, evaluate, baseline in (
-            ("razz_low_batch", evaluation.razz_low_batch, "low"),
-            ("eight_low_batch", evaluation.eight_low_batch, "eight"),
-            ("action_razz_batch", evaluation.action_razz_batch, "low"),
+            ("razz_low_batch", hand_value.razz_low_batch, "low"),
+            ("eight_low_batch", hand_value.eight_low_batch, "eight"),
+            ("action_razz_batch", hand_value.action_razz_batch, "low"),
         )
     ]
     try:

@@ -4,8 +4,8 @@ The decisions are reached by passive play (bring-in, check or call) in seeded ha
 has them: for each variant, seat count and street, ``--decisions`` observations of the seat to act.
 Each implementation answers all of them with ``act`` for ``--rounds`` rounds and keeps its best round
 (CPU time), the implementations taking turns so that load from other processes skews the ratio less.
-``--reference FILE`` times another copy of ``agents/monte_carlo.py`` beside the installed one (e.g.
-``git show HEAD~1:agents/monte_carlo.py > /tmp/old_monte_carlo.py``) and checks that both decide the
+``--reference FILE`` times another copy of ``razz_env/agents/monte_carlo.py`` beside the installed one (e.g.
+``git show HEAD~1:razz_env/agents/monte_carlo.py > /tmp/old_monte_carlo.py``) and checks that both decide the
 same on every observation. The match: ``--match-deals`` duplicate deals of heads-up ``--match-variant``
 (each played twice, the seats swapped) between the player and ``razz_heuristic``, as ``razz tournament`` plays them
 (scalar engine, one ``act_batch`` call per agent and step over all tables of the block), wall clock.
@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from types import ModuleType
 from unittest import mock
 
-from agents import monte_carlo
-from agents.base import SEVEN_CARD_GAMES
-from agents.razz_heuristic import RazzHeuristic
-from razz_env.agent import Observation, Observer, act_batch, observe
+from razz_env.agents import monte_carlo
+from razz_env.agents.base import SEVEN_CARD_GAMES
+from razz_env.agents.razz_heuristic import RazzHeuristic
 from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import Observation, Observer, act_batch, observe
 from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
@@ -42,7 +42,7 @@ def load_reference(path: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location("reference_monte_carlo", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
-    with mock.patch("agents.registry.register", lambda name, **_: lambda factory: factory):
+    with mock.patch("razz_env.agents.registry.register", lambda name, **_: lambda factory: factory):
         spec.loader.exec_module(module)
     return module
 
@@ -97,7 +97,7 @@ def match_seconds(player: object, variant: str, deals: int, block: int = 250) ->
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reference", help="another agents/monte_carlo.py to time beside the installed one")
+    parser.add_argument("--reference", help="another razz_env/agents/monte_carlo.py to time beside the installed one")
     parser.add_argument("--variants", nargs="+", default=["razz", "stud8"], choices=SEVEN_CARD_GAMES)
     parser.add_argument("--seats", nargs="+", type=int, default=[2, 6])
     parser.add_argument("--streets", nargs="+", type=int, default=[3, 5, 7])

@@ -102,8 +102,8 @@ def make_ppo_agent(game: Game):
     """An untrained MaskablePPO (64x64 MLP, ``ranks`` encoding) on the MiniRazz single-agent env, stochastic."""
     from sb3_contrib import MaskablePPO
 
-    from agents.sb3_agent import SB3Agent
-    from razz_env.env.single_agent import SingleAgentEnv
+    from razz_env.agents.sb3_agent import SB3Agent
+    from razz_env.envs.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(variant=game.variant.name, encoding="ranks")
     model = MaskablePPO("MlpPolicy", env, seed=0, policy_kwargs={"net_arch": [64, 64]}, device="cpu")
@@ -117,7 +117,7 @@ def bench_agent(game: Game, name: str) -> None:
 
         torch.set_num_threads(1)
     if name == "random":
-        from agents.simple import RandomAgent
+        from razz_env.agents.simple import RandomAgent
 
         agent = RandomAgent(seed=0)
     else:

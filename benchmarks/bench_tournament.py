@@ -26,9 +26,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from razz_env.evaluation.config import DEFAULT_AGENTS, TournamentConfig
-from razz_env.evaluation.match import Task, play_deals_batched, run_task
-from razz_env.evaluation.tournament import RESULTS_FILE, run_tournament
+from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
+from razz_env.evaluate.match import Task, play_deals_batched, run_task
+from razz_env.evaluate.tournament import RESULTS_FILE, run_tournament
 
 ENGINES = ("scalar", "auto")
 TOURNAMENTS = {"default": DEFAULT_AGENTS, "batchable": ("random", "calling_station", "ppo_razz", "qrdqn_razz")}
@@ -36,7 +36,7 @@ TOURNAMENTS = {"default": DEFAULT_AGENTS, "batchable": ("random", "calling_stati
 
 def _warm_up() -> None:
     """Compile (or load from the disk cache) the batched kernels once, outside the timings."""
-    from agents.registry import make_agent
+    from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
 
     play_deals_batched([make_agent("random"), make_agent("ppo_razz")], HandConfig.create("razz"), 2, "warm")

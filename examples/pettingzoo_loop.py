@@ -1,8 +1,8 @@
 """Zoo agents in a plain PettingZoo loop: ``ppo_razz`` against ``razz_heuristic`` at heads-up razz.
 
-Each seat's agent acts through :class:`razz_env.adapters.AgentAdapter` given the environment, so agents
+Each seat's agent acts through :class:`razz_env.envs.adapters.AgentAdapter` given the environment, so agents
 that read the table view (``razz_heuristic``, ``monte_carlo``) play as well as those that read the vector.
-The table is the one ``ppo_razz`` was trained at (``agents/zoo/manifest.json``: 1000-chip stacks).
+The table is the one ``ppo_razz`` was trained at (``razz_env/agents/zoo/manifest.json``: 1000-chip stacks).
 
     python examples/pettingzoo_loop.py --hands 200 --opponent razz_heuristic
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 
 import razz_env
-from agents.registry import make_agent
-from razz_env.adapters import AgentAdapter
+from razz_env.agents.registry import make_agent
+from razz_env.envs.adapters import AgentAdapter
 
 
 def play(hands: int, opponent: str = "razz_heuristic", seed: int = 0) -> dict[str, float]:

@@ -1,11 +1,11 @@
 """razz-env in RLlib through its PettingZoo wrapper: ``register_env(name, lambda c: PettingZooEnv(razz_env.env()))``.
 
 * :func:`play`: hands through RLlib's ``PettingZooEnv`` (its multi-agent dict API), zoo agents acting on
-  its observations through :class:`razz_env.adapters.AgentAdapter` given the environment underneath.
+  its observations through :class:`razz_env.envs.adapters.AgentAdapter` given the environment underneath.
 * :func:`train`: PPO for a few iterations on the registered env with RLlib's action-masking module,
   one policy shared by both seats (self-play). Ray ships the ``register_env`` lambda to its env-runner
   process with cloudpickle. RLlib's masking module reads ``{"observations", "action_mask"}``, so
-  :func:`razz_env.rllib.masked_env` renames the PettingZoo key and gives the mask as float32.
+  :func:`razz_env.envs.rllib.masked_env` renames the PettingZoo key and gives the mask as float32.
 
 Needs ``ray[rllib]`` (``pip install "razz-env[rllib]"``, in an environment of its own: it pins
 gymnasium 1.2.2); checked with ray 2.60.
@@ -22,9 +22,9 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.tune.registry import register_env
 
 import razz_env
-from agents.registry import make_agent
-from razz_env.adapters import AgentAdapter
-from razz_env.rllib import masked_env
+from razz_env.agents.registry import make_agent
+from razz_env.envs.adapters import AgentAdapter
+from razz_env.envs.rllib import masked_env
 
 TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}
 

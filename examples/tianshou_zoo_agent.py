@@ -2,7 +2,7 @@
 
 Tianshou's ``PettingZooEnv`` hands each policy batches of ``obs.obs`` (vectors), ``obs.mask`` (booleans)
 and ``obs.agent_id``; :class:`ZooPolicy` turns them into the agent's observations through a bare
-:class:`razz_env.adapters.AgentAdapter` (so only agents that read the vector can play here: ``ppo_razz``,
+:class:`razz_env.envs.adapters.AgentAdapter` (so only agents that read the vector can play here: ``ppo_razz``,
 ``random``, ``calling_station``). Any Tianshou learner can take the other seat instead of ``RandomPolicy``.
 Written for Tianshou 0.5 (``pip install "razz-env[tianshou]"``).
 
@@ -20,8 +20,8 @@ from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.policy import BasePolicy, MultiAgentPolicyManager, RandomPolicy
 
 import razz_env
-from agents.registry import make_agent
-from razz_env.adapters import AgentAdapter
+from razz_env.agents.registry import make_agent
+from razz_env.envs.adapters import AgentAdapter
 
 TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}  # the table ppo_razz was trained at
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from agents.registry import make_agent
+from razz_env.agents.registry import make_agent
 from razz_env.engine.config import HandConfig
-from razz_env.evaluation.match import play_deals, summarise_tables
-from razz_env.evaluation.stats import win_rate
+from razz_env.evaluate.match import play_deals, summarise_tables
+from razz_env.evaluate.stats import win_rate
 
 PAIRINGS = (("razz_heuristic", "random"), ("razz_heuristic", "calling_station"),
             ("monte_carlo", "calling_station"), ("razz_heuristic", "monte_carlo"))

@@ -4,9 +4,9 @@
         --teacher monte_carlo --hands 100000 --epochs 40 --out runs/stud_imitation40
 
 The teacher plays ``--hands`` hands at the config's table against ``--opponents`` drawn by ``--weights`` (by
-default the config's pool baselines and weights; :func:`razz_env.training.imitation.collect`); a fresh model of
+default the config's pool baselines and weights; :func:`razz_env.train.imitation.collect`); a fresh model of
 the config (algorithm, table, encoding, ``net_arch``) is fitted to its choices and the hands' results
-(:func:`razz_env.training.imitation.clone`). The output folder gets ``model.zip``, ``hashes.json`` (its
+(:func:`razz_env.train.imitation.clone`). The output folder gets ``model.zip``, ``hashes.json`` (its
 SHA-256) and ``imitation.json`` (the settings, the decisions recorded, the teacher's action counts, each
 epoch's losses and held-out agreement, the seconds). An RL config starts from it with
 ``init_model: {path: <out>/model.zip, sha256: <from hashes.json>}``.
@@ -24,8 +24,8 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.training.config import TrainConfig  # noqa: E402
-from razz_env.training.runfolder import RunFolder  # noqa: E402
+from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.train.runfolder import RunFolder  # noqa: E402
 
 IMITATED_ALGORITHMS = ("maskable_ppo",)
 MODEL = "model.zip"
@@ -86,11 +86,11 @@ def checked_config(args: Args) -> TrainConfig:
 def main(args: Args) -> int:
     """Collect, clone, save; 0 (bad input raises ``ValueError`` before anything is written)."""
     config = checked_config(args)
-    from agents.registry import make_agent
+    from razz_env.agents.registry import make_agent
     from razz_env.encoding import make_encoder
-    from razz_env.env.common import table_config
-    from razz_env.training.imitation import action_counts, clone, collect
-    from razz_env.training.train import build_model, build_vec_env
+    from razz_env.envs.common import table_config
+    from razz_env.train.imitation import action_counts, clone, collect
+    from razz_env.train.train import build_model, build_vec_env
 
     try:
         teacher = make_agent(args.teacher, seed=args.seed)

@@ -3,12 +3,12 @@
 A heads-up agent may be trained in phases (``razz train`` runs whose ``init_model`` is the previous
 run's final model or a checkpoint). This installs one model of the last run, as
 ``experiments/train_zoo.py`` does for one run: checked against the run's ``hashes.json``, copied into
-``agents/zoo/<name>.zip`` without its optimizer's moments, and entered in ``agents/zoo/manifest.json``
+``razz_env/agents/zoo/<name>.zip`` without its optimizer's moments, and entered in ``razz_env/agents/zoo/manifest.json``
 with the chain's configs and commands, its steps and training minutes summed over the chain, and
 the figures it was accepted by. A chain whose first run started from an imitation warm start (an
 ``init_model`` next to an ``imitation.json`` of ``experiments/imitation_warm_start.py`` with its SHA-256)
 gets the imitation's command first and its minutes added (``--acceptance``: a ``results.csv`` of
-``experiments/ppo_razz_pool/evaluate.py``). The chain may go on with stages of ``experiments/psro_razz.py``
+``experiments/ppo_razz_pool/evaluate.py``). The chain may go on with stages of ``razz_env/train/psro.py``
 (``--psro CONFIG:OUTPUT:GENERATION``, after the ``--configs`` runs): the loop's learners of generations 0 to
 GENERATION join the chain, its command is spelled from the loop's ``psro.json``, and the minutes of the
 best responses that trained the model count in the total: each loop's best responses before its last
@@ -41,13 +41,13 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make this checkout importable (experiments, razz_env, agents)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.sb3_agent import UntrustedModelError  # noqa: E402
 from experiments import psro_razz, train_zoo  # noqa: E402
 from experiments.imitation_warm_start import RECORD, command_of  # noqa: E402
 from experiments.learning_curves import KEYS, plot_run, read_chain  # noqa: E402
+from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.training.config import TrainConfig  # noqa: E402
-from razz_env.training.runfolder import CONFIG, FINAL, RunFolder  # noqa: E402
+from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.train.runfolder import CONFIG, FINAL, RunFolder  # noqa: E402
 
 FIGURES = ("bb_per_100", "ci95_low", "ci95_high")
 
@@ -69,7 +69,7 @@ class Args:
 
 @dataclass(frozen=True)
 class PsroStage:
-    """Generations 0 to ``generation`` of an ``experiments/psro_razz.py`` loop run on ``config`` into ``output``."""
+    """Generations 0 to ``generation`` of an ``razz_env/train/psro.py`` loop run on ``config`` into ``output``."""
 
     config: str
     base: TrainConfig
@@ -90,7 +90,7 @@ class PsroStage:
             record = json.loads((output / psro_razz.RECORD).read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise ConfigError(f"--psro {text!r}: {output} holds no readable {psro_razz.RECORD} of "
-                              f"experiments/psro_razz.py ({' '.join(str(err).split())})") from None
+                              f"razz_env/train/psro.py ({' '.join(str(err).split())})") from None
         if not isinstance(record, dict) or record.get("base_config") != psro_razz.base_record(base):
             raise ConfigError(f"--psro {text!r}: {config} is not the base config the loop in {output} recorded in "
                               f"its {psro_razz.RECORD}")
@@ -111,7 +111,7 @@ class PsroStage:
 
     def best_response_seconds(self, generations: int) -> float:
         """Training seconds of the best responses of the first ``generations`` generations."""
-        from razz_env.evaluation.exploit import TRAINING_FOLDER
+        from razz_env.exploit.bound import TRAINING_FOLDER
 
         seconds = 0.0
         for g in range(generations):

@@ -22,7 +22,7 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.training.runfolder import CONFIG, RunFolder  # noqa: E402
+from razz_env.train.runfolder import CONFIG, RunFolder  # noqa: E402
 
 KEYS = ("steps", "minutes", "train_minutes")
 

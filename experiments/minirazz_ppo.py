@@ -75,8 +75,8 @@ def parse_args() -> Args:
 
 def train_setting(args: Args, setting: str) -> Path:
     """Train MaskablePPO in ``setting`` through ``razz train``'s pipeline; returns the run folder."""
-    from razz_env.training.config import TrainConfig
-    from razz_env.training.train import train
+    from razz_env.train.config import TrainConfig
+    from razz_env.train.train import train
 
     folder = Path(args.runs) / f"{args.game}_{setting}"
     config = TrainConfig.from_dict({
@@ -95,10 +95,10 @@ def train_setting(args: Args, setting: str) -> Path:
 
 def measure_checkpoints(game_name: str, folder: Path) -> list[dict[str, float]]:
     """Exact exploitability (mbb/hand) of the stochastic policy of every checkpoint in ``folder``."""
-    from agents.sb3_agent import SB3Agent, load_model
+    from razz_env.agents.sb3_agent import SB3Agent, load_model
     from razz_env.solve.agent import policy_from_agent
     from razz_env.solve.best_response import exploitability
-    from razz_env.training.runfolder import CHECKPOINTS, RunFolder
+    from razz_env.train.runfolder import CHECKPOINTS, RunFolder
 
     run = RunFolder(folder)
     game = build_game(game_name)

@@ -3,7 +3,7 @@
 One RLModule (``"shared"``, RLlib's action-masking PPO module) plays both seats of
 ``razz_env.env()`` through RLlib's ``PettingZooEnv``. Every ``eval_every`` iterations the greedy
 policy plays duplicate deals against each of ``opponents`` through the project's harness
-(:func:`razz_env.evaluation.match.play_deals`); the curve goes to ``<output>/learning_curve.csv``
+(:func:`razz_env.evaluate.match.play_deals`); the curve goes to ``<output>/learning_curve.csv``
 and ``.png``, and the policy's forward pass (encoder and policy head) to ``<output>/policy.npz``.
 
 :class:`RLlibPolicyAgent` replays that file in numpy: it needs neither Ray nor torch, so the
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from razz_env.agent import Observation
+from razz_env.encoding.interface import Observation
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}
@@ -146,10 +146,10 @@ def export_policy(module: Any, path: str | Path) -> Path:
 
 def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> dict[str, dict[str, float]]:
     """Duplicate bb/100 (and the 95% CI) of ``agent`` against each opponent, heads-up razz."""
-    from agents.registry import make_agent
+    from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluation.match import play_deals, summarise_tables
-    from razz_env.evaluation.stats import win_rate
+    from razz_env.evaluate.match import play_deals, summarise_tables
+    from razz_env.evaluate.stats import win_rate
 
     config = HandConfig.create(TABLE["variant"], num_seats=2, starting_stack=TABLE["starting_stacks"])
     rows = {}
@@ -166,7 +166,7 @@ def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> d
 
 def env_creator(config: dict) -> Any:
     """``razz_env.env()`` in RLlib's ``PettingZooEnv``, observations as the action-masking module reads them."""
-    from razz_env.rllib import masked_env
+    from razz_env.envs.rllib import masked_env
 
     return masked_env({**TABLE, **config})
 
@@ -278,7 +278,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
         parser.error(f"--{bad[0].replace('_', '-')} must be positive")
     if args.minibatch > args.train_batch:
         parser.error("--minibatch must not exceed --train-batch")
-    from agents.registry import AgentSpecError, get_factory
+    from razz_env.agents.registry import AgentSpecError, get_factory
 
     for name in args.opponents:
         try:

@@ -14,8 +14,8 @@ import argparse
 import tempfile
 from dataclasses import dataclass
 
-from razz_env.training.config import TrainConfig
-from razz_env.training.train import train
+from razz_env.train.config import TrainConfig
+from razz_env.train.train import train
 
 SETUPS = (("dummy", 2), ("subproc", 2), ("dummy", 16))
 

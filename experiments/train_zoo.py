@@ -1,9 +1,9 @@
-"""Train the shipped SB3 agents and install them in the zoo (``agents/zoo/``).
+"""Train the shipped SB3 agents and install them in the zoo (``razz_env/agents/zoo/``).
 
 For each training config: ``razz train`` (continuing the run in its folder if it holds
-one; ``--fresh`` starts it over), then copy ``final.zip`` into ``agents/zoo/<name>.zip``
+one; ``--fresh`` starts it over), then copy ``final.zip`` into ``razz_env/agents/zoo/<name>.zip``
 (loaded only once its SHA-256 matches the run's ``hashes.json``), record its SHA-256,
-table, algorithm, encoding, config and training time in ``agents/zoo/manifest.json``,
+table, algorithm, encoding, config and training time in ``razz_env/agents/zoo/manifest.json``,
 and plot the learning curve to ``experiments/<name>/learning_curve.png``.
 
 Agents already in the zoo (the shipped ones) are not replaced unless ``--overwrite-zoo``
@@ -25,12 +25,12 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make this checkout importable (experiments, razz_env, agents)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.sb3_agent import UntrustedModelError, load_model  # noqa: E402
 from experiments.learning_curves import plot_run  # noqa: E402
+from razz_env.agents.sb3_agent import UntrustedModelError, load_model  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.training.config import TrainConfig  # noqa: E402
-from razz_env.training.runfolder import FINAL, SUMMARY, RunFolder, model_bytes, write_atomic  # noqa: E402
-from razz_env.training.train import train  # noqa: E402
+from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.train.runfolder import FINAL, SUMMARY, RunFolder, model_bytes, write_atomic  # noqa: E402
+from razz_env.train.train import train  # noqa: E402
 
 ZOO = Path(__file__).resolve().parent.parent / "agents" / "zoo"
 EXPERIMENTS = Path(__file__).resolve().parent
@@ -176,7 +176,7 @@ if __name__ == "__main__":
     parser.add_argument("--fresh", action="store_true", help="start each run over (deleting its earlier run folder)")
     parser.add_argument("--no-install", dest="install", action="store_false")
     parser.add_argument("--overwrite-zoo", dest="overwrite_zoo", action="store_true",
-                        help="replace agents already in agents/zoo (the shipped ones) and their manifest entries")
+                        help="replace agents already in razz_env/agents/zoo (the shipped ones) and their manifest entries")
     parser.add_argument("--best-checkpoint", action="store_true",
                         help="install the checkpoint that evaluated best against razz_heuristic, not the final model")
     parser.add_argument("--curves", default=Args.curves, help="folder for <name>/learning_curve.png")

@@ -4,8 +4,8 @@
     python experiments/widen_model.py --config configs/train_ppo_razz_multiway3.yaml --out runs/ppo_razz_multiway
 
 ``razz train`` builds this same model before its first step (``init_model``, checked by SHA-256; with
-``widen_from`` its input layer widened to the padded encoding, :mod:`razz_env.training.widen`). Saved on its
-own it is an agent of the config's encoding: ``agents/zoo/ppo_razz_pool.zip`` widened to ``flat8`` plays heads-up
+``widen_from`` its input layer widened to the padded encoding, :mod:`razz_env.train.widen`). Saved on its
+own it is an agent of the config's encoding: ``razz_env/agents/zoo/ppo_razz_pool.zip`` widened to ``flat8`` plays heads-up
 exactly as ``ppo_razz_pool`` and sits at every table size. The folder gets ``model.zip`` and ``hashes.json``
 (its SHA-256); a folder that already holds a ``model.zip`` is refused.
 """
@@ -21,8 +21,8 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.training.config import TrainConfig  # noqa: E402
-from razz_env.training.runfolder import RunFolder  # noqa: E402
+from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.train.runfolder import RunFolder  # noqa: E402
 
 MODEL = "model.zip"
 
@@ -42,7 +42,7 @@ def main(args: Args) -> str:
         raise ConfigError(f"--config {args.config}: has no init_model; there is no model to start from")
     if (args.out / MODEL).exists():
         raise ConfigError(f"--out {args.out}: already holds a model.zip; give a new folder")
-    from razz_env.training.train import build_model, build_vec_env, initialise_from
+    from razz_env.train.train import build_model, build_vec_env, initialise_from
 
     venv = build_vec_env(config)
     model = build_model(config, venv, None)

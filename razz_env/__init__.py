@@ -4,7 +4,7 @@
 ``razz_env.raw_env``, the versioned module ``razz_env.razz_v0``) and the Gymnasium single-agent
 view (``razz_env.SingleAgentEnv``) are imported on first use, so the engine works without
 gymnasium, pettingzoo or torch installed. The Gymnasium ids (``razz_env/Razz-v0`` ..., see
-:mod:`razz_env.env.registration`) are registered by ``import razz_env`` when gymnasium is
+:mod:`razz_env.envs.registration`) are registered by ``import razz_env`` when gymnasium is
 already imported, and whenever the environments are.
 """
 
@@ -28,32 +28,25 @@ from razz_env.engine import (
 __version__ = "0.1.0"
 
 _LAZY = {
-    "raw_env": "razz_env.env.razz_v0",
-    "SingleAgentEnv": "razz_env.env.single_agent",
+    "raw_env": "razz_env.envs.razz_v0",
+    "SingleAgentEnv": "razz_env.envs.single_agent",
 }
-_LAZY_MODULES = {"razz_v0": "razz_env.env.razz_v0"}
+_LAZY_MODULES = {"razz_v0": "razz_env.envs.razz_v0"}
 
 __all__ = [
     "Action", "ConfigError", "HandConfig", "HandState", "IllegalActionError", "Rules", "SeatView", "Stakes",
     "SingleAgentEnv", "env", "raw_env", "razz_v0",
 ]
 
-# ``razz_env.env`` names both the environments' package and the constructor below. Python binds a
-# subpackage to its parent's attribute when it first loads it, so the (light) package is loaded here,
-# before the function is defined: later imports of ``razz_env.env.*`` find it loaded and leave the
-# name alone. Both stay plain objects (a function, a module), so both pickle by reference.
-importlib.import_module("razz_env.env")
-
-
 def env(**kwargs: Any) -> Any:
-    """The PettingZoo AEC environment, ``razz_v0.env(**kwargs)`` (options: :mod:`razz_env.env.razz_v0`)."""
-    from razz_env.env.razz_v0 import env as make_env
+    """The PettingZoo AEC environment, ``razz_v0.env(**kwargs)`` (options: :mod:`razz_env.envs.razz_v0`)."""
+    from razz_env.envs.razz_v0 import env as make_env
 
     return make_env(**kwargs)
 
 
 if "gymnasium" in sys.modules:  # cheap once gymnasium is loaded; razz_env never loads it itself
-    importlib.import_module("razz_env.env.registration")
+    importlib.import_module("razz_env.envs.registration")
 
 
 def __getattr__(name: str) -> Any:

@@ -24,8 +24,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from razz_env.engine.config import MIN_SEATS, HandConfig, max_seats
     from razz_env.engine.record import to_record
     from razz_env.engine.state import HandState
+    from razz_env.engine.text import render_hand
     from razz_env.engine.variants import get_variant
-    from razz_env.text import render_hand
 
     most = max_seats(get_variant(args.variant))
     seats = min(DEMO_SEATS, most) if args.seats is None else args.seats
@@ -83,9 +83,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_tournament(args: argparse.Namespace) -> int:
     import logging
 
-    from razz_env.evaluation.config import TournamentConfig
-    from razz_env.evaluation.report import format_terminal, write_reports
-    from razz_env.evaluation.tournament import BlockError, run_tournament
+    from razz_env.evaluate.config import TournamentConfig
+    from razz_env.evaluate.report import format_terminal, write_reports
+    from razz_env.evaluate.tournament import BlockError, run_tournament
 
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
                  "records": True if args.records else None, "engine": args.engine}
@@ -95,7 +95,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
         config = TournamentConfig.from_dict({}, **overrides)
     warning_lines = logging.StreamHandler(sys.stderr)
     warning_lines.setFormatter(logging.Formatter("razz tournament: warning: %(message)s"))
-    logger = logging.getLogger("razz_env.evaluation")
+    logger = logging.getLogger("razz_env.evaluate")
     logger.addHandler(warning_lines)
     try:
         result = run_tournament(config, fresh=args.fresh, progress=not args.quiet, backend=args.backend,
@@ -131,8 +131,8 @@ def _check_train_flags(args: argparse.Namespace) -> None:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
-    from razz_env.training.config import TrainConfig
-    from razz_env.training.train import TrainingInterrupted, train
+    from razz_env.train.config import TrainConfig
+    from razz_env.train.train import TrainingInterrupted, train
 
     def notify(message: str) -> None:
         print(f"razz train: {message}", file=sys.stderr)
@@ -212,10 +212,10 @@ def _backend_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_exploit(args: argparse.Namespace) -> int:
-    from razz_env.evaluation.exploit import default_output, format_exploit, run_exploit, write_exploit_reports
-    from razz_env.evaluation.report import write_reports
-    from razz_env.evaluation.tournament import BlockError
-    from razz_env.training.train import TrainingInterrupted
+    from razz_env.evaluate.report import write_reports
+    from razz_env.evaluate.tournament import BlockError
+    from razz_env.exploit.bound import default_output, format_exploit, run_exploit, write_exploit_reports
+    from razz_env.train.train import TrainingInterrupted
 
     if args.method == "exact":
         return _exploit_exactly(args)
@@ -287,9 +287,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _exploit_exactly(args: argparse.Namespace) -> int:
     """``razz exploit --method exact``: the solver's exact figure for a MiniRazz agent."""
-    from agents.registry import make_agent
-    from razz_env.agent import seating_problem
-    from razz_env.evaluation.config import agent_label
+    from razz_env.agents.registry import make_agent
+    from razz_env.encoding.interface import seating_problem
+    from razz_env.evaluate.config import agent_label
     from razz_env.solve.measure import check_folder, format_result, measure_exactly, write_report
 
     given = [flag for flag, value in (("--deals", args.deals), ("--steps", args.steps),
@@ -322,7 +322,7 @@ def _exploit_exactly(args: argparse.Namespace) -> int:
 def _cmd_agents(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from agents.registry import AgentSpecError, available_agents, describe_agent
+    from razz_env.agents.registry import AgentSpecError, available_agents, describe_agent
     from razz_env.engine.config import MAX_SEATS, MIN_SEATS
 
     try:

@@ -1,7 +1,7 @@
 """``razz play``: a person plays stud games at the terminal against agents from the zoo.
 
 The person sees exactly what a player in their seat would: their own down cards, every
-up card, the pot and stacks (:func:`razz_env.text.render_hand` with ``viewer=seat``),
+up card, the pot and stacks (:func:`razz_env.engine.text.render_hand` with ``viewer=seat``),
 the opponents' actions as they happen, and the showdown. Each decision prompts with the
 legal actions by short key (``f`` fold, ``c`` check/call, ``b`` complete/bet/raise,
 ``i`` bring in, ``B`` big bet), by action id (0-4, as in :mod:`razz_env.encoding.actions`)
@@ -15,13 +15,13 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from razz_env.agent import Agent, Observer, seating_problem
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
+from razz_env.encoding.interface import Agent, Observer, seating_problem
 from razz_env.engine.actions import Action
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState, HistoryEntry
-from razz_env.text import render_hand
+from razz_env.engine.text import render_hand
 
 KEYS = {
     Action.FOLD: "f",
@@ -41,7 +41,7 @@ games get razz_heuristic, MiniRazz the solved policy once it is in the zoo)."""
 
 def default_opponent(variant: str) -> str:
     """The first of :data:`DEFAULT_OPPONENTS` registered and able to sit heads-up at ``variant``."""
-    from agents.registry import AgentSpecError, make_agent
+    from razz_env.agents.registry import AgentSpecError, make_agent
 
     for name in DEFAULT_OPPONENTS:
         try:
@@ -136,7 +136,7 @@ def play_cli(
     chips at the variant's stakes (1/2/5/10; MiniRazz 1/1/2/4) and reset every hand; the chips won or lost
     are totalled across hands. Returns the exit status: 0 (also after quitting early), 2 for bad arguments.
     """
-    from agents.registry import UnknownAgentError, make_agent
+    from razz_env.agents.registry import UnknownAgentError, make_agent
 
     if opponents is None:
         opponents = [default_opponent(variant)]

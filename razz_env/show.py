@@ -4,8 +4,8 @@
 payoffs, else one :class:`ConfigError` names the file and line) into :class:`ShownHand` snapshots:
 the table after the deal and after every action (the page's steps), and the table as each street's
 betting closed (the pictures). :func:`write_html` writes one self-contained page (inline CSS, script
-and SVG; nothing is fetched) that draws the steps from :func:`razz_env.render.layout`;
-:func:`write_pngs` paints the street pictures with :func:`razz_env.render.draw_table`.
+and SVG; nothing is fetched) that draws the steps from :func:`razz_env.envs.render.layout`;
+:func:`write_pngs` paints the street pictures with :func:`razz_env.envs.render.draw_table`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from razz_env.engine.config import STREET_NAMES
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import config_from_record, read_records, replay_record, unreadable_file
 from razz_env.engine.state import HandState
-from razz_env.render import TableState, layout, table_state
+from razz_env.envs.render import TableState, layout, table_state
 
 PICTURE_NAME = re.compile(r"hand-\d+-\d+(st|nd|rd|th)\.png")
 
@@ -146,7 +146,7 @@ def write_pngs(hands: Sequence[ShownHand], folder: str | Path) -> list[Path]:
     """One PNG per street of every hand (``hand-0001-3rd.png``); earlier hand pictures in ``folder`` are removed."""
     from PIL import Image
 
-    from razz_env.render import draw_table
+    from razz_env.envs.render import draw_table
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -365,7 +365,7 @@ def test_every_option_of_every_command_has_help_text():
 
 
 def test_agents_lists_every_agent_with_its_tables_and_idea(capsys):
-    from agents.registry import available_agents
+    from razz_env.agents.registry import available_agents
 
     assert main(["agents"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -521,7 +521,7 @@ def test_exploit_reports_a_lower_bound_on_the_agents_exploitability(tmp_path, ca
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--agent", "nobody", "--deals", "2"], "razz exploit: agent: unknown agent 'nobody'"),
-    (["--agent", "agents.base:BaseAgent", "--deals", "2"], "states no policy (no action_probabilities)"),
+    (["--agent", "razz_env.agents.base:BaseAgent", "--deals", "2"], "states no policy (no action_probabilities)"),
     (["--agent", "random", "--deals", "0"], "razz exploit: --deals: expected an integer of at least 1, got 0"),
     (["--agent", "random", "--deals", "2", "--workers", "0"], "--workers: expected an integer of at least 1"),
     (["--agent", "random", "--deals", "2", "--seed", "-3"], "--seed: expected an integer of at least 0"),
@@ -533,8 +533,8 @@ def test_exploit_reports_a_lower_bound_on_the_agents_exploitability(tmp_path, ca
     (["--agent", '{"aggression": 2}', "--deals", "2"], "--agent: "),
 ])
 def test_exploit_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path, capsys, argv, message):
-    from agents.registry import register
-    from agents.simple import CallingStation
+    from razz_env.agents.registry import register
+    from razz_env.agents.simple import CallingStation
 
     register("cli_test_razz_only", replace=True)(type("RazzOnly", (CallingStation,), {"variants": ("razz",)}))
     folder = tmp_path / "exploit"

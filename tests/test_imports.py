@@ -12,7 +12,7 @@ HEAVY = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib",
 
 
 def test_import_razz_env_loads_no_rl_framework():
-    code = ("import sys, razz_env, razz_env.engine, razz_env.engine.evaluation; "
+    code = ("import sys, razz_env, razz_env.engine, razz_env.engine.hand_value; "
             f"print([m for m in {HEAVY!r} if m in sys.modules])")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
@@ -27,7 +27,7 @@ def test_import_razz_env_loads_no_environment_and_keeps_env_a_function():
 
 
 def test_no_module_imports_the_env_package_through_the_constructors_name():
-    """``razz_env.env`` is the constructor function: ``import razz_env.env.x as y`` reads it and fails; use ``from``."""
+    """``razz_env.env`` is the constructor function: ``import razz_env.envs.x as y`` reads it and fails; use ``from``."""
     for path in [*ROOT.glob("razz_env/**/*.py"), *ROOT.glob("agents/**/*.py"), *ROOT.glob("tests/**/*.py"),
                  *ROOT.glob("examples/*.py"), *ROOT.glob("benchmarks/*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -49,12 +49,12 @@ def _imports(path: Path) -> set[str]:
 def test_imports_flow_one_way():
     """engine -> encoding -> env -> agents -> evaluation/training: no module imports a later layer."""
     later = {
-        "razz_env/engine": ("razz_env.encoding", "razz_env.env", "agents", "razz_env.evaluation",
-                            "razz_env.training") + HEAVY,
-        "razz_env/encoding": ("razz_env.env", "agents", "razz_env.evaluation", "razz_env.training"),
-        "razz_env/env": ("agents", "razz_env.evaluation", "razz_env.training"),
-        "agents": ("razz_env.evaluation", "razz_env.training"),
-        "razz_env/adapters.py": ("agents", "razz_env.evaluation", "razz_env.training"),
+        "razz_env/engine": ("razz_env.encoding", "razz_env.env", "agents", "razz_env.evaluate",
+                            "razz_env.train") + HEAVY,
+        "razz_env/encoding": ("razz_env.env", "agents", "razz_env.evaluate", "razz_env.train"),
+        "razz_env/env": ("agents", "razz_env.evaluate", "razz_env.train"),
+        "agents": ("razz_env.evaluate", "razz_env.train"),
+        "razz_env/envs/adapters.py": ("agents", "razz_env.evaluate", "razz_env.train"),
     }
     for folder, banned in later.items():
         root = ROOT / folder

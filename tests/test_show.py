@@ -22,7 +22,7 @@ from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
 from razz_env.engine.record import to_record
 from razz_env.engine.state import HandState
-from razz_env.render import COLOURS, HEIGHT, WIDTH, card_box
+from razz_env.envs.render import COLOURS, HEIGHT, WIDTH, card_box
 from razz_env.show import load_hands, page, parse_selection
 
 CARDS = [parse_cards("4c 5d 2h 3s 6c 7d 8h"), parse_cards("Kc Qd Ks Qs Jc Td 9h")]

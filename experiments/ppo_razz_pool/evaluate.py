@@ -28,7 +28,7 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.training.config import check_agent_spec  # noqa: E402
+from razz_env.train.config import check_agent_spec  # noqa: E402
 
 OPPONENTS = ("random", "calling_station", "razz_heuristic", "monte_carlo",
              "maniac", "check_raiser", "board_bully", "rock", "tag")

@@ -173,7 +173,7 @@ def _has_pair(cards, t, seat, start, stop):
     return False
 
 
-# ---------------------------------------------------------------- hand values (evaluation.py, showdown.py)
+# ---------------------------------------------------------------- hand values (hand_value.py, showdown.py)
 
 
 def _subsets() -> np.ndarray:
@@ -306,7 +306,7 @@ def _best_low(hand, size):
 @njit(cache=True)
 def hand_value(hand, kind, size):
     """``(value, top)``: the ``kind`` value of the best ``size`` cards of ``hand`` (higher better, ordered as
-    ``evaluation.evaluator``) and the top card (rank, suit order of the kind) of the best hand, for odd chips."""
+    ``hand_value.evaluator``) and the top card (rank, suit order of the kind) of the best hand, for odd chips."""
     if kind == K_HIGH:
         return _best_high(hand, size)
     low_key, top = _best_low(hand, size)
@@ -637,7 +637,7 @@ def _street_index(street, p, next_street):
 
 @njit(cache=True)
 def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts):
-    """``_act_with`` and a scratch array of its own: the signature ``razz_env.env.batch_vec`` steps tables with."""
+    """``_act_with`` and a scratch array of its own: the signature ``razz_env.batch.vec_env`` steps tables with."""
     _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
               new_work())
 

@@ -248,7 +248,7 @@ class TableEncoder:
         return self.layout.describe()
 
     def __call__(self, hand: HandState, seat: int) -> np.ndarray:
-        """``encode(hand, seat)``: lets the encoder serve as :class:`razz_env.agent.Observation`'s ``encode``."""
+        """``encode(hand, seat)``: serves as :class:`razz_env.encoding.interface.Observation`'s ``encode``."""
         return self.encode(hand, seat)
 
     def encode(self, hand: HandState, seat: int, out: np.ndarray | None = None) -> np.ndarray:

@@ -42,7 +42,7 @@ import numpy as np
 from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, card_str, cards_str, check_distinct, parse_card
 from razz_env.engine.dealing import deck_text
 from razz_env.engine.errors import ConfigError, shown
-from razz_env.engine.evaluation import evaluate_batch, rank_counts_batch
+from razz_env.engine.hand_value import evaluate_batch, rank_counts_batch
 from razz_env.engine.variants import Variant, get_variant
 
 HAND_SIZE = 7

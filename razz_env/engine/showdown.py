@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from razz_env.engine import evaluation
+from razz_env.engine import hand_value
 
 if TYPE_CHECKING:
     from razz_env.engine.state import HandState
 
-_FIVE_CARD_VALUE = {half: evaluation.evaluator(half, 5) for half in ("razz", "action_razz", "high", "eight")}
+_FIVE_CARD_VALUE = {half: hand_value.evaluator(half, 5) for half in ("razz", "action_razz", "high", "eight")}
 # Which cards a half plays and which way its ranks run (for the odd-chip rule).
 _HAND_KIND = {"razz": "razz", "action_razz": "razz", "high": "high", "eight": "eight"}
 
@@ -57,7 +57,7 @@ def pot_layers(contributed: Sequence[int], folded: Sequence[bool]) -> list[tuple
 def _odd_chip_order(seats: list[int], held: dict[int, list[int]], kind: str, size: int) -> list[int]:
     """Tied winners ordered by the highest card (rank, then suit) of their best ``size``-card hand."""
     def top_card(seat: int) -> tuple[int, int]:
-        best = evaluation.best_hand(held[seat], kind, size)
+        best = hand_value.best_hand(held[seat], kind, size)
         if kind == "high":
             return max((((c >> 2) - 1) % 13, c & 3) for c in best)
         return max((c >> 2, c & 3) for c in best)
@@ -88,7 +88,7 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
     held = {s: state.showdown_cards(s) for s in live}
     values: dict[str, dict[int, int]] = {}
     for half in halves:
-        value = _FIVE_CARD_VALUE[half] if size == 5 else evaluation.evaluator(half, size)
+        value = _FIVE_CARD_VALUE[half] if size == 5 else hand_value.evaluator(half, size)
         values[half] = {s: value(held[s]) for s in live}
     results = []
     for amount, eligible in pot_layers(state.contributed, state.folded):

@@ -29,7 +29,7 @@ from razz_env.engine.errors import ConfigError, shown
 SMALL = "small"
 BIG = "big"
 SHOWDOWN_KINDS = ("razz", "action_razz", "high", "eight")
-"""The evaluators a pot half can name (:mod:`razz_env.engine.evaluation`)."""
+"""The evaluators a pot half can name (:mod:`razz_env.engine.hand_value`)."""
 
 
 class Street(NamedTuple):
@@ -61,7 +61,7 @@ class Variant:
     ``low_board``: boards are read as lowball (aces low, pairs bad): the highest door
     card brings in and the lowest board opens later streets; otherwise the lowest
     door card brings in and the highest board opens. ``showdown``: the pot halves,
-    each the name of an evaluator in :mod:`razz_env.engine.evaluation` (``"razz"``,
+    each the name of an evaluator in :mod:`razz_env.engine.hand_value` (``"razz"``,
     ``"action_razz"``, ``"high"``, ``"eight"`` — the last qualifies or is absent).
     ``open_pair_big_bet``: on 4th street an open pair lets the first bet be the big bet.
     ``ranks``/``suits``: the deck is every card of these ranks in these suits (a subset

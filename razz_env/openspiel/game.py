@@ -26,11 +26,11 @@ from razz_env.engine.actions import Action
 from razz_env.engine.cards import card_str, cards_str
 from razz_env.engine.config import MIN_SEATS, STREET_NAMES, max_seats
 from razz_env.engine.state import HandState
+from razz_env.engine.text import render_hand
 from razz_env.engine.variants import VARIANTS
 from razz_env.openspiel.deal import ChanceHand, Slot
 from razz_env.openspiel.observer import StudObserver
 from razz_env.openspiel.params import Table, max_game_length, parameters_for, table_from_params, utility_range
-from razz_env.text import render_hand
 
 GAME_NAMES: dict[str, str] = {variant: f"razz_env_{variant}" for variant in VARIANTS}
 """OpenSpiel short name of each variant's game: ``pyspiel.load_game(GAME_NAMES["razz"], {"players": 3})``."""

@@ -31,8 +31,8 @@ from razz_env.encoding.layout import Layout, Piece
 from razz_env.encoding.table import FlatEncoder
 from razz_env.engine.cards import card_str
 from razz_env.engine.config import STREET_NAMES, HandConfig
+from razz_env.engine.text import render_hand
 from razz_env.openspiel.params import recall_history_slots
-from razz_env.text import render_hand
 
 if TYPE_CHECKING:
     from razz_env.engine.state import HandState

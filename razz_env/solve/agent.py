@@ -1,10 +1,10 @@
 """Tabular policies and agents, both ways: any agent's policy read into the tree, a tabular policy seated as an agent.
 
 :func:`policy_from_agent` asks an agent for its policy once per information set, in batches
-(:func:`razz_env.agent.action_probabilities`): for each public decision node it replays the
+(:func:`razz_env.encoding.interface.action_probabilities`): for each public decision node it replays the
 betting on an engine hand dealt cards consistent with the node, and for each holding of the
 actor it shows the agent that hand with the actor's down cards set to the holding, through
-the same :class:`~razz_env.agent.Observer` a tournament uses. The result is a
+the same :class:`~razz_env.encoding.interface.Observer` a tournament uses. The result is a
 :class:`~razz_env.solve.policy.TabularPolicy`, so :func:`~razz_env.solve.best_response.exploitability`
 measures the agent exactly.
 
@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from razz_env.agent import Observation, Observer, action_probabilities, seating_problem
 from razz_env.encoding.actions import NUM_ACTIONS, to_engine
+from razz_env.encoding.interface import Observation, Observer, action_probabilities, seating_problem
 from razz_env.engine.state import HandState
 from razz_env.solve.game import Game
 from razz_env.solve.keys import view_key

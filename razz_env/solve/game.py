@@ -32,7 +32,7 @@ import numpy as np
 from razz_env.encoding.actions import FOLD, NUM_ACTIONS
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.evaluation import evaluator
+from razz_env.engine.hand_value import evaluator
 from razz_env.engine.order import bring_in_seat, strongest_seat, weakest_seat
 from razz_env.engine.variants import Variant, get_variant
 from razz_env.solve.betting import Round, Stakes

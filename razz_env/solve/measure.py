@@ -1,6 +1,6 @@
 """``razz exploit --method exact``: an agent's exact exploitability in a MiniRazz game, as a report.
 
-Unlike the lower bounds of :mod:`razz_env.evaluation.exploit` (a best response plays the agent
+Unlike the lower bounds of :mod:`razz_env.exploit.bound` (a best response plays the agent
 and its win rate has a confidence interval), the figure here is exact: the agent's stated policy
 is read into the solved game's tree once per information set
 (:func:`~razz_env.solve.agent.policy_from_agent`) and both seats' best responses are computed.

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from razz_env.agent import Agent, Observer
 from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import Agent, Observer
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-import agents.lbr  # noqa: F401  (registers "lbr")
-from agents.base import SEVEN_CARD_GAMES
-from agents.registry import available_agents, make_agent
-from razz_env.agent import observe, seating_problem
+import razz_env.agents.lbr  # noqa: F401  (registers "lbr")
+from razz_env.agents.base import SEVEN_CARD_GAMES
+from razz_env.agents.registry import available_agents, make_agent
 from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import observe, seating_problem
 from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import VARIANTS

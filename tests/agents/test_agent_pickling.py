@@ -9,9 +9,9 @@ import random
 import cloudpickle
 import pytest
 
-from agents.registry import make_agent
-from razz_env.agent import Observer
+from razz_env.agents.registry import make_agent
 from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import Observer
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 

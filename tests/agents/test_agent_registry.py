@@ -15,13 +15,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import agents.handread
-import agents.razz_heuristic
-from agents import registry
-from agents.base import Agent, BaseAgent
-from agents.monte_carlo import MonteCarloAgent
-from agents.razz_heuristic import RazzHeuristic
-from agents.registry import UnknownAgentError, available_agents, make_agent, register
+import razz_env.agents.handread
+import razz_env.agents.razz_heuristic
+from razz_env.agents import registry
+from razz_env.agents.base import Agent, BaseAgent
+from razz_env.agents.monte_carlo import MonteCarloAgent
+from razz_env.agents.razz_heuristic import RazzHeuristic
+from razz_env.agents.registry import UnknownAgentError, available_agents, make_agent, register
 
 
 def test_names() -> None:
@@ -95,8 +95,8 @@ def test_register_extension_point(monkeypatch) -> None:
 
 def test_lazy_module_registers_on_demand(monkeypatch, tmp_path) -> None:
     (tmp_path / "lazy_zoo_test.py").write_text(
-        "from agents.registry import register\n"
-        "from agents.simple import CallingStation\n"
+        "from razz_env.agents.registry import register\n"
+        "from razz_env.agents.simple import CallingStation\n"
         "register('lazy_station')(lambda: CallingStation())\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -111,8 +111,8 @@ def test_lazy_module_registers_on_demand(monkeypatch, tmp_path) -> None:
 
 def test_lbr_spec_builds_in_a_fresh_process() -> None:
     """``{"type": "lbr", ...}`` (the spec ``razz exploit`` stamps in its results) builds where nothing imported
-    ``agents.lbr`` first: a tournament config, a training pool or a spawned worker."""
-    code = ("from agents.registry import make_agent\n"
+    ``razz_env.agents.lbr`` first: a tournament config, a training pool or a spawned worker."""
+    code = ("from razz_env.agents.registry import make_agent\n"
             "agent = make_agent({'type': 'lbr', 'target': 'razz_heuristic', 'suit_blind': True})\n"
             "print(type(agent).__name__, agent.target.name)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
@@ -121,7 +121,7 @@ def test_lbr_spec_builds_in_a_fresh_process() -> None:
     assert done.stdout.split() == ["LocalBestResponse", "razz_heuristic"]
 
 
-@pytest.mark.parametrize("module", [agents.handread, agents.razz_heuristic])
+@pytest.mark.parametrize("module", [razz_env.agents.handread, razz_env.agents.razz_heuristic])
 def test_doctests(module) -> None:
     assert doctest.testmod(module).failed == 0
 

@@ -8,7 +8,7 @@ about half of that, well clear of zero.
 
 from __future__ import annotations
 
-from agents.registry import make_agent
+from razz_env.agents.registry import make_agent
 
 
 def test_heuristic_beats_random(bb_per_100) -> None:

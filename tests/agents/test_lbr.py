@@ -13,18 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.base import BaseAgent
-from agents.lbr import LocalBestResponse, OpponentRange, _showdown_value
-from agents.registry import make_agent, register
-from razz_env.agent import Observation, Observer, observe
+from razz_env.agents.base import BaseAgent
+from razz_env.agents.lbr import LocalBestResponse, OpponentRange, _showdown_value
+from razz_env.agents.registry import make_agent, register
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS, to_engine
+from razz_env.encoding.interface import Observation, Observer, observe
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import deck_for
 from razz_env.engine.equity import range_equity
 from razz_env.engine.state import HandState
-from razz_env.evaluation.match import play_deals, summarise_tables
+from razz_env.evaluate.match import play_deals, summarise_tables
 
 CONFIG = HandConfig.create("razz", num_seats=2, starting_stack=1000)
 
@@ -347,7 +347,7 @@ class Folder(StatedStation):
 
 def _with_equity(monkeypatch: pytest.MonkeyPatch, share: float) -> None:
     """LBR's equity against every holding is ``share``."""
-    import agents.lbr as lbr_module
+    import razz_env.agents.lbr as lbr_module
     from razz_env.engine.equity import RangeEquity
 
     def fixed(hero, up, holdings, weights, *args, **kwargs) -> RangeEquity:
@@ -562,7 +562,7 @@ def test_fuzz_lbr_acts_legally_with_a_proper_range_in_any_state(seed, variant, m
 
 def test_a_targets_varied_fast_path_gives_the_same_range(monkeypatch) -> None:
     """Against an SB3 agent the range update goes through ``action_probabilities_varied``; it equals the slow path."""
-    from agents.sb3_agent import SB3Agent
+    from razz_env.agents.sb3_agent import SB3Agent
 
     deck = deck_for(["9c Kd 2s 5h 3d 8h", "As 3c 4s 7h 6d Tc"])
     hand, observation = _play_until(deck, make_agent("ppo_razz"), 3)

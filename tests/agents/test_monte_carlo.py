@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents import monte_carlo
-from agents.base import SEVEN_CARD_GAMES
-from agents.monte_carlo import MonteCarloAgent
-from agents.registry import make_agent
-from razz_env.agent import Observation, observe
+from razz_env.agents import monte_carlo
+from razz_env.agents.base import SEVEN_CARD_GAMES
+from razz_env.agents.monte_carlo import MonteCarloAgent
+from razz_env.agents.registry import make_agent
 from razz_env.encoding.actions import to_engine
-from razz_env.engine import evaluation
+from razz_env.encoding.interface import Observation, observe
+from razz_env.engine import hand_value
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
@@ -197,7 +197,7 @@ def test_the_seed_picks_the_deals() -> None:
 def test_the_deals_do_not_depend_on_the_process() -> None:
     """Seeded from a stable hash (not Python's per-process ``hash``): another process, which asked about
     another view first, gives the same equity."""
-    script = ("from agents.monte_carlo import MonteCarloAgent\n"
+    script = ("from razz_env.agents.monte_carlo import MonteCarloAgent\n"
               "from razz_env.engine.config import HandConfig\n"
               "from razz_env.engine.state import HandState\n"
               "agent = MonteCarloAgent(samples=64, seed=7)\n"
@@ -275,7 +275,7 @@ def test_stud_rollouts_score_all_deals_in_one_batch_call(monkeypatch: pytest.Mon
     def one_by_one(cards):
         raise AssertionError("stud_high called hand by hand")
 
-    monkeypatch.setattr(evaluation, "stud_high", one_by_one)
+    monkeypatch.setattr(hand_value, "stud_high", one_by_one)
     agent = MonteCarloAgent(samples=50, seed=3)
     for variant in ("stud", "stud8"):
         for seats in (2, 6):
@@ -297,7 +297,7 @@ def test_stud_equity_is_the_hand_by_hand_one(variant: str, seats: int, seed: int
     agent = MonteCarloAgent(samples=samples, seed=seed)
     batched = agent.equity(hand.view(seat))
     one_by_one = {**monte_carlo.BATCH_EVALUATORS,
-                  "high": lambda cards: np.array([evaluation.stud_high(row) for row in cards])}
+                  "high": lambda cards: np.array([hand_value.stud_high(row) for row in cards])}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(monte_carlo, "BATCH_EVALUATORS", one_by_one)
         assert agent.equity(hand.view(seat)) == batched
@@ -308,8 +308,8 @@ def test_the_player_needs_no_numba() -> None:
     """Without numba (the ``batch`` extra) the player decides as with it: it never imports the batched engine."""
     script = ("import sys\n"
               "sys.modules['numba'] = None\n"  # makes `import numba` raise ImportError
-              "from agents.monte_carlo import MonteCarloAgent\n"
-              "from razz_env.agent import observe\n"
+              "from razz_env.agents.monte_carlo import MonteCarloAgent\n"
+              "from razz_env.encoding.interface import observe\n"
               "from razz_env.engine.config import HandConfig\n"
               "from razz_env.engine.state import HandState\n"
               "agent = MonteCarloAgent(samples=64, seed=7)\n"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from agents.sb3_zoo import manifest
+from razz_env.agents.sb3_zoo import manifest
 from razz_env.engine.actions import Action
 from razz_env.play import default_opponent, parse_choice, play_cli
 

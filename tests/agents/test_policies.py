@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.registry import make_agent
-from razz_env.agent import Observation, action_probabilities, observe, seating_problem
+from razz_env.agents.registry import make_agent
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import BET_RAISE, CHECK_CALL, FOLD, NUM_ACTIONS
+from razz_env.encoding.interface import Observation, action_probabilities, observe, seating_problem
 from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.state import HandState

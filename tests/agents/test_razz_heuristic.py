@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.razz_heuristic import RazzHeuristic
-from agents.registry import make_agent
+from razz_env.agents.razz_heuristic import RazzHeuristic
+from razz_env.agents.registry import make_agent
 
 FIGURES: Counter = Counter()
 if os.environ.get("RAZZ_FUZZ_EXAMPLES"):

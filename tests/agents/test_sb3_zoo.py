@@ -12,12 +12,12 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from agents import sb3_zoo  # noqa: E402
-from agents.registry import make_agent  # noqa: E402
-from agents.sb3_agent import SB3Agent, load_model, trained_seat_counts  # noqa: E402
-from razz_env.agent import observe, seating_problem  # noqa: E402
+from razz_env.agents import sb3_zoo  # noqa: E402
+from razz_env.agents.registry import make_agent  # noqa: E402
+from razz_env.agents.sb3_agent import SB3Agent, load_model, trained_seat_counts  # noqa: E402
 from razz_env.encoding import make_encoder  # noqa: E402
 from razz_env.encoding.actions import to_engine  # noqa: E402
+from razz_env.encoding.interface import observe, seating_problem  # noqa: E402
 from razz_env.engine.config import HandConfig  # noqa: E402
 from razz_env.engine.state import HandState  # noqa: E402
 
@@ -40,7 +40,7 @@ def private_zoo(tmp_path, monkeypatch):
 def test_zoo_agents_load_verified_and_play_legally():
     names = list(sb3_zoo.manifest())
     if not names:
-        pytest.skip("no shipped agents in agents/zoo")
+        pytest.skip("no shipped agents in razz_env/agents/zoo")
     for name in names:
         agent = make_agent(name)
         entry = sb3_zoo.manifest()[name]

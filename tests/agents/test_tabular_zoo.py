@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from agents import tabular_zoo
-from agents.registry import describe_agent, make_agent
+from razz_env.agents import tabular_zoo
+from razz_env.agents.registry import describe_agent, make_agent
 from razz_env.solve.best_response import exploitability
 
 

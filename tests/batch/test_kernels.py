@@ -14,7 +14,7 @@ pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch'
 from numba import njit  # noqa: E402
 
 from razz_env.batch import kernels as k  # noqa: E402
-from razz_env.engine.evaluation import best_hand, evaluator  # noqa: E402
+from razz_env.engine.hand_value import best_hand, evaluator  # noqa: E402
 from razz_env.engine.order import board_strength  # noqa: E402
 
 KINDS = {"razz": k.K_RAZZ, "action_razz": k.K_ACTION_RAZZ, "eight": k.K_EIGHT, "high": k.K_HIGH}

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.equity import equity, parse_holding, range_equity
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.evaluation import action_razz_value, eight_low, evaluator, razz_low, stud_high
+from razz_env.engine.hand_value import action_razz_value, eight_low, evaluator, razz_low, stud_high
 from razz_env.engine.variants import VARIANTS
 
 SCALAR = {"razz": [razz_low], "action_razz": [action_razz_value], "stud": [stud_high],

@@ -23,11 +23,11 @@ from razz_env.engine import (
 from razz_env.engine.cards import DECK_SIZE, RANKS, card_str
 from razz_env.engine.config import STREET_NAMES, VARIANT_DEFAULT, max_seats
 from razz_env.engine.dealing import deck_for, position_names
-from razz_env.engine.evaluation import best_hand, describe, evaluator, low_hand_count, razz_low
+from razz_env.engine.hand_value import best_hand, describe, evaluator, low_hand_count, razz_low
 from razz_env.engine.phh import to_phh
 from razz_env.engine.record import hand_from_record, replay_record, to_record, write_records
+from razz_env.engine.text import render_hand
 from razz_env.engine.variants import BIG, SMALL, Street, Variant, get_variant
-from razz_env.text import render_hand
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
 MINI = get_variant("minirazz")
@@ -340,7 +340,7 @@ def test_three_card_values_span_every_low_and_read_like_razz():
 def test_the_general_evaluator_of_five_cards_is_razz_low():
     generic = evaluator("razz", 5)
     assert generic is razz_low
-    from razz_env.engine.evaluation import _BestLowTable
+    from razz_env.engine.hand_value import _BestLowTable
 
     table = _BestLowTable("razz", 5)
     for hand in combinations(range(0, DECK_SIZE, 3), 5):

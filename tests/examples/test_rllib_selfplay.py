@@ -40,7 +40,7 @@ def test_agent_plays_only_legal_actions_through_the_harness(selfplay: ModuleType
 
 
 def test_agent_probabilities_are_masked_softmax_of_the_layers(selfplay: ModuleType, tmp_path: Path) -> None:
-    from razz_env.agent import Observation
+    from razz_env.encoding.interface import Observation
 
     agent = selfplay.RLlibPolicyAgent(str(write_weights(tmp_path / "policy.npz")))
     vector = np.random.default_rng(1).random(676).astype(np.float32)
@@ -74,7 +74,7 @@ def test_bad_arguments_exit_2_with_one_line(selfplay: ModuleType, argv: list[str
 def test_shipped_policy_is_seated_by_the_tournament(selfplay: ModuleType, tmp_path: Path) -> None:
     if not (SHIPPED / "policy.npz").is_file():
         pytest.skip("no shipped policy: run experiments/rllib_selfplay.py")
-    from razz_env.evaluation.match import build_agent
+    from razz_env.evaluate.match import build_agent
 
     agent = build_agent({"type": "experiments.rllib_selfplay:RLlibPolicyAgent",
                          "weights": str(SHIPPED / "policy.npz")}, seed=0)
@@ -106,7 +106,7 @@ def test_exported_policy_gives_the_rlmodules_masked_distribution(selfplay: Modul
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    from razz_env.agent import Observation
+    from razz_env.encoding.interface import Observation
 
     spaces = gymnasium.spaces
     observation_space = spaces.Dict({"observations": spaces.Box(0.0, 40.0, (676,), np.float32),
@@ -133,7 +133,7 @@ def test_exported_policy_gives_the_rlmodules_masked_distribution(selfplay: Modul
 def test_agent_picks_a_legal_id_with_a_distribution(selfplay: ModuleType, seed: int, mask: list[bool],
                                                     scale: float) -> None:
     """Any vector, any non-empty mask: probabilities sum to 1 on legal ids, the pick (greedy or drawn) is legal."""
-    from razz_env.agent import Observation
+    from razz_env.encoding.interface import Observation
 
     if not (SHIPPED / "policy.npz").is_file():
         pytest.skip("no shipped policy: run experiments/rllib_selfplay.py")

@@ -5,12 +5,12 @@ import warnings
 import numpy as np
 import pytest
 
-from agents.simple import RandomAgent
-from razz_env.agent import Observation, seating_problem
+from razz_env.agents.simple import RandomAgent
 from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.encoding.interface import Observation, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
-from razz_env.evaluation.match import play_deals
+from razz_env.evaluate.match import play_deals
 from razz_env.solve.agent import TabularPolicyAgent, hands_at, policy_from_agent
 from razz_env.solve.best_response import exploitability
 from razz_env.solve.game import build_game

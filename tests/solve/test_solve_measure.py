@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from agents.simple import RandomAgent
+from razz_env.agents.simple import RandomAgent
 from razz_env.cli import main
 from razz_env.solve.agent import policy_from_agent
 from razz_env.solve.best_response import exploitability

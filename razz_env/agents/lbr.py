@@ -1,0 +1,524 @@
+"""Local best response (LBR; Lisý and Bowling, 2017): a lower bound on how exploitable an agent is, heads-up.
+
+LBR holds its own instance of the target agent (built from the target's spec), so it knows the
+opponent's *policy*, never its cards: like any agent it sees only its own observations. It keeps
+the opponent's range, a probability for every set of down cards the opponent may hold (pairs, then
+triples once the 7th-street down card is dealt), and at each decision:
+
+1. **Card removal**: holdings that contain a card LBR can see get probability 0.
+2. **Bayes' rule** at each opponent action since its last decision: the public history is replayed
+   on a :class:`~razz_env.engine.state.HandState` with hypothesised down cards, the opponent's
+   observation is built once at its decision and only its down cards are varied per holding (the
+   ``own_down`` slice of the encoded vector, or ``dataclasses.replace(view, own_down=...)``), and
+   the target's ``action_probabilities`` (one batched call through
+   :func:`razz_env.encoding.interface.action_probabilities`) gives each holding's likelihood of the action taken.
+3. **Local expected value** of each legal action, in chips relative to LBR's stack now, assuming that
+   afterwards both players only check or call to the showdown (``docs/exploitability.md``):
+
+   * fold: 0;
+   * a passive action (check, call, bring-in): ``E * pot_final + returned - added``, with ``E`` the
+     equity against the range (:func:`~razz_env.engine.equity.range_equity`), ``pot_final`` what
+     both have in once each matched the highest contribution (capped by its stack), ``returned``
+     chips LBR put in beyond what the opponent could match;
+   * an aggressive action (complete, bet, raise, big bet), per holding ``h``: ``f_h * pot + (1 - f_h)
+     * (e_h * pot_final + returned - added)``, ``f_h`` the opponent's fold probability from its
+     policy on the state after the raise, ``pot`` the chips in before it; the opponent's non-fold
+     probability counts as a call (a re-raise is not modelled).
+
+   It takes the action of highest value (ties: check/call, bring-in, bet/raise, big bet, fold).
+
+If an opponent action has probability 0 under every holding left (a target whose ``act`` differs
+from its stated policy, say), that action is skipped: the range stays as it was before it, and
+:attr:`LocalBestResponse.off_policy_actions` counts it. Against an opponent that is not the target (LBR in
+a training pool or a tournament), actions the target would not take can leave only holdings that cards
+seen later rule out: the range then starts over, uniform over every holding of unseen cards, and
+``off_policy_actions`` counts that too. Holdings are sets: the target's policy
+must not depend on the order of its down cards (true of every shipped agent and of the table
+encodings). Each decision is a pure function of the seed and the observation (sampling seeds
+derive from both), so tournament blocks replay exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from razz_env.agents.base import SEVEN_CARD_GAMES
+from razz_env.agents.registry import make_agent, register
+from razz_env.encoding.actions import (
+    BET_BIG,
+    BET_RAISE,
+    BRING_IN,
+    CHECK_CALL,
+    ENGINE_TO_ID,
+    FOLD,
+    NUM_ACTIONS,
+    mask_for,
+    to_engine,
+)
+from razz_env.encoding.interface import Observation, Observer, action_probabilities, seating_problem
+from razz_env.encoding.table import TableEncoder
+from razz_env.engine.cards import DECK_SIZE
+from razz_env.engine.config import HandConfig
+from razz_env.engine.equity import DEFAULT_RANGE_MAX_OUTCOMES, range_equity
+from razz_env.engine.state import HandState
+from razz_env.engine.view import SeatView
+
+SEATS = 2
+PREFERENCE = (CHECK_CALL, BRING_IN, BET_RAISE, BET_BIG, FOLD)
+AGGRESSIVE_IDS = (BET_RAISE, BET_BIG)
+DEFAULT_SAMPLES = 400
+# Exact equity up to this many showdowns: rank draws sample cheaply (razz 5th street is faster sampled),
+# card deals do not (stud 6th street is faster exact).
+DEFAULT_MAX_OUTCOMES = {"razz": 250_000, "action_razz": 250_000, "stud": DEFAULT_RANGE_MAX_OUTCOMES,
+                        "stud8": DEFAULT_RANGE_MAX_OUTCOMES}
+MAX_CACHED_HANDS = 4096
+SUIT_FREE = ("razz", "action_razz")
+_TOLERANCE = 1e-9
+_PROBABILITY_SLACK = 1e-6
+
+
+def _masks(cards: np.ndarray) -> np.ndarray:
+    """One int64 bit mask per row of card ids."""
+    return np.bitwise_or.reduce(np.left_shift(np.int64(1), cards), axis=1)
+
+
+def _mask_of(cards: Sequence[int]) -> int:
+    out = 0
+    for card in cards:
+        out |= 1 << card
+    return out
+
+
+@dataclasses.dataclass
+class OpponentRange:
+    """The opponent's possible down cards (H, k) and their probabilities (summing to 1), with what they saw.
+
+    ``done``: history entries taken into account; ``own`` / ``opponent_up``: LBR's cards and the
+    opponent's up cards when they were. Updates replace the arrays (never change them in place), so a
+    shallow copy is an independent range.
+    """
+
+    holdings: np.ndarray
+    weights: np.ndarray
+    done: int
+    history: tuple
+    own: tuple[int, ...]
+    opponent_up: tuple[int, ...]
+
+    def remove_cards(self, seen: Sequence[int]) -> bool:
+        """Drop the holdings that hold a card now seen; False if that drops them all (the opponent's actions were
+        off the target's policy): the range then starts over, uniform over every holding of unseen cards."""
+        keep = (_masks(self.holdings) & _mask_of(seen)) == 0
+        if keep.all():
+            return True
+        if keep.any():
+            self.holdings, self.weights = self.holdings[keep], self.weights[keep]
+            self.weights = self.weights / self.weights.sum()
+            return True
+        self.holdings = _holdings(seen, self.holdings.shape[1])
+        self.weights = np.full(len(self.holdings), 1.0 / len(self.holdings))
+        return False
+
+    def add_seventh(self, seen: Sequence[int]) -> None:
+        """Pairs to triples: each pair takes every card not seen as its 7th-street down card (equally likely)."""
+        if self.holdings.shape[1] == 3:
+            return
+        free = np.array([c for c in range(DECK_SIZE) if not (_mask_of(seen) >> c) & 1], dtype=np.int64)
+        pairs = np.repeat(self.holdings, len(free), axis=0)
+        thirds = np.tile(free, len(self.holdings))
+        apart = (pairs != thirds[:, None]).all(axis=1)
+        triples = np.sort(np.column_stack([pairs, thirds])[apart], axis=1)
+        codes = (triples[:, 0] * DECK_SIZE + triples[:, 1]) * DECK_SIZE + triples[:, 2]
+        unique, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+        weights = np.bincount(inverse.ravel(), weights=np.repeat(self.weights, len(free))[apart], minlength=len(unique))
+        self.holdings, self.weights = triples[first], weights / weights.sum()
+
+    def update(self, likelihood: np.ndarray) -> bool:
+        """Bayes' rule with each holding's probability of the action seen; False (nothing changed) if all are 0."""
+        posterior = self.weights * likelihood
+        total = posterior.sum()
+        if not total > 0:
+            return False
+        keep = posterior > 0
+        self.holdings, self.weights = self.holdings[keep], posterior[keep] / total
+        return True
+
+
+@dataclasses.dataclass
+class _Decision:
+    """One opponent decision to learn from: its observation template (mask, view, vector) and the id taken."""
+
+    street: int
+    mask: np.ndarray
+    view: SeatView | None
+    vector: np.ndarray | None
+    taken: int
+
+
+@dataclasses.dataclass
+class _Table:
+    """LBR's work on one observation: the view, the replayed hand now, the range and what is still to learn."""
+
+    view: SeatView
+    hand: HandState
+    state: OpponentRange
+    pending: list[_Decision]
+
+
+@register("lbr")
+class LocalBestResponse:
+    """Local best response to ``target`` (an agent name or spec); see the module docstring.
+
+    The stakes (``starting_stack``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``,
+    ``raise_cap``) must be the table's: LBR replays the hand to build the target's observations
+    and refuses a table whose chips differ. ``samples`` and ``max_outcomes`` go to
+    :func:`~razz_env.engine.equity.range_equity` (exact when at most ``max_outcomes`` showdowns; by
+    default :data:`DEFAULT_MAX_OUTCOMES` of the variant, the faster choice per street).
+    ``suit_blind`` (razz and Action Razz): ask the target once per rank multiset of down cards (one
+    holding stands for all with its ranks), up to 12 times fewer queries on pairs and 23 on triples:
+    exact for a target whose policy ignores suits (as razz is played), an approximation otherwise.
+    LBR plays the seven-card games its target plays (``variants``, from :data:`~razz_env.agents.base.SEVEN_CARD_GAMES`);
+    MiniRazz is small enough for an exact best response instead.
+    """
+
+    observes = ("view",)
+    seat_counts = (SEATS,)
+
+    def __init__(self, target: str | Mapping[str, Any], *, starting_stack: int = 1000, ante: int = 1,
+                 bring_in: int = 2, small_bet: int = 5, big_bet: int = 10, raise_cap: int | None = 4,
+                 samples: int = DEFAULT_SAMPLES, max_outcomes: int | None = None, suit_blind: bool = False,
+                 seed: int | None = None, name: str = "lbr") -> None:
+        self.name = name
+        self.target = make_agent(target, seed=seed)
+        if not (callable(getattr(self.target, "action_probabilities", None))
+                or callable(getattr(self.target, "action_probabilities_batch", None))):
+            raise ValueError(f"target {getattr(self.target, 'name', target)!r} states no policy (no "
+                             f"action_probabilities); a local best response needs the opponent's policy")
+        plays = getattr(self.target, "variants", None)
+        self.variants = tuple(v for v in SEVEN_CARD_GAMES if plays is None or v in plays)
+        if not self.variants:
+            raise ValueError(f"target {getattr(self.target, 'name', target)!r} plays {' or '.join(plays)}; LBR "
+                             f"plays the seven-card games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are "
+                             f"sets of down cards from 52")
+        self.stakes = {"starting_stack": starting_stack, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
+                       "big_bet": big_bet, "raise_cap": raise_cap}
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
+            raise ValueError(f"samples: expected an integer of at least 2, got {samples!r}")
+        if max_outcomes is not None and (isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int)
+                                         or max_outcomes < 1):
+            raise ValueError(f"max_outcomes: expected a positive integer or None (the variant's default), got "
+                             f"{max_outcomes!r}")
+        if not isinstance(suit_blind, bool):
+            raise ValueError(f"suit_blind: expected true or false, got {suit_blind!r}")
+        self.samples = samples
+        self.max_outcomes = max_outcomes
+        self.suit_blind = suit_blind
+        self.seed = 0 if seed is None else seed
+        self.off_policy_actions = 0
+        self.observations_asked = 0
+        self._variant = ""
+        self._config = self._observer = None
+        self._setup(self.variants[0])
+        self._ranges: dict[tuple, OpponentRange] = {}
+
+    def _setup(self, variant: str) -> None:
+        """The hand config and the target's observer for ``variant`` (refusing encoders LBR cannot vary)."""
+        if variant == self._variant:
+            return
+        if self.suit_blind and variant not in SUIT_FREE:
+            raise ValueError(f"suit_blind: suits matter in {variant}; it is for {' and '.join(SUIT_FREE)} only")
+        config = HandConfig.create(variant, num_seats=SEATS, **self.stakes)
+        observer = Observer(self.target, config)
+        if observer.encoder is not None and not isinstance(observer.encoder, TableEncoder):
+            raise ValueError(f"target's encoding {observer.encoder!r} is not a table encoding: LBR varies the "
+                             f"own_down slice of a TableEncoder vector")
+        self._variant, self._config, self._observer = variant, config, observer
+
+    def max_outcomes_for(self, variant: str) -> int:
+        """The exact-equity limit used in ``variant``: ``max_outcomes``, else the variant's default."""
+        return self.max_outcomes if self.max_outcomes is not None else DEFAULT_MAX_OUTCOMES[variant]
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Check the table (heads-up, a variant the target plays); forget the ranges of earlier hands."""
+        problem = seating_problem(self, variant, num_seats)
+        if problem is not None:
+            raise ValueError(problem)
+        self._setup(variant)
+        self.target.reset(1 - seat, num_seats, variant)
+        self._ranges.clear()
+
+    def act(self, observation: Observation) -> int:
+        """The action of highest local expected value."""
+        return self.act_batch([observation])[0]
+
+    def act_batch(self, observations: Sequence[Observation]) -> list[int]:
+        """Decisions for many tables, the target's policy queried in one batched call per step."""
+        decisions: list[int | None] = [None] * len(observations)
+        tables: dict[int, _Table] = {}
+        for index, observation in enumerate(observations):
+            legal = np.flatnonzero(observation.action_mask)
+            if len(legal) == 1:
+                decisions[index] = int(legal[0])
+            else:
+                tables[index] = self._table(observation.view)
+        self._learn(list(tables.values()))
+        for index, table in tables.items():
+            decisions[index] = self._choose(table, observations[index].action_mask)
+        return [int(d) for d in decisions]
+
+    def opponent_range(self, observation: Observation) -> tuple[np.ndarray, np.ndarray]:
+        """The opponent's range at this observation: holdings (H, k) of card ids and their probabilities."""
+        table = self._table(observation.view)
+        self._learn([table])
+        return table.state.holdings.copy(), table.state.weights.copy()
+
+    # ------------------------------------------------------------------ the range
+
+    def _table(self, view: SeatView) -> _Table:
+        """The replayed hand for ``view`` and its range, carried on from this hand's last decision when cached."""
+        if view.num_seats != SEATS:
+            raise ValueError(f"LBR plays heads-up; this table has {view.num_seats} seats")
+        own = view.own_down + view.own_up
+        up = view.up_cards[1 - view.seat]
+        key = (view.seat, view.own_down[:2], view.own_up[:1], up[:1])
+        cached = self._ranges.get(key)
+        if cached is not None and _extends(cached, view, own, up):
+            state = dataclasses.replace(cached)
+        else:
+            holdings = _holdings(own + up)
+            state = OpponentRange(holdings, np.full(len(holdings), 1.0 / len(holdings)), 0, (), (), ())
+        if len(self._ranges) >= MAX_CACHED_HANDS:
+            self._ranges.clear()
+        self._ranges[key] = state
+        if not state.remove_cards(own + up):
+            self.off_policy_actions += 1
+        pending: list[_Decision] = []
+        hand = self._replay(view, record_from=state.done, into=pending)
+        state.done, state.history, state.own, state.opponent_up = len(view.history), view.history, own, up
+        return _Table(view, hand, state, pending)
+
+    def _replay(self, view: SeatView, extra: int | None = None, record_from: int | None = None,
+                into: list[_Decision] | None = None) -> HandState:
+        """The public history of ``view`` replayed with stand-in opponent down cards (plus LBR's ``extra`` id).
+
+        With ``into``, each opponent decision from history entry ``record_from`` on is recorded there.
+        """
+        seat, opponent = view.seat, 1 - view.seat
+        up = view.up_cards[opponent]
+        seen = _mask_of(_visible(view))
+        stand_in = [c for c in range(DECK_SIZE) if not (seen >> c) & 1][:3]
+        cards: list[list[int]] = [[], []]
+        cards[seat] = list(view.own_down[:2] + view.own_up + view.own_down[2:])
+        cards[opponent] = stand_in[:2] + list(up) + stand_in[2:len(view.own_down)]
+        hand = HandState(self._config, cards=cards)
+        observer = self._observer
+        for number, entry in enumerate(view.history):
+            if into is not None and entry.seat == opponent and number >= record_from:
+                mask = mask_for(hand.legal_actions())
+                taken = ENGINE_TO_ID[entry.action]
+                if mask.sum() > 1 or not mask[taken]:
+                    into.append(_Decision(entry.street, mask, hand.view(opponent) if observer.view else None,
+                                          observer.encoder.encode(hand, opponent) if observer.encoder else None,
+                                          taken))
+            hand.act(entry.action)
+        if (hand.actor != seat or hand.contributed != list(view.contributed) or hand.stacks != list(view.stacks)
+                or hand.legal_actions() != view.legal_actions):
+            raise ValueError(f"LBR's replay of the hand does not match the table (chips in {hand.contributed} vs "
+                             f"{list(view.contributed)}): give lbr the table's stakes {sorted(self.stakes)}")
+        if extra is not None:
+            hand.act(to_engine(extra, hand.legal_actions()))
+        return hand
+
+    def _learn(self, tables: list[_Table]) -> None:
+        """Bayes' rule for every table's pending opponent decisions, one batched policy query per round."""
+        rounds = max((len(t.pending) for t in tables), default=0)
+        for step in range(rounds):
+            asked = []
+            for table in tables:
+                if step >= len(table.pending):
+                    continue
+                decision = table.pending[step]
+                if not decision.mask[decision.taken]:  # an id its mask forbids: no policy gives it weight
+                    self.off_policy_actions += 1
+                    continue
+                if decision.street == 7:
+                    table.state.add_seventh(_visible(table.view))
+                asked.append((table, decision))
+            probabilities = self._ask([(d, t.state.holdings, 1 - t.view.seat) for t, d in asked])
+            for (table, decision), rows in zip(asked, probabilities):
+                if not table.state.update(rows[:, decision.taken]):
+                    self.off_policy_actions += 1
+        for table in tables:
+            if table.view.street == 7:
+                table.state.add_seventh(_visible(table.view))
+
+    def _ask(self, queries: list[tuple[_Decision, np.ndarray, int]]) -> list[np.ndarray]:
+        """The target's probabilities (H, 5) for each query's holdings at its decision, in one call.
+
+        A target that reads neither view nor vector is asked once per decision; with ``suit_blind``, once
+        per rank multiset of the holdings.
+        """
+        observations: list[Observation] = []
+        masks, spans = [], []
+        varied = getattr(self.target, "action_probabilities_varied", None)
+        for decision, holdings, seat in queries:
+            asked, expand = holdings, None
+            if decision.view is None and decision.vector is None:
+                asked, expand = holdings[:1], np.zeros(len(holdings), dtype=np.intp)
+            elif self.suit_blind:
+                first, expand = _rank_groups(holdings)
+                asked = holdings[first]
+            if varied is not None and decision.view is None and decision.vector is not None:
+                spans.append((self._ask_varied(varied, decision, asked, seat), None, expand))
+                continue
+            start = len(observations)
+            observations += self._observations(decision, asked, seat)
+            masks.append(np.broadcast_to(decision.mask, (len(asked), NUM_ACTIONS)))
+            spans.append((start, len(observations), expand))
+        self.observations_asked += len(observations)
+        probabilities = np.zeros((0, NUM_ACTIONS))
+        if observations:
+            probabilities = action_probabilities(self.target, observations)
+            _check_policy(probabilities, np.concatenate(masks), self.target)
+        answers = [start if stop is None else probabilities[start:stop] for start, stop, _ in spans]
+        return [rows if expand is None else rows[expand] for rows, (_, _, expand) in zip(answers, spans)]
+
+    def _ask_varied(self, varied: Any, decision: _Decision, holdings: np.ndarray, seat: int) -> np.ndarray:
+        """The target's probabilities for ``holdings`` through its ``action_probabilities_varied`` (one base
+        vector with the own-down slice cleared, and each holding's down-card columns)."""
+        encoder = self._observer.encoder
+        down = encoder.layout.slices["own_down"]
+        base = decision.vector.copy()
+        base[down] = 0.0
+        columns = down.start + np.asarray(encoder.card_index)[holdings]
+        probabilities = np.asarray(varied(Observation(seat, decision.mask, None, base), columns), dtype=np.float64)
+        self.observations_asked += len(holdings)
+        _check_policy(probabilities, np.broadcast_to(decision.mask, probabilities.shape), self.target)
+        return probabilities
+
+    def _observations(self, decision: _Decision, holdings: np.ndarray, seat: int) -> list[Observation]:
+        """The target's observation at ``decision`` for each holding: only its down cards differ."""
+        vectors: Sequence[np.ndarray | None] = [None] * len(holdings)
+        if decision.vector is not None:
+            encoder = self._observer.encoder
+            rows = np.repeat(decision.vector[None], len(holdings), axis=0)
+            width = encoder.card_width
+            cells = (np.arange(len(holdings))[:, None] * width + np.asarray(encoder.card_index)[holdings]).ravel()
+            down = np.bincount(cells, minlength=len(holdings) * width).reshape(len(holdings), width)
+            rows[:, encoder.layout.slices["own_down"]] = down
+            vectors = list(rows)
+        views: Sequence[SeatView | None] = [None] * len(holdings)
+        if decision.view is not None:
+            views = [dataclasses.replace(decision.view, own_down=tuple(h)) for h in holdings.tolist()]
+        return [Observation(seat, decision.mask, v, x) for v, x in zip(views, vectors)]
+
+    # ------------------------------------------------------------------ the decision
+
+    def _choose(self, table: _Table, mask: np.ndarray) -> int:
+        """The legal id of highest local expected value (see the module docstring)."""
+        view, state = table.view, table.state
+        opponent = 1 - view.seat
+        legal = [int(i) for i in np.flatnonzero(mask)]
+        result = range_equity(view.own_down + view.own_up, view.up_cards[opponent], state.holdings, state.weights,
+                              view.variant, method="auto", max_outcomes=self.max_outcomes_for(view.variant),
+                              samples=self.samples, seed=self._decision_seed(view))
+        equities = result.per_holding
+        pot, mine = table.hand.pot, table.hand.contributed[view.seat]
+        values: dict[int, float] = {}
+        raises = [(action, self._replay(view, extra=action)) for action in legal if action in AGGRESSIVE_IDS]
+        folds = self._fold_probabilities([hand for _, hand in raises], state.holdings, opponent)
+        for (action, after), fold in zip(raises, folds):
+            showdown = _showdown_value(after.contributed, after.stacks, view.seat, mine, equities)
+            values[action] = float(state.weights @ (fold * pot + (1 - fold) * showdown))
+        for action in legal:
+            if action == FOLD:
+                values[action] = 0.0
+            elif action not in AGGRESSIVE_IDS:
+                added = table.hand.to_call if action == CHECK_CALL else min(self._config.stakes.bring_in,
+                                                                            view.stacks[view.seat])
+                contributed, stacks = list(view.contributed), list(view.stacks)
+                contributed[view.seat] += added
+                stacks[view.seat] -= added
+                values[action] = float(_showdown_value(contributed, stacks, view.seat, mine, result.equity))
+        best = max(values.values())
+        return next(a for a in PREFERENCE if a in values and values[a] >= best - _TOLERANCE)
+
+    def _fold_probabilities(self, hands: list[HandState], holdings: np.ndarray, opponent: int) -> list[np.ndarray]:
+        """Per holding, the target's probability of folding at each hand (0 where it is not to act)."""
+        out: list[np.ndarray | None] = [None] * len(hands)
+        queries = []
+        for index, hand in enumerate(hands):
+            if hand.actor != opponent:
+                out[index] = np.zeros(len(holdings))
+                continue
+            observer = self._observer
+            decision = _Decision(hand.street, mask_for(hand.legal_actions()),
+                                 hand.view(opponent) if observer.view else None,
+                                 observer.encoder.encode(hand, opponent) if observer.encoder else None, FOLD)
+            queries.append((index, decision))
+        answers = self._ask([(decision, holdings, opponent) for _, decision in queries])
+        for (index, _), rows in zip(queries, answers):
+            out[index] = np.asarray(rows[:, FOLD])
+        return out
+
+    def _decision_seed(self, view: SeatView) -> int:
+        """A sampling seed from the base seed and what this seat sees now (the same observation, the same seed)."""
+        entropy = [self.seed & 0xFFFFFFFF, view.seat, len(view.history), *view.own_down, *view.own_up,
+                   *view.up_cards[1 - view.seat]]
+        return int(np.random.SeedSequence(entropy).generate_state(1)[0])
+
+
+def _visible(view: SeatView) -> tuple[int, ...]:
+    """Every card the seat of ``view`` can see: its own and the opponent's up cards."""
+    return view.own_down + view.own_up + view.up_cards[1 - view.seat]
+
+
+def _rank_groups(holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The first holding of each rank multiset among ``holdings``, and each holding's group."""
+    ranks = np.sort(holdings >> 2, axis=1)
+    codes = ranks @ (13 ** np.arange(ranks.shape[1], dtype=np.int64))
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    return first, inverse.ravel()
+
+
+def _holdings(seen: Sequence[int], size: int = 2) -> np.ndarray:
+    """Every set of ``size`` cards not in ``seen``, shape (H, size)."""
+    free = [c for c in range(DECK_SIZE) if c not in set(seen)]
+    return np.array(list(combinations(free, size)), dtype=np.int64)
+
+
+def _extends(state: OpponentRange, view: SeatView, own: tuple[int, ...], up: tuple[int, ...]) -> bool:
+    """Whether ``view`` carries on from what ``state`` took into account: its history, cards and up cards so far."""
+    return (view.history[:state.done] == state.history and up[:len(state.opponent_up)] == state.opponent_up
+            and set(state.own) <= set(own))
+
+
+def _showdown_value(contributed: Sequence[int], stacks: Sequence[int], seat: int, before: int,
+                    equity: np.ndarray | float) -> np.ndarray | float:
+    """LBR's chips won from now, per equity, if both only check or call to the showdown from these chips.
+
+    Each player matches the highest contribution as far as its stack allows; LBR wins ``equity`` of
+    the matched pot and gets back what it put in beyond what the opponent matched. ``before``: LBR's
+    contribution before its decision.
+    """
+    top = max(contributed)
+    mine = min(top, contributed[seat] + stacks[seat])
+    theirs = min(top, contributed[1 - seat] + stacks[1 - seat])
+    return equity * 2 * min(mine, theirs) + max(0, mine - theirs) - (mine - before)
+
+
+def _check_policy(probabilities: np.ndarray, masks: np.ndarray, target: Any) -> None:
+    """Refuse probabilities that are not distributions over the legal ids (naming the target)."""
+    bad = ~np.isfinite(probabilities).all(axis=1) | (probabilities < -_PROBABILITY_SLACK).any(axis=1)
+    bad |= np.abs(probabilities.sum(axis=1) - 1) > _PROBABILITY_SLACK
+    bad |= (probabilities * (masks == 0) > _PROBABILITY_SLACK).any(axis=1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"target {getattr(target, 'name', target)!r}: action_probabilities gave "
+                         f"{np.round(probabilities[row], 6).tolist()} for mask {masks[row].tolist()}: not a "
+                         f"distribution over the legal ids")

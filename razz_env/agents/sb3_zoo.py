@@ -1,0 +1,193 @@
+"""The shipped trained agents: ``razz_env/agents/zoo/manifest.json`` entries registered by name.
+
+``make_agent("ppo_razz")`` reads ``razz_env/agents/zoo/ppo_razz.zip`` once, checks its
+SHA-256 against the manifest and loads the model from those same bytes in
+memory: SB3 archives can hold pickled objects, so only bytes whose hash matches
+the manifest committed with the code are ever unpickled (swapping the file after
+the check changes nothing). A changed or missing file raises
+:class:`ZooIntegrityError` and nothing is loaded. Each entry records the table
+the agent was trained for (``variant``, ``num_players``), which the agent
+declares as ``variants`` / ``seat_counts``, and the config and command that
+reproduce it and its training time.
+
+Any other trained model file plays as the agent type ``sb3_model`` (see
+:func:`load_model_file`): the spec names the file, its SHA-256 and the table it was
+trained for, e.g. the spec :func:`razz_env.train.best_response.train_best_response`
+returns. The same rule holds: only bytes matching the given SHA-256 are loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from razz_env.agents.registry import register
+from razz_env.agents.sb3_agent import (
+    ALGORITHMS,
+    SB3Agent,
+    UntrustedModelError,
+    load_model,
+    read_verified,
+    trained_seat_counts,
+)
+
+ZOO_DIR = Path(__file__).resolve().parent / "zoo"
+MANIFEST = ZOO_DIR / "manifest.json"
+
+
+class ZooIntegrityError(UntrustedModelError):
+    """A zoo file is missing or its hash differs from the manifest: it is not loaded."""
+
+
+def manifest() -> dict[str, dict[str, Any]]:
+    """The zoo manifest (empty when no agent is shipped)."""
+    if not MANIFEST.exists():
+        return {}
+    return json.loads(MANIFEST.read_text(encoding="utf-8"))
+
+
+def verified_bytes(name: str) -> bytes:
+    """The bytes of the zoo file for ``name``, read once, once their SHA-256 matches the manifest."""
+    entry = manifest()[name]
+    path = ZOO_DIR / entry["file"]
+    if not path.exists():
+        raise ZooIntegrityError(f"zoo agent {name!r}: {path} is missing")
+    try:
+        return read_verified(path, entry["sha256"])
+    except UntrustedModelError as err:
+        raise ZooIntegrityError(f"zoo agent {name!r}: {err}") from err
+
+
+@cache
+def _load_model(name: str) -> Any:
+    return load_model(verified_bytes(name), manifest()[name]["algorithm"])
+
+
+def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = None) -> SB3Agent:
+    """A shipped agent by name (the model is loaded once per process and shared)."""
+    entry = manifest()[name]
+    seats, variant = entry.get("num_players"), entry.get("variant")
+    counts = None
+    if seats is not None:
+        counts = (seats,) if variant is None else trained_seat_counts(entry["encoding"], variant, seats)
+    return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
+                    seed=seed, variants=(variant,) if variant is not None else None, seat_counts=counts)
+
+
+def _register_all() -> None:
+    for name in manifest():
+        def factory(deterministic: bool = True, seed: int | None = None, _name: str = name) -> SB3Agent:
+            return load_zoo_agent(_name, deterministic, seed)
+
+        factory.__doc__ = f"Shipped trained agent {name!r} (see razz_env/agents/zoo/manifest.json)."
+        register(name, replace=True)(factory)
+
+
+_register_all()
+
+MODEL_FILE_TYPE = "sb3_model"
+SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
+MODEL_CACHE_SIZE = 16
+
+
+class ModelFileAgent(SB3Agent):
+    """An :class:`SB3Agent` loaded from a model file by its SHA-256 (agent type ``sb3_model``).
+
+    It pickles as its spec: unpickling (in a worker process, say) builds it again through
+    :func:`load_model_file`, so the file is verified there too and no model travels.
+    """
+
+    def __init__(self, model: Any, spec: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(model, **kwargs)
+        self.spec = spec
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _rebuild, (self.spec,)
+
+
+def _rebuild(spec: dict[str, Any]) -> ModelFileAgent:
+    return load_model_file(**spec)
+
+
+@lru_cache(maxsize=MODEL_CACHE_SIZE)
+def _verified_model(path: str, sha256: str, algorithm: str) -> Any:
+    """The model in the file at ``path`` once its bytes match ``sha256`` (once per process and triple)."""
+    return load_model(read_verified(path, sha256), algorithm)
+
+
+def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_players: Any, algorithm: Any,
+                           encoding: Any, deterministic: Any, seed: Any, name: Any) -> None:
+    from razz_env.encoding import ENCODINGS
+    from razz_env.engine.config import MIN_SEATS, max_seats
+    from razz_env.engine.errors import shown
+    from razz_env.engine.variants import VARIANTS
+
+    if not isinstance(path, (str, os.PathLike)) or not str(path).strip():
+        raise ValueError(f"{MODEL_FILE_TYPE}: path: expected the model file's path, got {shown(path)}")
+    if not isinstance(sha256, str) or not SHA256_PATTERN.fullmatch(sha256.lower()):
+        raise ValueError(f"{MODEL_FILE_TYPE}: sha256: expected the file's SHA-256 as 64 hex digits, "
+                         f"got {shown(sha256)}")
+    if variant not in VARIANTS:
+        raise ValueError(f"{MODEL_FILE_TYPE}: variant: expected the variant the model was trained for, one of "
+                         f"{', '.join(VARIANTS)}; got {shown(variant)}")
+    most = max_seats(VARIANTS[variant])
+    if isinstance(num_players, bool) or not isinstance(num_players, int) \
+            or not MIN_SEATS <= num_players <= most:
+        raise ValueError(f"{MODEL_FILE_TYPE}: num_players: expected the seat count the model was trained for, "
+                         f"{MIN_SEATS} to {most} in {variant}; got {shown(num_players)}")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"{MODEL_FILE_TYPE}: algorithm: expected one of {', '.join(ALGORITHMS)}, "
+                         f"got {shown(algorithm)}")
+    if encoding not in ENCODINGS:
+        raise ValueError(f"{MODEL_FILE_TYPE}: encoding: expected one of {', '.join(ENCODINGS)}, "
+                         f"got {shown(encoding)}")
+    if not isinstance(deterministic, bool):
+        raise ValueError(f"{MODEL_FILE_TYPE}: deterministic: expected true or false, got {shown(deterministic)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+        raise ValueError(f"{MODEL_FILE_TYPE}: seed: expected an integer from 0 to 2**63 - 1, or null; "
+                         f"got {shown(seed)}")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise ValueError(f"{MODEL_FILE_TYPE}: name: expected a non-empty name, got {shown(name)}")
+
+
+def _check_spaces(model: Any, path: str, variant: str, num_players: int, encoding: str) -> None:
+    """Refuse a model whose observation or action space is not the declared table's."""
+    from razz_env.encoding import make_encoder
+    from razz_env.encoding.actions import NUM_ACTIONS
+    from razz_env.engine.config import HandConfig
+
+    expected = make_encoder(encoding, HandConfig.create(variant, num_seats=num_players)).observation_space.shape
+    actual = getattr(model.observation_space, "shape", None)
+    if actual != expected or getattr(model.action_space, "n", None) != NUM_ACTIONS:
+        raise ValueError(f"{MODEL_FILE_TYPE} {path}: the model reads observations of shape {actual} and "
+                         f"{getattr(model.action_space, 'n', '?')} actions, but the {encoding} encoding of "
+                         f"{variant} at {num_players} seats has shape {expected} and {NUM_ACTIONS} actions; "
+                         f"give the variant, num_players and encoding it was trained with")
+
+
+@register(MODEL_FILE_TYPE)
+def load_model_file(path: str | os.PathLike[str], sha256: str, variant: str, num_players: int,
+                    algorithm: str = "maskable_ppo", encoding: str = "flat", name: str | None = None,
+                    deterministic: bool = True, seed: int | None = None) -> ModelFileAgent:
+    """A trained model file (path, SHA-256, table) as an agent: only bytes with that SHA-256 are loaded.
+
+    ``variant`` and ``num_players`` are the table it was trained for (declared as ``variants`` /
+    ``seat_counts``, every size of the variant for a padded encoding; checked against the model's
+    observation space with ``encoding``). The file is
+    read once, checked, and the model loaded from those bytes (:class:`UntrustedModelError` when
+    they differ); a process loads each (path, SHA-256, algorithm) once and shares the model.
+    """
+    _check_model_file_spec(path, sha256, variant, num_players, algorithm, encoding, deterministic, seed, name)
+    resolved = str(Path(path).resolve())
+    model = _verified_model(resolved, sha256.lower(), algorithm)
+    _check_spaces(model, resolved, variant, num_players, encoding)
+    spec = {"path": resolved, "sha256": sha256.lower(), "variant": variant, "num_players": num_players,
+            "algorithm": algorithm, "encoding": encoding, "name": name, "deterministic": deterministic,
+            "seed": seed}
+    return ModelFileAgent(model, spec, name=name or Path(resolved).stem, deterministic=deterministic,
+                          encoding=encoding, seed=seed, variants=(variant,),
+                          seat_counts=trained_seat_counts(encoding, variant, num_players))

@@ -1,0 +1,28 @@
+"""RL environments: the PettingZoo AEC game (:mod:`razz_env.envs.razz_v0`) and a Gymnasium single-seat view.
+
+Importing this package loads nothing heavy; ``env``, ``raw_env`` and ``SingleAgentEnv`` load their
+modules (and so PettingZoo or Gymnasium) on first use.
+
+The package is ``razz_env.envs``; ``razz_env.env()`` is the PettingZoo constructor (a function), so
+``import razz_env.envs.single_agent as m`` and ``from razz_env.envs import razz_v0`` both work.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "env": "razz_env.envs.razz_v0",
+    "raw_env": "razz_env.envs.razz_v0",
+    "SingleAgentEnv": "razz_env.envs.single_agent",
+}
+
+__all__ = ["SingleAgentEnv", "env", "raw_env"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'razz_env.envs' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,49 @@
+"""Gymnasium ids for the single-seat view: ``gymnasium.make("razz_env/Razz-v0", **options)``.
+
+One id per variant of :data:`~razz_env.engine.variants.VARIANTS` (:data:`GYMNASIUM_IDS`: ``razz_env/Razz-v0``,
+``razz_env/ActionRazz-v0``, ``razz_env/Stud-v0``, ``razz_env/Stud8-v0``, ``razz_env/MiniRazz-v0``,
+``razz_env/MiniRazzTiny-v0``, ``razz_env/MiniRazzSmall-v0``, ``razz_env/MiniRazzLarge-v0``), each building
+:class:`razz_env.envs.single_agent.SingleAgentEnv` with that ``variant``; every other
+keyword of ``gymnasium.make`` / ``gymnasium.make_vec`` is an option of that class
+(``opponents``, ``seat``, ``num_players``, stakes, ``encoding``, ``render_mode`` ...); the stakes and
+the cap default to the variant's.
+Without ``opponents`` every other seat plays uniformly at random from the environment's
+seeded generator, so ``reset(seed=...)`` repeats whole hands.
+
+Gymnasium 1.x has no plugin entry points: a package registers its ids when it is
+imported. This module registers them on import (idempotently); ``import razz_env``
+imports it when gymnasium is already loaded (``import gymnasium`` first), and so does
+the single-agent module. In any import order, name this module in the id and
+Gymnasium imports it first::
+
+    gymnasium.make("razz_env.envs.registration:razz_env/Razz-v0")
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from razz_env.engine.variants import VARIANTS
+
+__all__ = ["ENTRY_POINT", "GYMNASIUM_IDS", "register_envs"]
+
+ENTRY_POINT = "razz_env.envs.single_agent:SingleAgentEnv"
+_ID_WORDS = {"minirazz": "MiniRazz"}
+
+
+def _env_name(variant: str) -> str:
+    """``minirazz_tiny`` -> ``MiniRazzTiny``: each word capitalised (``_ID_WORDS`` spells the odd one)."""
+    return "".join(_ID_WORDS.get(word, word.capitalize()) for word in variant.split("_"))
+
+
+GYMNASIUM_IDS = {variant: f"razz_env/{_env_name(variant)}-v0" for variant in VARIANTS}
+
+
+def register_envs() -> None:
+    """Register every id of :data:`GYMNASIUM_IDS` not yet in Gymnasium's registry."""
+    for variant, env_id in GYMNASIUM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs={"variant": variant})
+
+
+register_envs()

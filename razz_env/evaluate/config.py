@@ -1,0 +1,281 @@
+"""Tournament configuration: which agents, which game, how many deals, how they are dealt.
+
+A :class:`TournamentConfig` comes from YAML (``configs/*.yaml``) or from the
+embedded default that ``razz tournament`` runs with no argument. Every field is
+checked on construction, type included (``records: 'no'`` is not a flag, ``seed:
+1.5`` not a seed); unknown keys and bad values are refused with the key named.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from razz_env.engine.checks import as_flag, as_int, as_list
+from razz_env.engine.config import MAX_SEATS, VARIANT_DEFAULT, HandConfig, max_seats
+from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.settings import read_settings_file, with_overrides
+from razz_env.engine.variants import get_variant
+
+AgentSpec = str | dict[str, Any]
+
+DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
+    "random",
+    "calling_station",
+    "razz_heuristic",
+    "monte_carlo",
+    "ppo_razz",
+    "qrdqn_razz",
+    "ppo_razz_pool",
+    "ppo_razz_multiway",
+    "ppo_razz_psro",
+    "maniac",
+    "check_raiser",
+    "board_bully",
+    "rock",
+    "tag",
+)
+ENGINES = ("auto", "scalar", "batch")
+FORMATS = ("round_robin", "table")
+MAX_BLOCKS = 100_000
+MAX_DECISION_TIMEOUT = 3600.0
+# What decides a block's result: a results folder holds blocks of one such identity only. Not
+# ``deals`` (a tournament extends block by block), nor name, output, workers, records, the time limit
+# (failed blocks are retried), the report's edge or the engine (both engines give the same results).
+RESULT_FIELDS = ("variant", "format", "agents", "duplicate", "block_deals", "seed", "starting_stack", "ante",
+                 "bring_in", "small_bet", "big_bet", "raise_cap")
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+_SPEC_SIZE = 1000
+
+
+def agent_label(spec: AgentSpec) -> str:
+    """Display name of an agent spec: its ``label`` key, else its type (and options)."""
+    if isinstance(spec, str):
+        return spec
+    if "label" in spec:
+        return str(spec["label"])
+    options = ",".join(f"{k}={v}" for k, v in sorted(spec.items()) if k not in ("type", "seed"))
+    return f"{spec['type']}({options})" if options else str(spec["type"])
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise ConfigError(f"{name}: expected a non-empty string, got {shown(value)}")
+    return value
+
+
+def _positive(name: str, value: Any) -> int:
+    number = as_int(name, value, what="a positive integer")
+    if number < 1:
+        raise ConfigError(f"{name}: expected a positive integer, got {number}")
+    return number
+
+
+def _seconds(name: str, value: Any, maximum: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= maximum:
+        raise ConfigError(f"{name}: expected a number of seconds above 0 and at most {maximum:g}, got "
+                          f"{shown(value)}")
+    return float(value)
+
+
+def _plain_data(where: str, value: Any, budget: list[int]) -> Any:
+    """``value`` as JSON-ready data (str keys; str, number, bool, null, lists, mappings), within a size budget."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ConfigError(f"{where}: too large or too deeply nested (at most {_SPEC_SIZE} values)")
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ConfigError(f"{where}: expected a finite number, got {value!r}")
+        return value
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ConfigError(f"{where}: keys must be names, got {shown(key)}")
+            out[key] = _plain_data(f"{where}.{key}", item, budget)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_plain_data(f"{where}[{i}]", item, budget) for i, item in enumerate(value)]
+    raise ConfigError(f"{where}: expected plain data (text, numbers, true/false, lists, mappings), got "
+                      f"{shown(value)}")
+
+
+def _agent_spec(index: int, spec: Any) -> AgentSpec:
+    """One entry of ``agents``: a registered name or ``{type: name, label: shown name, **options}``."""
+    where = f"agents[{index}]"
+    if isinstance(spec, str):
+        return _text(where, spec)
+    if not isinstance(spec, Mapping):
+        raise ConfigError(f"{where}: expected an agent name or a mapping with 'type', got {shown(spec)}")
+    data = _plain_data(where, spec, [_SPEC_SIZE])
+    if "type" not in data:
+        raise ConfigError(f"{where}: a mapping needs a 'type' naming the agent, got {shown(spec)}")
+    _text(f"{where}.type", data["type"])
+    if "label" in data:
+        _text(f"{where}.label", data["label"])
+    return data
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """One tournament.
+
+    ``format``: ``round_robin`` (every pair heads-up) or ``table`` (all agents at one
+    table, seats rotated). ``deals``: deals per pairing (or per table); with
+    ``duplicate`` each deal is replayed once per seat permutation so card luck cancels.
+    ``block_deals``: deals per unit of work (one result line, one resume point).
+    ``engine``: ``auto`` plays a lineup on the batched engine (:mod:`razz_env.batch`) when every agent in it
+    can act in batch (it reads no seat view), else on the scalar one; ``scalar`` always on the scalar one;
+    ``batch`` refuses a lineup that cannot. The results are the same either way.
+    ``ante``, ``bring_in``, ``small_bet``, ``big_bet`` and ``raise_cap`` default to the variant's
+    (1/2/5/10 cap 4 in the seven-card games, 1/1/2/4 cap 2 in MiniRazz); ``raise_cap: null`` is no cap.
+    The config holds the values it plays, defaults filled in, so its identity names the stakes.
+    """
+
+    name: str = "default"
+    variant: str = "razz"
+    format: str = "round_robin"
+    agents: tuple[AgentSpec, ...] = DEFAULT_AGENTS
+    deals: int = 4000
+    duplicate: bool = True
+    block_deals: int = 250
+    seed: int = 0
+    starting_stack: int = 1000
+    ante: int | None = None
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    raise_cap: int | None = VARIANT_DEFAULT
+    workers: int = 2
+    decision_timeout: float = 2.0
+    records: bool = False
+    engine: str = "auto"
+    output: str = "results/default"
+    edge_bb_per_100: float = 5.0
+
+    def __post_init__(self) -> None:
+        name = _text("name", self.name)
+        if not _PLAIN_NAME.fullmatch(name):
+            raise ConfigError(f"name: expected a plain name (letters, digits, '_', '.', '+', '-'; no path), got "
+                              f"{shown(name)}")
+        variant = get_variant(_text("variant", self.variant))
+        for field_name, default in variant.default_stakes._asdict().items():
+            if getattr(self, field_name) is None:
+                object.__setattr__(self, field_name, default)
+        if self.raise_cap is VARIANT_DEFAULT:
+            object.__setattr__(self, "raise_cap", variant.default_raise_cap)
+        if self.format not in FORMATS:
+            raise ConfigError(f"format: expected 'round_robin' or 'table', got {shown(self.format)}")
+        if not isinstance(self.engine, str) or self.engine not in ENGINES:
+            raise ConfigError(f"engine: expected 'auto', 'scalar' or 'batch', got {shown(self.engine)}")
+        agents = as_list("agents", self.agents, "a list of agent names or {type: name, ...} mappings")
+        object.__setattr__(self, "agents", tuple(_agent_spec(i, spec) for i, spec in enumerate(agents)))
+        for field_name in ("deals", "block_deals", "workers", "starting_stack"):
+            object.__setattr__(self, field_name, _positive(field_name, getattr(self, field_name)))
+        for field_name in ("seed", "ante", "bring_in", "small_bet", "big_bet"):
+            minimum = None if field_name == "seed" else 0
+            object.__setattr__(self, field_name, as_int(field_name, getattr(self, field_name), minimum))
+        if self.raise_cap is not None:
+            object.__setattr__(self, "raise_cap", as_int("raise_cap", self.raise_cap, 1))
+        for field_name in ("duplicate", "records"):
+            object.__setattr__(self, field_name, as_flag(field_name, getattr(self, field_name)))
+        object.__setattr__(self, "decision_timeout",
+                           _seconds("decision_timeout", self.decision_timeout, MAX_DECISION_TIMEOUT))
+        edge = self.edge_bb_per_100
+        if isinstance(edge, bool) or not isinstance(edge, (int, float)) or not 0 < edge < math.inf:
+            raise ConfigError(f"edge_bb_per_100: expected a number above 0, got {shown(edge)}")
+        _text("output", self.output)
+        self._check_lineups()
+        self.hand_config(self.seats)
+
+    def _check_lineups(self) -> None:
+        count = len(self.agents)
+        if count < 2:
+            raise ConfigError(f"agents: a tournament needs at least two agents, got {count}")
+        most = max_seats(get_variant(self.variant))
+        if self.format == "table" and count > most:
+            deck = f" in {self.variant} (its deck deals that many)" if most < MAX_SEATS else ""
+            raise ConfigError(f"agents: a table seats at most {most} agents{deck}, got {count}")
+        seen: dict[str, int] = {}
+        for index, label in enumerate(self.labels):
+            if not label.strip() or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in label):
+                raise ConfigError(f"agents[{index}]: its name must be visible text without control characters, "
+                                  f"got {shown(label)}")
+            if label in seen:
+                raise ConfigError(f"agents[{index}]: shown as {label!r} like agents[{seen[label]}]; give one a "
+                                  f"distinct 'label' so results cannot be mixed up")
+            seen[label] = index
+        blocks = len(self.lineups()) * -(-self.deals // self.block_deals)
+        if blocks > MAX_BLOCKS:
+            raise ConfigError(f"deals: {self.deals} deals in blocks of {self.block_deals} make {blocks} blocks; at "
+                              f"most {MAX_BLOCKS} (raise block_deals or lower deals)")
+
+    @property
+    def seats(self) -> int:
+        """Seats at each table: 2 for round robin, every agent for a table."""
+        return 2 if self.format == "round_robin" else len(self.agents)
+
+    @property
+    def labels(self) -> list[str]:
+        """Display name of each agent (distinct: a config with two alike is refused)."""
+        return [agent_label(spec) for spec in self.agents]
+
+    def lineups(self) -> list[tuple[int, ...]]:
+        """Agent indices at each table: every pair (round robin) or everyone (table), in a fixed order."""
+        if self.format == "round_robin":
+            return list(combinations(range(len(self.agents)), 2))
+        return [tuple(range(len(self.agents)))]
+
+    def hand_config(self, seats: int) -> HandConfig:
+        """The engine configuration of every hand."""
+        return HandConfig.create(
+            self.variant, num_seats=seats, starting_stack=self.starting_stack, ante=self.ante,
+            bring_in=self.bring_in, small_bet=self.small_bet, big_bet=self.big_bet, raise_cap=self.raise_cap,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-ready data (``summary.json``)."""
+        data = asdict(self)
+        data["agents"] = list(self.agents)
+        return data
+
+    def identity(self) -> dict[str, Any]:
+        """The fields that decide block results (:data:`RESULT_FIELDS`): results of another identity never mix."""
+        data = self.to_dict()
+        return {name: data[name] for name in RESULT_FIELDS}
+
+    @property
+    def config_id(self) -> str:
+        """A short hash of :meth:`identity`, carried by every result line and the folder's stamp."""
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], **overrides: Any) -> TournamentConfig:
+        """Build from a YAML mapping; unknown keys are an error naming them and the known ones."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"tournament config: expected a mapping of settings, got {shown(data)}")
+        known = [f.name for f in fields(cls)]
+        unknown = [shown(key) for key in data if key not in known]
+        if unknown:
+            raise ConfigError(f"tournament config: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")
+        return cls(**with_overrides(data, overrides))
+
+    @classmethod
+    def from_yaml(cls, path: str | Path, **overrides: Any) -> TournamentConfig:
+        """Load ``path`` (YAML); ``name`` defaults to the file name and ``output`` to ``results/<name>``."""
+        data = read_settings_file(path, "tournament", "configs/tournament_*.yaml")
+        data.setdefault("name", Path(path).stem)
+        if isinstance(data["name"], str):
+            data.setdefault("output", f"results/{data['name']}")
+        return cls.from_dict(data, **overrides)

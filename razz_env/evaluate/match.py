@@ -1,0 +1,452 @@
+"""The unit of work: one block of deals for one lineup, played in lockstep, sums out.
+
+:func:`run_task` is a pure function of (config, task): it builds the agents,
+deals ``task.deals`` decks from the task's seed, plays every deal once per seat
+permutation (duplicate) or once (plain), and returns per-lineup-position sums of
+big bets won. All tables of a block advance together, so each agent gets one
+batched call per step (one network forward pass for learned agents), not one per
+table. A broken agent (raises, exceeds its time, or picks an illegal action)
+ends the task with an error record instead of an exception.
+
+When every agent of the lineup can act in batch (it reads masks and vectors, no
+seat view: :func:`batch_problem`), the block is played on the batched engine
+(:func:`play_deals_batched`, ``config.engine``: ``auto``, ``scalar`` or ``batch``),
+with the same decks, the same calls to each agent and the same results.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS, mask_for, to_engine
+from razz_env.encoding.interface import Agent, Observation, Observer, act_batch, observation_parts
+from razz_env.engine.config import HandConfig
+from razz_env.engine.dealing import shuffled_deck
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.record import to_record
+from razz_env.engine.state import HandState
+from razz_env.evaluate.config import AgentSpec, TournamentConfig
+
+
+@dataclass(frozen=True)
+class Task:
+    """A block of deals for one lineup (indices into ``config.agents``, one per seat)."""
+
+    task_id: str
+    lineup: tuple[int, ...]
+    block: int
+    deals: int
+    seed: str
+
+    @classmethod
+    def for_block(cls, config: TournamentConfig, lineup: tuple[int, ...], block: int, deals: int) -> Task:
+        """Block ``block`` of ``lineup``: its seed depends only on the tournament seed and the block number."""
+        return cls(f"{'-'.join(str(i) for i in lineup)}/{block}", lineup, block, deals, f"{config.seed}/{block}")
+
+
+def build_tasks(config: TournamentConfig) -> list[Task]:
+    """Every block of the tournament, in a fixed order (lineup, then block).
+
+    Block ``b`` holds deals ``b * block_deals`` onwards whatever ``deals`` is, so a longer
+    tournament starts with exactly the blocks of a shorter one (only a short last block differs).
+    """
+    blocks = -(-config.deals // config.block_deals)
+    return [Task.for_block(config, lineup, block, min(config.block_deals, config.deals - block * config.block_deals))
+            for lineup in config.lineups() for block in range(blocks)]
+
+
+class AgentFailure(Exception):
+    """An agent raised, ran past its time limit, or chose an illegal action."""
+
+    def __init__(self, position: int, kind: str, message: str) -> None:
+        super().__init__(f"{kind}: {message}")
+        self.position = position
+        self.kind = kind
+        self.message = message
+
+
+def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tuple[int, ...]]:
+    """Lineup position for each seat, for every replay of one deal.
+
+    Duplicate: every rotation (heads-up, both seatings), so each lineup position
+    plays each seat's cards once. Plain: a single rotation that moves on each deal.
+
+    >>> seat_permutations(2, True, 0)
+    [(0, 1), (1, 0)]
+    """
+    rotations = [tuple((seat + shift) % seats for seat in range(seats)) for shift in range(seats)]
+    if duplicate:
+        return rotations
+    return [rotations[deal_index % seats]]
+
+
+def build_agent(spec: AgentSpec, seed: int) -> Agent:
+    """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only)."""
+    from razz_env.agents.registry import make_agent
+
+    if not isinstance(spec, str):
+        spec = {k: v for k, v in spec.items() if k != "label"}
+    return make_agent(spec, seed=seed)
+
+
+def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) -> dict[int, Agent]:
+    """One agent per distinct lineup entry, each seeded from the task seed.
+
+    An agent whose construction raises is a broken agent: :class:`AgentFailure` at its position.
+    """
+    built: dict[int, Agent] = {}
+    for position, index in enumerate(lineup):
+        if index not in built:
+            try:
+                built[index] = build_agent(specs[index], random.Random(f"{seed}/agent{position}").randrange(2**31))
+            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise AgentFailure(position, "exception", f"construction: {type(err).__name__}: {err}") from None
+    _limit_torch_threads()
+    return built
+
+
+def _limit_torch_threads() -> None:
+    """One torch thread when an agent brought torch in: its default threads thrash on 2 shared cores."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _with_time_limit(call: Callable[[], Any], seconds: float | None) -> Any:
+    """Run ``call``; raise :class:`_Timeout` past ``seconds`` (enforced in the main thread only; ``None``: no limit)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return call()
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _Timeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass
+class _Table:
+    deal: int
+    hand: HandState
+    positions: tuple[int, ...]
+
+    @property
+    def payoffs(self) -> list[int]:
+        """Chips each seat won or lost."""
+        return self.hand.payoffs
+
+
+@dataclass
+class _BatchTable:
+    """A deal played on the batched engine: only its payoffs are kept (no hand to record)."""
+
+    deal: int
+    positions: tuple[int, ...]
+    payoffs: list[int]
+
+
+def _ask(agent: Agent, position: int, observations: list[Observation], timeout: float | None) -> list[Any]:
+    """The agent's ids for ``observations`` (one batched call); :class:`AgentFailure` if it raises or runs late."""
+    try:
+        limit = None if timeout is None else timeout * len(observations)
+        ids = _with_time_limit(lambda: act_batch(agent, observations), limit)
+    except _Timeout:
+        raise AgentFailure(position, "timeout", f"no decision within {timeout:g} s per decision") from None
+    except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
+        raise AgentFailure(position, "exception", f"{type(err).__name__}: {err}") from None
+    if len(ids) != len(observations):
+        raise AgentFailure(position, "exception", f"returned {len(ids)} actions for {len(observations)} decisions")
+    return ids
+
+
+def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float | None) -> None:
+    ids = _ask(agent, position, [observer(t.hand, t.hand.actor) for t in tables], timeout)
+    for table, action_id in zip(tables, ids):
+        hand = table.hand
+        legal = hand.legal_actions()
+        hand.act(to_engine(_checked_id(position, hand.actor, action_id, mask_for(legal)), legal))
+
+
+def _checked_id(position: int, seat: int, action_id: Any, mask: np.ndarray) -> int:
+    """``action_id`` as an int when ``mask`` allows it, else :class:`AgentFailure` naming the seat and the legal ids."""
+    try:
+        index = int(action_id)
+    except Exception as err:  # noqa: BLE001 - whatever the agent returned (inf, None, text) is its bug
+        raise AgentFailure(position, "illegal", f"seat {seat}: {err}") from None
+    if not (0 <= index < NUM_ACTIONS and mask[index]):
+        legal = ", ".join(f"{i} ({ACTION_NAMES[i]})" for i in np.flatnonzero(mask).tolist())
+        raise AgentFailure(position, "illegal",
+                           f"seat {seat}: agent: action {index!r} is not legal now; legal ids: {legal}")
+    return index
+
+
+def _observer(agent: Agent, position: int, hand_config: HandConfig) -> Observer:
+    """The agent's observer; an agent that asks for an unknown encoding or part is a broken agent."""
+    try:
+        return Observer(agent, hand_config)
+    except ValueError as err:
+        raise AgentFailure(position, "exception", str(err)) from None
+
+
+def _deal_tables(hand_config: HandConfig, seats: int, deals: int, seed: str, duplicate: bool,
+                 first_deal: int) -> list[tuple[int, list[int], tuple[int, ...]]]:
+    """(deal, deck, lineup position per seat) for every table: each deal's deck once per seat permutation."""
+    deck_rng = random.Random(seed)
+    tables = []
+    for deal in range(deals):
+        deck = shuffled_deck(deck_rng, cards=hand_config.variant.deck)
+        for rotation in seat_permutations(seats, duplicate, first_deal + deal):
+            tables.append((deal, deck, rotation))
+    return tables
+
+
+def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]], variant: str) -> None:
+    """Every agent's ``reset`` for every table it sits at, tables in order; :class:`AgentFailure` if one raises."""
+    for positions in seatings:
+        for seat, position in enumerate(positions):
+            try:
+                players[position].reset(seat, len(positions), variant)
+            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise AgentFailure(position, "exception", f"reset: {type(err).__name__}: {err}") from None
+
+
+def play_deals(
+    players: Sequence[Agent],
+    hand_config: HandConfig,
+    deals: int,
+    seed: str,
+    duplicate: bool = True,
+    timeout: float | None = 2.0,
+    first_deal: int = 0,
+) -> list[_Table]:
+    """Play ``deals`` decks with ``players[i]`` at lineup position ``i``, all tables in lockstep.
+
+    Returns the finished tables; raises :class:`AgentFailure` for a broken agent.
+    """
+    seats = len(players)
+    observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
+    tables = [_Table(deal, HandState(hand_config, deck=deck), rotation)
+              for deal, deck, rotation in _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)]
+    _reset_players(players, [t.positions for t in tables], hand_config.variant.name)
+    active = [t for t in tables if not t.hand.is_over]
+    while active:
+        waiting: dict[int, list[_Table]] = {}
+        for table in active:
+            waiting.setdefault(table.positions[table.hand.actor], []).append(table)
+        for position, group in waiting.items():
+            _decide(players[position], position, group, observers[position], timeout)
+        active = [t for t in active if not t.hand.is_over]
+    return tables
+
+
+def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | None:
+    """Why ``players`` cannot play ``hand_config`` on the batched engine, or None when they can.
+
+    The batched engine (:mod:`razz_env.batch`, numba) gives each decision its mask and one encoding's vectors,
+    never a seat view, and needs two seats with more than the ante (else a hand ends before any decision).
+    """
+    from razz_env.encoding import BATCHED_ENCODERS, DEFAULT_ENCODING, make_encoder
+
+    encodings = set()
+    for player in players:
+        try:
+            parts = observation_parts(player)
+        except ValueError as err:
+            return str(err)
+        if "view" in parts:
+            return (f"agent {getattr(player, 'name', type(player).__name__)!r} reads the seat view; the batched "
+                    "engine gives masks and vectors only")
+        if "vector" in parts:
+            encodings.add(getattr(player, "encoding", None) or DEFAULT_ENCODING)
+    if len(encodings) > 1:
+        return f"the agents read different encodings ({', '.join(sorted(encodings))}); the batched engine writes one"
+    for encoding in encodings:
+        try:
+            encoder = make_encoder(encoding, hand_config)
+        except ValueError as err:
+            return str(err)
+        if type(encoder) not in BATCHED_ENCODERS:
+            known = ", ".join(cls.name for cls in BATCHED_ENCODERS)
+            return f"encoding {encoding!r} is not one the batched engine writes ({known})"
+    ante = hand_config.stakes.ante
+    if sum(stack > ante for stack in hand_config.stacks) < 2:
+        return (f"stacks {list(hand_config.stacks)} leave fewer than two seats with more than the ante ({ante}): "
+                "hands end before any decision")
+    try:
+        import razz_env.batch  # noqa: F401 - only whether the extra is installed
+    except ImportError:
+        return "the batched engine needs numba: pip install 'razz-env[batch]'"
+    return None
+
+
+def play_deals_batched(
+    players: Sequence[Agent],
+    hand_config: HandConfig,
+    deals: int,
+    seed: str,
+    duplicate: bool = True,
+    timeout: float | None = 2.0,
+    first_deal: int = 0,
+    records: bool = False,
+) -> list[_Table] | list[_BatchTable]:
+    """:func:`play_deals` on the batched engine, for players with no :func:`batch_problem` (else ``ValueError``).
+
+    The same decks and seatings, the same ``reset`` calls and, at every step, the same ``act_batch`` calls
+    (same agents, same order, equal masks and vectors), so agents that decide alike (a seeded random agent
+    draws the same numbers) give the same payoffs, and a broken agent the same :class:`AgentFailure`.
+    Returns each table's payoffs; with ``records``, the scalar tables of :func:`play_deals` instead, each hand
+    replayed on the scalar engine from its deck and the ids chosen.
+    """
+    problem = batch_problem(players, hand_config)
+    if problem is not None:
+        raise ValueError(f"play_deals_batched: {problem}")
+    from razz_env.batch import BatchEngine
+
+    seats = len(players)
+    observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
+    dealt = _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)
+    _reset_players(players, [rotation for _, _, rotation in dealt], hand_config.variant.name)
+    if not dealt:
+        return []
+    encoder = next((o.encoder for o in observers if o.encoder is not None), None)
+    engine = BatchEngine(hand_config, len(dealt), seed=0, encoder=encoder,
+                         decks=np.array([deck for _, deck, _ in dealt], dtype=np.int64))
+    positions = np.array([rotation for _, _, rotation in dealt], dtype=np.int64).reshape(len(dealt), seats)
+    payoffs = np.zeros((len(dealt), seats), dtype=np.int64)
+    lengths = np.zeros(len(dealt), dtype=np.int64)
+    taken: list[np.ndarray] = []
+    vectors = None if encoder is None else np.empty((len(dealt), encoder.size), dtype=np.float32)
+    rows = np.arange(len(dealt))
+    if vectors is not None:
+        engine.observe(vectors)  # then each step writes the next vectors in the same pass (step(out=...))
+    while len(rows):
+        masks, actor = engine.masks, engine.actor
+        actions = masks.argmax(axis=1).astype(np.int64)  # tables whose deal is over play out a throwaway hand
+        acting = positions[rows, actor[rows]]
+        _, first = np.unique(acting, return_index=True)
+        for position in acting[np.sort(first)].tolist():
+            group = rows[acting == position]
+            group_masks = masks[group]
+            group_masks.flags.writeable = False
+            group_vectors = vectors[group] if observers[position].encoder is not None else None
+            group_seats = actor[group].tolist()
+            observations = [Observation(seat, group_masks[i],
+                                        vector=None if group_vectors is None else group_vectors[i])
+                            for i, seat in enumerate(group_seats)]
+            ids = _ask(players[position], position, observations, timeout)
+            actions[group] = _checked_ids(position, group_seats, ids, group_masks)
+        result = engine.step(actions, out=vectors)
+        if records:
+            taken.append(actions.astype(np.int8))
+        done = rows[result.finished[rows] == 1]
+        payoffs[done] = result.payoffs[done]
+        lengths[done] = len(taken)
+        rows = rows[result.finished[rows] == 0]
+    if not records:
+        return [_BatchTable(deal, rotation, payoffs[t].tolist()) for t, (deal, _, rotation) in enumerate(dealt)]
+    steps = np.array(taken, dtype=np.int8).reshape(len(taken), len(dealt))
+    tables = []
+    for t, (deal, deck, rotation) in enumerate(dealt):
+        hand = HandState(hand_config, deck=deck)
+        for action_id in steps[:lengths[t], t].tolist():
+            hand.act(to_engine(action_id, hand.legal_actions()))
+        tables.append(_Table(deal, hand, rotation))
+    return tables
+
+
+def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks: np.ndarray) -> np.ndarray:
+    """The agent's ids as integers when each is legal at its table (one mask row each), else the
+    :class:`AgentFailure` of the first that is not, as :func:`play_deals` raises it."""
+    try:
+        array = np.asarray(ids)
+    except Exception:  # noqa: BLE001 - whatever the agent returned, it is checked one by one below
+        array = None
+    if array is not None and array.dtype.kind in "iu" and array.shape == (len(masks),):
+        inside = (array >= 0) & (array < NUM_ACTIONS)
+        if inside.all() and masks[np.arange(len(masks)), array].all():
+            return array
+    return np.array([_checked_id(position, seat, action_id, mask)
+                     for seat, action_id, mask in zip(seats, ids, masks)], dtype=np.int64)
+
+
+def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig,
+          task: Task) -> list[_Table] | list[_BatchTable]:
+    """The task's tables: on the batched engine when ``config.engine`` allows it and the agents can act in batch."""
+    args = (players, hand_config, task.deals, task.seed, config.duplicate, config.decision_timeout,
+            task.block * config.block_deals)
+    if config.engine != "scalar":
+        problem = batch_problem(players, hand_config)
+        if problem is None:
+            return play_deals_batched(*args, records=config.records)
+        if config.engine == "batch":
+            raise ConfigError(f"engine: batch: {problem}")
+    return play_deals(*args)
+
+
+def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
+    """Play one task: sums per lineup position (or an ``error`` entry), tagged with the config and block.
+
+    With ``config.records`` the result also carries ``records``: every hand's record, with the
+    agents' display names as its ``players``.
+    """
+    seats = len(task.lineup)
+    hand_config = config.hand_config(seats)
+    block = {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup), "block": task.block,
+             "deals": task.deals, "seed": task.seed}
+    started = time.perf_counter()
+    try:
+        agents = make_agents(config.agents, task.lineup, task.seed)
+        players = [agents[index] for index in task.lineup]
+        tables = _play(players, hand_config, config, task)
+    except AgentFailure as failure:
+        return {**block, "error": {
+            "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
+    result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet),
+              "seconds": round(time.perf_counter() - started, 3)}
+    if config.records:
+        labels = config.labels
+        result["records"] = [to_record(t.hand, players=[labels[task.lineup[p]] for p in t.positions])
+                             for t in tables]
+    return result
+
+
+def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: int, big_bet: int) -> dict[str, Any]:
+    """Per lineup position: sums of big bets per deal (mean over its replays) and per hand."""
+    per_deal = [[0.0] * seats for _ in range(deals)]
+    replays = [0] * deals
+    hand_sum = [0.0] * seats
+    hand_sumsq = [0.0] * seats
+    for table in tables:
+        replays[table.deal] += 1
+        for seat, position in enumerate(table.positions):
+            won = table.payoffs[seat] / big_bet
+            per_deal[table.deal][position] += won
+            hand_sum[position] += won
+            hand_sumsq[position] += won * won
+    deal_sum = [0.0] * seats
+    deal_sumsq = [0.0] * seats
+    for deal, values in enumerate(per_deal):
+        for position in range(seats):
+            mean = values[position] / replays[deal]
+            deal_sum[position] += mean
+            deal_sumsq[position] += mean * mean
+    return {"deals": deals, "hands": len(tables), "deal_sum": deal_sum, "deal_sumsq": deal_sumsq,
+            "hand_sum": hand_sum, "hand_sumsq": hand_sumsq}

@@ -1,0 +1,212 @@
+"""Playing tournament blocks in worker processes that can die without losing or hanging the run.
+
+Each worker is a spawned process serving one block at a time over its own pipe, so the
+main process always knows which block a worker holds. A worker killed from outside (the
+OOM killer, ``kill -9``) is noticed through its process sentinel: its block is played again
+by a fresh worker, up to :data:`MAX_ATTEMPTS` times, then the run stops naming the block.
+Blocks are pure functions of (config, task), so a retried block gives the same result and
+the results do not depend on the number of workers. Workers ignore Ctrl-C (the main process
+stops them) and exit quietly when the main process dies.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.match import Task, run_task
+
+MAX_ATTEMPTS = 3
+PARENT_POLL_SECONDS = 0.5
+
+
+class BlockError(RuntimeError):
+    """A block could not be played: its worker kept dying, or the harness failed on it."""
+
+
+def run_blocks(config: TournamentConfig, tasks: list[Task], modules: Iterable[str] = ()) -> Iterator[dict[str, Any]]:
+    """Play ``tasks``, yielding each result as it ends: in this process (``workers: 1``) or in workers.
+
+    ``modules`` are imported in each worker first (those that register the agents by name).
+    """
+    if config.workers == 1:
+        for task in tasks:
+            yield _contained(config, task)
+        return
+    yield from _Pool(config, min(config.workers, len(tasks)), tuple(modules)).run(tasks)
+
+
+def _contained(config: TournamentConfig, task: Task) -> dict[str, Any]:
+    try:
+        return run_task(config, task)
+    except Exception as err:  # noqa: BLE001 - a harness failure stops the run with the block named
+        raise BlockError(f"block {task.task_id}: {type(err).__name__}: {err}") from err
+
+
+class _Worker:
+    """One worker process, its pipe, and the task it is playing (None when idle)."""
+
+    def __init__(self, context: Any, config: TournamentConfig, modules: tuple[str, ...]) -> None:
+        ours, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, config, modules, os.getpid()), daemon=True)
+        with _ctrl_c_ignored():
+            self.process.start()
+        theirs.close()
+        self.conn: Connection = ours
+        self.task: Task | None = None
+
+    def assign(self, task: Task) -> bool:
+        """Hand ``task`` over; False if the worker is gone."""
+        try:
+            self.conn.send(task)
+        except OSError:
+            return False
+        self.task = task
+        return True
+
+    def receive(self) -> tuple[str, Any] | None:
+        """The worker's reply, or None if it died (its pipe closed without one)."""
+        if self.conn.poll():
+            try:
+                return self.conn.recv()
+            except (EOFError, OSError):
+                pass
+        self.process.join(5)
+        return None
+
+    def death(self) -> str:
+        """How the worker ended, in words."""
+        code = self.process.exitcode
+        if code is None:
+            return "its pipe closed"
+        if code < 0:
+            return f"killed by {signal.Signals(-code).name}"
+        return f"exit status {code}"
+
+    def stop(self) -> None:
+        """End the worker: politely when idle, at once when busy or stuck."""
+        if self.task is None and self.process.is_alive():
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+            self.process.join(2)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(2)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+class _Pool:
+    """``size`` spawned workers serving a queue of tasks; a task whose worker dies goes back to its front."""
+
+    def __init__(self, config: TournamentConfig, size: int, modules: tuple[str, ...]) -> None:
+        self.config = config
+        self.size = size
+        self.modules = modules
+        self.context = multiprocessing.get_context("spawn")
+        self.pending: deque[Task] = deque()
+        self.deaths: Counter[str] = Counter()
+        self.workers: list[_Worker] = []
+
+    def _start(self) -> _Worker:
+        return _Worker(self.context, self.config, self.modules)
+
+    def run(self, tasks: list[Task]) -> Iterator[dict[str, Any]]:
+        """Yield each task's result as it arrives; :class:`BlockError` when a block cannot be played."""
+        self.pending.extend(tasks)
+        try:
+            self.workers = [self._start() for _ in range(self.size)]
+            while self.pending or any(w.task is not None for w in self.workers):
+                for index, worker in enumerate(self.workers):
+                    if worker.task is None and self.pending:
+                        task = self.pending.popleft()
+                        if not worker.assign(task):
+                            self._lost(index, task)
+                busy = [w for w in self.workers if w.task is not None]
+                ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+                for index, worker in enumerate(self.workers):
+                    task = worker.task
+                    if task is None or not ready & {worker.conn, worker.process.sentinel}:
+                        continue
+                    reply = worker.receive()
+                    worker.task = None
+                    if reply is None:
+                        self._lost(index, task)
+                    elif reply[0] == "crash":
+                        raise BlockError(f"block {task.task_id}: {reply[1]}")
+                    else:
+                        yield reply[1]
+        finally:
+            for worker in self.workers:
+                worker.stop()
+
+    def _lost(self, index: int, task: Task) -> None:
+        """Worker ``index`` died holding ``task``: replace it and queue the task again, or stop the run."""
+        dead = self.workers[index]
+        dead.task = None
+        dead.stop()
+        self.deaths[task.task_id] += 1
+        if self.deaths[task.task_id] >= MAX_ATTEMPTS:
+            raise BlockError(f"block {task.task_id}: its worker process died {MAX_ATTEMPTS} times (last: "
+                             f"{dead.death()}); stopped. Finished blocks are saved: rerun to resume")
+        self.pending.appendleft(task)
+        self.workers[index] = self._start()
+
+
+class _ctrl_c_ignored:
+    """Start children with SIGINT ignored (inherited through exec), so Ctrl-C reaches the main process only."""
+
+    def __enter__(self) -> None:
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _exit_with(parent: int) -> None:
+    """Exit quietly (no traceback, no result) as soon as ``parent`` is gone."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _serve(conn: Connection, config: TournamentConfig, modules: tuple[str, ...], parent: int) -> None:
+    """A worker's loop: receive a task, play it, send ``("ok", result)`` or ``("crash", message)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with(parent)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            for module in modules:
+                importlib.import_module(module)
+            reply = ("ok", run_task(config, task))
+        except Exception as err:  # noqa: BLE001 - reported to the main process, which names the block
+            reply = ("crash", f"{type(err).__name__}: {err}")
+        try:
+            conn.send(reply)
+        except OSError:
+            return

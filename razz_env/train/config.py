@@ -1,0 +1,458 @@
+"""Training configuration (YAML): algorithm, table, opponent pool, evaluation and checkpoints.
+
+Everything is checked when a config is built, before any run folder is touched: each
+field's type and range, the table, the agents (known, constructible, and able to sit at
+the training table) and the SB3 keyword arguments (``algo_kwargs`` against the
+algorithm's parameters, ``policy_kwargs`` against its policy's, with their types). A bad
+file or value is one :class:`ConfigError` line naming the field and what is allowed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import re
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.settings import checked_fields, read_settings_file, with_overrides
+
+MASKING_ALGORITHMS = ("maskable_ppo",)
+VEC_ENVS = ("dummy", "subproc", "batch")
+INIT_MODEL_KEYS = ("path", "sha256")
+WIDEN_FROM_KEYS = ("encoding", "num_players")
+SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
+MAX_SEED = 2**32 - 1
+# SB3 keywords the trainer sets itself, with what to use instead.
+SET_BY_TRAINER = {
+    "policy": "the trainer uses MlpPolicy", "env": "the trainer builds the environments",
+    "policy_kwargs": "use the policy_kwargs field", "seed": "use the seed field",
+    "tensorboard_log": "the run folder's tb/ is used", "device": "training runs on the CPU",
+    "verbose": "the trainer sets it", "_init_setup_model": "the trainer sets it",
+}
+SET_BY_POLICY = {
+    "observation_space": "the environment's", "action_space": "the environment's",
+    "lr_schedule": "set from algo_kwargs.learning_rate", "net_arch": "use the net_arch field",
+}
+
+
+def _describe(hint: Any) -> str:
+    """A type hint in words."""
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", type(None): "null",
+             Any: "anything"}
+    if hint in names:
+        return names[hint]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_describe(arg) for arg in args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _describe(args[0])
+        return "a list" if args[0] is Any else f"a list of {item.removeprefix('a ').removeprefix('an ')}s"
+    if origin in (tuple, list):
+        return f"a list [{', '.join(_describe(arg) for arg in args)}]" if args else "a list"
+    if origin is dict or hint is dict or is_dataclass(hint):
+        return "a mapping"
+    if origin is type:
+        return "a Python class (cannot be given in YAML)"
+    return f"{getattr(hint, '__name__', hint)} (cannot be given in YAML)"
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    """Whether a YAML value fits a type hint (numbers: ``float`` takes integers; ``bool`` is not a number)."""
+    if hint is Any:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if is_dataclass(hint):
+        return isinstance(value, (hint, Mapping))
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_matches(value, arg) for arg in args)
+    if origin in (tuple, list):
+        if not isinstance(value, (list, tuple)):
+            return False
+        if not args:
+            return True
+        if origin is list or (len(args) == 2 and args[1] is Ellipsis):
+            return all(_matches(item, args[0]) for item in value)
+        return len(value) == len(args) and all(_matches(item, arg) for item, arg in zip(value, args))
+    if origin is dict or hint is dict:
+        if not isinstance(value, Mapping):
+            return False
+        key_hint, value_hint = args or (Any, Any)
+        return all(_matches(k, key_hint) and _matches(v, value_hint) for k, v in value.items())
+    return False
+
+
+def check_type(label: str, value: Any, hint: Any) -> None:
+    """Refuse ``value`` unless it fits ``hint``, naming ``label`` and the expected type."""
+    if not _matches(value, hint):
+        raise ConfigError(f"{label}: expected {_describe(hint)}, got {shown(value)}")
+
+
+def _check_field_types(settings: Any, prefix: str) -> None:
+    hints = typing.get_type_hints(type(settings))
+    for item in fields(settings):
+        check_type(prefix + item.name, getattr(settings, item.name), hints[item.name])
+
+
+def _check_recordable(settings: Any) -> None:
+    """Refuse values ``config.json`` cannot record exactly (dates, binary, NaN and infinities inside mappings)."""
+    for item in fields(settings):
+        value = getattr(settings, item.name)
+        try:
+            json.dumps(asdict(value) if is_dataclass(value) else value, allow_nan=False)
+        except (TypeError, ValueError) as err:
+            raise ConfigError(f"{item.name}: only plain finite values (numbers, strings, true/false, null, lists, "
+                              f"mappings) can be recorded in config.json, got {shown(value)}") from err
+
+
+def _require_positive_int(label: str, value: int) -> None:
+    if value < 1:
+        raise ConfigError(f"{label}: expected a positive integer, got {shown(value)}")
+
+
+def checked_mapping(cls: type, data: Any, label: str) -> dict[str, Any]:
+    """``data`` as a dict of ``cls``'s fields: a mapping with name keys, unknown ones refused naming the known."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{label}: expected a mapping of settings, got {shown(data)}")
+    for key in data:
+        if not isinstance(key, str):
+            raise ConfigError(f"{label}: setting names are strings, got the key {shown(key)}")
+    return checked_fields(cls, data, label)
+
+
+def check_agent_spec(label: str, spec: Any, variant: str | None = None,
+                     num_seats: int | tuple[int, ...] | None = None) -> None:
+    """Refuse an agent spec that names no agent, does not build, or (given a table) cannot sit at it (at every
+    size of ``num_seats``, when it lists several)."""
+    from razz_env.agents.registry import make_agent
+    from razz_env.encoding.interface import seating_problem
+
+    if not isinstance(spec, (str, Mapping)):
+        raise ConfigError(f"{label}: expected an agent name or a mapping with 'type', got {shown(spec)}")
+    try:
+        agent = make_agent(spec, seed=0)
+    except (LookupError, ValueError, TypeError, RuntimeError, ImportError) as err:
+        raise ConfigError(f"{label}: {' '.join(str(err).split())}") from err
+    if variant is not None and num_seats is not None:
+        for seats in (num_seats,) if isinstance(num_seats, int) else num_seats:
+            problem = seating_problem(agent, variant, seats)
+            if problem is not None:
+                raise ConfigError(f"{label}: {problem}")
+
+
+def _check_sb3_kwargs(label: str, kwargs: Mapping[str, Any], target: Any, reserved: Mapping[str, str]) -> None:
+    """Refuse keywords ``target`` does not take (naming those it does), reserved ones and wrong types."""
+    parameters = {name: p for name, p in inspect.signature(target).parameters.items()
+                  if name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    for key, value in kwargs.items():
+        if key in reserved:
+            raise ConfigError(f"{label}.{key}: not settable here ({reserved[key]})")
+        if key not in parameters:
+            known = sorted(name for name in parameters if name not in reserved)
+            raise ConfigError(f"{label}: unknown key {key!r} for {target.__qualname__}; known: {known}")
+        hint = parameters[key].annotation
+        if hint is not inspect.Parameter.empty:
+            check_type(f"{label}.{key}", value, hint)
+
+
+@dataclass(frozen=True)
+class OpponentPoolConfig:
+    """Who the learner plays: fixed baselines by weight, plus snapshots of itself (self-play).
+
+    Each hand draws a snapshot with probability ``self_play_share`` (ramped linearly from
+    ``self_play_start`` to ``self_play_end`` over training, once a snapshot exists), else a
+    baseline in proportion to ``weights``. A snapshot is taken every ``snapshot_every`` steps;
+    the newest ``max_snapshots`` are kept.
+    """
+
+    baselines: tuple[Any, ...] = ("random", "calling_station", "razz_heuristic")
+    weights: tuple[float, ...] = (1.0, 1.0, 2.0)
+    self_play_start: float = 0.0
+    self_play_end: float = 0.3
+    snapshot_every: int = 100_000
+    max_snapshots: int = 5
+
+    def __post_init__(self) -> None:
+        _check_field_types(self, "opponents.")
+        if not self.baselines:
+            raise ConfigError("opponents.baselines: expected at least one agent")
+        for index, spec in enumerate(self.baselines):
+            check_agent_spec(f"opponents.baselines[{index}]", spec)
+        if len(self.baselines) != len(self.weights):
+            raise ConfigError(f"opponents.weights: expected {len(self.baselines)} weights (one per baseline), "
+                              f"got {len(self.weights)}")
+        for index, weight in enumerate(self.weights):
+            if not (math.isfinite(weight) and weight >= 0):
+                raise ConfigError(f"opponents.weights[{index}]: expected a finite weight >= 0, got {shown(weight)}")
+        if not any(self.weights):
+            raise ConfigError("opponents.weights: at least one weight must be positive")
+        for name in ("self_play_start", "self_play_end"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ConfigError(f"opponents.{name}: expected a share from 0 to 1, got {shown(value)}")
+        for name in ("snapshot_every", "max_snapshots"):
+            _require_positive_int(f"opponents.{name}", getattr(self, name))
+        object.__setattr__(self, "baselines", tuple(self.baselines))
+        object.__setattr__(self, "weights", tuple(float(w) for w in self.weights))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> OpponentPoolConfig:
+        """Build from the ``opponents`` mapping of a YAML config (unknown keys refused)."""
+        return cls(**checked_mapping(cls, data, "opponents"))
+
+    def share_at(self, progress: float) -> float:
+        """Self-play share at ``progress`` (0 to 1 of the training steps)."""
+        return self.self_play_start + (self.self_play_end - self.self_play_start) * min(max(progress, 0.0), 1.0)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """One training run; ``razz train --config FILE`` reads it from YAML.
+
+    ``ante``, ``bring_in``, ``small_bet`` and ``big_bet`` default to the variant's (1/2/5/10 in the seven-card
+    games, 1/1/2/4 in MiniRazz), and the table plays the variant's raise cap; the config holds the values it
+    plays, defaults filled in (as ``config.json`` records them).
+
+    ``num_players`` is one table size, or a list of two or more (mixed table sizes, e.g. ``[2, 6]``): then
+    environment ``i`` of the ``n_envs`` plays ``num_players[i % len(num_players)]`` seats (round-robin, so
+    ``n_envs`` must be a multiple of the number of sizes), the encoding must be a padded one (``flat8`` or
+    ``ranks8``: one observation layout for every size), and ``vec_env`` ``dummy`` or ``subproc``.
+
+    ``init_model`` (``{path, sha256}``) starts a new run from the weights and optimizer state of a model
+    file instead of random ones (the steps still count from 0); the file is loaded only if its bytes match
+    ``sha256``, and :func:`razz_env.train.train.train` refuses one of another algorithm, table or network
+    before the run folder is touched. With ``widen_from: {encoding, num_players}`` the file was trained on
+    that fixed-size encoding and table size, and this config's encoding is its padded twin (``flat`` to
+    ``flat8``): its input layer is widened (:mod:`razz_env.train.widen`) so the run starts from a network
+    that plays as the file does at that size.
+    """
+
+    name: str = "ppo_razz"
+    algorithm: str = "maskable_ppo"
+    variant: str = "razz"
+    num_players: int | tuple[int, ...] = 2
+    starting_stacks: int = 1000
+    ante: int | None = None
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    encoding: str = "flat"
+    total_timesteps: int = 1_000_000
+    n_envs: int = 8
+    vec_env: str = "dummy"
+    seed: int = 0
+    net_arch: tuple[int, ...] = (256, 256)
+    policy_kwargs: dict[str, Any] = field(default_factory=dict)
+    algo_kwargs: dict[str, Any] = field(default_factory=dict)
+    opponents: OpponentPoolConfig = field(default_factory=OpponentPoolConfig)
+    eval_every: int = 100_000
+    eval_deals: int = 500
+    eval_opponents: tuple[Any, ...] = ("random", "calling_station", "razz_heuristic")
+    checkpoint_every: int = 100_000
+    output: str = "runs/ppo_razz"
+    torch_threads: int = 1
+    max_minutes: float | None = None
+    init_model: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        _check_field_types(self, "")
+        if isinstance(self.opponents, Mapping):
+            object.__setattr__(self, "opponents", OpponentPoolConfig.from_dict(self.opponents))
+        object.__setattr__(self, "net_arch", tuple(self.net_arch))
+        if not isinstance(self.num_players, int):
+            object.__setattr__(self, "num_players", tuple(self.num_players))
+        object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
+        object.__setattr__(self, "policy_kwargs", dict(self.policy_kwargs))
+        object.__setattr__(self, "algo_kwargs", dict(self.algo_kwargs))
+        self._check_names()
+        self._fill_stakes()
+        self._check_table()
+        self._check_counts()
+        self._check_algorithm()
+        self._check_init_model()
+        if not self.eval_opponents:
+            raise ConfigError("eval_opponents: expected at least one agent")
+        for index, spec in enumerate(self.eval_opponents):
+            check_agent_spec(f"eval_opponents[{index}]", spec, self.variant, self.seat_counts)
+        for index, spec in enumerate(self.opponents.baselines):
+            check_agent_spec(f"opponents.baselines[{index}]", spec, self.variant, self.seat_counts)
+        _check_recordable(self)
+
+    def _check_names(self) -> None:
+        bad = not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\") \
+            or not self.name.isprintable() or self.name != self.name.strip()
+        if bad:
+            raise ConfigError(f"name: expected a non-empty name without slashes (it names the run's files), "
+                              f"got {shown(self.name)}")
+        if not self.output.strip():
+            raise ConfigError("output: expected a folder path, got an empty string")
+
+    def _fill_stakes(self) -> None:
+        """The stakes left out (``None``) are the variant's."""
+        from razz_env.engine.variants import get_variant
+
+        defaults = get_variant(self.variant).default_stakes
+        for name, default in defaults._asdict().items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, default)
+
+    def _check_table(self) -> None:
+        from razz_env.encoding import ENCODINGS, is_padded
+        from razz_env.envs.common import table_config
+
+        if isinstance(self.num_players, tuple) and (len(set(self.num_players)) < 2
+                                                    or len(set(self.num_players)) != len(self.num_players)):
+            raise ConfigError(f"num_players: expected a seat count, or a list of two or more different seat counts "
+                              f"(mixed table sizes), got {shown(list(self.num_players))}")
+        for seats in self.seat_counts:
+            table_config(**{k: v for k, v in self.table_kwargs(seats).items() if k != "encoding"})
+        if self.encoding not in ENCODINGS:
+            raise ConfigError(f"encoding: unknown encoding {shown(self.encoding)}; known: {', '.join(ENCODINGS)}")
+        if self.mixed_sizes and not is_padded(self.encoding):
+            padded = ", ".join(name for name in ENCODINGS if is_padded(name))
+            raise ConfigError(f"num_players: a list of table sizes needs a padded encoding (one observation layout "
+                              f"for every size), got encoding {shown(self.encoding)}; set encoding to one of "
+                              f"{padded}")
+
+    def _check_counts(self) -> None:
+        for name in ("total_timesteps", "n_envs", "eval_every", "eval_deals", "checkpoint_every", "torch_threads"):
+            _require_positive_int(name, getattr(self, name))
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ConfigError(f"seed: expected an integer from 0 to {MAX_SEED}, got {shown(self.seed)}")
+        if self.vec_env not in VEC_ENVS:
+            raise ConfigError(f"vec_env: expected one of {', '.join(VEC_ENVS)}, got {shown(self.vec_env)}")
+        if self.mixed_sizes:
+            sizes = len(self.seat_counts)
+            if self.n_envs % sizes:
+                raise ConfigError(f"n_envs: expected a multiple of the {sizes} table sizes in num_players (environment "
+                                  f"i plays num_players[i % {sizes}] seats), got {self.n_envs}")
+            if self.vec_env == "batch":
+                raise ConfigError("vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of "
+                                  "num_players")
+        for index, width in enumerate(self.net_arch):
+            _require_positive_int(f"net_arch[{index}]", width)
+        if self.max_minutes is not None and not (math.isfinite(self.max_minutes) and self.max_minutes > 0):
+            raise ConfigError(f"max_minutes: expected a positive number of minutes, got {shown(self.max_minutes)}")
+
+    def _check_algorithm(self) -> None:
+        from razz_env.agents.sb3_agent import ALGORITHMS, algorithm_class
+
+        if self.algorithm not in ALGORITHMS:
+            raise ConfigError(f"algorithm: unknown {shown(self.algorithm)}; known: {', '.join(ALGORITHMS)}")
+        try:
+            cls = algorithm_class(self.algorithm)
+        except ImportError as err:
+            raise ConfigError(f"algorithm: {self.algorithm} needs the train extra "
+                              f"(pip install 'razz-env[train]'): {err}") from err
+        _check_sb3_kwargs("algo_kwargs", self.algo_kwargs, cls.__init__, SET_BY_TRAINER)
+        _check_sb3_kwargs("policy_kwargs", self.policy_kwargs, cls.policy_aliases["MlpPolicy"].__init__,
+                          SET_BY_POLICY)
+
+    def _check_init_model(self) -> None:
+        """``init_model`` is null or ``{path, sha256}``, with ``widen_from: {encoding, num_players}`` when the file
+        was trained on the fixed-size twin of this config's padded encoding (the file itself is checked when a
+        run starts from it)."""
+        if self.init_model is None:
+            return
+        keys = set(self.init_model)
+        if not set(INIT_MODEL_KEYS) <= keys <= {*INIT_MODEL_KEYS, "widen_from"}:
+            raise ConfigError(f"init_model: expected a mapping with {', '.join(INIT_MODEL_KEYS)} (the model file and "
+                              f"its SHA-256) and optionally widen_from, got the keys "
+                              f"{', '.join(sorted(shown(key) for key in keys))}")
+        for key in INIT_MODEL_KEYS:
+            check_type(f"init_model.{key}", self.init_model[key], str)
+        path, sha256 = self.init_model["path"], self.init_model["sha256"]
+        if not path.strip() or not path.isprintable():
+            raise ConfigError(f"init_model.path: expected the model file's path (printable characters), got "
+                              f"{shown(path)}")
+        if not SHA256_PATTERN.fullmatch(sha256.lower()):
+            raise ConfigError(f"init_model.sha256: expected the file's SHA-256 as 64 hex digits, got {shown(sha256)}")
+        checked: dict[str, Any] = {"path": path, "sha256": sha256.lower()}
+        if "widen_from" in keys:
+            checked["widen_from"] = self._checked_widen_from(self.init_model["widen_from"])
+        object.__setattr__(self, "init_model", checked)
+
+    def _checked_widen_from(self, widen_from: object) -> dict[str, Any]:
+        """``init_model.widen_from``: the fixed-size twin of this config's padded encoding, and a table size."""
+        from razz_env.encoding import is_padded
+        from razz_env.engine.config import MAX_SEATS
+
+        if not isinstance(widen_from, Mapping) or set(widen_from) != set(WIDEN_FROM_KEYS):
+            raise ConfigError(f"init_model.widen_from: expected a mapping with exactly {', '.join(WIDEN_FROM_KEYS)} "
+                              f"(the encoding and table size the file was trained at), got {shown(widen_from)}")
+        encoding, seats = widen_from["encoding"], widen_from["num_players"]
+        check_type("init_model.widen_from.encoding", encoding, str)
+        if not is_padded(self.encoding) or encoding + "8" != self.encoding:
+            twin = self.encoding.removesuffix("8") if is_padded(self.encoding) else None
+            allowed = f"only {twin!r}" if twin else "nothing: widening needs a padded encoding (flat8 or ranks8)"
+            raise ConfigError(f"init_model.widen_from.encoding: a file is widened from the fixed-size twin of the "
+                              f"config's encoding {self.encoding!r}, so {allowed} is allowed, got {shown(encoding)}")
+        check_type("init_model.widen_from.num_players", seats, int)
+        if not 2 <= seats <= MAX_SEATS:
+            raise ConfigError(f"init_model.widen_from.num_players: expected a table size from 2 to {MAX_SEATS}, "
+                              f"got {seats}")
+        return {"encoding": encoding, "num_players": seats}
+
+    @property
+    def masks_natively(self) -> bool:
+        """The algorithm takes action masks itself (else illegal choices play check/fold)."""
+        return self.algorithm in MASKING_ALGORITHMS
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """The table sizes trained at, in ``num_players`` order."""
+        return (self.num_players,) if isinstance(self.num_players, int) else self.num_players
+
+    @property
+    def mixed_sizes(self) -> bool:
+        """Whether the run trains at more than one table size."""
+        return len(self.seat_counts) > 1
+
+    def table_kwargs(self, num_players: int | None = None) -> dict[str, Any]:
+        """Keyword arguments of :class:`razz_env.SingleAgentEnv` for this table (at ``num_players`` seats, one of
+        :attr:`seat_counts`; by default the only one)."""
+        if num_players is None:
+            if self.mixed_sizes:
+                raise ValueError(f"table_kwargs: name one of the table sizes {list(self.seat_counts)}")
+            num_players = self.seat_counts[0]
+        return {"variant": self.variant, "num_players": num_players, "starting_stacks": self.starting_stacks,
+                "ante": self.ante, "bring_in": self.bring_in, "small_bet": self.small_bet,
+                "big_bet": self.big_bet, "encoding": self.encoding}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (for the run folder's ``config.json``)."""
+        data = asdict(self)
+        data["net_arch"] = list(self.net_arch)
+        if isinstance(self.num_players, tuple):
+            data["num_players"] = list(self.num_players)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, **overrides: Any) -> TrainConfig:
+        """Build from a YAML mapping; unknown keys are an error naming them, overrides set to ``None`` are unset."""
+        return cls(**with_overrides(checked_mapping(cls, data, "train config"), overrides))
+
+    @classmethod
+    def from_yaml(cls, path: str | Path, **overrides: Any) -> TrainConfig:
+        """Load ``path`` (YAML); ``name`` and ``output`` default from the file name."""
+        data = read_settings_file(path, "training", "configs/train_ppo_razz.yaml")
+        data.setdefault("name", Path(path).stem)
+        if isinstance(data["name"], str):
+            data.setdefault("output", f"runs/{data['name']}")
+        return cls.from_dict(data, **overrides)

@@ -1,0 +1,151 @@
+"""Tournament configuration: every field's type and value checked, YAML files read strictly, the identity
+that decides which results a folder may hold."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.config import MAX_BLOCKS, TournamentConfig
+from razz_env.evaluate.tournament import check_agents
+
+CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("tournament_*.yaml"))
+
+BASE = {"agents": ["random", "calling_station"], "deals": 20, "block_deals": 10, "workers": 1}
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("records", "no", "records: expected true/false, got 'no'"),
+    ("duplicate", 1, "duplicate: expected true/false, got 1"),
+    ("seed", "abc", "seed: expected an integer, got 'abc'"),
+    ("seed", 1.5, "seed: expected an integer, got 1.5"),
+    ("seed", True, "seed: expected an integer, got True"),
+    ("deals", 2.0, "deals: expected a positive integer, got 2.0"),
+    ("workers", "2", "workers: expected a positive integer, got '2'"),
+    ("decision_timeout", math.nan, "decision_timeout: expected a number of seconds"),
+    ("decision_timeout", math.inf, "decision_timeout: expected a number of seconds"),
+    ("decision_timeout", "2", "decision_timeout: expected a number of seconds"),
+    ("edge_bb_per_100", math.nan, "edge_bb_per_100: expected a number above 0"),
+    ("ante", "1", "ante: expected an integer"),
+    ("raise_cap", 2.5, "raise_cap: expected an integer"),
+    ("variant", ["razz"], "variant: expected a non-empty string"),
+    ("format", ["table"], "format: expected 'round_robin' or 'table'"),
+    ("output", "", "output: expected a non-empty string"),
+    ("output", 5, "output: expected a non-empty string"),
+    ("name", "../../escape", "name: expected a plain name"),
+    ("name", "a/b", "name: expected a plain name"),
+    ("name", "..", "name: expected a plain name"),
+    ("name", 7, "name: expected a non-empty string"),
+    ("agents", "random", "agents: expected a list of agent names"),
+    ("agents", {"type": "random"}, "agents: expected a list of agent names"),
+    ("agents", ["random", ["calling_station"]], r"agents\[1\]: expected an agent name or a mapping"),
+    ("agents", ["random", {"samples": 3}], r"agents\[1\]: a mapping needs a 'type'"),
+    ("agents", ["random", {"type": 5}], r"agents\[1\].type: expected a non-empty string"),
+    ("agents", ["random", {"type": "random", "label": None}], r"agents\[1\].label: expected a non-empty string"),
+    ("agents", ["random", {"type": "random", "x": math.nan}], r"agents\[1\].x: expected a finite number"),
+    ("agents", ["random", {"type": "random", "label": "random"}], r"agents\[1\]: shown as 'random' like agents\[0\]"),
+    ("agents", ["random", {"type": "random", "label": "a\nb"}], r"agents\[1\]: its name must be visible text"),
+])
+def test_a_field_of_the_wrong_type_or_value_is_refused_naming_it(field, value, message):
+    with pytest.raises(ConfigError, match=message):
+        TournamentConfig.from_dict({**BASE, field: value})
+
+
+def test_more_blocks_than_the_limit_are_refused_before_any_is_built():
+    with pytest.raises(ConfigError, match=f"deals: .* blocks; at most {MAX_BLOCKS}"):
+        TournamentConfig.from_dict({**BASE, "deals": 10**15, "block_deals": 1})
+
+
+def test_unknown_keys_are_refused_naming_the_known_ones():
+    with pytest.raises(ConfigError, match=r"unknown key\(s\) 'hands', 3; known: name, variant, format, agents"):
+        TournamentConfig.from_dict({**BASE, "hands": 10, 3: 4})
+
+
+def test_the_default_tournament_is_valid():
+    config = TournamentConfig()
+    assert config.labels[:2] == ["random", "calling_station"] and config.output == "results/default"
+
+
+def test_the_default_tournament_seats_the_trained_agents_and_every_exploiter():
+    wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_multiway", "ppo_razz_psro", "monte_carlo", "maniac",
+              "check_raiser", "board_bully", "rock", "tag"}
+    assert wanted <= set(TournamentConfig().labels)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "empty; expected a mapping of tournament settings"),
+    ("# only a comment\n", "empty; expected a mapping of tournament settings"),
+    ("null\n", "empty"),
+    ("- random\n- calling_station\n", "expected a mapping of tournament settings, got list"),
+    ("agents: [random, calling_station\n", "not valid YAML at line 2"),
+    ("deals: 10\ndeals: 20\n", "not valid YAML at line 2, column 1: key 'deals' is given twice"),
+    ("a: !!python/object:os.system x\n", "not valid YAML"),
+    ("\tdeals: 3\n", "not valid YAML"),
+])
+def test_a_bad_config_file_is_one_clear_error(tmp_path, text, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message) as caught:
+        TournamentConfig.from_yaml(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_missing_unreadable_and_binary_config_files_are_clear_errors(tmp_path):
+    with pytest.raises(ConfigError, match="missing.yaml: no such file"):
+        TournamentConfig.from_yaml(tmp_path / "missing.yaml")
+    with pytest.raises(ConfigError, match="is a folder, expected a YAML file"):
+        TournamentConfig.from_yaml(tmp_path)
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"deals: \xff\xfe\n")
+    with pytest.raises(ConfigError, match="not UTF-8 text"):
+        TournamentConfig.from_yaml(binary)
+
+
+def test_name_and_output_default_from_the_file_name_and_stay_in_results(tmp_path):
+    path = tmp_path / "my_run.yaml"
+    path.write_text("agents: [random, calling_station]\n")
+    config = TournamentConfig.from_yaml(path)
+    assert (config.name, config.output) == ("my_run", "results/my_run")
+    path.write_text("name: ../../escape\nagents: [random, calling_station]\n")
+    with pytest.raises(ConfigError, match="name: expected a plain name"):
+        TournamentConfig.from_yaml(path)
+
+
+def test_the_identity_holds_what_decides_results_and_not_the_deal_count():
+    config = TournamentConfig.from_dict(BASE)
+    same = [{"deals": 4000}, {"workers": 2}, {"records": True}, {"decision_timeout": 9.0}, {"name": "other"},
+            {"output": "elsewhere"}, {"edge_bb_per_100": 2.0}]
+    for change in same:
+        assert TournamentConfig.from_dict({**BASE, **change}).config_id == config.config_id, change
+    different = [{"seed": 1}, {"agents": ["random", "razz_heuristic"]}, {"variant": "stud"}, {"format": "table"},
+                 {"duplicate": False}, {"block_deals": 5}, {"ante": 0}, {"raise_cap": None}, {"starting_stack": 500},
+                 {"agents": ["random", {"type": "calling_station", "label": "cs"}]}]
+    for change in different:
+        assert TournamentConfig.from_dict({**BASE, **change}).config_id != config.config_id, change
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=[p.stem for p in CONFIGS])
+def test_the_shipped_configs_pass_every_check(path):
+    config = TournamentConfig.from_yaml(path)
+    assert config.output == f"results/{path.stem}" and check_agents(config)
+
+
+def test_stakes_and_cap_default_to_the_variants_and_the_seven_card_identity_is_unchanged():
+    mini = TournamentConfig.from_dict({**BASE, "variant": "minirazz"})
+    assert (mini.ante, mini.bring_in, mini.small_bet, mini.big_bet, mini.raise_cap) == (1, 1, 2, 4, 2)
+    assert mini.hand_config(2).big_bet == 4
+    assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "raise_cap": None}).raise_cap is None
+    assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "big_bet": 6}).big_bet == 6
+    default = TournamentConfig()
+    assert (default.ante, default.bring_in, default.small_bet, default.big_bet, default.raise_cap) == (1, 2, 5, 10, 4)
+    six = TournamentConfig(agents=("random", "calling_station", "razz_heuristic", "monte_carlo", "ppo_razz",
+                                   "qrdqn_razz"))
+    assert six.config_id == "1984f83442ef03d1"  # as before variants had their own stakes: old folders resume
+    with pytest.raises(ConfigError, match="variant: unknown variant 'minirazzz'; known: razz, action_razz"):
+        TournamentConfig.from_dict({**BASE, "variant": "minirazzz"})
+    with pytest.raises(ConfigError, match="agents: a table seats at most 2 agents in minirazz_tiny .*, got 3"):
+        TournamentConfig.from_dict({**BASE, "variant": "minirazz_tiny", "format": "table",
+                                    "agents": ["random", "calling_station", {"type": "random", "label": "r2"}]})

@@ -1,0 +1,68 @@
+"""``razz train`` on the batched engine (``vec_env: batch``): the pool, self-play snapshots and the refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib", reason="MaskablePPO is in sb3-contrib (the train extra)")
+pytest.importorskip("numba", reason="the batched engine needs numba (the batch extra)")
+
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.train.train import build_vec_env, train  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def _config(tmp_path, **overrides) -> TrainConfig:
+    settings = {
+        "name": "batch_smoke", "algorithm": "maskable_ppo", "total_timesteps": 512, "n_envs": 32, "vec_env": "batch",
+        "net_arch": [16], "algo_kwargs": {"n_steps": 8, "batch_size": 64, "n_epochs": 1}, "eval_every": 256,
+        "eval_deals": 10, "checkpoint_every": 256, "output": str(tmp_path / "run"), "eval_opponents": ["random"],
+        "opponents": {"baselines": ["random", "calling_station"], "weights": [1.0, 1.0], "snapshot_every": 256,
+                      "max_snapshots": 2, "self_play_start": 0.5, "self_play_end": 0.5},
+    }
+    settings.update(overrides)
+    return TrainConfig.from_dict(settings)
+
+
+def test_maskable_ppo_trains_on_the_batch_vec_env_with_self_play(tmp_path):
+    summary = train(_config(tmp_path), progress=False)
+    assert summary["vec_env"] == "batch" and summary["steps"] >= 512
+    assert (tmp_path / "run" / "final.zip").exists()
+    (draws,) = summary["opponent_draws"]
+    assert {"random", "calling_station", "self"} <= set(draws), draws
+
+
+def test_a_baseline_reading_the_view_is_refused_before_the_folder_is_touched(tmp_path):
+    config = _config(tmp_path, opponents={"baselines": ["random", "razz_heuristic"], "weights": [1.0, 1.0]})
+    with pytest.raises(ConfigError, match=r"opponents.baselines\[1\]: vec_env 'batch' cannot seat it .*reads the view"):
+        train(config, progress=False)
+    assert not (tmp_path / "run").exists()
+
+
+def test_batch_vec_env_answers_masks_through_the_wrappers(tmp_path):
+    venv = build_vec_env(_config(tmp_path, n_envs=4))
+    venv.reset()
+    masks = venv.env_method("action_masks")
+    assert len(masks) == 4 and all(m.any() for m in masks)
+    venv.close()
+
+
+def test_razz_train_vec_env_batch_on_the_command_line(tmp_path, capsys):
+    import json
+
+    from razz_env.cli import main
+
+    path = tmp_path / "tiny.yaml"
+    path.write_text("name: tiny\nn_envs: 8\nnet_arch: [8]\n"
+                    "opponents: {baselines: [random, calling_station], weights: [1, 1]}\n")
+    argv = ["train", "--config", str(path), "--output", str(tmp_path / "run"), "--dry-run"]
+    assert main([*argv, "--vec-env", "batch"]) == 0
+    assert json.loads(capsys.readouterr().out)["config"]["vec_env"] == "batch"
+    path.write_text("name: tiny\nn_envs: 8\nnet_arch: [8]\n")  # the default pool has razz_heuristic
+    assert main([*argv, "--vec-env", "batch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "opponents.baselines[2]: vec_env 'batch' cannot seat it" in err, err
+    assert not (tmp_path / "run").exists()
