@@ -8,7 +8,7 @@ with the chain's configs and commands, its steps and training minutes summed ove
 the figures it was accepted by. A chain whose first run started from an imitation warm start (an
 ``init_model`` next to an ``imitation.json`` of ``experiments/imitation_warm_start.py`` with its SHA-256)
 gets the imitation's command first and its minutes added (``--acceptance``: a ``results.csv`` of
-``experiments/ppo_razz_pool/evaluate.py``). The chain may go on with stages of ``razz_env/train/psro.py``
+``experiments/ppo_razz_pool/evaluate.py``). The chain may go on with stages of ``razz_env/exploit/psro.py``
 (``--psro CONFIG:OUTPUT:GENERATION``, after the ``--configs`` runs): the loop's learners of generations 0 to
 GENERATION join the chain, its command is spelled from the loop's ``psro.json``, and the minutes of the
 best responses that trained the model count in the total: each loop's best responses before its last
@@ -69,7 +69,7 @@ class Args:
 
 @dataclass(frozen=True)
 class PsroStage:
-    """Generations 0 to ``generation`` of an ``razz_env/train/psro.py`` loop run on ``config`` into ``output``."""
+    """Generations 0 to ``generation`` of an ``razz_env/exploit/psro.py`` loop run on ``config`` into ``output``."""
 
     config: str
     base: TrainConfig
@@ -90,7 +90,7 @@ class PsroStage:
             record = json.loads((output / psro_razz.RECORD).read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise ConfigError(f"--psro {text!r}: {output} holds no readable {psro_razz.RECORD} of "
-                              f"razz_env/train/psro.py ({' '.join(str(err).split())})") from None
+                              f"razz_env/exploit/psro.py ({' '.join(str(err).split())})") from None
         if not isinstance(record, dict) or record.get("base_config") != psro_razz.base_record(base):
             raise ConfigError(f"--psro {text!r}: {config} is not the base config the loop in {output} recorded in "
                               f"its {psro_razz.RECORD}")

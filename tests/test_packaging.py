@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -34,19 +35,24 @@ def test_building_the_package_prints_no_warning(tmp_path, kind):
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
-    for package in ("razz_env", "agents"):
-        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__", "zoo"))
+    shutil.copytree(ROOT / "razz_env", source / "razz_env", ignore=shutil.ignore_patterns("__pycache__", "*.zip"))
     result = subprocess.run([sys.executable, "-c", BUILD, str(tmp_path), kind], cwd=source, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Warning" not in result.stderr and "deprecated" not in result.stderr, result.stderr[-3000:]
-    assert list(tmp_path.glob("razz_env-*.whl"))
+    wheel = list(tmp_path.glob("razz_env-*.whl"))
+    assert wheel
+    if kind == "wheel":  # the wheel installs one top-level package, razz_env, with the zoo's files inside it
+        names = zipfile.ZipFile(wheel[0]).namelist()
+        assert {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")} == {"razz_env"}
+        assert "razz_env/agents/zoo/manifest.json" in names
 
 
 def test_every_shipped_zoo_file_is_package_data():
     from fnmatch import fnmatch
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = project["tool"]["setuptools"]["package-data"]["agents"]
-    shipped = [path.relative_to(ROOT / "agents").as_posix() for path in (ROOT / "agents" / "zoo").iterdir()]
+    patterns = project["tool"]["setuptools"]["package-data"]["razz_env.agents"]
+    zoo = ROOT / "razz_env" / "agents" / "zoo"
+    shipped = [path.relative_to(zoo.parent).as_posix() for path in zoo.iterdir()]
     assert shipped and [name for name in shipped if not any(fnmatch(name, p) for p in patterns)] == []

@@ -102,10 +102,14 @@ def read_verified(path: str | Path, sha256: str | None) -> bytes:
 def load_model(data: bytes, algorithm: str, **kwargs: Any) -> Any:
     """An SB3 model of ``algorithm`` from the archive bytes ``data`` (on the CPU; ``kwargs`` go to ``load``).
 
-    An archive of another algorithm (a MaskablePPO file loaded as QR-DQN) is a ``ValueError`` saying so.
+    An archive of another algorithm (a MaskablePPO file loaded as QR-DQN) is a ``ValueError`` saying so. The
+    action space is given, not unpickled: archives name the class by the module path it had when they were saved.
     """
+    from gymnasium import spaces
+
+    custom = {"action_space": spaces.Discrete(NUM_ACTIONS), **kwargs.pop("custom_objects", {})}
     try:
-        return algorithm_class(algorithm).load(io.BytesIO(data), device="cpu", **kwargs)
+        return algorithm_class(algorithm).load(io.BytesIO(data), device="cpu", custom_objects=custom, **kwargs)
     except (AttributeError, KeyError) as err:  # SB3 builds the algorithm's networks, then finds the file's missing
         raise ValueError(f"the file does not hold a {algorithm} model ({type(err).__name__}: {err}); give the "
                          f"algorithm it was trained with") from None

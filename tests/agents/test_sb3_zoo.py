@@ -126,3 +126,21 @@ def test_an_undeclared_sb3_agent_sits_anywhere():
     agent = SB3Agent(sb3_zoo._load_model("ppo_razz"), name="mine")
     assert agent.variants is None and agent.seat_counts is None
     agent.reset(0, 6, "stud8")
+
+
+def test_a_model_archive_loads_whatever_module_path_its_action_space_was_pickled_under():
+    """Archives pickle the action space's class by its module path; a path since moved must not stop loading."""
+    import zipfile
+
+    data = (sb3_zoo.ZOO_DIR / "ppo_razz_psro.zip").read_bytes()
+    source, moved = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(moved, "w") as target:
+        for item in source.infolist():
+            body = source.read(item.filename)
+            if item.filename == "data":
+                record = json.loads(body)
+                record["action_space"][":serialized:"] = "gASVIAAAAAAAAACMEW5vX3N1Y2hfbW9kdWxlLnhylIwBWZSTlC4="
+                body = json.dumps(record).encode()
+            target.writestr(item, body)
+    model = load_model(moved.getvalue(), "maskable_ppo")
+    assert model.action_space.n == 5

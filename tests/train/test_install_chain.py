@@ -134,13 +134,13 @@ def test_a_chain_from_an_imitation_warm_start_gets_its_command_first_and_its_min
 
 @pytest.fixture
 def psro_loop(chain, tmp_path, monkeypatch) -> tuple[str, Path]:
-    """A tiny three-generation ``razz_env/train/psro.py`` loop continuing ``chain``: its base config and folder."""
+    """A tiny three-generation ``razz_env/exploit/psro.py`` loop continuing ``chain``: its base config and folder."""
     from razz_env.train import best_response
 
     monkeypatch.setattr(best_response, "DEFAULTS", {**best_response.DEFAULTS, "n_envs": 2, "net_arch": [8],
                                                     "algo_kwargs": {"n_steps": 32, "batch_size": 64, "n_epochs": 1},
                                                     "eval_every": 10**6, "eval_deals": 2, "checkpoint_every": 10**6})
-    psro = importlib.import_module("razz_env.train.psro")
+    psro = importlib.import_module("razz_env.exploit.psro")
     base = _config(tmp_path, "base", _final(tmp_path, "second"))
     loop = tmp_path / "loop"
     psro.run_psro(psro.Args(config=base, generations=3, steps_per_generation=64, br_steps=64, br_weight=1.5,
@@ -178,12 +178,12 @@ def test_a_chain_that_goes_on_with_a_psro_loop_gets_its_command_generations_and_
         install_chain, chain, psro_loop, tmp_path):
     """``--psro CONFIG:OUTPUT:GENERATION``: the loop's learners of generations 0 to GENERATION join the chain, the
     loop's command follows the configs', and the best responses that trained the model count in its minutes."""
-    psro = importlib.import_module("razz_env.train.psro")
+    psro = importlib.import_module("razz_env.exploit.psro")
     base, loop = psro_loop
     entry = install_chain.main(install_chain.Args(configs=chain, psro=[f"{base}:{loop}:1"], name="psro_chained"))
     assert entry["steps"] == 128 + 128 + 64 + 64, "both runs, then generations 0 and 1 (not 2)"
     assert entry["command"] == (f"razz train --config {chain[0]} && razz train --config {chain[1]} && "
-                                f"python razz_env/train/psro.py --config {base} --generations 2 "
+                                f"python razz_env/exploit/psro.py --config {base} --generations 2 "
                                 f"--steps-per-generation 64 --br-steps 64 --br-weight 1.5 --deals 4 --seed 7 "
                                 f"--output {loop}")
     assert entry["config"] == base
@@ -257,7 +257,7 @@ def test_a_later_psro_stage_counts_the_earlier_loops_last_best_response_when_its
         install_chain, chain, psro_loop, tmp_path):
     """Two ``--psro`` stages: the first loop's last best response counts in the minutes when the second loop's
     base pool holds it, and not when it does not."""
-    psro = importlib.import_module("razz_env.train.psro")
+    psro = importlib.import_module("razz_env.exploit.psro")
     base, loop = psro_loop
     learner, last_br = _last_best_response_made_slow(loop)
     minutes = {}
