@@ -26,8 +26,9 @@ from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
 from razz_env.evaluate.match import build_tasks, run_task
 from razz_env.evaluate.tournament import load_results, run_tournament
 
-PACKAGES = (("razz_env/engine", "engine"), ("razz_env/encoding", "encoding"), ("razz_env/agent", "observations"),
-            ("razz_env/evaluation", "harness"), ("agents/", "agents (Python)"), ("torch", "torch"),
+PACKAGES = (("razz_env/engine", "engine"), ("razz_env/encoding/interface", "observations"),
+            ("razz_env/encoding", "encoding"), ("razz_env/evaluate", "harness"), ("razz_env/agents", "agents (Python)"),
+            ("torch", "torch"),
             ("stable_baselines3", "sb3"), ("sb3_contrib", "sb3"), ("numpy", "numpy"))
 
 

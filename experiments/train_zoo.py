@@ -32,7 +32,7 @@ from razz_env.train.config import TrainConfig  # noqa: E402
 from razz_env.train.runfolder import FINAL, SUMMARY, RunFolder, model_bytes, write_atomic  # noqa: E402
 from razz_env.train.train import train  # noqa: E402
 
-ZOO = Path(__file__).resolve().parent.parent / "agents" / "zoo"
+ZOO = Path(__file__).resolve().parent.parent / "razz_env" / "agents" / "zoo"
 EXPERIMENTS = Path(__file__).resolve().parent
 
 
@@ -176,7 +176,7 @@ if __name__ == "__main__":
     parser.add_argument("--fresh", action="store_true", help="start each run over (deleting its earlier run folder)")
     parser.add_argument("--no-install", dest="install", action="store_false")
     parser.add_argument("--overwrite-zoo", dest="overwrite_zoo", action="store_true",
-                        help="replace agents already in razz_env/agents/zoo (the shipped ones) and their manifest entries")
+                        help="replace agents already in the zoo (the shipped ones) and their manifest entries")
     parser.add_argument("--best-checkpoint", action="store_true",
                         help="install the checkpoint that evaluated best against razz_heuristic, not the final model")
     parser.add_argument("--curves", default=Args.curves, help="folder for <name>/learning_curve.png")

@@ -5,7 +5,7 @@
 
 ``razz train`` builds this same model before its first step (``init_model``, checked by SHA-256; with
 ``widen_from`` its input layer widened to the padded encoding, :mod:`razz_env.train.widen`). Saved on its
-own it is an agent of the config's encoding: ``razz_env/agents/zoo/ppo_razz_pool.zip`` widened to ``flat8`` plays heads-up
+own it is an agent of the config's encoding: the zoo's ``ppo_razz_pool.zip`` widened to ``flat8`` plays heads-up
 exactly as ``ppo_razz_pool`` and sits at every table size. The folder gets ``model.zip`` and ``hashes.json``
 (its SHA-256); a folder that already holds a ``model.zip`` is refused.
 """

@@ -17,7 +17,7 @@ from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-ZOO = REPO / "agents" / "zoo"
+ZOO = REPO / "razz_env" / "agents" / "zoo"
 
 
 def _zoo_state() -> dict[str, str]:
