@@ -13,12 +13,16 @@ TensorBoard events, snapshots), so that each step is logged once.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
 import re
 import shutil
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +43,28 @@ EVAL_FIELDS = ("steps", "minutes", "train_minutes", "opponent", "bb_per_100", "c
 # The columns before ``seats`` (the table size of each row) was added; such a run's rows are at its one table size.
 LEGACY_EVAL_FIELDS = EVAL_FIELDS[:-1]
 STEP_FILE = re.compile(r"step_(\d+)\.zip")
+
+
+@contextlib.contextmanager
+def interrupts_deferred(deliver: bool = True) -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) while the block runs, then deliver it (or drop it: ``deliver=False``, a save that an
+    interrupt already asked for): one landing inside ``torch.save`` tears the archive (a RuntimeError, a ValueError
+    or an abort), so saves finish first and are interrupted after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if not deliver:
+            pass
+        elif caught and callable(previous):
+            previous(signal.SIGINT, None)
+        elif caught and previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -129,13 +155,14 @@ class RunFolder:
         return data
 
     def save_model(self, model: Any, relative: str) -> str:
-        """Write ``model`` atomically to ``relative`` and record its SHA-256 (returned)."""
+        """Write ``model`` atomically to ``relative`` and record its SHA-256 (returned); Ctrl-C waits for both."""
         import hashlib
 
-        data = model_bytes(model)
-        write_atomic(self.path / relative, data)
-        digest = hashlib.sha256(data).hexdigest()
-        self.write_json(HASHES, {**self.hashes(), relative: digest})
+        with interrupts_deferred():
+            data = model_bytes(model)
+            write_atomic(self.path / relative, data)
+            digest = hashlib.sha256(data).hexdigest()
+            self.write_json(HASHES, {**self.hashes(), relative: digest})
         return digest
 
     def forget(self, relatives: list[str]) -> None:
@@ -180,9 +207,10 @@ class RunFolder:
 
     def record_clock(self, steps: int, minutes: float, train_minutes: float) -> None:
         """Remember the time axes at a checkpoint."""
-        clock = self.read_json(CLOCK, {})
-        clock[str(steps)] = {"minutes": round(minutes, 4), "train_minutes": round(train_minutes, 4)}
-        self.write_json(CLOCK, clock)
+        with interrupts_deferred():
+            clock = self.read_json(CLOCK, {})
+            clock[str(steps)] = {"minutes": round(minutes, 4), "train_minutes": round(train_minutes, 4)}
+            self.write_json(CLOCK, clock)
 
     def clock_at(self, steps: int) -> tuple[float, float]:
         """Wall-clock and training minutes at the checkpoint of ``steps`` (else at the last evaluation before)."""

@@ -29,7 +29,16 @@ from typing import Any
 from razz_env.engine.errors import ConfigError
 from razz_env.train.config import TrainConfig
 from razz_env.train.pool import BatchPoolControls, OpponentPool, PoolWrapper
-from razz_env.train.runfolder import CHECKPOINTS, CONFIG, FINAL, SNAPSHOTS, SUMMARY, TENSORBOARD, RunFolder
+from razz_env.train.runfolder import (
+    CHECKPOINTS,
+    CONFIG,
+    FINAL,
+    SNAPSHOTS,
+    SUMMARY,
+    TENSORBOARD,
+    RunFolder,
+    interrupts_deferred,
+)
 
 # Settings a resumed run may change (they are applied, and recorded in config.json); any other change is refused.
 RESUMABLE = ("total_timesteps", "max_minutes", "n_envs", "vec_env", "torch_threads", "output")
@@ -286,11 +295,13 @@ class Clock:
         return self.train_minutes_before + self.elapsed_minutes() - self.eval_seconds / 60
 
 
-def save_checkpoint(folder: RunFolder, clock: Clock, model: Any) -> str:
-    """Save a checkpoint (and the clock) at the model's steps; returns its path in the folder."""
+def save_checkpoint(folder: RunFolder, clock: Clock, model: Any, deliver_interrupts: bool = True) -> str:
+    """Save a checkpoint (and the clock) at the model's steps, Ctrl-C held until both are written; returns its path
+    in the folder. ``deliver_interrupts=False`` drops a Ctrl-C pressed meanwhile (the save it asks for is this one)."""
     relative = f"{CHECKPOINTS}/step_{model.num_timesteps}.zip"
-    folder.save_model(model, relative)
-    folder.record_clock(model.num_timesteps, clock.minutes(), clock.train_minutes())
+    with interrupts_deferred(deliver=deliver_interrupts):
+        folder.save_model(model, relative)
+        folder.record_clock(model.num_timesteps, clock.minutes(), clock.train_minutes())
     return relative
 
 
@@ -505,7 +516,7 @@ def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: 
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
-        saved = save_checkpoint(folder, clock, model)
+        saved = save_checkpoint(folder, clock, model, deliver_interrupts=False)
         with contextlib.suppress(AttributeError):  # no logger yet if interrupted as training started
             model.logger.close()
         raise TrainingInterrupted(f"interrupted at step {model.num_timesteps}: saved {folder.path / saved}; "

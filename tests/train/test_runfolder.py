@@ -176,3 +176,34 @@ def test_model_steps_reads_a_checkpoints_name_or_the_final_models_summary(tmp_pa
     for other in ("snapshots/step_64.zip", "step_64.zip", "checkpoints/step_x.zip", "eval.csv"):
         with pytest.raises(ConfigError, match=rf"{other}: expected final.zip or checkpoints/step_<steps>.zip"):
             folder.model_steps(other)
+
+
+class InterruptedWhileSaving(FakeModel):
+    """Ctrl-C lands in the middle of ``save`` (as it does inside ``torch.save``), between two writes."""
+
+    def save(self, handle) -> None:
+        import signal
+
+        handle.write(self.payload[:3])
+        signal.raise_signal(signal.SIGINT)
+        handle.write(self.payload[3:])
+
+
+def test_ctrl_c_inside_a_model_save_waits_for_the_save_and_its_hash(tmp_path):
+    import hashlib
+
+    folder = RunFolder(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        folder.save_model(InterruptedWhileSaving(b"whole model bytes"), "checkpoints/step_5.zip")
+    saved = (tmp_path / "checkpoints" / "step_5.zip").read_bytes()
+    assert saved == b"whole model bytes"
+    assert folder.hashes() == {"checkpoints/step_5.zip": hashlib.sha256(saved).hexdigest()}
+
+
+def test_a_save_that_an_interrupt_asked_for_drops_a_second_ctrl_c(tmp_path):
+    from razz_env.train.runfolder import interrupts_deferred
+
+    folder = RunFolder(tmp_path)
+    with interrupts_deferred(deliver=False):
+        folder.save_model(InterruptedWhileSaving(b"whole model bytes"), "checkpoints/step_5.zip")
+    assert (tmp_path / "checkpoints" / "step_5.zip").read_bytes() == b"whole model bytes"
