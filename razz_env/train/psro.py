@@ -3,23 +3,23 @@
 One learner config (``razz train`` YAML, heads-up, the variant's default stakes and 1,000-chip
 stacks, the table ``razz exploit`` measures on) is trained in generations:
 
-* generation 0 trains the learner for ``--steps-per-generation`` steps: from scratch, or from the base
+* generation 0 trains the learner for ``steps_per_generation`` steps: from scratch, or from the base
   config's ``init_model`` (a warm start: a model trained before, verified by its SHA-256);
 * every generation ``g`` then trains a learned best response to the learner of that generation
-  (``razz exploit --method rl``: MaskablePPO against the frozen learner for ``--br-steps``, then a
-  duplicate match of ``--deals`` deals on seeds the training never used) and records its bb/100
+  (``razz exploit --method rl``: MaskablePPO against the frozen learner for ``br_steps``, then a
+  duplicate match of ``deals`` deals on seeds the training never used) and records its bb/100
   with the 95% CI: that generation's lower bound on the learner's exploitability;
 * generation ``g + 1`` continues the learner from generation ``g``'s final model (``init_model``:
   weights and optimizer state) in a new run folder, its pool the base config's baselines plus every
-  best response found so far (``sb3_model`` opponents, each with weight ``--br-weight``): the
+  best response found so far (``sb3_model`` opponents, each with weight ``br_weight``): the
   population.
 
-Each generation uses the base seed plus ``g`` for the learner and ``--seed`` plus ``g`` for its best
+Each generation uses the base seed plus ``g`` for the learner and ``seed`` plus ``g`` for its best
 response; self-play snapshots belong to a generation's run (each generation starts taking them anew).
-The base config's ``total_timesteps``, ``output`` and ``max_minutes`` are replaced (``--max-minutes``
+The base config's ``total_timesteps``, ``output`` and ``max_minutes`` are replaced (``max_minutes``
 caps each generation's learner training).
 
-The output folder (``--output``, default ``runs/psro_razz``) holds:
+The output folder (``output``, default ``runs/psro_razz``) holds:
 
 * ``psro.json``: the loop's settings (the base config as loaded, steps, weight, deals, seed), which a
   rerun must match;
@@ -31,15 +31,12 @@ The output folder (``--output``, default ``runs/psro_razz``) holds:
   hands, its training steps, and wall minutes (learner training, best-response training, match);
 * ``psro.png``: the best response's bound by generation.
 
-Rerunning the same command continues where it stopped (finished generations are read back, an
-interrupted training or match resumes) and ``--generations`` may grow; other settings differing from
-``psro.json`` are refused, naming them: ``--fresh`` deletes the loop's files first (only those, listed
+Running the same settings again continues where it stopped (finished generations are read back, an
+interrupted training or match resumes) and ``generations`` may grow; other settings differing from
+``psro.json`` are refused, naming them: ``fresh`` deletes the loop's files first (only those, listed
 on stderr; a folder with ``gen_*`` or ``psro.*`` files but no ``psro.json`` is never touched), or choose
-another ``--output``.
-Run from the repository root:
-
-    python razz_env/train/psro.py --config configs/train_ppo_razz_pool.yaml --generations 4 \\
-        --steps-per-generation 1000000 --br-steps 500000 --deals 2000
+another ``output``. A loop runs as a ``psro`` stage of a zoo recipe (``razz zoo reproduce``, see
+:mod:`razz_env.train.recipe`) or from Python: ``run_psro(Args(config=..., generations=4, ...))``.
 """
 
 from __future__ import annotations
@@ -54,14 +51,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a script: make this checkout importable (experiments, razz_env, agents)
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
-from razz_env.engine.errors import ConfigError, shown  # noqa: E402
-from razz_env.train.config import MAX_SEED, TrainConfig  # noqa: E402
-from razz_env.train.runfolder import CHECKPOINTS, FINAL, SUMMARY, RunFolder, write_atomic  # noqa: E402
-from razz_env.train.train import TrainingInterrupted, flat_settings, init_model_bytes, train  # noqa: E402
+from razz_env.engine.errors import ConfigError, shown
+from razz_env.train.config import MAX_SEED, TrainConfig
+from razz_env.train.runfolder import CHECKPOINTS, FINAL, SUMMARY, RunFolder, write_atomic
+from razz_env.train.train import flat_settings, init_model_bytes, train
 
 RECORD = "psro.json"
 TABLE = "psro.csv"
@@ -78,9 +71,10 @@ FREE = ("generations", "output", "fresh", "progress", "plot", "workers")
 
 @dataclass
 class Args:
-    """The loop's settings (command-line flags of the same names, dashes for underscores)."""
+    """The loop's settings: the learner's base config (a ``razz train`` YAML file or a loaded config) and the
+    loop's own."""
 
-    config: str = "configs/train_ppo_razz_pool.yaml"
+    config: str | TrainConfig = "configs/train_ppo_razz.yaml"
     generations: int = 3
     steps_per_generation: int = 1_000_000
     br_steps: int = 500_000
@@ -97,7 +91,7 @@ class Args:
 
 def _positive_int(name: str, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"--{name.replace('_', '-')}: expected a positive integer, got {shown(value)}")
+        raise ConfigError(f"{name}: expected a positive integer, got {shown(value)}")
 
 
 def check_args(args: Args) -> TrainConfig:
@@ -109,31 +103,34 @@ def check_args(args: Args) -> TrainConfig:
         _positive_int(name, getattr(args, name))
     if isinstance(args.br_weight, bool) or not isinstance(args.br_weight, (int, float)) \
             or not (math.isfinite(args.br_weight) and args.br_weight > 0):
-        raise ConfigError(f"--br-weight: expected a positive finite weight, got {shown(args.br_weight)}")
+        raise ConfigError(f"br_weight: expected a positive finite weight, got {shown(args.br_weight)}")
     if isinstance(args.seed, bool) or not isinstance(args.seed, int) or not 0 <= args.seed <= MAX_SEED:
-        raise ConfigError(f"--seed: expected an integer from 0 to {MAX_SEED}, got {shown(args.seed)}")
+        raise ConfigError(f"seed: expected an integer from 0 to {MAX_SEED}, got {shown(args.seed)}")
     if args.max_minutes is not None and (isinstance(args.max_minutes, bool)
                                          or not isinstance(args.max_minutes, (int, float))
                                          or not (math.isfinite(args.max_minutes) and args.max_minutes > 0)):
-        raise ConfigError(f"--max-minutes: expected a positive number of minutes, got {shown(args.max_minutes)}")
+        raise ConfigError(f"max_minutes: expected a positive number of minutes, got {shown(args.max_minutes)}")
     for name, what in (("config", "a YAML file's path"), ("output", "a folder path")):
         value = getattr(args, name)
+        if name == "config" and isinstance(value, TrainConfig):
+            continue
         if not isinstance(value, str) or not value.strip() or not value.isprintable():
-            raise ConfigError(f"--{name}: expected {what} (printable characters), got {shown(value)}")
-    base = TrainConfig.from_yaml(args.config)
+            raise ConfigError(f"{name}: expected {what} (printable characters), got {shown(value)}")
+    base = args.config if isinstance(args.config, TrainConfig) else TrainConfig.from_yaml(args.config)
+    label = f"config {base.name}" if isinstance(args.config, TrainConfig) else args.config
     if base.init_model is not None:
         try:
             init_model_bytes(base.init_model)
         except ConfigError as err:
-            raise ConfigError(f"{args.config}: {err}") from None
+            raise ConfigError(f"{label}: {err}") from None
     if max(base.seed, args.seed) + args.generations - 1 > MAX_SEED:
-        raise ConfigError(f"--generations: the seeds (the learner's {base.seed} and the best responses' {args.seed}, "
+        raise ConfigError(f"generations: the seeds (the learner's {base.seed} and the best responses' {args.seed}, "
                           f"each plus the generation) would pass {MAX_SEED}")
     table = TournamentConfig(variant=base.variant)
     played = (base.num_players, base.starting_stacks, base.ante, base.bring_in, base.small_bet, base.big_bet)
     measured = (2, table.starting_stack, *get_variant(base.variant).default_stakes)
     if played != measured:
-        raise ConfigError(f"{args.config}: razz exploit measures heads-up with {table.starting_stack}-chip stacks at "
+        raise ConfigError(f"{label}: razz exploit measures heads-up with {table.starting_stack}-chip stacks at "
                           f"the variant's stakes {list(measured[2:])}; the config plays {base.num_players} seats, "
                           f"{base.starting_stacks}-chip stacks, stakes {list(played[2:])}")
     return base
@@ -150,43 +147,33 @@ def record_of(args: Args, base: TrainConfig) -> dict[str, Any]:
     return {"base_config": base_record(base), **settings}
 
 
-def command_of(record: dict[str, Any], config: str, generations: int, output: str | Path) -> str:
-    """The command that runs the loop ``record`` (a ``psro.json``) describes, on ``config``, to ``generations``
-    generations in ``output``."""
-    minutes = f" --max-minutes {record['max_minutes']:g}" if record.get("max_minutes") is not None else ""
-    return (f"python razz_env/train/psro.py --config {config} --generations {generations} "
-            f"--steps-per-generation {record['steps_per_generation']} --br-steps {record['br_steps']} "
-            f"--br-weight {record['br_weight']:g} --deals {record['deals']} --seed {record['seed']}{minutes} "
-            f"--output {output}")
-
-
 def _ours(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.name in (RECORD, TABLE, PLOT) or p.name.startswith("gen_"))
 
 
 def prepare_output(args: Args, record: dict[str, Any]) -> str:
     """Make ``args.output`` ready for ``record``: ``"new"`` or ``"continue"``; refuses another loop's or foreign
-    files (``--fresh`` deletes the loop's own files first, saying which)."""
+    files (``fresh`` deletes the loop's own files first, saying which)."""
     folder = Path(args.output)
     if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"--output: {folder} is a file; expected a folder for the loop")
+        raise ConfigError(f"output: {folder} is a file; expected a folder for the loop")
     ours = _ours(folder) if folder.is_dir() else []
     if not ours:
         write_atomic(folder / RECORD, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
         return "new"
     if not (folder / RECORD).is_file():
         raise ConfigError(f"{folder}: has {', '.join(p.name for p in ours)} but no {RECORD} written by this loop; not "
-                          f"touching it (not even with --fresh); choose another --output")
+                          f"touching it (not even with fresh=True); choose another output")
     if args.fresh:
-        print(f"--fresh: deleting {RunFolder.describe(ours)}", file=sys.stderr)
+        print(f"fresh: deleting {RunFolder.describe(ours)}", file=sys.stderr)
         RunFolder.delete(ours)
         write_atomic(folder / RECORD, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
         return "new"
     try:
         previous = json.loads((folder / RECORD).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ConfigError(f"{folder / RECORD}: unreadable ({' '.join(str(err).split())}); pass --fresh to delete "
-                          f"the loop's files, or choose another --output") from None
+        raise ConfigError(f"{folder / RECORD}: unreadable ({' '.join(str(err).split())}); pass fresh=True to delete "
+                          f"the loop's files, or choose another output") from None
     if previous != record:
         old = flat_settings(previous) if isinstance(previous, dict) else {"": previous}
         new = flat_settings(record)
@@ -194,7 +181,7 @@ def prepare_output(args: Args, record: dict[str, Any]) -> str:
                      f"{shown(new.get(key))}" for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
         more = f"; and {len(differing) - SHOWN_DIFFERENCES} more" if len(differing) > SHOWN_DIFFERENCES else ""
         raise ConfigError(f"{folder}: holds another PSRO run ({'; '.join(differing[:SHOWN_DIFFERENCES])}{more}); "
-                          f"pass --fresh to delete it, or choose another --output")
+                          f"pass fresh=True to delete it, or choose another output")
     return "continue"
 
 
@@ -229,7 +216,7 @@ def model_spec(config: TrainConfig) -> dict[str, Any]:
     folder = RunFolder(config.output)
     sha256 = folder.hashes().get(FINAL)
     if sha256 is None:
-        raise ConfigError(f"{folder.path}: no SHA-256 recorded for {FINAL}; pass --fresh to start over")
+        raise ConfigError(f"{folder.path}: no SHA-256 recorded for {FINAL}; pass fresh=True to start over")
     return {"type": "sb3_model", "path": str((folder.path / FINAL).resolve()), "sha256": sha256,
             "algorithm": config.algorithm, "encoding": config.encoding, "variant": config.variant,
             "num_players": config.num_players, "name": config.name}
@@ -278,11 +265,11 @@ def finished_generations(output: str | Path) -> list[dict[str, Any]]:
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ConfigError(f"{path}: unreadable ({' '.join(str(err).split())}); pass --fresh to start over") \
+            raise ConfigError(f"{path}: unreadable ({' '.join(str(err).split())}); pass fresh=True to start over") \
                 from None
         if not _is_generation(entry, len(entries)):
             raise ConfigError(f"{path}: not a generation record written by this loop (expected the learner, "
-                              f"best_response and row of generation {len(entries)}); pass --fresh to start over")
+                              f"best_response and row of generation {len(entries)}); pass fresh=True to start over")
         entries.append(entry)
     return entries
 
@@ -352,52 +339,3 @@ def run_psro(args: Args) -> list[dict[str, Any]]:
     if args.plot:
         plot_bounds(rows, Path(args.output) / PLOT)
     return rows
-
-
-def _parser() -> Any:
-    import argparse
-
-    defaults = Args()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", default=defaults.config, help="the learner's razz train config (YAML)")
-    parser.add_argument("--generations", type=int, default=defaults.generations)
-    parser.add_argument("--steps-per-generation", type=int, default=defaults.steps_per_generation,
-                        dest="steps_per_generation", help="learner training steps per generation")
-    parser.add_argument("--br-steps", type=int, default=defaults.br_steps, dest="br_steps",
-                        help="training steps of each best response (razz exploit --method rl --steps)")
-    parser.add_argument("--br-weight", type=float, default=defaults.br_weight, dest="br_weight",
-                        help="pool weight of each best response (beside the base config's weights)")
-    parser.add_argument("--deals", type=int, default=defaults.deals, help="duplicate deals of each best response's "
-                        "match against the learner")
-    parser.add_argument("--seed", type=int, default=defaults.seed, help="best responses' seed (plus the generation)")
-    parser.add_argument("--max-minutes", type=float, dest="max_minutes",
-                        help="cap on each generation's learner training (replaces the base config's max_minutes)")
-    parser.add_argument("--workers", type=int, default=defaults.workers, help="worker processes of each match")
-    parser.add_argument("--output", default=defaults.output)
-    parser.add_argument("--fresh", action="store_true", help="delete the loop's earlier files in --output first")
-    parser.add_argument("--no-progress", dest="progress", action="store_false")
-    parser.add_argument("--no-plot", dest="plot", action="store_false")
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The command line: exit code 0, 2 for bad input (one line), 130 when interrupted."""
-    args = Args(**vars(_parser().parse_args(argv)))
-    try:
-        rows = run_psro(args)
-    except (ConfigError, UntrustedModelError) as err:
-        print(f"psro_razz: {err}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"psro_razz: cannot write the loop's files in {args.output}: {err}", file=sys.stderr)
-        return 2
-    except (TrainingInterrupted, KeyboardInterrupt):
-        print(f"psro_razz: interrupted; what is finished is saved in {args.output}: rerun the same command to "
-              f"continue", file=sys.stderr)
-        return 130
-    print(json.dumps(rows, indent=2))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

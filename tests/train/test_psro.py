@@ -1,4 +1,4 @@
-"""``razz_env/train/psro.py``: generations of learner and best response, the pool growing with each best
+"""``razz_env.train.psro``: generations of learner and best response, the pool growing with each best
 response, the table and plot, continuing a stopped loop, and refusing to overwrite or mix runs."""
 
 from __future__ import annotations
@@ -7,8 +7,6 @@ import csv
 import hashlib
 import importlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,6 @@ from razz_env.train import best_response  # noqa: E402
 
 torch.set_num_threads(1)
 
-REPO = Path(__file__).resolve().parents[2]
 # A tiny learner and best response: 2 environments, 64-step rollouts, a 16-unit layer, one epoch.
 TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1}
 TINY_BR = {"n_envs": 2, "net_arch": [16], "algo_kwargs": TINY_PPO, "eval_every": 10**6, "eval_deals": 2,
@@ -30,8 +27,7 @@ TINY_BR = {"n_envs": 2, "net_arch": [16], "algo_kwargs": TINY_PPO, "eval_every":
 
 @pytest.fixture
 def psro(monkeypatch):
-    """The script's module, its best responses tiny."""
-    monkeypatch.syspath_prepend(str(REPO))
+    """The module, its best responses tiny."""
     monkeypatch.setattr(best_response, "DEFAULTS", {**best_response.DEFAULTS, **TINY_BR})
     return importlib.import_module("razz_env.train.psro")
 
@@ -98,15 +94,16 @@ def test_a_different_loop_is_refused_and_fresh_deletes_only_the_loops_files(psro
     out.mkdir()
     (out / "gen_0").mkdir()
     with pytest.raises(ConfigError, match=r"psro: has gen_0 but no psro.json written by this loop; not touching it "
-                                          r"\(not even with --fresh\)"):
+                                          r"\(not even with fresh=True\)"):
         psro.run_psro(_args(psro, tmp_path, fresh=True))
     (out / "gen_0").rmdir()
     (out / "notes.txt").write_text("mine")
     args = _args(psro, tmp_path, generations=1)
     psro.run_psro(args)
     before = _files(out)
-    with pytest.raises(ConfigError, match=r"holds another PSRO run \(br_weight was 3.0, now 1.0; steps_per_generation "
-                                          r"was 128, now 256\); pass --fresh to delete it, or choose another --output"):
+    with pytest.raises(ConfigError, match=r"holds another PSRO run \(br_weight was 3.0, now 1.0; "
+                                          r"steps_per_generation was 128, now 256\); pass fresh=True to delete it, "
+                                          r"or choose another output"):
         psro.run_psro(_args(psro, tmp_path, generations=1, br_weight=1.0, steps_per_generation=256))
     with pytest.raises(ConfigError, match=r"holds another PSRO run \(base_config.algo_kwargs.n_epochs was 1, now 2\)"):
         psro.run_psro(_args(psro, tmp_path, generations=1,
@@ -118,14 +115,14 @@ def test_a_different_loop_is_refused_and_fresh_deletes_only_the_loops_files(psro
 
 
 @pytest.mark.parametrize("changes, message", [
-    ({"generations": 0}, "--generations: expected a positive integer, got 0"),
-    ({"br_steps": -5}, "--br-steps: expected a positive integer, got -5"),
-    ({"deals": 1.5}, "--deals: expected a positive integer, got 1.5"),
-    ({"br_weight": 0.0}, "--br-weight: expected a positive finite weight, got 0.0"),
-    ({"br_weight": float("nan")}, "--br-weight: expected a positive finite weight, got nan"),
-    ({"seed": -1}, "--seed: expected an integer from 0 to 4294967295, got -1"),
-    ({"max_minutes": 0}, "--max-minutes: expected a positive number of minutes, got 0"),
-    ({"output": " "}, "--output: expected a folder path"),
+    ({"generations": 0}, "generations: expected a positive integer, got 0"),
+    ({"br_steps": -5}, "br_steps: expected a positive integer, got -5"),
+    ({"deals": 1.5}, "deals: expected a positive integer, got 1.5"),
+    ({"br_weight": 0.0}, "br_weight: expected a positive finite weight, got 0.0"),
+    ({"br_weight": float("nan")}, "br_weight: expected a positive finite weight, got nan"),
+    ({"seed": -1}, "seed: expected an integer from 0 to 4294967295, got -1"),
+    ({"max_minutes": 0}, "max_minutes: expected a positive number of minutes, got 0"),
+    ({"output": " "}, "output: expected a folder path"),
     ({"config": "nowhere.yaml"}, "nowhere.yaml: no such file"),
     ({"base": {"num_players": 3}}, "razz exploit measures heads-up with 1000-chip stacks at the variant's stakes "
                                    "[1, 2, 5, 10]; the config plays 3 seats, 1000-chip stacks, stakes [1, 2, 5, 10]"),
@@ -164,23 +161,24 @@ def test_generation_0_starts_from_the_base_configs_init_model_and_a_rerun_keeps_
     assert _files(out) == before, "a refused run changes nothing"
 
 
-def test_the_command_line_exits_2_with_one_line_and_refuses_a_file_as_output(tmp_path):
+def test_a_file_as_output_is_refused_in_one_line(psro, tmp_path):
     (tmp_path / "taken").write_text("mine")
-    result = subprocess.run([sys.executable, "razz_env/train/psro.py", "--config", _base_config(tmp_path),
-                             "--output", str(tmp_path / "taken"), "--no-progress"],
-                            cwd=REPO, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 2, result.stderr
-    assert result.stderr == f"psro_razz: --output: {tmp_path / 'taken'} is a file; expected a folder for the loop\n"
+    with pytest.raises(ConfigError) as err:
+        psro.run_psro(_args(psro, tmp_path, output=str(tmp_path / "taken")))
+    assert str(err.value) == f"output: {tmp_path / 'taken'} is a file; expected a folder for the loop"
     assert (tmp_path / "taken").read_text() == "mine"
 
 
-def test_an_output_that_cannot_be_written_is_one_line(psro, tmp_path, capsys):
-    (tmp_path / "taken").write_text("mine")
-    inside = tmp_path / "taken" / "psro"
-    assert psro.main(["--config", _base_config(tmp_path), "--output", str(inside), "--no-progress"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(f"psro_razz: cannot write the loop's files in {inside}: ") and err.count("\n") == 1
-    assert (tmp_path / "taken").read_text() == "mine"
+def test_a_loaded_config_runs_the_loop_as_its_file_does(psro, tmp_path):
+    from razz_env.train.config import TrainConfig
+
+    loaded = TrainConfig.from_yaml(_base_config(tmp_path))
+    rows = psro.run_psro(_args(psro, tmp_path, config=loaded, generations=1, plot=False))
+    assert [row["generation"] for row in rows] == [0]
+    record = json.loads((tmp_path / "psro" / "psro.json").read_text())
+    assert record["base_config"] == psro.base_record(loaded)
+    rows = psro.run_psro(_args(psro, tmp_path, generations=1, plot=False))
+    assert [row["generation"] for row in rows] == [0], "the file's config is the same loop: continued, not refused"
 
 
 def test_an_interrupted_loop_continues_where_it_stopped(psro, tmp_path, monkeypatch, capsys):
@@ -188,17 +186,15 @@ def test_an_interrupted_loop_continues_where_it_stopped(psro, tmp_path, monkeypa
         raise KeyboardInterrupt
 
     out = tmp_path / "psro"
-    argv = ["--config", _base_config(tmp_path), "--generations", "1", "--steps-per-generation", "128", "--br-steps",
-            "128", "--deals", "10", "--output", str(out), "--no-progress", "--no-plot"]
+    args = _args(psro, tmp_path, generations=1, plot=False)
     measure = psro.best_response
     monkeypatch.setattr(psro, "best_response", interrupted)
-    assert psro.main(argv) == 130
-    assert capsys.readouterr().err.endswith(f"psro_razz: interrupted; what is finished is saved in {out}: rerun the "
-                                            f"same command to continue\n")
+    with pytest.raises(KeyboardInterrupt):
+        psro.run_psro(args)
     learner = _files(out / "gen_0" / "learner")
     assert "final.zip" in learner and not (out / "gen_0" / "generation.json").exists()
     monkeypatch.setattr(psro, "best_response", measure)
-    assert psro.main(argv) == 0
+    psro.run_psro(args)
     assert "gen_0/learner: already trained; using that run" in capsys.readouterr().err
     assert _files(out / "gen_0" / "learner") == learner, "the finished learner is not trained again"
     assert (out / "gen_0" / "generation.json").exists() and (out / "psro.csv").exists()
@@ -214,7 +210,7 @@ def test_a_learner_killed_before_its_summary_is_trained_again_and_one_stopped_ea
     (run / "summary.json").unlink()
     summary = psro.train_learner(config, progress=False)
     assert summary["steps"] == 128 and summary["resumed_from"] is None
-    assert "--fresh: deleting" in capsys.readouterr().err
+    assert "fresh: deleting" in capsys.readouterr().err
     longer = psro.learner_config(base, psro.Args(**{**vars(args), "steps_per_generation": 256}), 0, [], None)
     (run / "summary.json").unlink()
     summary = psro.train_learner(longer, progress=False)

@@ -109,7 +109,7 @@ def test_any_generation_json_is_read_or_refused_in_one_line(psro, content):
     try:
         entries = psro.finished_generations(out)
     except ConfigError as err:
-        assert "\n" not in str(err) and "pass --fresh to start over" in str(err)
+        assert "\n" not in str(err) and "pass fresh=True to start over" in str(err)
         event("refused")
         return
     assert len(entries) == 1 and entries[0]["row"]["generation"] == 0
