@@ -1,5 +1,5 @@
 """The ``razz`` command: ``demo``, ``replay``, ``show``, ``tournament``, ``equity``, ``play``, ``train``, ``exploit``,
-``agents``.
+``agents``, ``zoo``.
 
 Each subcommand imports what it needs when it runs, so ``razz replay`` works
 with the core install alone.
@@ -346,6 +346,54 @@ def _cmd_agents(args: argparse.Namespace) -> int:
     return 0
 
 
+def _inputs(given: list[str]) -> dict:
+    """``--input REF=PATH`` flags as a mapping of stage file (or recipe) to the file given for it."""
+    from pathlib import Path
+
+    inputs = {}
+    for text in given:
+        key, sign, path = text.partition("=")
+        if not sign or not key or not path:
+            raise ConfigError(f"--input {text!r}: expected STAGE/FILE=PATH or RECIPE=PATH")
+        inputs[key.removeprefix("@")] = Path(path)
+    return inputs
+
+
+def _cmd_zoo(args: argparse.Namespace) -> int:
+    from razz_env import recipes
+
+    if args.zoo_command == "list":
+        for name in recipes.recipe_names():
+            recipe = recipes.load_recipe(name)
+            planned = recipes.plan(recipe)
+            minutes = sum(item.minutes or 0.0 for item in planned)
+            base = f" from {recipe.base.name}," if recipe.base else ""
+            print(f"{name}: {name}{recipes.SUFFIX},{base} {len(recipe.stages)} stage(s) "
+                  f"({', '.join(s.name for s in recipe.stages)}), ~{minutes:.0f} CPU min in all")
+        return 0
+    recipe = recipes.load_recipe(args.name)
+    if args.dry_run:
+        print("\n".join(recipes.describe_plan(recipe, recipes.plan(recipe, args.output, args.stage))))
+        return 0
+    if args.eval_deals is not None and args.eval_deals < 0:
+        raise ConfigError(f"--eval-deals: expected 0 (no evaluation) or more deals, got {args.eval_deals}")
+    run, verdict = recipes.reproduce(recipe, args.output, args.stage, _inputs(args.input), args.eval_deals,
+                                     progress=not args.quiet)
+    for note in run.notes:
+        print(f"note: {note}")
+    if verdict is None:
+        print(f"stage {args.stage} done in {run.stage_folder(args.stage)}")
+        return 0
+    print("\n".join(verdict.lines()))
+    if args.install:
+        if not verdict.within:
+            raise ConfigError(f"--install: {verdict.product} is not the shipped model and not every figure lies "
+                              f"within its recorded CI; not installing it")
+        recipes.install(recipe, verdict.product)
+        print(f"installed {verdict.product} as {recipe.name} in {recipe.folder}")
+    return 0 if verdict.within else 1
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
     from razz_env.show import check_outputs, load_hands, write_html, write_pngs
 
@@ -552,6 +600,33 @@ def build_parser() -> argparse.ArgumentParser:
     agents.add_argument("names", nargs="*", help="agents to describe (default: every registered one)")
     agents.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     agents.set_defaults(func=_cmd_agents)
+
+    zoo = sub.add_parser("zoo", help="the shipped agents' recipes: list them, or reproduce one (needs the train extra)",
+                         description="Every shipped trained agent has a recipe beside its model "
+                                     "(razz_env/agents/zoo/NAME.recipe.yaml): its training stages in order.")
+    zoo_sub = zoo.add_subparsers(dest="zoo_command", required=True)
+    zoo_sub.add_parser("list", help="the agents with a recipe: stages and estimated CPU time")
+    reproduce = zoo_sub.add_parser(
+        "reproduce", help="run an agent's recipe and check the product against the manifest",
+        description="Run the recipe's stages in order into OUTPUT/<recipe>/<stage>/ (finished stages are kept, an "
+                    "interrupted one resumes), then check the product against the manifest: its SHA-256, its "
+                    "weights against the shipped file's, and its figures against the recorded 95%% CIs. Exit 1 when "
+                    "the product is neither the shipped model nor within every CI.")
+    reproduce.add_argument("name", help="a shipped agent with a recipe (razz zoo list)")
+    reproduce.add_argument("--output", default="runs/zoo", help="root of the run folders (default runs/zoo)")
+    reproduce.add_argument("--dry-run", action="store_true", dest="dry_run",
+                           help="print the stages, their warm starts, commands and estimated CPU time; run nothing")
+    reproduce.add_argument("--stage", help="run this stage only (its inputs made before, or given by --input)")
+    reproduce.add_argument("--input", action="append", default=[], metavar="REF=PATH",
+                           help="use PATH as an earlier stage's file (STAGE/FILE) or a recipe's product (RECIPE); it "
+                                "must have the SHA-256 the recipe recorded (repeatable)")
+    reproduce.add_argument("--eval-deals", type=int, dest="eval_deals",
+                           help="deals per final_eval opponent when the product is not the shipped model (default: "
+                                "the recorded hands' worth; 0: no evaluation)")
+    reproduce.add_argument("--install", action="store_true",
+                           help="put the product into the zoo when it is the shipped model or within every CI")
+    reproduce.add_argument("--quiet", action="store_true", help="no progress bars")
+    zoo.set_defaults(func=_cmd_zoo)
     return parser
 
 

@@ -7,8 +7,8 @@ the manifest committed with the code are ever unpickled (swapping the file after
 the check changes nothing). A changed or missing file raises
 :class:`ZooIntegrityError` and nothing is loaded. Each entry records the table
 the agent was trained for (``variant``, ``num_players``), which the agent
-declares as ``variants`` / ``seat_counts``, and the config and command that
-reproduce it and its training time.
+declares as ``variants`` / ``seat_counts``, the recipe beside it that made it
+(``<name>.recipe.yaml``, run by ``razz zoo reproduce``) and its training time.
 
 Any other trained model file plays as the agent type ``sb3_model`` (see
 :func:`load_model_file`): the spec names the file, its SHA-256 and the table it was

@@ -15,7 +15,10 @@ the teacher sees only its own observation.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import time
+import typing
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,7 +26,9 @@ import numpy as np
 from razz_env.encoding.actions import NUM_ACTIONS, to_engine
 from razz_env.encoding.interface import Observer, act_batch
 from razz_env.engine.dealing import shuffled_deck
+from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
+from razz_env.train.config import check_type
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -31,6 +36,7 @@ if TYPE_CHECKING:
     from razz_env.encoding.interface import Agent
     from razz_env.encoding.table import TableEncoder
     from razz_env.engine.config import HandConfig
+    from razz_env.train.config import TrainConfig
 
 
 @dataclass(frozen=True)
@@ -157,3 +163,86 @@ def clone(model: Any, demonstrations: Demonstrations, epochs: int, batch_size: i
 def action_counts(demonstrations: Demonstrations) -> list[int]:
     """How often the teacher chose each action id (fold, check_call, bet_raise, bring_in, bet_big)."""
     return np.bincount(demonstrations.actions, minlength=NUM_ACTIONS).tolist()
+
+
+IMITATED_ALGORITHMS = ("maskable_ppo",)
+IMITATION_MODEL = "model.zip"
+IMITATION_RECORD = "imitation.json"
+
+
+@dataclass(frozen=True)
+class ImitationSettings:
+    """Who is cloned (a registered agent), how many hands it plays against whom, and how long the fit runs.
+
+    ``opponents`` and ``weights`` left out: the config's pool baselines and weights."""
+
+    teacher: str = "monte_carlo"
+    hands: int = 60000
+    epochs: int = 8
+    batch_size: int = 1024
+    learning_rate: float = 3e-4
+    seed: int = 0
+    opponents: list[str] | None = None
+    weights: list[float] | None = None
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for item in fields(self):
+            check_type(item.name, getattr(self, item.name), hints[item.name])
+        for name in ("hands", "epochs", "batch_size"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name}: expected a positive integer, got {getattr(self, name)}")
+        if not self.learning_rate > 0:
+            raise ConfigError(f"learning_rate: expected a positive number, got {self.learning_rate}")
+        if (self.opponents is None) != (self.weights is None) or len(self.opponents or ()) != len(self.weights or ()):
+            raise ConfigError("opponents and weights: give both, one weight per opponent, or neither (the config's "
+                              "pool)")
+        if self.weights is not None and (any(not weight >= 0 for weight in self.weights) or not sum(self.weights) > 0):
+            raise ConfigError(f"weights: expected non-negative weights with a positive sum, got {self.weights}")
+
+
+def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings) -> str:
+    """Clone ``settings.teacher``'s play into a fresh model of ``config`` (a MaskablePPO ``TrainConfig`` at one
+    table size) and write ``model.zip``, ``hashes.json`` and ``imitation.json`` (settings, decisions, each epoch's
+    losses, seconds) to the folder ``out``; returns the model's SHA-256. Bad input is a :class:`ConfigError`
+    before anything is written."""
+    import torch
+
+    from razz_env.agents.registry import make_agent
+    from razz_env.encoding import make_encoder
+    from razz_env.envs.common import table_config
+    from razz_env.train.runfolder import RunFolder
+    from razz_env.train.train import build_model, build_vec_env
+
+    out = Path(out)
+    if config.algorithm not in IMITATED_ALGORITHMS or config.mixed_sizes:
+        raise ConfigError(f"imitation fits a {' or '.join(IMITATED_ALGORITHMS)} policy at one table size; this config "
+                          f"trains {config.algorithm} at {list(config.seat_counts)} seats")
+    if (out / IMITATION_MODEL).exists():
+        raise ConfigError(f"{out}: already holds a {IMITATION_MODEL}; give a new folder")
+    specs = settings.opponents if settings.opponents is not None else list(config.opponents.baselines)
+    weights = settings.weights if settings.weights is not None else list(config.opponents.weights)
+    try:
+        teacher = make_agent(settings.teacher, seed=settings.seed)
+        opponents = [make_agent(spec, seed=settings.seed + 1 + index) for index, spec in enumerate(specs)]
+    except (LookupError, ValueError, TypeError) as err:
+        raise ConfigError(f"teacher or opponents: {' '.join(str(err).split())}") from None
+    torch.set_num_threads(config.torch_threads)
+    torch.manual_seed(settings.seed)
+    table = table_config(**{k: v for k, v in config.table_kwargs().items() if k != "encoding"})
+    started = time.perf_counter()
+    demonstrations = collect(teacher, opponents, weights, table, make_encoder(config.encoding, table),
+                             settings.hands, settings.seed)
+    collected = time.perf_counter() - started
+    venv = build_vec_env(config)
+    model = build_model(config, venv, None)
+    venv.close()
+    rows = clone(model, demonstrations, settings.epochs, settings.batch_size, settings.learning_rate,
+                 seed=settings.seed)
+    folder = RunFolder(out)
+    sha256 = folder.save_model(model, IMITATION_MODEL)
+    folder.write_json(IMITATION_RECORD, {
+        **asdict(settings), "opponents": specs, "weights": weights, "decisions": len(demonstrations),
+        "teacher_action_counts": action_counts(demonstrations), "epochs_run": rows,
+        "collect_seconds": round(collected, 1), "seconds": round(time.perf_counter() - started, 1), "sha256": sha256})
+    return sha256

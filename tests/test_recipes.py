@@ -1,0 +1,251 @@
+"""Zoo recipes: parsed and checked in one line per fault, planned with their CPU time, run stage by stage into a run
+folder (finished stages kept, inputs verified), and the product checked against the manifest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+from razz_env import recipes  # noqa: E402
+from razz_env.cli import main as razz  # noqa: E402
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.train import best_response  # noqa: E402
+
+torch.set_num_threads(1)
+
+TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1}
+TINY = {"name": "tiny", "n_envs": 2, "net_arch": [16], "algo_kwargs": TINY_PPO, "total_timesteps": 128,
+        "eval_every": 10**6, "eval_deals": 2, "eval_opponents": ["random"], "checkpoint_every": 64,
+        "opponents": {"baselines": ["random", "calling_station"], "weights": [1, 1]}}
+UNKNOWN = "0" * 64
+WIDE_EVAL = [{"opponent": "random", "bb_per_100": 0.0, "ci95_low": -10**6, "ci95_high": 10**6, "hands": 8}]
+
+
+def _write(folder: Path, name: str, **recipe) -> None:
+    (folder / f"{name}{recipes.SUFFIX}").write_text(json.dumps({"name": name, **recipe}))  # JSON is YAML
+
+
+def _manifest(folder: Path, **entries) -> None:
+    base = {"algorithm": "maskable_ppo", "encoding": "flat", "variant": "razz", "num_players": 2,
+            "starting_stacks": 1000, "stakes": [1, 2, 5, 10], "steps_per_second": 100.0, "final_eval": WIDE_EVAL}
+    (folder / "manifest.json").write_text(json.dumps({name: {**base, "file": f"{name}.zip", **entry}
+                                                      for name, entry in entries.items()}))
+
+
+@pytest.fixture
+def zoo(tmp_path):
+    """A zoo folder with a base recipe (one train stage) and one from it (a train stage continuing the base's run
+    with it in the pool, then a widen stage of the base's product)."""
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    _write(folder, "base", product="@first/checkpoints/step_128.zip",
+           stages=[{"name": "first", "kind": "train", "config": TINY}])
+    second = {**TINY, "name": "second", "init_model": {"path": "@first/final.zip", "sha256": UNKNOWN},
+              "opponents": {"baselines": ["random", {"type": "sb3_model", "path": "@first/checkpoints/step_64.zip",
+                                                     "sha256": UNKNOWN, "algorithm": "maskable_ppo",
+                                                     "encoding": "flat", "variant": "razz", "num_players": 2}],
+                            "weights": [1, 2]}}
+    widen = {**TINY, "name": "widened", "encoding": "flat8", "num_players": [2, 6],
+             "init_model": {"path": "@base", "sha256": UNKNOWN, "widen_from": {"encoding": "flat", "num_players": 2}}}
+    _write(folder, "top", **{"from": "base"}, product="@second/final.zip", acceptance_seed=5,
+           stages=[{"name": "second", "kind": "train", "config": second},
+                   {"name": "widen", "kind": "widen", "config": widen}])
+    _manifest(folder, base={"sha256": UNKNOWN}, top={"sha256": UNKNOWN})
+    return folder
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and "tb" not in p.parts}
+
+
+def test_a_recipe_starts_from_its_base_and_plans_every_stage_with_its_cpu_time(zoo, tmp_path):
+    recipe = recipes.load_recipe("top", zoo)
+    assert [(s.recipe, s.name, s.kind) for s in recipe.chain()] == [
+        ("base", "first", "train"), ("top", "second", "train"), ("top", "widen", "widen")]
+    planned = recipes.plan(recipe, tmp_path / "runs")
+    assert [item.minutes for item in planned] == [128 / 100 / 60] * 2 + [0.0]
+    assert planned[1].command == f"razz train --config {tmp_path / 'runs' / 'top' / 'second.yaml'}"
+    lines = recipes.describe_plan(recipe, planned)
+    assert lines[0] == "top: 3 stage(s), product @second/final.zip"
+    assert "warm start: @first/final.zip" in lines[3] and "warm start: @base" in lines[5]
+    assert lines[-1].startswith("estimated CPU time: 0.0 h (0 min;")
+    assert [item.stage.name for item in recipes.plan(recipe, only="widen")] == ["widen"]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"colour": 1}, "top.recipe.yaml: unknown key 'colour'; a recipe has name, from, product"),
+    ({"name": "other"}, "top.recipe.yaml: name: expected 'top' (the file's name), got 'other'"),
+    ({"from": "top"}, "from: top starts from top again (a loop)"),
+    ({"product": "@nowhere/final.zip"}, "product: '@nowhere/final.zip' names no earlier stage's file"),
+    ({"stages": []}, "stages: expected a list of stages"),
+    ({"stages": [{"name": "s", "kind": "bake", "config": TINY}]}, "stage s: kind: expected one of train, psro"),
+    ({"stages": [{"name": "s", "kind": "train", "config": {**TINY, "max_minutes": 5}}]},
+     "stage s: config: a recipe stage trains to total_timesteps into its own folder; drop max_minutes"),
+    ({"stages": [{"name": "first", "kind": "train", "config": TINY}]}, "stage first: the name is taken"),
+    ({"stages": [{"name": "s", "kind": "train", "config": {**TINY, "n_envs": 0}}]}, "stage s: config: n_envs"),
+    ({"stages": [{"name": "s", "kind": "train", "config": TINY, "loop": {"generations": 1}}]},
+     "stage s: loop: not taken by a train stage"),
+    ({"stages": [{"name": "s", "kind": "psro", "config": TINY, "loop": {"generations": 1}}]},
+     "stage s: loop: steps_per_generation missing"),
+    ({"stages": [{"name": "s", "kind": "imitation", "config": TINY, "imitation": {"hands": 0}}]},
+     "stage s: imitation: hands: expected a positive integer, got 0"),
+    ({"stages": [{"name": "s", "kind": "widen", "config": TINY}]}, "stage s: a widen stage writes the model"),
+    ({"stages": [{"name": "s", "kind": "train", "config": "later"}]}, "stage s: config: 'later' is no earlier stage"),
+    ({"stages": [{"name": "s", "kind": "train",
+                  "config": {**TINY, "init_model": {"path": "@t/final.zip", "sha256": UNKNOWN}}},
+                 {"name": "t", "kind": "train", "config": TINY}]},
+     "stage s: '@t/final.zip' names no earlier stage's file; expected one of @first/FILE, @base"),
+])
+def test_a_bad_recipe_is_one_line_naming_what_is_wrong(zoo, change, message):
+    recipe = json.loads((zoo / f"top{recipes.SUFFIX}").read_text())
+    (zoo / f"top{recipes.SUFFIX}").write_text(json.dumps({**recipe, **change}))
+    with pytest.raises(ConfigError) as err:
+        recipes.load_recipe("top", zoo)
+    assert message in str(err.value) and "\n" not in str(err.value), str(err.value)
+
+
+def test_the_chain_runs_in_order_verifies_the_product_and_a_rerun_keeps_every_finished_stage(zoo, tmp_path):
+    recipe = recipes.load_recipe("top", zoo)
+    root = tmp_path / "runs"
+    messages: list[str] = []
+    run, verdict = recipes.reproduce(recipe, root, deals=4, progress=False, notify=messages.append)
+    assert (root / "base" / "base.zip").is_file(), "the base recipe's product is written for the stages after it"
+    second = json.loads((root / "top" / "second" / "config.json").read_text())
+    assert second["init_model"]["path"] == str(root / "base" / "first" / "final.zip")
+    assert second["opponents"]["baselines"][1]["path"] == str(root / "base" / "first" / "checkpoints" / "step_64.zip")
+    made = hashlib.sha256((root / "base" / "first" / "final.zip").read_bytes()).hexdigest()
+    assert second["init_model"]["sha256"] == made
+    assert any("stage second: @first/final.zip has SHA-256" in note and "not reproduced bit for bit" in note
+               for note in run.notes)
+    assert (root / "top" / "widen" / "model.zip").is_file() and (root / "top" / "second.yaml").is_file()
+    assert verdict.product == root / "top" / "top.zip" and not verdict.reproduced and verdict.same_weights is None
+    assert [row["opponent"] for row in verdict.rows] == ["random"] and verdict.rows[0]["hands"] == 8
+    assert verdict.within and "within the recorded CI" in verdict.lines()[-1]
+    before = _files(root)
+    recipes.reproduce(recipe, root, deals=0, progress=False, notify=messages.append)
+    assert _files(root) == before, "a finished chain is read back, its product not written again"
+    assert any(m.endswith("already made; using it") for m in messages)
+
+
+def test_one_stage_runs_from_a_given_input_only_when_it_carries_the_recorded_hash(zoo, tmp_path, capsys,
+                                                                                   monkeypatch):
+    monkeypatch.setattr(recipes, "zoo_folder", lambda: zoo)
+    recipe = recipes.load_recipe("base", zoo)
+    recipes.reproduce(recipe, tmp_path / "made", deals=0, progress=False, notify=lambda m: None)
+    product = tmp_path / "made" / "base" / "base.zip"
+    digest = hashlib.sha256(product.read_bytes()).hexdigest()
+    root = tmp_path / "runs"
+    with pytest.raises(ConfigError, match=r"^@base: .* is not there yet: run its stage base first, or give --input "):
+        recipes.reproduce(recipes.load_recipe("top", zoo), root, only="widen", progress=False)
+    with pytest.raises(ConfigError, match=f"^--input base={product}: SHA-256 {digest}, the recipe recorded {UNKNOWN}"):
+        recipes.reproduce(recipes.load_recipe("top", zoo), root, only="widen", inputs={"base": product})
+    text = (zoo / f"top{recipes.SUFFIX}").read_text().replace(f'"path": "@base", "sha256": "{UNKNOWN}"',
+                                                             f'"path": "@base", "sha256": "{digest}"')
+    (zoo / f"top{recipes.SUFFIX}").write_text(text)
+    assert razz(["zoo", "reproduce", "top", "--output", str(root), "--stage", "widen", "--input", f"base={product}",
+                 "--quiet"]) == 0
+    assert capsys.readouterr().out.endswith(f"stage widen done in {root / 'top' / 'widen'}\n")
+    assert not (root / "base").exists(), "only the stage asked for runs"
+    widened = (root / "top" / "widen" / "model.zip").read_bytes()
+    assert json.loads((root / "top" / "widen" / "hashes.json").read_text()) == {
+        "model.zip": hashlib.sha256(widened).hexdigest()}
+
+
+def test_the_product_is_checked_by_hash_then_weights_and_installed_only_when_it_passes(zoo, tmp_path, capsys,
+                                                                                      monkeypatch):
+    monkeypatch.setattr(recipes, "zoo_folder", lambda: zoo)
+    recipe = recipes.load_recipe("base", zoo)
+    run, _ = recipes.reproduce(recipe, tmp_path / "runs", deals=0, progress=False, notify=lambda m: None)
+    product = tmp_path / "runs" / "base" / "base.zip"
+    digest = hashlib.sha256(product.read_bytes()).hexdigest()
+    _manifest(zoo, base={"sha256": digest})
+    assert recipes.verify(recipe, product, deals=0).reproduced
+    again = recipes.playing_bytes(recipes.read_checked(product, digest), "maskable_ppo")
+    (zoo / "base.zip").write_bytes(again)
+    _manifest(zoo, base={"sha256": hashlib.sha256(again).hexdigest()})
+    verdict = recipes.verify(recipe, product, deals=0)
+    assert verdict.reproduced or (verdict.same_weights and verdict.within)
+    assert recipes.same_weights(product.read_bytes(), again)
+    other = tmp_path / "runs" / "base" / "first" / "checkpoints" / "step_64.zip"
+    assert not recipes.same_weights(product.read_bytes(), other.read_bytes())
+    narrow = [{**WIDE_EVAL[0], "ci95_low": 10**5, "ci95_high": 10**6}]
+    _manifest(zoo, base={"sha256": UNKNOWN, "final_eval": narrow})
+    (zoo / "base.zip").unlink()
+    shipped = json.loads((zoo / "manifest.json").read_text())
+    assert razz(["zoo", "reproduce", "base", "--output", str(tmp_path / "runs"), "--eval-deals", "2", "--install",
+                 "--quiet"]) == 2
+    assert "not installing it" in capsys.readouterr().err
+    assert json.loads((zoo / "manifest.json").read_text()) == shipped and not (zoo / "base.zip").exists()
+    _manifest(zoo, base={"sha256": UNKNOWN})
+    assert razz(["zoo", "reproduce", "base", "--output", str(tmp_path / "runs"), "--eval-deals", "2", "--install",
+                 "--quiet"]) == 0
+    entry = json.loads((zoo / "manifest.json").read_text())["base"]
+    assert entry["sha256"] == hashlib.sha256((zoo / "base.zip").read_bytes()).hexdigest() == \
+        hashlib.sha256(product.read_bytes()).hexdigest()
+
+
+def test_a_psro_stage_runs_the_loop_as_a_function(tmp_path, monkeypatch):
+    monkeypatch.setattr(best_response, "DEFAULTS", {**best_response.DEFAULTS, "n_envs": 2, "net_arch": [16],
+                                                    "algo_kwargs": TINY_PPO, "eval_every": 10**6, "eval_deals": 2,
+                                                    "checkpoint_every": 10**6})
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    loop = {"generations": 1, "steps_per_generation": 128, "br_steps": 128, "br_weight": 2, "deals": 4, "seed": 3}
+    _write(folder, "looped", product="@loop/gen_0/learner/final.zip",
+           stages=[{"name": "loop", "kind": "psro", "loop": loop, "config": TINY}])
+    _manifest(folder, looped={"sha256": UNKNOWN})
+    recipe = recipes.load_recipe("looped", folder)
+    assert recipes.plan(recipe)[0].stage.steps == 256
+    _, verdict = recipes.reproduce(recipe, tmp_path / "runs", deals=0, progress=False, notify=lambda m: None)
+    record = json.loads((tmp_path / "runs" / "looped" / "loop" / "psro.json").read_text())
+    assert record["br_weight"] == 2 and record["seed"] == 3 and record["base_config"]["name"] == "tiny"
+    assert (tmp_path / "runs" / "looped" / "loop" / "gen_0" / "generation.json").is_file()
+    assert verdict.product.is_file() and not verdict.reproduced
+
+
+def test_an_imitation_stage_clones_its_teacher_into_the_configs_network(tmp_path):
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    stud = {**TINY, "variant": "stud", "opponents": {"baselines": ["rock", "tag"], "weights": [1, 2]}}
+    _write(folder, "cloned", product="@clone/model.zip", stages=[
+        {"name": "clone", "kind": "imitation", "cpu_minutes": 1.5, "config": stud,
+         "imitation": {"teacher": "razz_heuristic", "hands": 40, "epochs": 2}}])
+    _manifest(folder, cloned={"sha256": UNKNOWN, "variant": "stud"})
+    recipe = recipes.load_recipe("cloned", folder)
+    assert recipes.plan(recipe)[0].minutes == 1.5, "a recorded cpu_minutes is the estimate"
+    recipes.reproduce(recipe, tmp_path / "runs", deals=0, progress=False, notify=lambda m: None)
+    out = tmp_path / "runs" / "cloned" / "clone"
+    sha256 = hashlib.sha256((out / "model.zip").read_bytes()).hexdigest()
+    assert json.loads((out / "hashes.json").read_text()) == {"model.zip": sha256}
+    record = json.loads((out / "imitation.json").read_text())
+    assert record["teacher"] == "razz_heuristic" and record["hands"] == 40 and record["sha256"] == sha256
+    assert record["opponents"] == ["rock", "tag"] and record["weights"] == [1, 2], "the config's pool by default"
+    assert record["decisions"] == sum(record["teacher_action_counts"]) > 40
+    assert [row["epoch"] for row in record["epochs_run"]] == [1, 2]
+
+
+def test_the_shipped_recipes_make_the_shipped_models(capsys):
+    """Every shipped trained agent has a recipe named in its manifest entry; ppo_razz_psro's dry run prints the
+    whole chain, ppo_razz_pool's five phases first."""
+    from razz_env.agents.sb3_zoo import manifest
+
+    assert sorted(manifest()) == recipes.recipe_names()
+    assert all(entry["recipe"] == f"{name}{recipes.SUFFIX}" and "command" not in entry
+               for name, entry in manifest().items())
+    assert razz(["zoo", "reproduce", "ppo_razz_psro", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    stages = [line.split()[1] for line in out.splitlines() if line[:3].strip().rstrip(".").isdigit()]
+    assert stages == [f"ppo_razz_pool/phase{i}" for i in range(1, 6)] + [
+        "ppo_razz_psro/psro_w2", "ppo_razz_psro/psro_mc", "ppo_razz_psro/psro_mc8", "ppo_razz_psro/lbr"]
+    assert "razz train --config runs/zoo/ppo_razz_psro/lbr.yaml" in out and "estimated CPU time: 2.5 h" in out
+    assert razz(["zoo", "list"]) == 0
+    assert capsys.readouterr().out.count("\n") == len(manifest())
+    assert razz(["zoo", "reproduce", "ppo_razz", "--stage", "nope", "--dry-run"]) == 2
+    assert capsys.readouterr().err == "razz zoo: --stage 'nope': ppo_razz has the stages train\n"
