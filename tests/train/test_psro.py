@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.train import best_response  # noqa: E402
+import torch
+
+from razz_env.engine.errors import ConfigError
+from razz_env.train import best_response
 
 torch.set_num_threads(1)
 

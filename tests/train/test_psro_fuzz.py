@@ -22,12 +22,11 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from hypothesis import HealthCheck, event, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
-from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.engine.errors import ConfigError
 
-REPO = Path(__file__).resolve().parents[2]
 SCALE = int(os.environ.get("RAZZ_PSRO_FUZZ_SCALE", "1"))
 BASE = {"name": "fuzz", "n_envs": 1, "net_arch": [8], "algo_kwargs": {"n_steps": 32, "batch_size": 32},
         "eval_opponents": ["random"], "opponents": {"baselines": ["random"], "weights": [1]}}
@@ -40,9 +39,6 @@ def fuzz(examples: int) -> settings:
 
 @pytest.fixture(scope="module")
 def psro():
-    import sys
-
-    sys.path.insert(0, str(REPO))
     return importlib.import_module("razz_env.train.psro")
 
 
