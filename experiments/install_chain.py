@@ -43,10 +43,10 @@ if __package__ in (None, ""):  # run as a script: make this checkout importable 
 
 from experiments import psro_razz, train_zoo  # noqa: E402
 from experiments.imitation_warm_start import RECORD, command_of  # noqa: E402
-from experiments.learning_curves import KEYS, plot_run, read_chain  # noqa: E402
 from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.train.curves import KEYS, plot_run, read_chain  # noqa: E402
 from razz_env.train.runfolder import CONFIG, FINAL, RunFolder  # noqa: E402
 
 FIGURES = ("bb_per_100", "ci95_low", "ci95_high")

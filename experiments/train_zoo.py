@@ -25,10 +25,10 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make this checkout importable (experiments, razz_env, agents)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from experiments.learning_curves import plot_run  # noqa: E402
 from razz_env.agents.sb3_agent import UntrustedModelError, load_model  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.train.curves import plot_run  # noqa: E402
 from razz_env.train.runfolder import FINAL, SUMMARY, RunFolder, model_bytes, write_atomic  # noqa: E402
 from razz_env.train.train import train  # noqa: E402
 

@@ -33,7 +33,6 @@ TINY_BR = {"n_envs": 2, "net_arch": [16], "algo_kwargs": TINY_PPO, "eval_every":
 @pytest.fixture
 def psro(monkeypatch):
     """The script's module, its best responses tiny."""
-    monkeypatch.syspath_prepend(str(REPO))
     monkeypatch.setattr(best_response, "DEFAULTS", {**best_response.DEFAULTS, **TINY_BR})
     return importlib.import_module("razz_env.train.psro")
 
