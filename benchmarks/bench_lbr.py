@@ -19,22 +19,23 @@ from __future__ import annotations
 
 import os
 
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 
-import argparse  # noqa: E402 - the thread limits above must come before numpy loads
-import sys  # noqa: E402
-import time  # noqa: E402
-from itertools import combinations  # noqa: E402
+import argparse
+import sys
+import time
+from itertools import combinations
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import razz_env.agents.lbr as lbr_module  # noqa: E402
-from razz_env.agents.lbr import LocalBestResponse  # noqa: E402
-from razz_env.agents.registry import make_agent  # noqa: E402
-from razz_env.engine import equity as equity_module  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.evaluate.match import play_deals, summarise_tables  # noqa: E402
+import razz_env.agents.lbr as lbr_module
+from razz_env.agents.lbr import LocalBestResponse
+from razz_env.agents.registry import make_agent
+from razz_env.engine import equity as equity_module
+from razz_env.engine.config import HandConfig
+from razz_env.evaluate.match import play_deals, summarise_tables
 
 STREETS = (3, 4, 5, 6, 7)
 

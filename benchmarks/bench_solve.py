@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import os
 
-for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 
-import argparse  # noqa: E402 - the thread limits above must come before numpy loads
-import csv  # noqa: E402
-import resource  # noqa: E402
-import time  # noqa: E402
+import argparse
+import csv
+import resource
+import time
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from razz_env.solve.agent import policy_from_agent  # noqa: E402
-from razz_env.solve.best_response import exploitability  # noqa: E402
-from razz_env.solve.cfr import SOLVERS, CFRSolver  # noqa: E402
-from razz_env.solve.game import Game, build_game  # noqa: E402
+from razz_env.solve.agent import policy_from_agent
+from razz_env.solve.best_response import exploitability
+from razz_env.solve.cfr import SOLVERS, CFRSolver
+from razz_env.solve.game import Game, build_game
 
 
 def array_bytes(*holders: object) -> int:

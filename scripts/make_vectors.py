@@ -19,19 +19,29 @@ Seeded, so the output is the same on every run: ``python scripts/make_vectors.py
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
+
+from razz_env.engine.record import to_record
+from razz_env.engine.state import HandState
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "engine"))
 
-from pokerkit_oracle import Skip, play_hand  # noqa: E402  (the oracle the differential test uses)
 
-from razz_env.engine.record import to_record  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
+def load_oracle() -> ModuleType:
+    """``tests/engine/pokerkit_oracle.py`` (the oracle the differential test uses), loaded by its path."""
+    spec = importlib.util.spec_from_file_location("pokerkit_oracle", ROOT / "tests" / "engine" / "pokerkit_oracle.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
+
+ORACLE = load_oracle()
 OUTPUT = ROOT / "tests" / "data" / "vectors"
 EXAMPLES = ROOT / "docs" / "examples" / "hands.jsonl"
 HANDS = {"razz": 300, "action_razz": 200, "stud": 200, "stud8": 200}
@@ -46,8 +56,8 @@ def make(variant: str, count: int) -> tuple[list[HandState], Counter]:
     attempt = 0
     while len(hands) < count:
         try:
-            hands.append(play_hand(variant, f"vectors-{variant}-{attempt}"))
-        except Skip as skip:
+            hands.append(ORACLE.play_hand(variant, f"vectors-{variant}-{attempt}"))
+        except ORACLE.Skip as skip:
             skipped[skip.args[0]] += 1
         attempt += 1
     return hands, skipped

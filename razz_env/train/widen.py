@@ -10,7 +10,7 @@ multi-way run can start from a heads-up agent that already plays (``init_model.w
 Seat positions and history slots beyond the source's read nothing: at a larger table the widened network
 sees the seats the source knew (heads-up: the observer and the seat to its left) and the table-wide pieces
 (pot, to call, street, dead cards). Reading every further seat through the source's opponent weights was
-measured worse (experiments/ppo_razz_multiway/README.md).
+measured worse (docs/zoo/ppo_razz_multiway.md).
 
 >>> from razz_env.engine.config import HandConfig
 >>> from razz_env.encoding.table import FlatEncoder, PaddedFlatEncoder

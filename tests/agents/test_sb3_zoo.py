@@ -9,17 +9,19 @@ import json
 
 import pytest
 
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from razz_env.agents import sb3_zoo  # noqa: E402
-from razz_env.agents.registry import make_agent  # noqa: E402
-from razz_env.agents.sb3_agent import SB3Agent, load_model, trained_seat_counts  # noqa: E402
-from razz_env.encoding import make_encoder  # noqa: E402
-from razz_env.encoding.actions import to_engine  # noqa: E402
-from razz_env.encoding.interface import observe, seating_problem  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
+import torch
+
+from razz_env.agents import sb3_zoo
+from razz_env.agents.registry import make_agent
+from razz_env.agents.sb3_agent import SB3Agent, load_model, trained_seat_counts
+from razz_env.encoding import make_encoder
+from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import observe, seating_problem
+from razz_env.engine.config import HandConfig
+from razz_env.engine.state import HandState
 
 torch.set_num_threads(1)
 

@@ -10,13 +10,13 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
 
-from differential import CASES, config_for, play  # noqa: E402  (the sibling module, on pytest's path)
+from differential import CASES, config_for, play
 
-from razz_env.batch import BatchEngine  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.dealing import deck_for  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
+from razz_env.batch import BatchEngine
+from razz_env.engine.config import HandConfig
+from razz_env.engine.dealing import deck_for
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.state import HandState
 
 
 @pytest.mark.parametrize("short", [False, True], ids=["deep", "short"])

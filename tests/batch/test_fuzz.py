@@ -12,16 +12,16 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
 
-from differential import play  # noqa: E402
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from hypothesis.extra import numpy as hnp  # noqa: E402
+from differential import play
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
-from razz_env.batch import BatchEngine, policy_state, random_legal_actions  # noqa: E402
-from razz_env.encoding.table import FlatEncoder  # noqa: E402
-from razz_env.engine.config import HandConfig, max_seats  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.variants import VARIANTS  # noqa: E402
+from razz_env.batch import BatchEngine, policy_state, random_legal_actions
+from razz_env.encoding.table import FlatEncoder
+from razz_env.engine.config import HandConfig, max_seats
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.variants import VARIANTS
 
 FUZZ = settings(max_examples=int(os.environ.get("RAZZ_BATCH_FUZZ_EXAMPLES", 40)), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

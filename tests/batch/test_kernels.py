@@ -11,11 +11,11 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
 
-from numba import njit  # noqa: E402
+from numba import njit
 
-from razz_env.batch import kernels as k  # noqa: E402
-from razz_env.engine.hand_value import best_hand, evaluator  # noqa: E402
-from razz_env.engine.order import board_strength  # noqa: E402
+from razz_env.batch import kernels as k
+from razz_env.engine.hand_value import best_hand, evaluator
+from razz_env.engine.order import board_strength
 
 KINDS = {"razz": k.K_RAZZ, "action_razz": k.K_ACTION_RAZZ, "eight": k.K_EIGHT, "high": k.K_HIGH}
 

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
 
-from razz_env.batch import BatchEngine, policy_state, random_legal_actions  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
+from razz_env.batch import BatchEngine, policy_state, random_legal_actions
+from razz_env.engine.config import HandConfig
 
 
 def test_draws_are_legal_uniform_and_seeded():

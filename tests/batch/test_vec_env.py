@@ -7,9 +7,9 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the batch extra)")
 
-from razz_env.batch.vec_env import BatchSingleAgentVecEnv  # noqa: E402
-from razz_env.encoding.interface import Observation  # noqa: E402
-from razz_env.envs.single_agent import SingleAgentEnv  # noqa: E402
+from razz_env.batch.vec_env import BatchSingleAgentVecEnv
+from razz_env.encoding.interface import Observation
+from razz_env.envs.single_agent import SingleAgentEnv
 
 
 class VectorHashOpponent:

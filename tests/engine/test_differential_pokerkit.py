@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("pokerkit")
 
-from pokerkit_oracle import GAMES, Skip, play_hand  # noqa: E402  (the sibling module, on pytest's path)
+from pokerkit_oracle import GAMES, Skip, play_hand
 
-from razz_env.engine.actions import AGGRESSIVE  # noqa: E402
-from razz_env.engine.order import weakest_seat  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
+from razz_env.engine.actions import AGGRESSIVE
+from razz_env.engine.order import weakest_seat
+from razz_env.engine.state import HandState
 
 MAX_SKIP_SHARE = 0.30
 

@@ -17,9 +17,11 @@ from razz_env.engine.errors import ConfigError
 from razz_env.engine.phh import PHH_VARIANTS, to_phh, write_phh
 from razz_env.engine.state import HandState
 
-pokerkit = pytest.importorskip("pokerkit")
-from pokerkit.notation import HandHistory  # noqa: E402
-from pokerkit_oracle import Skip, play_hand  # noqa: E402  (the sibling module, on pytest's path)
+pytest.importorskip("pokerkit")
+
+import pokerkit
+from pokerkit.notation import HandHistory
+from pokerkit_oracle import Skip, play_hand
 
 DECISIONS = (pokerkit.BringInPosting, pokerkit.CheckingOrCalling, pokerkit.CompletionBettingOrRaisingTo,
              pokerkit.Folding, pokerkit.HoleCardsShowingOrMucking)

@@ -16,15 +16,15 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched path needs the batch extra (numba)")
 
-from razz_env.agents.registry import make_agent, register  # noqa: E402
-from razz_env.agents.simple import RandomAgent  # noqa: E402
-from razz_env.cli import main  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.record import to_record  # noqa: E402
-from razz_env.evaluate import match  # noqa: E402
-from razz_env.evaluate.config import TournamentConfig  # noqa: E402
-from razz_env.evaluate.match import (  # noqa: E402
+from razz_env.agents.registry import make_agent, register
+from razz_env.agents.simple import RandomAgent
+from razz_env.cli import main
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.record import to_record
+from razz_env.evaluate import match
+from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.match import (
     AgentFailure,
     Task,
     batch_problem,
@@ -32,7 +32,7 @@ from razz_env.evaluate.match import (  # noqa: E402
     play_deals_batched,
     run_task,
 )
-from razz_env.evaluate.tournament import run_tournament  # noqa: E402
+from razz_env.evaluate.tournament import run_tournament
 
 
 class Recorder(RandomAgent):

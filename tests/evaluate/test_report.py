@@ -10,13 +10,13 @@ import pytest
 
 pytest.importorskip("matplotlib", reason="the reports need the eval extra")
 
-import matplotlib  # noqa: E402
+import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from razz_env.evaluate.config import TournamentConfig  # noqa: E402
-from razz_env.evaluate.report import (  # noqa: E402
+from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.report import (
     ci_figure,
     crosstable_figure,
     format_terminal,
@@ -24,8 +24,8 @@ from razz_env.evaluate.report import (  # noqa: E402
     text_colour,
     write_reports,
 )
-from razz_env.evaluate.stats import WinRate  # noqa: E402
-from razz_env.evaluate.tournament import PairingResult, TournamentResult  # noqa: E402
+from razz_env.evaluate.stats import WinRate
+from razz_env.evaluate.tournament import PairingResult, TournamentResult
 
 LABELS = ["random", "calling_station", "razz_heuristic"]
 # bb/100 of row against column: the station beats random narrowly, the heuristic crushes both.

@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
 
-from razz_env.engine.actions import Action  # noqa: E402
-from razz_env.engine.cards import parse_cards  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
-from razz_env.openspiel.deal import ChanceHand, Slot  # noqa: E402
+from razz_env.engine.actions import Action
+from razz_env.engine.cards import parse_cards
+from razz_env.engine.config import HandConfig
+from razz_env.engine.state import HandState
+from razz_env.openspiel.deal import ChanceHand, Slot
 
 FOLD, CHECK, CALL, BRING_IN, COMPLETE, BET, BET_BIG, RAISE = tuple(Action)
 

@@ -18,19 +18,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
+pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
 
-from open_spiel.python import policy  # noqa: E402
-from open_spiel.python.algorithms import exploitability, external_sampling_mccfr, get_all_states  # noqa: E402
-from open_spiel.python.tests import games_sim_test  # noqa: E402  (a module: its TestCase must not be collected)
+import pyspiel
+from open_spiel.python import policy
+from open_spiel.python.algorithms import exploitability, external_sampling_mccfr, get_all_states
+from open_spiel.python.tests import games_sim_test
 
-from razz_env.encoding.actions import ENGINE_TO_ID, FOLD, mask_for, to_engine  # noqa: E402
-from razz_env.engine.config import HandConfig, max_seats  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
-from razz_env.engine.variants import VARIANTS  # noqa: E402
-from razz_env.openspiel import GAME_NAMES  # noqa: E402
-from razz_env.openspiel.params import parameters_for, round_decisions_bound  # noqa: E402
+from razz_env.encoding.actions import ENGINE_TO_ID, FOLD, mask_for, to_engine
+from razz_env.engine.config import HandConfig, max_seats
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.state import HandState
+from razz_env.engine.variants import VARIANTS
+from razz_env.openspiel import GAME_NAMES
+from razz_env.openspiel.params import parameters_for, round_decisions_bound
 
 EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40"))
 PROPERTY = settings(max_examples=max(EXAMPLES, 60), deadline=None, suppress_health_check=[HealthCheck.too_slow])

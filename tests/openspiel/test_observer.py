@@ -7,13 +7,15 @@ import random
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
+pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
 
-from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL  # noqa: E402
-from razz_env.encoding.table import FlatEncoder  # noqa: E402
-from razz_env.engine.cards import parse_cards  # noqa: E402
-from razz_env.engine.text import render_hand  # noqa: E402
-from razz_env.openspiel.params import recall_history_slots  # noqa: E402
+import pyspiel
+
+from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL
+from razz_env.encoding.table import FlatEncoder
+from razz_env.engine.cards import parse_cards
+from razz_env.engine.text import render_hand
+from razz_env.openspiel.params import recall_history_slots
 
 LOW = parse_cards("Ac 2c 3c 4c 5c 6c 7c")
 HIGH = parse_cards("Kd Kh Qd Jd Td 9d 8d")

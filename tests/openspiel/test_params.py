@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel extra")
 
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.openspiel.params import (  # noqa: E402
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.openspiel.params import (
     TABLE_PARAMETERS,
     max_game_length,
     parameters_for,

@@ -8,17 +8,18 @@ minute per measure, so ``slow``.
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (the openspiel extra) is not installed")
+pytest.importorskip("pyspiel", reason="OpenSpiel (the openspiel extra) is not installed")
 
-from open_spiel.python import policy as openspiel_policy  # noqa: E402
-from open_spiel.python.algorithms import exploitability as openspiel_exploitability  # noqa: E402
+import pyspiel
+from open_spiel.python import policy as openspiel_policy
+from open_spiel.python.algorithms import exploitability as openspiel_exploitability
 
-import razz_env.openspiel  # noqa: E402,F401  (registers the games)
-from razz_env.solve.best_response import exploitability  # noqa: E402
-from razz_env.solve.cfr import CFRPlus  # noqa: E402
-from razz_env.solve.game import build_game  # noqa: E402
-from razz_env.solve.keys import infoset_key  # noqa: E402
-from razz_env.solve.policy import TabularPolicy  # noqa: E402
+import razz_env.openspiel  # noqa: F401  (registers the games)
+from razz_env.solve.best_response import exploitability
+from razz_env.solve.cfr import CFRPlus
+from razz_env.solve.game import build_game
+from razz_env.solve.keys import infoset_key
+from razz_env.solve.policy import TabularPolicy
 
 
 class SolverPolicy(openspiel_policy.Policy):

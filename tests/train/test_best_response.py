@@ -12,28 +12,30 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from razz_env.agents import sb3_zoo  # noqa: E402
-from razz_env.agents.base import BaseAgent  # noqa: E402
-from razz_env.agents.registry import make_agent, register  # noqa: E402
-from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
-from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD  # noqa: E402
-from razz_env.encoding.interface import Observer, seating_problem  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
-from razz_env.evaluate.match import play_deals, summarise_tables  # noqa: E402
-from razz_env.evaluate.stats import win_rate  # noqa: E402
-from razz_env.train import best_response  # noqa: E402
-from razz_env.train.best_response import (  # noqa: E402
+import torch
+
+from razz_env.agents import sb3_zoo
+from razz_env.agents.base import BaseAgent
+from razz_env.agents.registry import make_agent, register
+from razz_env.agents.sb3_agent import UntrustedModelError
+from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD
+from razz_env.encoding.interface import Observer, seating_problem
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.state import HandState
+from razz_env.evaluate.match import play_deals, summarise_tables
+from razz_env.evaluate.stats import win_rate
+from razz_env.train import best_response
+from razz_env.train.best_response import (
     best_response_config,
     run_best_response,
     train_best_response,
 )
-from razz_env.train.config import TrainConfig  # noqa: E402
-from razz_env.train.train import TrainingInterrupted  # noqa: E402
+from razz_env.train.config import TrainConfig
+from razz_env.train.train import TrainingInterrupted
 
 torch.set_num_threads(1)
 

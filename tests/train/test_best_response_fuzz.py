@@ -18,23 +18,24 @@ from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from hypothesis import HealthCheck, event, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+import torch
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
-from razz_env.agents import sb3_zoo  # noqa: E402
-from razz_env.agents.registry import make_agent  # noqa: E402
-from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
-from razz_env.encoding.actions import to_engine  # noqa: E402
-from razz_env.encoding.interface import Observer  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
-from razz_env.train import best_response  # noqa: E402
-from razz_env.train.best_response import best_response_config, run_best_response, train_best_response  # noqa: E402
-from razz_env.train.config import TrainConfig  # noqa: E402
+from razz_env.agents import sb3_zoo
+from razz_env.agents.registry import make_agent
+from razz_env.agents.sb3_agent import UntrustedModelError
+from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import Observer
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.state import HandState
+from razz_env.train import best_response
+from razz_env.train.best_response import best_response_config, run_best_response, train_best_response
+from razz_env.train.config import TrainConfig
 
 torch.set_num_threads(1)
 

@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("tensorboard")
 
-from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.train.runfolder import EVAL_FIELDS, RunFolder, drop_events_after, write_atomic  # noqa: E402
+from razz_env.agents.sb3_agent import UntrustedModelError
+from razz_env.engine.errors import ConfigError
+from razz_env.train.runfolder import EVAL_FIELDS, RunFolder, drop_events_after, write_atomic
 
 
 class FakeModel:

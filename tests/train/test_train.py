@@ -10,19 +10,21 @@ import random
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from razz_env.agents.sb3_agent import ALGORITHMS, SB3Agent, masked_actions  # noqa: E402
-from razz_env.encoding import make_encoder  # noqa: E402
-from razz_env.encoding.actions import to_engine  # noqa: E402
-from razz_env.encoding.interface import observe  # noqa: E402
-from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.state import HandState  # noqa: E402
-from razz_env.train.config import OpponentPoolConfig, TrainConfig  # noqa: E402
-from razz_env.train.pool import OpponentPool  # noqa: E402
-from razz_env.train.train import build_model, build_vec_env, evaluate, initialise_from, train  # noqa: E402
+import torch
+
+from razz_env.agents.sb3_agent import ALGORITHMS, SB3Agent, masked_actions
+from razz_env.encoding import make_encoder
+from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import observe
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.state import HandState
+from razz_env.train.config import OpponentPoolConfig, TrainConfig
+from razz_env.train.pool import OpponentPool
+from razz_env.train.train import build_model, build_vec_env, evaluate, initialise_from, train
 
 torch.set_num_threads(1)
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib", reason="MaskablePPO is in sb3-contrib (the train extra)")
 pytest.importorskip("numba", reason="the batched engine needs numba (the batch extra)")
 
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.train.config import TrainConfig  # noqa: E402
-from razz_env.train.train import build_vec_env, train  # noqa: E402
+import torch
+
+from razz_env.engine.errors import ConfigError
+from razz_env.train.config import TrainConfig
+from razz_env.train.train import build_vec_env, train
 
 torch.set_num_threads(1)
 

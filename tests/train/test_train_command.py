@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from razz_env.cli import main  # noqa: E402
+from razz_env.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = """\

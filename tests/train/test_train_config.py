@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.engine.settings import read_settings_file  # noqa: E402
-from razz_env.recipes import load_recipe, recipe_names  # noqa: E402
-from razz_env.train.config import OpponentPoolConfig, TrainConfig  # noqa: E402
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import read_settings_file
+from razz_env.recipes import load_recipe, recipe_names
+from razz_env.train.config import OpponentPoolConfig, TrainConfig
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIGS = sorted(REPO.glob("configs/train_*.yaml"))

@@ -20,14 +20,15 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("sb3_contrib")
-yaml = pytest.importorskip("yaml")
+pytest.importorskip("yaml")
 
-from hypothesis import HealthCheck, event, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+import yaml
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
-from razz_env.cli import main  # noqa: E402
-from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.train.config import OpponentPoolConfig, TrainConfig  # noqa: E402
+from razz_env.cli import main
+from razz_env.engine.errors import ConfigError
+from razz_env.train.config import OpponentPoolConfig, TrainConfig
 
 SCALE = int(os.environ.get("RAZZ_TRAIN_FUZZ_SCALE", "1"))
 

@@ -1,0 +1,105 @@
+"""How much duplicate dealing narrows the 95% CI, measured: same pairings, same number of hands.
+
+For each pairing, plays ``hands`` hands with duplicate dealing (``hands / 2`` deals, each with the seats
+swapped) and ``hands`` plain hands (fresh deals, seats alternating), heads-up razz, and prints both CI
+half-widths and their ratio. Results: ``docs/studies/duplicate_vs_plain.md``.
+
+    python studies/duplicate_vs_plain.py --hands 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import sys
+import textwrap
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from razz_env.agents.registry import make_agent
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.match import play_deals, summarise_tables
+from razz_env.evaluate.stats import win_rate
+from razz_env.train.config import check_agent_spec
+
+T = TypeVar("T")
+
+
+@dataclass
+class Args:
+    """What is played: the pairings, hands per pairing and dealing mode, the seed."""
+
+    pairings: tuple[str, ...] = ("razz_heuristic:random", "razz_heuristic:calling_station",
+                                 "monte_carlo:calling_station", "razz_heuristic:monte_carlo")
+    """``AGENT:OPPONENT`` pairs of registered agent names"""
+    hands: int = 10000
+    """hands per pairing and dealing mode (duplicate plays hands / 2 deals twice)"""
+    seed: int = 0
+    """seeds the deals and the agents"""
+
+
+def measure(agent: str, opponent: str, hands: int, seed: int) -> tuple[float, float, float, float]:
+    """(duplicate mean, duplicate half-width, plain mean, plain half-width) in bb/100."""
+    config = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    big_bet = config.stakes.big_bet_size
+    players = [make_agent(agent, seed=seed), make_agent(opponent, seed=seed + 1)]
+    dup = summarise_tables(play_deals(players, config, hands // 2, f"dup/{seed}", duplicate=True), 2,
+                           hands // 2, big_bet)
+    plain = summarise_tables(play_deals(players, config, hands, f"plain/{seed}", duplicate=False), 2, hands,
+                             big_bet)
+    d = win_rate(dup["deals"], dup["deal_sum"][0], dup["deal_sumsq"][0])
+    p = win_rate(plain["deals"], plain["deal_sum"][0], plain["deal_sumsq"][0])
+    return d.mean_bb100, d.half_width, p.mean_bb100, p.half_width
+
+
+def main(args: Args) -> None:
+    """Measure every pairing and print one row each."""
+    pairs = [pairing.split(":") for pairing in args.pairings]
+    if args.hands < 2 or any(len(pair) != 2 for pair in pairs):
+        raise ConfigError(f"expected --hands of at least 2 and --pairings as AGENT:OPPONENT, got {args.hands} and "
+                          f"{' '.join(args.pairings)}")
+    for name in {name for pair in pairs for name in pair}:
+        check_agent_spec("--pairings", name, "razz", 2)
+    print(f"{'pairing':<36}{'duplicate bb/100':>22}{'plain bb/100':>22}{'CI ratio':>10}")
+    for agent, opponent in pairs:
+        dm, dh, pm, ph = measure(agent, opponent, args.hands, args.seed)
+        print(f"{agent + ' vs ' + opponent:<36}{f'{dm:.1f} ± {dh:.1f}':>22}{f'{pm:.1f} ± {ph:.1f}':>22}"
+              f"{ph / dh:>9.2f}x")
+
+
+def parse_args(cls: type[T], description: str | None) -> T:
+    """``cls`` from the command line: one ``--flag`` per field, of its type, with its default and its docstring."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    docs = {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
+            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    hints = typing.get_type_hints(cls)
+    for item in dataclasses.fields(cls):
+        kind, default = hints[item.name], item.default
+        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
+            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
+        if default is dataclasses.MISSING:
+            options = {"help": docs.get(item.name), "required": True}
+        if kind is bool:
+            options["action"] = argparse.BooleanOptionalAction
+        elif typing.get_origin(kind) is tuple:
+            options.update(nargs="+", type=typing.get_args(kind)[0])
+        else:
+            options["type"] = kind
+        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
+    values = vars(parser.parse_args())
+    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
+
+
+if __name__ == "__main__":
+    try:
+        main(parse_args(Args, __doc__))
+    except ConfigError as err:
+        print(f"duplicate_vs_plain: {err}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,175 @@
+"""One razz agent at six-handed tables of baselines and exploiters, seats rotated through all six positions.
+
+Each table is a ``razz tournament`` of ``format: table`` with duplicate dealing: every deal is played once per
+rotation of the seats, so each agent plays every deal from every position. Two tables seat the four baselines
+and the five exploiters between them, the hand-crafted player at both:
+
+* ``a``: calling_station, razz_heuristic, rock, tag, board_bully;
+* ``b``: random, maniac, check_raiser, razz_heuristic, monte_carlo.
+
+The agent's row of each table's ``standings.csv`` (bb/100 against the field, 95% CI, hands) is gathered into
+``results.csv`` in the output folder. The agent is a registered name or a run folder's model, loaded by the
+SHA-256 its ``hashes.json`` recorded. ``docs/zoo/ppo_razz_multiway.md`` gives the figures it measured.
+
+    python studies/six_handed_tables.py --run runs/ppo_razz_multiway3 --deals 4000 --seed 80002 \\
+        --out runs/accept/ppo_razz_multiway
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import dataclasses
+import inspect
+import json
+import subprocess
+import sys
+import textwrap
+import time
+import types
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.tournament import agent_label
+from razz_env.train.config import check_agent_spec
+
+T = TypeVar("T")
+SEATS = 6
+TABLES = {
+    "a": ("calling_station", "razz_heuristic", "rock", "tag", "board_bully"),
+    "b": ("random", "maniac", "check_raiser", "razz_heuristic", "monte_carlo"),
+}
+
+
+@dataclass
+class Args:
+    """Who is evaluated, at which tables, on how many deals, where."""
+
+    out: Path
+    """results folder (one tournament per table)"""
+    agent: str | None = None
+    """a registered agent name, e.g. ppo_razz (or give --run)"""
+    run: Path | None = None
+    """a razz train run folder whose model is evaluated (or give --agent)"""
+    model: str = "final.zip"
+    """with --run: the model file, by its key in the run's hashes.json"""
+    tables: tuple[str, ...] = tuple(TABLES)
+    """the tables played, of a and b"""
+    deals: int = 2000
+    """deals per table (each played six times, once per rotation)"""
+    seed: int = 70002
+    """tournament seed: the same deals at every table"""
+
+
+def run_agent(run: Path, model: str, seats: int) -> dict[str, Any]:
+    """The ``sb3_model`` spec of a run's model file at a table of ``seats``, by the SHA-256 its ``hashes.json``
+    recorded."""
+    try:
+        config = json.loads((run / "config.json").read_text())
+        hashes = json.loads((run / "hashes.json").read_text())
+    except (OSError, ValueError) as err:
+        raise ConfigError(f"--run {run}: not a razz train run folder with config.json and hashes.json "
+                          f"({err})") from None
+    if model not in hashes:
+        finished = [name for name in sorted(hashes) if not name.startswith("snapshots/")]
+        raise ConfigError(f"--model {model}: not recorded in {run / 'hashes.json'}; its models: {', '.join(finished)}")
+    return {"type": "sb3_model", "path": str((run / model).resolve()), "sha256": hashes[model],
+            "variant": config["variant"], "num_players": seats,
+            "algorithm": config["algorithm"], "encoding": config["encoding"],
+            "name": f"{config['name']}:{Path(model).stem}"}
+
+
+def who(args: Args, seats: int) -> str | dict[str, Any]:
+    """The agent evaluated: ``--agent`` or ``--run``'s model (exactly one of them)."""
+    if (args.agent is None) == (args.run is None):
+        raise ConfigError("give exactly one of --agent (a registered name) and --run (a razz train run folder)")
+    if args.deals < 1:
+        raise ConfigError(f"--deals: expected a positive number of deals, got {args.deals}")
+    return args.agent if args.agent else run_agent(args.run, args.model, seats)
+
+
+def play(config: dict[str, Any], folder: Path) -> tuple[int, float]:
+    """Write ``config`` next to ``folder`` (``<folder>.yaml``) and play it with ``razz tournament`` into ``folder``,
+    quietly and without plots: the exit status and the seconds it took."""
+    config_path = folder.with_suffix(".yaml")
+    config_path.write_text(yaml.safe_dump(config))
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config_path),
+               "--output", str(folder), "--no-plots", "--quiet"]
+    done = subprocess.run(command, stdout=subprocess.DEVNULL)
+    return done.returncode, time.perf_counter() - started
+
+
+def write_results(rows: list[dict[str, Any]], out: Path) -> None:
+    """``rows`` as ``results.csv`` in ``out``."""
+    with open(out / "results.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def main(args: Args) -> int:
+    """Play every table; 0, or the exit status of the first tournament that failed (it said why on stderr)."""
+    unknown = [name for name in args.tables if name not in TABLES]
+    if unknown:
+        raise ConfigError(f"--tables: unknown table {unknown[0]!r}; the tables are {', '.join(TABLES)}")
+    agent = who(args, SEATS)
+    check_agent_spec("--agent", agent, "razz", SEATS)
+    label = agent_label(agent)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for name in args.tables:
+        status, seconds = play({"name": f"table_{name}", "format": "table", "variant": "razz",
+                                "agents": [agent, *TABLES[name]], "deals": args.deals, "block_deals": 250,
+                                "duplicate": True, "seed": args.seed, "workers": 1}, args.out / f"table_{name}")
+        if status:
+            return status
+        with open(args.out / f"table_{name}" / "standings.csv", newline="", encoding="utf-8") as handle:
+            standing = next(row for row in csv.DictReader(handle) if row["agent"] == label)
+        rate, half = float(standing["bb_per_100"]), float(standing["ci95"])
+        rows.append({"table": name, "opponents": " ".join(TABLES[name]), "agent": label, "bb_per_100": round(rate, 2),
+                     "ci95_low": round(rate - half, 2), "ci95_high": round(rate + half, 2),
+                     "hands": standing["hands"], "seconds": round(seconds, 1)})
+        print(f"table {name}  {rate:>8.1f} [{rate - half:.1f}, {rate + half:.1f}]  {standing['hands']} hands  "
+              f"{seconds:.0f} s", flush=True)
+    write_results(rows, args.out)
+    return 0
+
+
+def parse_args(cls: type[T], description: str | None) -> T:
+    """``cls`` from the command line: one ``--flag`` per field, of its type, with its default and its docstring."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    docs = {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
+            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    hints = typing.get_type_hints(cls)
+    for item in dataclasses.fields(cls):
+        kind, default = hints[item.name], item.default
+        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
+            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
+        if default is dataclasses.MISSING:
+            options = {"help": docs.get(item.name), "required": True}
+        if kind is bool:
+            options["action"] = argparse.BooleanOptionalAction
+        elif typing.get_origin(kind) is tuple:
+            options.update(nargs="+", type=typing.get_args(kind)[0])
+        else:
+            options["type"] = kind
+        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
+    values = vars(parser.parse_args())
+    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(parse_args(Args, __doc__)))
+    except ConfigError as err:
+        print(f"six_handed_tables: {err}", file=sys.stderr)
+        sys.exit(2)
