@@ -11,8 +11,9 @@ Two observation types are served (both of one seat, with its private cards and t
   each card of the deck the seat has seen was dealt. The flat encoding shows each seat's cards as a set; with
   ``dealt_street`` every earlier decision point of the seat can be read back (which card was the door,
   which down card came on 7th street), so two histories share an information state only if the seat
-  saw the same cards dealt in the same order and the same actions: perfect recall. Its string lists
-  the same, street by street.
+  saw the same cards dealt on the same streets and the same actions: perfect recall. Cards dealt together
+  (the two down cards of 3rd street) are a set in both the tensor and the string, which lists the same,
+  street by street, a street's down cards in card order.
 
 Chance nodes show the table as of the last decision: the engine applies the action that closed a round
 only once chance has dealt the next street. Before the first deal the tensors are zero (the seat one-hot
@@ -131,7 +132,7 @@ def information_state_text(hand: HandState, viewer: int) -> str:
     streets = variant.street_numbers
     up, street_of = variant.up_positions, dealt_on(variant)
     seen: dict[int, list[tuple[int, str]]] = {street: [] for street in streets}
-    for seat, position, card in visible_cards(hand, viewer):
+    for seat, position, card in sorted(visible_cards(hand, viewer), key=lambda c: (c[0], c[1] in up, c[2])):
         name = card_str(card) if position in up else f"[{card_str(card)}]"
         seen[street_of[position]].append((seat, name))
     parts = [f"seat {viewer}"]

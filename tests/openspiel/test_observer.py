@@ -129,6 +129,18 @@ def test_the_information_state_knows_which_down_card_came_on_seventh_street():
     assert two.information_state_string(0).endswith("| 7th: s0 [Ac];")
 
 
+@pytest.mark.parametrize("name", ["razz_env_razz", "razz_env_stud8"])
+def test_the_order_of_two_down_cards_dealt_together_is_in_neither_the_tensor_nor_the_string(name):
+    """Histories that differ only in the order of the 3rd-street down cards share one information state."""
+    game = pyspiel.load_game(name)
+    swapped = [LOW[1], LOW[0]] + LOW[2:]
+    for steps in (0, 1, 8):
+        one, two = drive(game, [LOW, HIGH], CHECK_DOWN[:steps]), drive(game, [swapped, HIGH], CHECK_DOWN[:steps])
+        assert one.information_state_tensor(0) == two.information_state_tensor(0)
+        assert one.information_state_string(0) == two.information_state_string(0)
+        assert one.information_state_string(1) == two.information_state_string(1)
+
+
 def test_other_seats_down_cards_never_reach_a_seat():
     game = pyspiel.load_game("razz_env_razz")
     other = parse_cards("Ks Kc") + HIGH[2:6] + parse_cards("8s")  # seat 1's three down cards differ
