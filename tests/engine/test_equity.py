@@ -154,6 +154,27 @@ def test_auto_samples_when_enumeration_is_too_big_and_is_seeded() -> None:
     assert first.method == "monte_carlo" and first == again
 
 
+def test_razz_with_two_unseen_down_cards_a_player_is_exact_by_default() -> None:
+    """111,490,379 rank draws: past the 20M-showdown limit of a card count, but a few seconds of rank draws."""
+    from razz_env.engine.equity import DEFAULT_MAX_OUTCOMES, RANK_DRAWS_PER_OUTCOME
+
+    result = equity(["8h 7d", "x x 5c"], "razz")
+    assert result.method == "ranks" and result.exact
+    assert DEFAULT_MAX_OUTCOMES < result.evaluated <= DEFAULT_MAX_OUTCOMES * RANK_DRAWS_PER_OUTCOME
+
+
+@pytest.mark.parametrize(("hands", "variant", "kwargs", "message"), [
+    (["x"] * 6, "razz", {"method": "ranks"}, "'ranks' would count 14,192,386,078,629,828,614,422,515,625 rank draws"),
+    (["As 2s", "Kd Kh"], "stud", {"method": "cards"}, "'cards' would count 1,648,260,405,792 card showdowns"),
+    (["As 2s", "Kd Kh"], "razz", {"samples": 10**10}, "samples: must be an int from 2 to 1,000,000,000"),
+    (["As 2s", "Kd Kh"], "razz", {"seed": -1}, "seed: must be None or an int of at least 0, got -1"),
+    (["As 2s", "Kd Kh"], "razz", {"max_outcomes": 0}, "max_outcomes: must be a positive int, got 0"),
+])
+def test_huge_or_bad_requests_are_refused_before_any_work(hands, variant, kwargs, message) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        equity(hands, variant, **kwargs)
+
+
 def test_identical_rank_hands_split_the_pot() -> None:
     result = equity(["As 2s 3s 4s 5s 9c 9d", "Ah 2h 3h 4h 5h 9s 9h"], "razz")
     assert result.shares == (0.5, 0.5) and result.scoops == (0.0, 0.0)
