@@ -140,9 +140,20 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _dealt(self, method: str) -> HandState:
+        """The hand, or a ``RuntimeError`` naming ``method`` when ``reset()`` has not dealt one yet."""
+        if self.hand is None:
+            raise RuntimeError(f"{method}() before reset(): call env.reset() first to deal a hand")
+        return self.hand
+
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last()``: the current agent's observation, reward, termination, truncation and info."""
+        self._dealt("last")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation", "action_mask"}`` for ``agent`` (fresh arrays; the mask is zero off-turn)."""
-        hand = self.hand
+        hand = self._dealt("observe")
         seat = self._seats[agent]
         if hand.actor == seat:
             mask = self.actions.mask(hand.legal_actions())
@@ -152,6 +163,7 @@ class raw_env(AECEnv):
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` for ``agent_selection``; ``ValueError`` (state unchanged) if it is not legal."""
+        self._dealt("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -180,8 +192,7 @@ class raw_env(AECEnv):
         if self.render_mode is None:
             logger.warn("You are calling render method without specifying any render mode.")
             return None
-        if self.hand is None:
-            raise RuntimeError("render() before reset(): there is no hand to show")
+        self._dealt("render")
         if self.render_mode == "rgb_array":
             from razz_env.envs.render import render_rgb
 

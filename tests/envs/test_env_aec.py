@@ -307,6 +307,18 @@ def test_wrapped_env_enforces_order_and_refuses_out_of_space_actions() -> None:
         e.step(7)
 
 
+@pytest.mark.parametrize("call", ["observe", "last", "step", "render"])
+def test_the_raw_env_before_reset_names_the_call_and_the_fix(call) -> None:
+    e = raw_env(num_players=2, render_mode="ansi")
+    legal = lambda: int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0])  # noqa: E731
+    calls = {"observe": lambda: e.observe("player_0"), "last": e.last, "step": lambda: e.step(legal() if e.hand else 0),
+             "render": e.render}
+    with pytest.raises(RuntimeError, match=rf"^{call}\(\) before reset\(\): call env.reset\(\) first"):
+        calls[call]()
+    e.reset(seed=0)
+    calls[call]()
+
+
 def test_lean_wrapper_last_matches_the_plain_wrapper() -> None:
     lean, plain = env(num_players=3), OrderEnforcingWrapper(raw_env(num_players=3))
     rng = random.Random(4)
