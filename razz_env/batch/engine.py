@@ -171,7 +171,11 @@ class BatchEngine:
 
     def _check_stacks(self, stacks: object) -> np.ndarray:
         shape = (self.num_tables, self.num_seats)
+        most = np.iinfo(np.int64).max // self.num_seats  # a table's chips, all in one pot, still fit an int64
         if stacks is None:
+            if max(self.config.stacks) > most:
+                raise ConfigError(f"stacks: the batched engine counts chips in int64, so a stack at {self.num_seats} "
+                                  f"seats holds at most {most:,} chips, got {max(self.config.stacks):,}")
             return np.tile(np.array(self.config.stacks, dtype=np.int64), (self.num_tables, 1))
         array = _array(stacks)
         if array is None or array.shape != shape or array.dtype.kind not in "iu":
@@ -179,6 +183,9 @@ class BatchEngine:
                               f"got {_shape_of(array)}")
         if (array < 1).any():
             raise ConfigError(f"stacks: every stack must be at least 1 chip, got {int(array.min())}")
+        if int(array.max()) > most:
+            raise ConfigError(f"stacks: the batched engine counts chips in int64, so a stack at {self.num_seats} "
+                              f"seats holds at most {most:,} chips, got {int(array.max()):,}")
         ante = self.config.stakes.ante
         stuck = np.flatnonzero((array > ante).sum(axis=1) < 2)
         if len(stuck):

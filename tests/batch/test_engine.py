@@ -133,10 +133,16 @@ def test_illegal_action_is_refused_and_changes_nothing():
     ({"decks": [list(range(52))] * 3}, r"decks: expected card ids of shape \(2, 52\)"),
     ({"decks": [list(range(52)), [0] * 52]}, r"decks\[1\]: must hold every card"),
     ({"seed": -1}, "seed"),
+    ({"stacks": np.full((2, 2), 2**63, dtype=np.uint64)}, "at 2 seats holds at most 4,611,686,018,427,387,903 chips"),
 ])
 def test_bad_input_is_named(kwargs, message):
     with pytest.raises(ConfigError, match=message):
         BatchEngine(HandConfig.create("razz", num_seats=2), 2, **kwargs)
+
+
+def test_a_configured_stack_beyond_int64_is_refused_not_wrapped():
+    with pytest.raises(ConfigError, match="holds at most 4,611,686,018,427,387,903 chips, got 1,180,591,620,717,411,"):
+        BatchEngine(HandConfig.create("razz", num_seats=2, starting_stack=2**70), 2)
 
 
 def test_bad_tables_are_named():
