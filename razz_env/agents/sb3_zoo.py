@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,14 @@ def manifest() -> dict[str, dict[str, Any]]:
     """The zoo manifest (empty when no agent is shipped)."""
     if not MANIFEST.exists():
         return {}
-    return json.loads(MANIFEST.read_text(encoding="utf-8"))
+    try:
+        entries = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ZooIntegrityError(f"{MANIFEST}: damaged, not JSON ({err}); restore it from the repository "
+                                f"or reinstall razz-env") from None
+    if not isinstance(entries, dict) or not all(isinstance(entry, dict) for entry in entries.values()):
+        raise ZooIntegrityError(f"{MANIFEST}: damaged, expected a mapping of agent name to entry")
+    return entries
 
 
 def verified_bytes(name: str) -> bytes:
@@ -78,13 +86,18 @@ def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = Non
                     seed=seed, variants=(variant,) if variant is not None else None, seat_counts=counts)
 
 
+def _zoo_factory(name: str) -> Callable[..., SB3Agent]:
+    """The registry's factory for the shipped agent ``name``: its options are the agent's, never its name."""
+    def factory(deterministic: bool = True, seed: int | None = None) -> SB3Agent:
+        return load_zoo_agent(name, deterministic, seed)
+
+    factory.__doc__ = f"Shipped trained agent {name!r} (see razz_env/agents/zoo/manifest.json)."
+    return factory
+
+
 def _register_all() -> None:
     for name in manifest():
-        def factory(deterministic: bool = True, seed: int | None = None, _name: str = name) -> SB3Agent:
-            return load_zoo_agent(_name, deterministic, seed)
-
-        factory.__doc__ = f"Shipped trained agent {name!r} (see razz_env/agents/zoo/manifest.json)."
-        register(name, replace=True)(factory)
+        register(name, replace=True)(_zoo_factory(name))
 
 
 _register_all()

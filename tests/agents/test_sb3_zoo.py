@@ -6,6 +6,7 @@ import functools
 import hashlib
 import io
 import json
+import re
 
 import pytest
 
@@ -146,3 +147,18 @@ def test_a_model_archive_loads_whatever_module_path_its_action_space_was_pickled
             target.writestr(item, body)
     model = load_model(moved.getvalue(), "maskable_ppo")
     assert model.action_space.n == 5
+
+
+def test_a_zoo_agents_spec_cannot_name_another_agent():
+    """``{type: ppo_razz, _name: qrdqn_razz}`` loaded qrdqn_razz under ppo_razz's name."""
+    with pytest.raises(TypeError, match=r"agent 'ppo_razz': bad arguments \['_name'\]"):
+        make_agent({"type": "ppo_razz", "_name": "qrdqn_razz"})
+
+
+@pytest.mark.parametrize("text", ["{oops", "[1, 2]", '{"ppo_razz": 3}'])
+def test_a_damaged_manifest_is_named_not_a_json_traceback(tmp_path, monkeypatch, text):
+    damaged = tmp_path / "manifest.json"
+    damaged.write_text(text)
+    monkeypatch.setattr(sb3_zoo, "MANIFEST", damaged)
+    with pytest.raises(sb3_zoo.ZooIntegrityError, match=rf"{re.escape(str(damaged))}: damaged"):
+        sb3_zoo.manifest()
