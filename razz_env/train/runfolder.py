@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import fcntl
 import io
 import json
 import os
@@ -42,6 +43,7 @@ EVAL_FIELDS = ("steps", "minutes", "train_minutes", "opponent", "bb_per_100", "c
                "seats")
 # The columns before ``seats`` (the table size of each row) was added; such a run's rows are at its one table size.
 LEGACY_EVAL_FIELDS = EVAL_FIELDS[:-1]
+LOCK_FILE = ".lock"
 STEP_FILE = re.compile(r"step_(\d+)\.zip")
 
 
@@ -97,6 +99,25 @@ class RunFolder:
             return []
         ours = set(RUN_ENTRIES) | {f".{name}.tmp" for name in RUN_ENTRIES}
         return sorted(p for p in self.path.iterdir() if p.name in ours)
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold an exclusive lock on the folder (made if needed) while a run writes there; refuse, changing
+        nothing, when another process holds it: two runs in one folder mix their checkpoints and ``eval.csv``."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            raise ConfigError(f"output: cannot write to {self.path}: {err.strerror or err}") from None
+        try:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise ConfigError(f"{self.path}: another run is training in this folder; wait for it to end, or "
+                                  f"use another --output") from None
+            yield
+        finally:
+            os.close(descriptor)
 
     def holds_run(self) -> bool:
         """Whether an earlier run wrote here (its ``config.json``)."""

@@ -445,13 +445,22 @@ def train(config: TrainConfig, resume: bool = False, fresh: bool = False, progre
 
     Everything (folder, config against a resumed run, checkpoint, model settings) is checked
     before the folder is touched; ``dry_run`` stops there and returns the plan. Messages
-    (what is deleted, resumed, skipped) go to ``notify``.
+    (what is deleted, resumed, skipped) go to ``notify``. A run holds the folder's lock from its checks to its
+    summary: a second run in the same folder is refused.
     """
-    import torch
-
     if resume and fresh:
         raise ConfigError("--resume and --fresh exclude each other: continue the run, or delete it")
     folder = RunFolder(config.output)
+    if dry_run:
+        return _train_in(folder, config, resume, fresh, progress, dry_run, notify)
+    with folder.locked():
+        return _train_in(folder, config, resume, fresh, progress, dry_run, notify)
+
+
+def _train_in(folder: RunFolder, config: TrainConfig, resume: bool, fresh: bool, progress: bool, dry_run: bool,
+              notify: Callable[[str], None]) -> dict[str, Any]:
+    import torch
+
     resume_notes: list[str] = []
     if resume:
         resume_notes = check_resumable(folder, config)

@@ -167,6 +167,21 @@ def test_a_folder_holding_a_run_is_refused_without_resume_or_fresh(tmp_path):
     assert _snapshot(tmp_path / "maskable_ppo") == before, "a refused run leaves the folder as it was"
 
 
+def test_a_folder_another_run_is_training_in_is_refused_and_left_alone(tmp_path):
+    """Two runs in one folder (two ``--output mix`` at once, two ``--resume``) mixed their eval.csv rows."""
+    from razz_env.train.runfolder import RunFolder
+
+    run = tmp_path / "maskable_ppo"
+    train(_config(tmp_path, "maskable_ppo", steps=128), progress=False)
+    before = _snapshot(run)
+    with RunFolder(run).locked():
+        for kwargs in ({"resume": True}, {"fresh": True}, {}):
+            with pytest.raises(ConfigError, match=r"another run is training in this folder"):
+                train(_config(tmp_path, "maskable_ppo", steps=256), progress=False, **kwargs)
+    assert _snapshot(run) == before
+    assert train(_config(tmp_path, "maskable_ppo", steps=256), resume=True, progress=False)["steps"] == 256
+
+
 def test_fresh_deletes_the_earlier_run_and_says_what(tmp_path):
     run = tmp_path / "maskable_ppo"
     train(_config(tmp_path, "maskable_ppo", steps=256), progress=False)
