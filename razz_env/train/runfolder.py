@@ -102,21 +102,30 @@ class RunFolder:
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold an exclusive lock on the folder (made if needed) while a run writes there; refuse, changing
-        nothing, when another process holds it: two runs in one folder mix their checkpoints and ``eval.csv``."""
+        """Hold an exclusive lock on the folder while a run writes there; refuse, changing nothing, when another
+        process holds it: two runs in one folder mix their checkpoints and ``eval.csv``. The lock file (and the
+        folder, when this made it and nothing was written) goes when the run ends."""
+        lock = self.path / LOCK_FILE
+        made_folder = not self.path.exists()
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            descriptor = os.open(self.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+            made_lock = not lock.exists()
+            descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as err:
             raise ConfigError(f"output: cannot write to {self.path}: {err.strerror or err}") from None
         try:
             try:
                 fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
+                made_lock = made_folder = False
                 raise ConfigError(f"{self.path}: another run is training in this folder; wait for it to end, or "
                                   f"use another --output") from None
             yield
         finally:
+            if made_lock:
+                lock.unlink(missing_ok=True)
+            if made_folder and not any(self.path.iterdir()):
+                self.path.rmdir()
             os.close(descriptor)
 
     def holds_run(self) -> bool:

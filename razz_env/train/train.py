@@ -168,11 +168,14 @@ def init_model_bytes(init_model: dict[str, str]) -> bytes:
 
     path = init_model["path"]
     try:
-        is_file = Path(path).is_file()
+        exists, is_file = Path(path).exists(), Path(path).is_file()
     except (OSError, ValueError):
-        is_file = False
+        exists = is_file = False
+    if not exists:
+        raise ConfigError(f"init_model.path: {path} does not exist (train the run that writes it first, or give "
+                          f"the path of a model file)")
     if not is_file:
-        raise ConfigError(f"init_model.path: {path} is not a model file")
+        raise ConfigError(f"init_model.path: {path} is not a file; give the path of a model file (.zip)")
     try:
         return read_verified(path, init_model["sha256"])
     except UntrustedModelError as err:

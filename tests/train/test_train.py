@@ -321,7 +321,7 @@ def test_init_model_starts_a_new_run_from_the_files_weights_and_optimizer_state(
 
 
 INIT_MODEL_REFUSALS = [
-    ("missing", r"init_model.path: .*nowhere.zip is not a model file"),
+    ("missing", r"init_model.path: .*nowhere.zip does not exist \(train the run that writes it first"),
     ("changed", r"init_model: .*source.zip: SHA-256 [0-9a-f]{64} differs from the recorded 0{64}"),
     ("qrdqn", r"init_model: .*qrdqn.zip does not load as a maskable_ppo model"),
     ("a2c", r"init_model: .*a2c.zip holds a ActorCriticPolicy with a RMSprop optimizer, not the ActorCriticPolicy "
