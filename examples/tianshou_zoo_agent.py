@@ -31,7 +31,7 @@ class ZooPolicy(BasePolicy):
 
     def __init__(self, agent: Any) -> None:
         super().__init__()
-        self.adapter = AgentAdapter(agent, variant=TABLE["variant"], num_players=TABLE["num_players"])
+        self.adapter = AgentAdapter(agent, variant=TABLE["variant"], num_seats=TABLE["num_players"])
 
     def forward(self, batch: Batch, state: Any = None, **kwargs: Any) -> Batch:
         """One action per row, every row decided in one call (one network pass for the SB3 agents)."""

@@ -151,7 +151,7 @@ def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> d
     from razz_env.evaluate.match import play_deals, summarise_tables
     from razz_env.evaluate.stats import win_rate
 
-    config = HandConfig.create(TABLE["variant"], num_seats=2, starting_stack=TABLE["starting_stacks"])
+    config = HandConfig.create(TABLE["variant"], num_seats=2, stacks=TABLE["starting_stacks"])
     rows = {}
     for index, name in enumerate(opponents):
         tables = play_deals([agent, make_agent(name, seed=index)], config, deals, f"{seed}/{name}")

@@ -239,7 +239,7 @@ class TournamentConfig:
     def hand_config(self, seats: int) -> HandConfig:
         """The engine configuration of every hand."""
         return HandConfig.create(
-            self.variant, num_seats=seats, starting_stack=self.starting_stack, ante=self.ante,
+            self.variant, num_seats=seats, stacks=self.starting_stack, ante=self.ante,
             bring_in=self.bring_in, small_bet=self.small_bet, big_bet=self.big_bet, raise_cap=self.raise_cap,
         )
 

@@ -106,7 +106,7 @@ def best_response_config(target: str | Mapping[str, Any], *, steps: int, output:
         else:
             data[key] = copy.deepcopy(value)
     data["opponents"] = {**data["opponents"], "baselines": [spec]}
-    data.update(total_timesteps=steps, output=str(output), seed=seed, variant=variant, num_players=SEATS,
+    data.update(total_timesteps=steps, output=str(output), seed=seed, variant=variant, num_seats=SEATS,
                 eval_opponents=[spec])
     config = TrainConfig.from_dict(data)
     if config.algorithm != ALGORITHM or config.opponents.self_play_start or config.opponents.self_play_end:

@@ -242,7 +242,7 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     learner = SB3Agent(model, name=config.name, encoding=config.encoding)
     rows = []
     for seats in config.seat_counts:
-        hand_config = HandConfig.create(config.variant, num_seats=seats, starting_stack=config.starting_stacks,
+        hand_config = HandConfig.create(config.variant, num_seats=seats, stacks=config.starting_stacks,
                                         ante=config.ante, bring_in=config.bring_in, small_bet=config.small_bet,
                                         big_bet=config.big_bet)
         for index, spec in enumerate(config.eval_opponents):

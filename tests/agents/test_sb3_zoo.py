@@ -45,7 +45,7 @@ def test_zoo_agents_load_verified_and_play_legally():
         agent = make_agent(name)
         entry = sb3_zoo.manifest()[name]
         hand_config = HandConfig.create(entry["variant"], num_seats=entry["num_players"],
-                                        starting_stack=entry["starting_stacks"])
+                                        stacks=entry["starting_stacks"])
         encoder = make_encoder(entry["encoding"], hand_config)
         hand = HandState(hand_config, seed=1)
         agent.reset(hand.actor, hand.num_seats, entry["variant"])

@@ -204,7 +204,7 @@ def test_numpy_integers_are_accepted_wherever_ints_are_and_stored_as_ints():
     values = [*config.stacks, config.stakes.ante, config.stakes.bring_in, *config.stakes.street_bets,
               config.rules.raise_cap]
     assert all(type(v) is int for v in values) and config.rules.heads_up_uncapped is True
-    assert HandConfig.create(num_seats=np.int64(3), starting_stack=np.int64(50)).stacks == (50, 50, 50)
+    assert HandConfig.create(num_seats=np.int64(3), stacks=np.int64(50)).stacks == (50, 50, 50)
 
 
 @pytest.mark.parametrize(

@@ -124,7 +124,7 @@ CASES = [  # variant, seats, duplicate, starting stack, encoding of the recorder
 
 @pytest.mark.parametrize(("variant", "seats", "duplicate", "stack", "encoding"), CASES)
 def test_batched_payoffs_records_and_agent_calls_equal_the_scalar_path(variant, seats, duplicate, stack, encoding):
-    config = HandConfig.create(variant, num_seats=seats, starting_stack=stack)
+    config = HandConfig.create(variant, num_seats=seats, stacks=stack)
 
     def lineup() -> list:
         return [Recorder(seed=3, encoding=encoding), make_agent("calling_station")] + [
@@ -156,7 +156,7 @@ def test_batch_problem_names_what_keeps_a_lineup_on_the_scalar_engine(monkeypatc
     assert "different encodings (flat, ranks)" in mixed
     bits = [Recorder(1, encoding="bits"), Recorder(2, encoding="bits")]
     assert "unknown encoding 'bits'" in batch_problem(bits, config)
-    short = HandConfig.create("razz", num_seats=2, starting_stack=1)
+    short = HandConfig.create("razz", num_seats=2, stacks=1)
     assert "fewer than two seats with more than the ante (1)" in batch_problem([Recorder(1), Recorder(2)], short)
     monkeypatch.setitem(sys.modules, "razz_env.batch", None)
     assert "needs numba: pip install 'razz-env[batch]'" in batch_problem([Recorder(1), Recorder(2)], config)
@@ -166,7 +166,7 @@ def test_batch_problem_names_what_keeps_a_lineup_on_the_scalar_engine(monkeypatc
 
 @pytest.mark.parametrize("broken", sorted(BROKEN))
 def test_a_broken_agent_fails_alike_on_both_paths(broken):
-    config = HandConfig.create("razz", num_seats=3, starting_stack=50)
+    config = HandConfig.create("razz", num_seats=3, stacks=50)
     timeout = 0.01 if broken == "timeout" else 60.0
     failures = [_failure(play, [make_agent("random", seed=4), Scripted(BROKEN[broken]), make_agent("calling_station")],
                          config, timeout=timeout) for play in (play_deals, play_deals_batched)]

@@ -89,7 +89,7 @@ def test_round_bound_counts_each_seat_once_plus_once_per_raising_event():
     # bring-in, complete, raise, raise, raise (cap 4), call: 6 decisions; the bound allows a short all-in too
     assert round_decisions_bound(heads_up, 2) == 2 + 1 * (4 + 1)
     assert round_decisions_bound(HandConfig.create("razz", num_seats=8), 8) == 8 + 7 * (4 + 7)
-    uncapped = HandConfig.create("razz", num_seats=2, starting_stack=30, heads_up_uncapped=True)
+    uncapped = HandConfig.create("razz", num_seats=2, stacks=30, heads_up_uncapped=True)
     # a full raise lifts the level by at least half the smallest bet (3 chips) and the level stays within 30
     assert round_decisions_bound(uncapped, 2) == 2 + 1 * (1 + 10 + 1)
     assert recall_history_slots(uncapped) == 14
@@ -97,7 +97,7 @@ def test_round_bound_counts_each_seat_once_plus_once_per_raising_event():
 
 
 def test_recall_slots_take_the_worst_round_over_every_number_of_live_players():
-    config = HandConfig.create("razz", num_seats=4, starting_stack=40, heads_up_uncapped=True)
+    config = HandConfig.create("razz", num_seats=4, stacks=40, heads_up_uncapped=True)
     assert recall_history_slots(config) == max(round_decisions_bound(config, live) for live in (2, 3, 4))
     assert round_decisions_bound(config, 2) > HandConfig.create("razz", num_seats=2).rules.raise_cap + 2
 

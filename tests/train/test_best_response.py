@@ -38,7 +38,7 @@ from razz_env.train.train import TrainingInterrupted  # noqa: E402
 torch.set_num_threads(1)
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLE = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+TABLE = HandConfig.create("razz", num_seats=2, stacks=1000)
 # A tiny learner: 2 environments, 256 steps per rollout, a 32-unit layer, a high learning rate.
 TINY = {"n_envs": 2, "net_arch": [32], "eval_every": 1024, "eval_deals": 10, "checkpoint_every": 1024,
         "algo_kwargs": {"n_steps": 128, "batch_size": 128, "n_epochs": 4, "learning_rate": 0.003, "gamma": 1.0,

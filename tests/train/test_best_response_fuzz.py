@@ -127,7 +127,7 @@ def test_model_specs_build_a_legal_agent_or_one_clean_error(changes, drop):
         _clean(err)
         return
     event("valid")
-    config = HandConfig.create(spec["variant"], num_seats=spec["num_players"], starting_stack=1000)
+    config = HandConfig.create(spec["variant"], num_seats=spec["num_players"], stacks=1000)
     hand = HandState(config, seed=2)
     observer = Observer(agent, config)
     agent.reset(hand.actor, hand.num_seats, spec["variant"])

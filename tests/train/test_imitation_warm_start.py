@@ -50,7 +50,7 @@ def test_the_cloned_model_is_recorded_and_starts_a_run_of_its_config(tmp_path, e
 def test_bad_input_exits_2_naming_it_and_writes_nothing(tmp_path, experiment):
     config = _config(tmp_path)
     (tmp_path / "mixed").mkdir()
-    mixed = _config(tmp_path / "mixed", num_players=[2, 6], encoding="flat8")
+    mixed = _config(tmp_path / "mixed", num_seats=[2, 6], encoding="flat8")
     cases = ((["--config", config, "--hands", "0"], "--hands: expected a positive integer, got 0"),
              (["--config", config, "--learning-rate", "0"], "--learning-rate"),
              (["--config", str(tmp_path / "none.yaml")], "none.yaml"),

@@ -106,7 +106,7 @@ def test_trained_agents_never_send_an_illegal_action(tmp_path, algorithm):
         for parameter in model.policy.parameters():
             parameter.normal_(0, 3)
     agent = SB3Agent(model, deterministic=False, seed=1)
-    hand_config = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    hand_config = HandConfig.create("razz", num_seats=2, stacks=1000)
     encoder = make_encoder("flat", hand_config)
     chooser = random.Random(0)
     decisions = 0
@@ -354,13 +354,13 @@ def test_init_model_widen_from_starts_a_padded_mixed_size_run_from_a_heads_up_fl
     train(_config(tmp_path, "maskable_ppo", steps=128, seed=5), progress=False)
     init = {**_init_model(tmp_path / "maskable_ppo" / "final.zip"),
             "widen_from": {"encoding": "flat", "num_players": 2}}
-    config = _config(tmp_path, "maskable_ppo", steps=128, encoding="flat8", num_players=[2, 6],
+    config = _config(tmp_path, "maskable_ppo", steps=128, encoding="flat8", num_seats=[2, 6],
                      output=str(tmp_path / "wide"), init_model=init)
     venv = build_vec_env(config)
     model = build_model(config, venv, None)
     venv.close()
     initialise_from(model, config)
-    table = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    table = HandConfig.create("razz", num_seats=2, stacks=1000)
     source = SB3Agent.load(tmp_path / "maskable_ppo" / "final.zip", "maskable_ppo", init["sha256"]).model
     expected = widen_model(source, widening_columns(make_encoder("flat", table), make_encoder("flat8", table)),
                            model.observation_space)
@@ -373,7 +373,7 @@ def test_init_model_widen_from_starts_a_padded_mixed_size_run_from_a_heads_up_fl
 
 def test_init_model_widen_from_refuses_a_file_of_another_table_and_touches_nothing(tmp_path):
     init = {**_saved_model(tmp_path, "heads_up"), "widen_from": {"encoding": "flat", "num_players": 3}}
-    config = _config(tmp_path, "maskable_ppo", encoding="flat8", num_players=[2, 6], output=str(tmp_path / "run"),
+    config = _config(tmp_path, "maskable_ppo", encoding="flat8", num_seats=[2, 6], output=str(tmp_path / "run"),
                      init_model=init)
     for dry_run in (True, False):
         with pytest.raises(ConfigError, match=r"init_model: .*heads_up.zip reads observations Box\(676,\) \(bounds "
@@ -390,7 +390,7 @@ def test_init_model_of_one_padded_layout_starts_a_mixed_size_run_and_another_lay
     mixed = {"encoding": "flat8", "num_players": [2, 6], "output": str(tmp_path / "run")}
     plan = train(_config(tmp_path, "maskable_ppo", init_model=init, **mixed), progress=False, dry_run=True)
     assert plan["config"]["num_players"] == [2, 6] and plan["start_steps"] == 0
-    other = _saved_model(tmp_path, "deep", encoding="flat8", starting_stacks=5000)
+    other = _saved_model(tmp_path, "deep", encoding="flat8", stacks=5000)
     with pytest.raises(ConfigError, match=r"but this table \(razz, 2/6 seats, starting_stacks 1000, encoding flat8\)"):
         train(_config(tmp_path, "maskable_ppo", init_model=other, **mixed), progress=False, dry_run=True)
     assert not (tmp_path / "run").exists()

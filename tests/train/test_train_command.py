@@ -157,7 +157,7 @@ def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
                         "num_players": 2})
     assert agent.variants == ("minirazz",)
     table = TrainConfig.from_yaml(path).table_kwargs()
-    hand_config = HandConfig.create("minirazz", starting_stack=table["starting_stacks"])
+    hand_config = HandConfig.create("minirazz", stacks=table["starting_stacks"])
     tables = play_deals([agent, make_agent("random", seed=1)], hand_config, 10, "check")
     assert len(tables) == 20 and all(t.hand.is_over for t in tables)
     with pytest.raises(ValueError, match="cannot be seated at razz"):
