@@ -17,10 +17,10 @@ built, a table holds the values it plays (defaults filled in, one stack per seat
 0
 >>> Table.from_params("razz", {"num_seats": 3, "stacks": "500"}) == table
 True
->>> Table(num_seats=9)
+>>> Table("minirazz", num_seats=7)
 Traceback (most recent call last):
 ...
-razz_env.engine.errors.ConfigError: num_seats: razz seats 2 to 8, got 9
+razz_env.engine.errors.ConfigError: num_seats: minirazz seats 2 to 5 (its 12-card deck deals 3 cards a seat), got 7
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from razz_env.engine.checks import as_flag, as_int, as_list
-from razz_env.engine.config import MIN_SEATS, STREET_NAMES, HandConfig, Rules, Stakes, max_seats, street_span
+from razz_env.engine.config import MAX_SEATS, MIN_SEATS, STREET_NAMES, HandConfig, Rules, Stakes, max_seats, street_span
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.variants import Variant, get_variant
 
@@ -56,7 +56,8 @@ class Table:
     seat. ``ante``, ``bring_in``, ``small_bet``, ``big_bet``: chips (default the variant's). ``street_bets``: one
     bet size per street, replacing small/big. ``raise_cap``: bets and raises allowed a round, ``0`` for no cap
     (default the variant's). ``heads_up_uncapped``: no cap in a round that starts two-handed.
-    ``open_pair_big_bet``: the stud open-pair big bet on 4th street (stud and stud8 only; default on there).
+    ``open_pair_big_bet``: the stud open-pair big bet on 4th street (default on; stud and stud8 only, so off
+    whatever the option in the other games); held as whether it applies.
     """
 
     variant: Variant | str = "razz"
@@ -82,7 +83,7 @@ class Table:
         if not MIN_SEATS <= len(stacks) <= most:
             key = "num_seats" if self.num_seats is not None else "stacks"
             deck = f" (its {len(declared.deck)}-card deck deals {declared.cards_per_seat} cards a seat)" \
-                if most < 8 else ""
+                if most < MAX_SEATS else ""
             raise ConfigError(f"{key}: {declared.name} seats {MIN_SEATS} to {most}{deck}, got {len(stacks)}")
         set_(self, "num_seats", len(stacks))
         set_(self, "stacks", stacks)
@@ -107,15 +108,9 @@ class Table:
             raise ConfigError(f"raise_cap: expected 0 (no cap) or a positive number of bets and raises, got {cap}")
         set_(self, "raise_cap", cap)
         set_(self, "heads_up_uncapped", as_flag("heads_up_uncapped", self.heads_up_uncapped))
-        open_pair = self.open_pair_big_bet
-        if open_pair is None:
-            open_pair = declared.open_pair_big_bet
-        elif as_flag("open_pair_big_bet", open_pair) and not declared.open_pair_big_bet:
-            raise ConfigError(f"open_pair_big_bet: {declared.name} has no open-pair big bet (stud and stud8 do)")
-        set_(self, "open_pair_big_bet", bool(open_pair))
-        if sum(stack > self.ante for stack in stacks) < 2:
-            raise ConfigError(f"stacks: at most one seat has chips behind the ante ({self.ante}), "
-                              "so no seat would ever make a decision")
+        option = None if self.open_pair_big_bet is None else as_flag("open_pair_big_bet", self.open_pair_big_bet)
+        open_pair = declared.open_pair_big_bet and option is not False
+        set_(self, "open_pair_big_bet", open_pair)
         rules = Rules(cap or None, self.heads_up_uncapped,
                       None if open_pair or not declared.open_pair_big_bet else False)
         set_(self, "_config", HandConfig(declared, stakes, stacks, rules))
@@ -134,10 +129,13 @@ class Table:
         """The engine configuration every hand at this table is dealt with."""
         return self._config
 
-    def with_seats(self, num_seats: int) -> Table:
-        """The same table at ``num_seats`` seats (one stack for all is kept; per-seat stacks cannot be)."""
-        stacks = self.stacks[0] if len(set(self.stacks)) == 1 else self.stacks
-        return Table.from_mapping({**self.to_dict(), "num_seats": num_seats, "stacks": stacks})
+    def require_decisions(self) -> Table:
+        """This table, if two seats or more have chips behind the ante; else ``ConfigError``, since no seat would
+        ever make a decision (the engine deals such a hand out; an environment or game has nothing to ask)."""
+        if sum(stack > self.ante for stack in self.stacks) < 2:
+            raise ConfigError(f"stacks: at most one seat has chips behind the ante ({self.ante}), "
+                              "so no seat would ever make a decision")
+        return self
 
     def to_dict(self) -> dict[str, Any]:
         """Every option as plain data, in :data:`TABLE_KEYS` spelling (one stack for all seats as one number);
@@ -191,7 +189,7 @@ class Table:
 def _stacks(value: Any, num_seats: Any) -> tuple[int, ...]:
     """``stacks`` (one for all, or one per seat) as one chip count per seat, checked against ``num_seats``."""
     if num_seats is not None:
-        num_seats = as_int("num_seats", num_seats, what="a number of seats")
+        num_seats = as_int("num_seats", num_seats, MIN_SEATS, MAX_SEATS, what="a number of seats")
     one = None
     if not isinstance(value, bool):
         try:

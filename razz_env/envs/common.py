@@ -23,20 +23,21 @@ from razz_env.engine.table import TABLE_KEYS, Table
 def env_table(table: Table | None = None, **options: Any) -> Table:
     """``table``, or the :class:`Table` the keyword ``options`` describe; an unknown keyword names the known ones.
 
-    With ``table`` given, the only option allowed is its own ``variant`` (which the Gymnasium ids pass).
+    With ``table`` given, the only option allowed is its own ``variant`` (which the Gymnasium ids pass). A table
+    where at most one seat has chips behind the ante is refused: no seat would ever act.
     """
     unknown = sorted(set(options) - set(TABLE_KEYS))
     if unknown:
         raise TypeError(f"unknown option(s) {unknown}; table options: table, {', '.join(TABLE_KEYS)}")
     if table is None:
-        return Table(**options)
+        return Table(**options).require_decisions()
     if not isinstance(table, Table):
         raise ConfigError(f"table: expected a razz_env.Table, got {shown(table)}")
     variant = options.pop("variant", table.variant.name)
     if options or variant not in (table.variant.name, table.variant):
         given = sorted(options) or ["variant"]
         raise ConfigError(f"table: give the table or its options ({', '.join(given)}), not both")
-    return table
+    return table.require_decisions()
 
 
 DEAL_OPTIONS = ("deck", "cards")

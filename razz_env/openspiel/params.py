@@ -55,7 +55,7 @@ def game_table(variant: str, params: Mapping[str, Any]) -> tuple[Table, bool]:
             raise ConfigError(f"{name}: expected {type(spec[name]).__name__}, got {shown(value)}")
     table_params = {name: value for name, value in params.items() if name not in GAME_OPTIONS}
     open_fold = as_flag("allow_open_fold", params.get("allow_open_fold", GAME_OPTIONS["allow_open_fold"]))
-    return Table.from_params(variant, table_params), open_fold
+    return Table.from_params(variant, table_params).require_decisions(), open_fold
 
 
 def round_decisions_bound(config: HandConfig, live: int) -> int:

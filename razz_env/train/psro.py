@@ -130,12 +130,12 @@ def check_args(args: Args) -> TrainConfig:
         raise ConfigError(f"--generations: the seeds (the learner's {base.seed} and the best responses' {args.seed}, "
                           f"each plus the generation) would pass {MAX_SEED}")
     table = TournamentConfig(variant=base.variant)
-    played = (base.num_players, base.starting_stacks, base.ante, base.bring_in, base.small_bet, base.big_bet)
-    measured = (2, table.starting_stack, *get_variant(base.variant).default_stakes)
+    played = (base.num_seats, base.stacks, base.ante, base.bring_in, base.small_bet, base.big_bet)
+    measured = (2, table.stacks, *get_variant(base.variant).default_stakes)
     if played != measured:
-        raise ConfigError(f"{args.config}: razz exploit measures heads-up with {table.starting_stack}-chip stacks at "
-                          f"the variant's stakes {list(measured[2:])}; the config plays {base.num_players} seats, "
-                          f"{base.starting_stacks}-chip stacks, stakes {list(played[2:])}")
+        raise ConfigError(f"{args.config}: razz exploit measures heads-up with {table.stacks}-chip stacks at "
+                          f"the variant's stakes {list(measured[2:])}; the config plays {base.num_seats} seats, "
+                          f"{base.stacks}-chip stacks, stakes {list(played[2:])}")
     return base
 
 
@@ -232,7 +232,7 @@ def model_spec(config: TrainConfig) -> dict[str, Any]:
         raise ConfigError(f"{folder.path}: no SHA-256 recorded for {FINAL}; pass --fresh to start over")
     return {"type": "sb3_model", "path": str((folder.path / FINAL).resolve()), "sha256": sha256,
             "algorithm": config.algorithm, "encoding": config.encoding, "variant": config.variant,
-            "num_players": config.num_players, "name": config.name}
+            "num_seats": config.num_seats, "name": config.name}
 
 
 def best_response(learner: dict[str, Any], args: Args, generation: int, variant: str) -> tuple[Any, float]:

@@ -315,7 +315,7 @@ def test_default_history_slots_cover_a_capped_round() -> None:
     assert default_history_slots(config(seats=2), 2) == 6  # bring-in, complete, 3 raises, call
     assert default_history_slots(config(seats=3), 3) == 11
     assert default_history_slots(config(seats=8), 8) == 16
-    assert default_history_slots(config(seats=2, raise_cap=None), 2) == 16
+    assert default_history_slots(config(seats=2, raise_cap=0), 2) == 16
 
 
 def test_max_players_pads_extra_seats_with_zeros(fourth_street: HandState) -> None:

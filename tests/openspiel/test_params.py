@@ -46,7 +46,7 @@ def test_every_option_reaches_the_config():
         "street_bets": "6 6 12 12 24", "raise_cap": 0, "heads_up_uncapped": True, "allow_open_fold": True,
         "open_pair_big_bet": False})
     expected = HandConfig.create("stud", stacks=[50, 60, 70], ante=2, bring_in=3, small_bet=6, big_bet=12,
-                                 street_bets=[6, 6, 12, 12, 24], raise_cap=None, heads_up_uncapped=True,
+                                 street_bets=[6, 6, 12, 12, 24], raise_cap=0, heads_up_uncapped=True,
                                  open_pair_big_bet=False)
     assert table.config == expected
     assert table.allow_open_fold is True
