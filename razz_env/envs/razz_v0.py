@@ -129,7 +129,7 @@ measures both). Use ``raw_env()`` for the fastest loop.
 
 Options (keyword arguments, kept across ``reset``)
 --------------------------------------------------
-The table, as the keywords of :class:`razz_env.Table` (or ``table=Table(...)`` instead of them):
+The table, as the keywords of :class:`razz_env.Table` (or ``table``, a ``Table``, instead of them):
 ``variant`` (``"razz"``, ``"action_razz"``, ``"stud"``, ``"stud8"``, ``"minirazz"``,
 ``"minirazz_tiny"``, ``"minirazz_small"``, ``"minirazz_large"``), ``num_seats``
 (2-8, as many as the deck can deal to; default the length of a ``stacks`` list or 2),

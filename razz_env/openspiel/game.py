@@ -83,7 +83,8 @@ class StudGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=max_game_length(config),
         )
-        super().__init__(GAME_TYPES[self.variant], info, params)
+        # one stack per seat: a lone number would come back from the game's string as an int, not a str
+        super().__init__(GAME_TYPES[self.variant], info, {**params, "stacks": self.table.to_params()["stacks"]})
 
     def new_initial_state(self) -> StudState:
         """A hand before the deal: the first node is chance dealing seat 0's first card."""

@@ -85,7 +85,7 @@ def _record(options: dict, seat: object, illegal_action: str, tables: int, steps
 
 
 @pytest.mark.parametrize("options", CASES,
-                         ids=lambda o: "-".join(str(o[k]) for k in ("variant", "num_players", "encoding") if k in o))
+                         ids=lambda o: "-".join(str(o[k]) for k in ("variant", "num_seats", "encoding") if k in o))
 @pytest.mark.parametrize("seat, illegal_action", [("random", "raise"), (1, "check_fold")])
 def test_episodes_equal_the_scalar_env(options: dict, seat: object, illegal_action: str) -> None:
     episodes = _record(options, seat, illegal_action, tables=16, steps=40, seed=7)

@@ -150,14 +150,14 @@ def test_bare_observations_reset_the_agent_once_per_seat_until_new_hand() -> Non
 
 
 @pytest.mark.parametrize(("agent", "options", "error", "match"), [
-    ("razz_heuristic", {"variant": "razz", "num_players": 2}, ValueError,
+    ("razz_heuristic", {"variant": "razz", "num_seats": 2}, ValueError,
      r"agent 'razz_heuristic' reads the table view .* pass the environment it plays in"),
     ("ppo_razz", {}, ValueError, "without the environment, name the table"),
     ("ppo_razz", {"variant": "razz"}, ValueError, "without the environment, name the table"),
-    ("ppo_razz", {"variant": "stud", "num_players": 2}, ValueError, "plays razz at 2 seats; it cannot be seated"),
-    ("ppo_razz", {"variant": "razz", "num_players": 3}, ValueError, "cannot be seated at razz with 3 seats"),
-    ("random", {"variant": "holdem", "num_players": 2}, ValueError, "variant"),
-    ("random", {"variant": "razz", "num_players": 9}, ValueError, "num_players"),
+    ("ppo_razz", {"variant": "stud", "num_seats": 2}, ValueError, "plays razz at 2 seats; it cannot be seated"),
+    ("ppo_razz", {"variant": "razz", "num_seats": 3}, ValueError, "cannot be seated at razz with 3 seats"),
+    ("random", {"variant": "holdem", "num_seats": 2}, ValueError, "variant"),
+    ("random", {"variant": "razz", "num_seats": 9}, ValueError, "num_seats"),
 ])
 def test_bad_adapters_are_refused_with_the_reason(agent: str, options: dict, error: type, match: str) -> None:
     with pytest.raises(error, match=match):

@@ -108,7 +108,7 @@ def test_minirazz_rewards_are_in_its_big_bets_and_a_chosen_deal_plays() -> None:
         e.reset(options={"deck": list(range(52))})
     with pytest.raises(ConfigError, match=r"cards\[1\]: the agents may play any line, so every seat must list all 3"):
         e.reset(options={"cards": [parse_cards("Ac 2c 3c"), parse_cards("6d 5d")]})
-    with pytest.raises(ConfigError, match="num_players: minirazz_tiny seats 2 to 2"):
+    with pytest.raises(ConfigError, match="num_seats: minirazz_tiny seats 2 to 2"):
         raw_env(variant="minirazz_tiny", num_seats=3)
     with pytest.raises(ValueError, match="suits, which matter in stud; use it for razz, action_razz, minirazz, "):
         raw_env(variant="stud", encoding="ranks")
@@ -122,10 +122,10 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
     atexit.register(lambda: print("\ntable option fuzz figures:", dict(sorted(FIGURES.items()))))
 chips = st.none() | st.integers(-1, 12) | st.sampled_from([True, 2.5, "4"])
 table_options = st.fixed_dictionaries({"variant": st.sampled_from([*ALL_VARIANTS, "minirazzz", ""])}, optional={
-    "num_players": st.none() | st.integers(0, 9) | st.sampled_from([2.0, "3"]),
+    "num_seats": st.none() | st.integers(0, 9) | st.sampled_from([2.0, "3"]),
     "ante": chips, "bring_in": chips, "small_bet": chips, "big_bet": chips,
     "street_bets": st.none() | st.lists(st.integers(-1, 12), max_size=6),
-    "starting_stacks": st.integers(-1, 60) | st.lists(st.integers(-1, 60), max_size=9),
+    "stacks": st.integers(-1, 60) | st.lists(st.integers(-1, 60), max_size=9),
     "raise_cap": st.none() | st.integers(-1, 4),
     "heads_up_uncapped": st.booleans(),
     "encoding": st.sampled_from(["flat", "ranks", "flat8", "ranks8", "pixels"]),
@@ -431,7 +431,7 @@ def test_options_reach_the_engine_and_the_encoder() -> None:
 def test_bad_options_are_named() -> None:
     with pytest.raises(ConfigError, match="variant"):
         raw_env(variant="holdem")
-    with pytest.raises(ConfigError, match="starting_stacks"):
+    with pytest.raises(ConfigError, match="stacks"):
         raw_env(num_seats=3, stacks=[100, 100])
     with pytest.raises(ConfigError, match="ante"):
         raw_env(stacks=[1, 100], ante=1)
@@ -441,7 +441,7 @@ def test_bad_options_are_named() -> None:
         raw_env(render_mode="pixels")
     with pytest.raises(ConfigError, match="allow_open_fold"):
         raw_env(allow_open_fold="yes")
-    with pytest.raises(ConfigError, match="num_players"):
+    with pytest.raises(ConfigError, match="num_seats"):
         raw_env(num_seats=9)
     with pytest.raises(ValueError, match="max_players"):
         raw_env(num_seats=3, max_players=9)
@@ -484,7 +484,7 @@ def test_package_exports() -> None:
 
 
 def test_unknown_table_option_names_the_known_ones():
-    with pytest.raises(TypeError, match=r"unknown option\(s\) \['varaint'\]; table options: variant, num_players"):
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['varaint'\]; table options: table, variant, num_seats"):
         raw_env(varaint="stud")
     with pytest.raises(TypeError, match=r"unknown option\(s\) \['stack'\]"):
         razz_env.SingleAgentEnv(opponents=None, stack=3)

@@ -13,6 +13,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
+from razz_env.engine import ConfigError, Table
 from razz_env.envs.registration import GYMNASIUM_IDS, register_envs
 from razz_env.envs.single_agent import SingleAgentEnv
 
@@ -42,8 +43,12 @@ def test_make_passes_every_option_on(calling_station) -> None:
     base = env.unwrapped
     assert base.config.num_seats == 4 and base.seat_option == 2 and base.config.stakes.big_bet_size == 20
     assert base._opponents == [calling_station] * 3
-    with pytest.raises(TypeError, match=r"unknown option\(s\) \['stacks'\]"):
-        gymnasium.make("razz_env/Razz-v0", stacks=100)
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['starting_stacks'\]"):
+        gymnasium.make("razz_env/Razz-v0", starting_stacks=100)
+    table = Table("stud", num_seats=3, stacks=[50, 60, 70])
+    assert gymnasium.make("razz_env/Stud-v0", table=table).unwrapped.table is table
+    with pytest.raises(ConfigError, match=r"table: give the table or its options \(variant\), not both"):
+        gymnasium.make("razz_env/Razz-v0", table=table)
 
 
 @pytest.mark.parametrize(("variant", "env_id"), IDS)
