@@ -254,8 +254,8 @@ def _files(folder: Path) -> dict[str, object]:
 
 @pytest.mark.parametrize("settings", [
     {"records": True},
-    {"duplicate": False, "variant": "stud8", "starting_stack": 45},
-    {"format": "table", "variant": "razz", "starting_stack": 25, "records": True,
+    {"duplicate": False, "variant": "stud8", "stacks": 45},
+    {"format": "table", "variant": "razz", "stacks": 25, "records": True,
      "agents": ("random", "calling_station", "batchtest_random", "batchtest_ranks")},
     {"format": "table", "variant": "minirazz", "records": True, "agents": ("random", "batchtest_ranks")},
     {"agents": ("random", "razz_heuristic", "calling_station")},
@@ -307,7 +307,7 @@ def test_a_folder_played_on_one_engine_resumes_and_extends_on_the_other(tmp_path
 
 
 def test_stacks_at_the_ante_play_on_the_scalar_engine_under_auto(tmp_path):
-    settings = {"starting_stack": 1, "agents": ("random", "calling_station")}
+    settings = {"stacks": 1, "agents": ("random", "calling_station")}
     scalar = run_tournament(_tournament(tmp_path, "s", engine="scalar", **settings), progress=False)
     auto = run_tournament(_tournament(tmp_path, "a", **settings), progress=False)
     assert scalar.standings == auto.standings and scalar.pairings[0].hands == 48
@@ -318,7 +318,7 @@ def test_stacks_at_the_ante_play_on_the_scalar_engine_under_auto(tmp_path):
                                                 "'razz_heuristic' reads the seat view"),
     ({"agents": ("batchtest_random", "random", "batchtest_ranks", "ppo_razz")},
      "engine: batch cannot play batchtest_ranks vs ppo_razz: the agents read different encodings (flat, ranks)"),
-    ({"starting_stack": 1}, "leave fewer than two seats with more than the ante (1)"),
+    ({"stacks": 1}, "leave fewer than two seats with more than the ante (1)"),
 ])
 def test_engine_batch_refuses_a_lineup_it_cannot_play_before_any_block(tmp_path, settings, message):
     config = _tournament(tmp_path, "refused", engine="batch", **settings)

@@ -57,7 +57,7 @@ plausible = {
     "block_deals": st.integers(-1, 12),
     "workers": st.integers(-1, 4),
     "seed": st.integers(),
-    "starting_stack": st.integers(-5, 3000),
+    "stacks": st.integers(-5, 3000),
     "ante": st.integers(-1, 3),
     "bring_in": st.integers(-1, 6),
     "small_bet": st.integers(0, 12),

@@ -14,7 +14,7 @@ SCRIPT = "imitation_warm_start.py"
 
 
 def _config(tmp_path, **overrides) -> str:
-    settings = {"name": "stud_small", "variant": "stud", "num_players": 2, "net_arch": [16], "n_envs": 2,
+    settings = {"name": "stud_small", "variant": "stud", "num_seats": 2, "net_arch": [16], "n_envs": 2,
                 "total_timesteps": 128, "algo_kwargs": {"n_steps": 64, "batch_size": 64},
                 "opponents": {"baselines": ["rock", "tag"], "weights": [1, 2]}, "eval_every": 128, "eval_deals": 4,
                 "output": str(tmp_path / "run"), **overrides}

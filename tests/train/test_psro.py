@@ -127,7 +127,7 @@ def test_a_different_loop_is_refused_and_fresh_deletes_only_the_loops_files(psro
     ({"max_minutes": 0}, "--max-minutes: expected a positive number of minutes, got 0"),
     ({"output": " "}, "--output: expected a folder path"),
     ({"config": "nowhere.yaml"}, "nowhere.yaml: no such file"),
-    ({"base": {"num_players": 3}}, "razz exploit measures heads-up with 1000-chip stacks at the variant's stakes "
+    ({"base": {"num_seats": 3}}, "razz exploit measures heads-up with 1000-chip stacks at the variant's stakes "
                                    "[1, 2, 5, 10]; the config plays 3 seats, 1000-chip stacks, stakes [1, 2, 5, 10]"),
     ({"base": {"big_bet": 20}}, "the config plays 2 seats, 1000-chip stacks, stakes [1, 2, 5, 20]"),
     ({"base": {"init_model": {"path": "nowhere.zip", "sha256": "0" * 64}}},

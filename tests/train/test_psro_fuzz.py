@@ -78,7 +78,7 @@ def test_any_setting_is_accepted_or_refused_in_one_line(psro, base_file, name, v
         assert str(err) and "\n" not in str(err)
         event("refused")
         return
-    assert base.num_players == 2
+    assert base.num_seats == 2
     event("accepted")
 
 

@@ -61,7 +61,7 @@ def test_install_verifies_the_run_and_replaces_only_when_asked(train_zoo, tmp_pa
     zoo = tmp_path / "zoo"
     entry = json.loads((zoo / "manifest.json").read_text())["tiny"]
     assert entry["sha256"] == hashlib.sha256((zoo / "tiny.zip").read_bytes()).hexdigest()
-    assert (entry["variant"], entry["num_players"], entry["steps"]) == ("razz", 2, 128)
+    assert (entry["variant"], entry["num_seats"], entry["steps"]) == ("razz", 2, 128)
     with pytest.raises(ConfigError, match="tiny already in .*pass --overwrite-zoo"):
         train_zoo.main(train_zoo.Args(configs=[config], curves=str(tmp_path)))
     train_zoo.main(train_zoo.Args(configs=[config], curves=str(tmp_path), overwrite_zoo=True))

@@ -25,14 +25,14 @@ def _flat_model(tmp_path) -> dict[str, str]:
 
 
 def _config(tmp_path, init_model) -> str:
-    settings = {"encoding": "flat8", "num_players": [2, 6], "net_arch": [16], "n_envs": 2,
+    settings = {"encoding": "flat8", "num_seats": [2, 6], "net_arch": [16], "n_envs": 2,
                 "output": str(tmp_path / "run"), "init_model": init_model}
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(settings))
     return str(tmp_path / "config.yaml")
 
 
 def test_writes_the_widened_start_of_the_run(tmp_path, experiment):
-    config = _config(tmp_path, {**_flat_model(tmp_path), "widen_from": {"encoding": "flat", "num_players": 2}})
+    config = _config(tmp_path, {**_flat_model(tmp_path), "widen_from": {"encoding": "flat", "num_seats": 2}})
     result = experiment(SCRIPT).run("--config", config, "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
     data = (tmp_path / "out" / "model.zip").read_bytes()
@@ -54,7 +54,7 @@ def test_refuses_a_config_without_init_model_and_a_taken_folder(tmp_path, experi
     experiment(SCRIPT).assert_refuses(["--config", str(bare)], "has no init_model", tmp_path / "o")
     (tmp_path / "o").mkdir()
     (tmp_path / "o" / "model.zip").write_bytes(b"mine")
-    widen_from = {"encoding": "flat", "num_players": 2}
+    widen_from = {"encoding": "flat", "num_seats": 2}
     config = _config(tmp_path, {**_flat_model(tmp_path), "widen_from": widen_from})
     result = experiment(SCRIPT).run("--config", config, "--out", str(tmp_path / "o"))
     assert result.returncode == 2 and "already holds a model.zip" in result.stderr and "Traceback" not in result.stderr
