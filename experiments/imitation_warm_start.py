@@ -88,7 +88,6 @@ def main(args: Args) -> int:
     config = checked_config(args)
     from razz_env.agents.registry import make_agent
     from razz_env.encoding import make_encoder
-    from razz_env.envs.common import table_config
     from razz_env.train.imitation import action_counts, clone, collect
     from razz_env.train.train import build_model, build_vec_env
 
@@ -100,7 +99,7 @@ def main(args: Args) -> int:
 
     torch.set_num_threads(config.torch_threads)
     torch.manual_seed(args.seed)
-    table = table_config(**{k: v for k, v in config.table_kwargs().items() if k != "encoding"})
+    table = config.table().hand_config()
     specs = args.opponents if args.opponents is not None else list(config.opponents.baselines)
     weights = args.weights if args.weights is not None else list(config.opponents.weights)
     try:

@@ -64,7 +64,7 @@ def best_checkpoint(run: Path, opponent: str = "razz_heuristic",
     """The checkpoint whose periodic evaluation against ``opponent`` at ``seats`` had the highest CI lower bound.
 
     ``seats`` may be left out for a run evaluated at one table size; a run trained at several sizes
-    (``num_players: [2, 6]``) must name the size to select by. Returns the checkpoint's path in the run
+    (``num_seats: [2, 6]``) must name the size to select by. Returns the checkpoint's path in the run
     folder, its row against ``opponent`` and its rows against every opponent at every size.
     """
     rows = RunFolder(run).eval_rows()
@@ -107,9 +107,9 @@ def install(config: TrainConfig, summary: dict, config_path: str, source: str = 
         "algorithm": config.algorithm,
         "encoding": config.encoding,
         "variant": config.variant,
-        "num_players": config.num_players,
-        "starting_stacks": config.starting_stacks,
-        "stakes": [config.ante, config.bring_in, config.small_bet, config.big_bet],
+        "num_seats": config.num_seats,
+        "stacks": config.stacks,
+        "ante": config.ante, "bring_in": config.bring_in, "small_bet": config.small_bet, "big_bet": config.big_bet,
         "config": config_path,
         "command": command or train_commands(chain or [config_path]),
         "steps": summary["steps"],
