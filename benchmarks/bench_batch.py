@@ -99,7 +99,7 @@ def pgx_rate(tables: int, decisions: int, rounds: int, seed: int = 0) -> tuple[f
 
 def scalar_rate(seats: int, hands: int, rounds: int, seed: int = 0) -> float:
     """Decisions/s of ``razz_env.env()`` (AEC loop, observations built), random legal actions."""
-    env = razz_env.env(num_players=seats)
+    env = razz_env.env(num_seats=seats)
     best, decisions = float("inf"), 0
     for _ in range(rounds):
         rng = random.Random(seed)

@@ -28,7 +28,7 @@ STACK = 1000
 
 def play_ours(seats: int, hands: int, seed: int = 0, variant: str = "razz") -> float:
     """Hands/s of random legal play (open folds excluded, as PokerKit refuses them)."""
-    config = HandConfig.create(variant, num_seats=seats, starting_stack=STACK)
+    config = HandConfig.create(variant, num_seats=seats, stacks=STACK)
     rng = random.Random(seed)
     choice = rng.choice
     fold, check = Action.FOLD, Action.CHECK

@@ -136,8 +136,8 @@ def main() -> None:
         ("  in plain OrderEnforcingWrapper", wrappers.OrderEnforcingWrapper(razz_env.raw_env()), args.hands),
         ("  in classic wrapper set", classic_wrapped(), args.hands),
         ("razz_env.env() 2p ranks", razz_env.env(encoding="ranks"), args.hands),
-        ("razz_env.env() 6p flat", razz_env.env(num_players=6), few),
-        ("razz_env.env() 8p flat", razz_env.env(num_players=8), few),
+        ("razz_env.env() 6p flat", razz_env.env(num_seats=6), few),
+        ("razz_env.env() 8p flat", razz_env.env(num_seats=8), few),
         *((label, make(), args.hands) for label, make in pettingzoo_card_games().items()),
     ]
     best: dict[str, tuple[float, int, int]] = {}

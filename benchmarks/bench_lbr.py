@@ -57,7 +57,7 @@ class _Timed:
 
 def bench_target(target: str, deals: int, suit_blind: bool) -> dict[str, float]:
     """Play ``deals`` duplicate deals of LBR against ``target``; hands/s and where the time went."""
-    config = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    config = HandConfig.create("razz", num_seats=2, stacks=1000)
     lbr = LocalBestResponse(target, seed=1, suit_blind=suit_blind)
     opponent = make_agent(target, seed=2)
     if "torch" in sys.modules:

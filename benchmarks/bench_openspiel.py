@@ -50,8 +50,8 @@ def play(game: pyspiel.Game, hands: int, read: Callable[[pyspiel.State], object]
 def games(players: int) -> dict[str, pyspiel.Game]:
     """This project's razz and the PokerKit wrapper's, at the same stakes (the latter only if it loads)."""
     out = {"razz_env_razz": pyspiel.load_game("razz_env_razz", {
-        "players": players, "ante": STAKES["ante"], "bring_in": STAKES["bring_in"],
-        "small_bet": STAKES["small_bet"], "big_bet": STAKES["big_bet"], "starting_stack": STAKES["stack"]})}
+        "num_seats": players, "ante": STAKES["ante"], "bring_in": STAKES["bring_in"],
+        "small_bet": STAKES["small_bet"], "big_bet": STAKES["big_bet"], "stacks": str(STAKES["stack"])})}
     try:
         from open_spiel.python.games import pokerkit_wrapper  # noqa: F401  (registers the wrapper)
     except ImportError as err:

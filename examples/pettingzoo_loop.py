@@ -18,7 +18,7 @@ from razz_env.envs.adapters import AgentAdapter
 
 def play(hands: int, opponent: str = "razz_heuristic", seed: int = 0) -> dict[str, float]:
     """Big bets won per agent over ``hands`` hands, seats alternating (``ppo_razz`` is ``player_0`` first)."""
-    env = razz_env.env(variant="razz", num_players=2, starting_stacks=1000)
+    env = razz_env.env(variant="razz", num_seats=2, stacks=1000)
     agents = {"ppo_razz": make_agent("ppo_razz"), opponent: make_agent(opponent, seed=seed)}
     players = {name: AgentAdapter(agent, env) for name, agent in agents.items()}
     won = dict.fromkeys(agents, 0.0)

@@ -26,7 +26,7 @@ from razz_env.agents.registry import make_agent
 from razz_env.envs.adapters import AgentAdapter
 from razz_env.envs.rllib import masked_env
 
-TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}
+TABLE = {"variant": "razz", "num_seats": 2, "stacks": 1000}
 
 
 ENV_CREATORS = {  # what register_env receives; Ray pickles them (cloudpickle) into its env-runner processes

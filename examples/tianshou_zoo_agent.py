@@ -23,7 +23,7 @@ import razz_env
 from razz_env.agents.registry import make_agent
 from razz_env.envs.adapters import AgentAdapter
 
-TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}  # the table ppo_razz was trained at
+TABLE = {"variant": "razz", "num_seats": 2, "stacks": 1000}  # the table ppo_razz was trained at
 
 
 class ZooPolicy(BasePolicy):
@@ -31,7 +31,7 @@ class ZooPolicy(BasePolicy):
 
     def __init__(self, agent: Any) -> None:
         super().__init__()
-        self.adapter = AgentAdapter(agent, variant=TABLE["variant"], num_players=TABLE["num_players"])
+        self.adapter = AgentAdapter(agent, variant=TABLE["variant"], num_seats=TABLE["num_seats"])
 
     def forward(self, batch: Batch, state: Any = None, **kwargs: Any) -> Batch:
         """One action per row, every row decided in one call (one network pass for the SB3 agents)."""
@@ -55,7 +55,7 @@ def play(hands: int, seed: int = 0, num_envs: int = 2) -> dict[str, float]:
     envs.seed(seed)
     policy = MultiAgentPolicyManager([ZooPolicy(make_agent("ppo_razz")), RandomPolicy()], make_env())
     result = Collector(policy, envs).collect(n_episode=hands)
-    returns = np.asarray(result["rews"], dtype=float).reshape(-1, TABLE["num_players"])
+    returns = np.asarray(result["rews"], dtype=float).reshape(-1, TABLE["num_seats"])
     envs.close()
     return {name: float(returns[:, i].mean()) for i, name in enumerate(("player_0 (ppo_razz)", "player_1 (random)"))}
 

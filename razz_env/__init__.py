@@ -23,6 +23,7 @@ from razz_env.engine import (
     Rules,
     SeatView,
     Stakes,
+    Table,
 )
 
 __version__ = "0.1.0"
@@ -35,7 +36,7 @@ _LAZY_MODULES = {"razz_v0": "razz_env.envs.razz_v0"}
 
 __all__ = [
     "Action", "ConfigError", "HandConfig", "HandState", "IllegalActionError", "Rules", "SeatView", "Stakes",
-    "SingleAgentEnv", "env", "raw_env", "razz_v0",
+    "SingleAgentEnv", "Table", "env", "raw_env", "razz_v0",
 ]
 
 def env(**kwargs: Any) -> Any:

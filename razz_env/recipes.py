@@ -579,11 +579,10 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
         raise ConfigError(f"final_eval {recorded['opponent']!r}: names {len(names)} opponents for {seats} seats")
     deals = deals or max(1, int(recorded["hands"]) // seats)
     spec = {"type": "sb3_model", "path": str(product), "sha256": sha256, "algorithm": entry["algorithm"],
-            "encoding": entry["encoding"], "variant": entry["variant"], "num_players": entry["num_players"]}
+            "encoding": entry["encoding"], "variant": entry["variant"], "num_seats": entry["num_seats"]}
     players = [make_agent(spec, seed=0)] + [make_agent(name, seed=i + 1) for i, name in enumerate(names)]
-    stakes = dict(zip(("ante", "bring_in", "small_bet", "big_bet"), entry["stakes"]))
-    hand_config = HandConfig.create(entry["variant"], num_seats=seats, starting_stack=entry["starting_stacks"],
-                                    **stakes)
+    stakes = {key: entry[key] for key in ("ante", "bring_in", "small_bet", "big_bet")}
+    hand_config = HandConfig.create(entry["variant"], num_seats=seats, stacks=entry["stacks"], **stakes)
     tables = play_deals(players, hand_config, deals, seed, timeout=None)
     sums = summarise_tables(tables, seats, deals, hand_config.big_bet)
     rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])

@@ -45,7 +45,7 @@ class Args:
 
 def measure(agent: str, opponent: str, hands: int, seed: int) -> tuple[float, float, float, float]:
     """(duplicate mean, duplicate half-width, plain mean, plain half-width) in bb/100."""
-    config = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    config = HandConfig.create("razz", num_seats=2, stacks=1000)
     big_bet = config.stakes.big_bet_size
     players = [make_agent(agent, seed=seed), make_agent(opponent, seed=seed + 1)]
     dup = summarise_tables(play_deals(players, config, hands // 2, f"dup/{seed}", duplicate=True), 2,

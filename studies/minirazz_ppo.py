@@ -80,7 +80,7 @@ def train_setting(args: Args, setting: str) -> Path:
     folder = Path(args.output) / f"{args.game}_{setting}"
     config = TrainConfig.from_dict({
         "name": f"ppo_{args.game}_{setting}", "algorithm": "maskable_ppo", "variant": args.game,
-        "num_players": 2, "starting_stacks": 200, "total_timesteps": args.steps, "n_envs": args.n_envs,
+        "num_seats": 2, "stacks": 200, "total_timesteps": args.steps, "n_envs": args.n_envs,
         "seed": args.seed, "net_arch": list(args.net_arch),
         "algo_kwargs": {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "learning_rate": 3e-4, "gamma": 1.0,
                         "gae_lambda": 0.95, "ent_coef": 0.01},

@@ -40,7 +40,7 @@ from razz_env.encoding.interface import Observation
 from razz_env.engine.errors import ConfigError
 
 T = TypeVar("T")
-TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}
+TABLE = {"variant": "razz", "num_seats": 2, "stacks": 1000}
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0), "": lambda x: x}
 
 
@@ -171,7 +171,7 @@ def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> d
     from razz_env.evaluate.match import play_deals, summarise_tables
     from razz_env.evaluate.stats import win_rate
 
-    config = HandConfig.create(TABLE["variant"], num_seats=2, starting_stack=TABLE["starting_stacks"])
+    config = HandConfig.create(TABLE["variant"], num_seats=2, stacks=TABLE["stacks"])
     rows = {}
     for index, name in enumerate(opponents):
         tables = play_deals([agent, make_agent(name, seed=index)], config, deals, f"{seed}/{name}")

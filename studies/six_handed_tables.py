@@ -80,7 +80,7 @@ def run_agent(run: Path, model: str, seats: int) -> dict[str, Any]:
         finished = [name for name in sorted(hashes) if not name.startswith("snapshots/")]
         raise ConfigError(f"--model {model}: not recorded in {run / 'hashes.json'}; its models: {', '.join(finished)}")
     return {"type": "sb3_model", "path": str((run / model).resolve()), "sha256": hashes[model],
-            "variant": config["variant"], "num_players": seats,
+            "variant": config["variant"], "num_seats": seats,
             "algorithm": config["algorithm"], "encoding": config["encoding"],
             "name": f"{config['name']}:{Path(model).stem}"}
 

@@ -32,8 +32,9 @@ def _write(folder: Path, name: str, **recipe) -> None:
 
 
 def _manifest(folder: Path, **entries) -> None:
-    base = {"algorithm": "maskable_ppo", "encoding": "flat", "variant": "razz", "num_players": 2,
-            "starting_stacks": 1000, "stakes": [1, 2, 5, 10], "steps_per_second": 100.0, "final_eval": WIDE_EVAL}
+    base = {"algorithm": "maskable_ppo", "encoding": "flat", "variant": "razz", "num_seats": 2,
+            "stacks": 1000, "ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
+            "steps_per_second": 100.0, "final_eval": WIDE_EVAL}
     (folder / "manifest.json").write_text(json.dumps({name: {**base, "file": f"{name}.zip", **entry}
                                                       for name, entry in entries.items()}))
 
@@ -49,10 +50,10 @@ def zoo(tmp_path):
     second = {**TINY, "name": "second", "init_model": {"path": "@first/final.zip", "sha256": UNKNOWN},
               "opponents": {"baselines": ["random", {"type": "sb3_model", "path": "@first/checkpoints/step_64.zip",
                                                      "sha256": UNKNOWN, "algorithm": "maskable_ppo",
-                                                     "encoding": "flat", "variant": "razz", "num_players": 2}],
+                                                     "encoding": "flat", "variant": "razz", "num_seats": 2}],
                             "weights": [1, 2]}}
-    widen = {**TINY, "name": "widened", "encoding": "flat8", "num_players": [2, 6],
-             "init_model": {"path": "@base", "sha256": UNKNOWN, "widen_from": {"encoding": "flat", "num_players": 2}}}
+    widen = {**TINY, "name": "widened", "encoding": "flat8", "num_seats": [2, 6],
+             "init_model": {"path": "@base", "sha256": UNKNOWN, "widen_from": {"encoding": "flat", "num_seats": 2}}}
     _write(folder, "top", **{"from": "base"}, product="@second/final.zip", acceptance_seed=5,
            stages=[{"name": "second", "kind": "train", "config": second},
                    {"name": "widen", "kind": "widen", "config": widen}])

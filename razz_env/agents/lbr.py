@@ -174,7 +174,7 @@ class _Table:
 class LocalBestResponse:
     """Local best response to ``target`` (an agent name or spec); see the module docstring.
 
-    The stakes (``starting_stack``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``,
+    The stakes (``stacks``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``,
     ``raise_cap``) must be the table's: LBR replays the hand to build the target's observations
     and refuses a table whose chips differ. ``samples`` and ``max_outcomes`` go to
     :func:`~razz_env.engine.equity.range_equity` (exact when at most ``max_outcomes`` showdowns; by
@@ -189,7 +189,7 @@ class LocalBestResponse:
     observes = ("view",)
     seat_counts = (SEATS,)
 
-    def __init__(self, target: str | Mapping[str, Any], *, starting_stack: int = 1000, ante: int = 1,
+    def __init__(self, target: str | Mapping[str, Any], *, stacks: int = 1000, ante: int = 1,
                  bring_in: int = 2, small_bet: int = 5, big_bet: int = 10, raise_cap: int | None = 4,
                  samples: int = DEFAULT_SAMPLES, max_outcomes: int | None = None, suit_blind: bool = False,
                  seed: int | None = None, name: str = "lbr") -> None:
@@ -205,7 +205,7 @@ class LocalBestResponse:
             raise ValueError(f"target {getattr(self.target, 'name', target)!r} plays {' or '.join(plays)}; LBR "
                              f"plays the seven-card games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are "
                              f"sets of down cards from 52")
-        self.stakes = {"starting_stack": starting_stack, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
+        self.stakes = {"stacks": stacks, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
                        "big_bet": big_bet, "raise_cap": raise_cap}
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
             raise ValueError(f"samples: expected an integer of at least 2, got {samples!r}")

@@ -6,7 +6,7 @@ memory: SB3 archives can hold pickled objects, so only bytes whose hash matches
 the manifest committed with the code are ever unpickled (swapping the file after
 the check changes nothing). A changed or missing file raises
 :class:`ZooIntegrityError` and nothing is loaded. Each entry records the table
-the agent was trained for (``variant``, ``num_players``), which the agent
+the agent was trained for (``variant``, ``num_seats``), which the agent
 declares as ``variants`` / ``seat_counts``, the recipe beside it that made it
 (``<name>.recipe.yaml``, run by ``razz zoo reproduce``) and its training time.
 
@@ -35,6 +35,7 @@ from razz_env.agents.sb3_agent import (
     read_verified,
     trained_seat_counts,
 )
+from razz_env.engine.table import TABLE_KEYS, Table
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 MANIFEST = ZOO_DIR / "manifest.json"
@@ -78,12 +79,16 @@ def _load_model(name: str) -> Any:
 def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = None) -> SB3Agent:
     """A shipped agent by name (the model is loaded once per process and shared)."""
     entry = manifest()[name]
-    seats, variant = entry.get("num_players"), entry.get("variant")
-    counts = None
-    if seats is not None:
-        counts = (seats,) if variant is None else trained_seat_counts(entry["encoding"], variant, seats)
+    table = zoo_table(name)
+    counts = trained_seat_counts(entry["encoding"], table.variant.name, table.num_seats)
     return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
-                    seed=seed, variants=(variant,) if variant is not None else None, seat_counts=counts)
+                    seed=seed, variants=(table.variant.name,), seat_counts=counts)
+
+
+def zoo_table(name: str) -> Table:
+    """The table a shipped agent was trained at: its manifest entry's :class:`Table` fields."""
+    entry = manifest()[name]
+    return Table.from_mapping({key: entry[key] for key in TABLE_KEYS if key in entry}, f"zoo agent {name!r}")
 
 
 def _zoo_factory(name: str) -> Callable[..., SB3Agent]:
@@ -132,7 +137,7 @@ def _verified_model(path: str, sha256: str, algorithm: str) -> Any:
     return load_model(read_verified(path, sha256), algorithm)
 
 
-def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_players: Any, algorithm: Any,
+def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_seats: Any, algorithm: Any,
                            encoding: Any, deterministic: Any, seed: Any, name: Any) -> None:
     from razz_env.encoding import ENCODINGS
     from razz_env.engine.config import MIN_SEATS, max_seats
@@ -148,10 +153,10 @@ def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_players: An
         raise ValueError(f"{MODEL_FILE_TYPE}: variant: expected the variant the model was trained for, one of "
                          f"{', '.join(VARIANTS)}; got {shown(variant)}")
     most = max_seats(VARIANTS[variant])
-    if isinstance(num_players, bool) or not isinstance(num_players, int) \
-            or not MIN_SEATS <= num_players <= most:
-        raise ValueError(f"{MODEL_FILE_TYPE}: num_players: expected the seat count the model was trained for, "
-                         f"{MIN_SEATS} to {most} in {variant}; got {shown(num_players)}")
+    if isinstance(num_seats, bool) or not isinstance(num_seats, int) \
+            or not MIN_SEATS <= num_seats <= most:
+        raise ValueError(f"{MODEL_FILE_TYPE}: num_seats: expected the seat count the model was trained for, "
+                         f"{MIN_SEATS} to {most} in {variant}; got {shown(num_seats)}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{MODEL_FILE_TYPE}: algorithm: expected one of {', '.join(ALGORITHMS)}, "
                          f"got {shown(algorithm)}")
@@ -167,40 +172,40 @@ def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_players: An
         raise ValueError(f"{MODEL_FILE_TYPE}: name: expected a non-empty name, got {shown(name)}")
 
 
-def _check_spaces(model: Any, path: str, variant: str, num_players: int, encoding: str) -> None:
+def _check_spaces(model: Any, path: str, variant: str, num_seats: int, encoding: str) -> None:
     """Refuse a model whose observation or action space is not the declared table's."""
     from razz_env.encoding import make_encoder
     from razz_env.encoding.actions import NUM_ACTIONS
     from razz_env.engine.config import HandConfig
 
-    expected = make_encoder(encoding, HandConfig.create(variant, num_seats=num_players)).observation_space.shape
+    expected = make_encoder(encoding, HandConfig.create(variant, num_seats=num_seats)).observation_space.shape
     actual = getattr(model.observation_space, "shape", None)
     if actual != expected or getattr(model.action_space, "n", None) != NUM_ACTIONS:
         raise ValueError(f"{MODEL_FILE_TYPE} {path}: the model reads observations of shape {actual} and "
                          f"{getattr(model.action_space, 'n', '?')} actions, but the {encoding} encoding of "
-                         f"{variant} at {num_players} seats has shape {expected} and {NUM_ACTIONS} actions; "
-                         f"give the variant, num_players and encoding it was trained with")
+                         f"{variant} at {num_seats} seats has shape {expected} and {NUM_ACTIONS} actions; "
+                         f"give the variant, num_seats and encoding it was trained with")
 
 
 @register(MODEL_FILE_TYPE)
-def load_model_file(path: str | os.PathLike[str], sha256: str, variant: str, num_players: int,
+def load_model_file(path: str | os.PathLike[str], sha256: str, variant: str, num_seats: int,
                     algorithm: str = "maskable_ppo", encoding: str = "flat", name: str | None = None,
                     deterministic: bool = True, seed: int | None = None) -> ModelFileAgent:
     """A trained model file (path, SHA-256, table) as an agent: only bytes with that SHA-256 are loaded.
 
-    ``variant`` and ``num_players`` are the table it was trained for (declared as ``variants`` /
+    ``variant`` and ``num_seats`` are the table it was trained for (declared as ``variants`` /
     ``seat_counts``, every size of the variant for a padded encoding; checked against the model's
     observation space with ``encoding``). The file is
     read once, checked, and the model loaded from those bytes (:class:`UntrustedModelError` when
     they differ); a process loads each (path, SHA-256, algorithm) once and shares the model.
     """
-    _check_model_file_spec(path, sha256, variant, num_players, algorithm, encoding, deterministic, seed, name)
+    _check_model_file_spec(path, sha256, variant, num_seats, algorithm, encoding, deterministic, seed, name)
     resolved = str(Path(path).resolve())
     model = _verified_model(resolved, sha256.lower(), algorithm)
-    _check_spaces(model, resolved, variant, num_players, encoding)
-    spec = {"path": resolved, "sha256": sha256.lower(), "variant": variant, "num_players": num_players,
+    _check_spaces(model, resolved, variant, num_seats, encoding)
+    spec = {"path": resolved, "sha256": sha256.lower(), "variant": variant, "num_seats": num_seats,
             "algorithm": algorithm, "encoding": encoding, "name": name, "deterministic": deterministic,
             "seed": seed}
     return ModelFileAgent(model, spec, name=name or Path(resolved).stem, deterministic=deterministic,
                           encoding=encoding, seed=seed, variants=(variant,),
-                          seat_counts=trained_seat_counts(encoding, variant, num_players))
+                          seat_counts=trained_seat_counts(encoding, variant, num_seats))

@@ -38,7 +38,8 @@ from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
 from razz_env.encoding.interface import Observation, act_batch, observation_parts
 from razz_env.engine.checks import as_index
-from razz_env.envs.common import reset_seed, table_config
+from razz_env.engine.table import Table
+from razz_env.envs.common import env_table, reset_seed
 from razz_env.envs.single_agent import ILLEGAL_ACTION_MODES, MAX_SKIPPED_HANDS, opponents_per_seat
 
 __all__ = ["BatchSingleAgentVecEnv"]
@@ -101,8 +102,9 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
                  opponent_sampler: Callable[[], Any] | None = None, illegal_action: str = "raise",
                  allow_open_fold: bool = False, encoding: str = DEFAULT_ENCODING,
                  max_players: int | None = None, history_slots: int | None = None, seed: int | None = None,
-                 **table_options: Any) -> None:
-        self.config = config = table_config(**table_options)
+                 table: Table | None = None, **table_options: Any) -> None:
+        self.table = env_table(table, **table_options)
+        self.config = config = self.table.hand_config()
         self.num_envs = as_index(num_envs)
         if self.num_envs < 1:
             raise ValueError(f"num_envs: expected at least 1 table, got {num_envs!r}")

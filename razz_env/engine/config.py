@@ -17,7 +17,7 @@ which knows the variant's streets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -327,39 +327,9 @@ class HandConfig:
         return self.rules.raise_cap
 
     @classmethod
-    def create(
-        cls,
-        variant: str | Variant = "razz",
-        *,
-        stacks: Sequence[int] | None = None,
-        num_seats: int = 2,
-        starting_stack: int = 200,
-        ante: int | None = None,
-        bring_in: int | None = None,
-        small_bet: int | None = None,
-        big_bet: int | None = None,
-        street_bets: Sequence[int] | None = None,
-        raise_cap: int | None = VARIANT_DEFAULT,
-        heads_up_uncapped: bool = False,
-        open_pair_big_bet: bool | None = None,
-    ) -> HandConfig:
-        """Keyword construction with defaults: 2 seats of 200 chips at the variant's stakes and cap.
+    def create(cls, variant: str | Variant = "razz", **options: Any) -> HandConfig:
+        """The config of ``Table(variant, **options)`` (:class:`~razz_env.engine.table.Table`: ``num_seats``,
+        ``stacks``, the stakes and rule options, each left out the variant's default)."""
+        from razz_env.engine.table import Table
 
-        ``ante``, ``bring_in``, ``small_bet``, ``big_bet`` left ``None`` take the variant's
-        ``default_stakes``; ``raise_cap`` left out takes its ``default_raise_cap`` (``None``: no cap).
-        """
-        variant = variant if isinstance(variant, Variant) else get_variant(variant)
-        if stacks is None:
-            num_seats = as_int("num_seats", num_seats, MIN_SEATS, MAX_SEATS)
-            stacks = [_chips("starting_stack", starting_stack, 1)] * num_seats
-        defaults = variant.default_stakes
-        if street_bets is not None:
-            street_bets = check_street_bets(variant, street_bets)
-        return cls(
-            variant,
-            Stakes(defaults.ante if ante is None else ante, defaults.bring_in if bring_in is None else bring_in,
-                   defaults.small_bet if small_bet is None else small_bet,
-                   defaults.big_bet if big_bet is None else big_bet, street_bets),
-            stacks,
-            Rules(raise_cap, heads_up_uncapped, open_pair_big_bet),
-        )
+        return Table(variant, **options).hand_config()

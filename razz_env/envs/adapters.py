@@ -13,7 +13,7 @@ Agents act on a :class:`razz_env.encoding.interface.Observation` (the seat, the 
 * **Without it** (an observation that crossed a process boundary, as in Tianshou's or RLlib's
   workers) only the vector and the mask exist: ``Observation(seat, action_mask, view=None,
   vector=...)``. An agent that reads the view cannot act on that and is refused when the adapter is
-  built (pass the environment instead). The table must be named (``variant``, ``num_players``): the
+  built (pass the environment instead). The table must be named (``variant``, ``num_seats``): the
   agent's ``variants`` / ``seat_counts`` are checked against it, and every vector's length against
   the agent's ``encoding`` there. The adapter cannot see hands begin: it calls the agent's ``reset``
   when a seat first acts and again after :meth:`AgentAdapter.new_hand`.
@@ -32,7 +32,7 @@ agent) an id the mask forbids: nothing illegal reaches the environment.
 >>> for agent in env.agent_iter():
 ...     observation, reward, termination, truncation, info = env.last()
 ...     env.step(None if termination or truncation else player.act(observation, agent))
->>> bare = AgentAdapter(Caller(), variant="razz", num_players=2)
+>>> bare = AgentAdapter(Caller(), variant="razz", num_seats=2)
 >>> env.reset(seed=0)
 >>> to_act = env.agent_selection
 >>> to_act, bare.act(env.observe(to_act), to_act)  # the bring-in
@@ -50,7 +50,7 @@ import numpy as np
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS
 from razz_env.encoding.interface import Observation, Observer, act_batch, observation_parts, seating_problem
-from razz_env.envs.common import table_config
+from razz_env.engine.table import Table
 
 __all__ = ["AgentAdapter"]
 
@@ -61,11 +61,11 @@ class AgentAdapter:
     """Lets ``agent`` act on PettingZoo or Gymnasium observations; see the module docstring.
 
     ``env``: the environment the agent plays in (any wrapping), or ``None`` for bare observations,
-    which then need ``variant`` and ``num_players`` naming the table.
+    which then need ``variant`` and ``num_seats`` naming the table.
     """
 
     def __init__(self, agent: Any, env: Any = None, *, variant: str | None = None,
-                 num_players: int | None = None) -> None:
+                 num_seats: int | None = None) -> None:
         if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
             raise TypeError(f"agent: {agent!r} is not an Agent (needs act(observation) and reset(...))")
         self.agent = agent
@@ -73,16 +73,16 @@ class AgentAdapter:
         self.env = env
         self._base = None
         if env is not None:
-            if variant is not None or num_players is not None:
-                raise ValueError("variant/num_players: the environment sets the table; give one or the other")
+            if variant is not None or num_seats is not None:
+                raise ValueError("variant/num_seats: the environment sets the table; give one or the other")
             self._base = _razz_env_of(env)
             config = self._base.config
             self._observer = Observer(agent, config, self._base.actions.allow_open_fold, self._base.encoder)
         else:
-            if variant is None or num_players is None:
-                raise ValueError("variant and num_players: without the environment, name the table the "
-                                 "observations come from (e.g. variant='razz', num_players=2)")
-            config = table_config(variant=variant, num_players=num_players)
+            if variant is None or num_seats is None:
+                raise ValueError("variant and num_seats: without the environment, name the table the "
+                                 "observations come from (e.g. variant='razz', num_seats=2)")
+            config = Table(variant, num_seats=num_seats).hand_config()
             if "view" in observation_parts(agent):
                 raise ValueError(f"agent {self.name!r} reads the table view (its observes: "
                                  f"{observation_parts(agent)}), which a bare observation vector does not carry; "
@@ -95,7 +95,7 @@ class AgentAdapter:
         if problem is not None:
             raise ValueError(problem)
         self.variant = config.variant.name
-        self.num_players = config.num_seats
+        self.num_seats = config.num_seats
         self._hands: dict[int, object] = {}
 
     # ------------------------------------------------------------------ acting
@@ -145,7 +145,7 @@ class AgentAdapter:
             raise ValueError(f"observation: its action mask {given.tolist()} is not seat {number}'s now "
                              f"{built.action_mask.tolist()}; pass the current observation")
         if self._hands.get(number) is not hand:
-            self.agent.reset(number, self.num_players, self.variant)
+            self.agent.reset(number, self.num_seats, self.variant)
             self._hands[number] = hand
         return self._checked(built, self.agent.act(built))
 
@@ -166,7 +166,7 @@ class AgentAdapter:
         vector = _numbers(vector, "observation")
         if vector.shape != (self._vector_size,):
             raise ValueError(f"observation: agent {self.name!r} reads {self._encoding!r} vectors of "
-                             f"{self._vector_size} numbers for {self.variant} at {self.num_players} seats, got shape "
+                             f"{self._vector_size} numbers for {self.variant} at {self.num_seats} seats, got shape "
                              f"{vector.shape}: the environment's table or encoding differs")
         with np.errstate(over="ignore"):
             vector = vector.astype(np.float32)
@@ -174,7 +174,7 @@ class AgentAdapter:
             raise ValueError("observation: the vector holds numbers that are not finite float32 values")
         number = self._seat(seat, info, default=None)
         if number not in self._hands:
-            self.agent.reset(number, self.num_players, self.variant)
+            self.agent.reset(number, self.num_seats, self.variant)
             self._hands[number] = None
         return Observation(number, mask, None, vector)
 
@@ -190,8 +190,8 @@ class AgentAdapter:
             if match is None:
                 raise ValueError(f"seat: expected an agent name 'player_<seat>' or an int, got {seat!r}")
             seat = int(match.group(1))
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
-            raise ValueError(f"seat: expected a seat from 0 to {self.num_players - 1}, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_seats:
+            raise ValueError(f"seat: expected a seat from 0 to {self.num_seats - 1}, got {seat!r}")
         return int(seat)
 
     @staticmethod

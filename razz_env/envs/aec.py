@@ -19,8 +19,9 @@ from pettingzoo.utils import wrappers
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.engine.state import HandState
+from razz_env.engine.table import Table
 from razz_env.engine.text import render_hand
-from razz_env.envs.common import deal_options, reset_seed, table_config
+from razz_env.envs.common import deal_options, env_table, reset_seed
 from razz_env.envs.spaces import LegalDiscrete
 
 __all__ = ["env", "raw_env"]
@@ -62,10 +63,12 @@ class raw_env(AECEnv):
         history_slots: int | None = None,
         render_mode: str | None = None,
         viewer: str | int | None = None,
+        table: Table | None = None,
         **table_options: Any,
     ) -> None:
         super().__init__()
-        self.config = table_config(**table_options)
+        self.table = env_table(table, **table_options)
+        self.config = self.table.hand_config()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")

@@ -1,91 +1,43 @@
-"""What both environments share: keyword table options into a validated config, and reset options.
+"""What the environments share: the table they play (keywords or ``table=``), and reset options.
 
-``table_config(**options)`` turns the environments' keyword arguments into a
-validated :class:`~razz_env.engine.config.HandConfig`; ``reset_seed`` and
-``deal_options`` check what ``reset(seed=..., options=...)`` receives before the
+``env_table(table, **options)`` turns the environments' table keywords (the fields of
+:class:`~razz_env.engine.table.Table`) or a ready ``table=Table(...)`` into the table they play;
+``reset_seed`` and ``deal_options`` check what ``reset(seed=..., options=...)`` receives before the
 environment changes anything. The action translator they share is
 :class:`razz_env.encoding.actions.ActionTable`.
 """
 
 from __future__ import annotations
 
-import inspect
-import operator
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from razz_env.engine.checks import as_int
-from razz_env.engine.config import MAX_SEATS, MIN_SEATS, STREET_NAMES, VARIANT_DEFAULT, HandConfig, max_seats
+from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.dealing import DeckDealer, ExplicitDealer
 from razz_env.engine.errors import ConfigError, shown
-from razz_env.engine.variants import get_variant
-
-DEFAULT_PLAYERS = 2
+from razz_env.engine.table import TABLE_KEYS, Table
 
 
-def table_config(**options: Any) -> HandConfig:
-    """A validated config from the environments' table keywords; an unknown keyword names the known ones.
+def env_table(table: Table | None = None, **options: Any) -> Table:
+    """``table``, or the :class:`Table` the keyword ``options`` describe; an unknown keyword names the known ones.
 
-    The keywords and their defaults are those of :func:`_table_config`.
+    With ``table`` given, the only option allowed is its own ``variant`` (which the Gymnasium ids pass). A table
+    where at most one seat has chips behind the ante is refused: no seat would ever act.
     """
-    known = inspect.signature(_table_config).parameters
-    unknown = sorted(set(options) - set(known))
+    unknown = sorted(set(options) - set(TABLE_KEYS))
     if unknown:
-        raise TypeError(f"unknown option(s) {unknown}; table options: {', '.join(known)}")
-    return _table_config(**options)
-
-
-def _table_config(
-    variant: str = "razz",
-    num_players: int | None = None,
-    ante: int | None = None,
-    bring_in: int | None = None,
-    small_bet: int | None = None,
-    big_bet: int | None = None,
-    street_bets: Sequence[int] | None = None,
-    starting_stacks: int | Sequence[int] = 200,
-    raise_cap: int | None = VARIANT_DEFAULT,
-    heads_up_uncapped: bool = False,
-    open_pair_big_bet: bool | None = None,
-) -> HandConfig:
-    """A validated config from the environments' keywords (``num_players`` defaults to the stack list or 2).
-
-    The stakes left ``None`` and ``raise_cap`` left out are the variant's (``variant.default_stakes``, 1/2/5/10 in
-    the seven-card games and 1/1/2/4 in MiniRazz; ``default_raise_cap``, 4 or 2); ``raise_cap=None`` is no cap.
-    Raises ``ValueError`` (``ConfigError``) naming the bad option, including a table where at most one
-    seat has chips behind the ante: no one could ever make a decision.
-    """
-    declared = get_variant(variant)
-    if num_players is not None:
-        num_players = as_int("num_players", num_players, MIN_SEATS, MAX_SEATS)
-    try:
-        one_stack = None if isinstance(starting_stacks, bool) else operator.index(starting_stacks)
-    except TypeError:
-        one_stack = None
-    if one_stack is not None:
-        stacks = [one_stack] * (DEFAULT_PLAYERS if num_players is None else num_players)
-    elif hasattr(starting_stacks, "__len__") and not isinstance(starting_stacks, (str, bytes, Mapping)):
-        stacks = starting_stacks
-        if num_players is not None and num_players != len(stacks):
-            raise ConfigError(f"starting_stacks: {len(stacks)} stacks given for num_players={num_players}")
-    else:
-        raise ConfigError(f"starting_stacks: expected an int or a list of ints, got {shown(starting_stacks)}")
-    most = max_seats(declared)
-    if len(stacks) > most:
-        option = "num_players" if num_players is not None else "starting_stacks"
-        raise ConfigError(f"{option}: {declared.name} seats {MIN_SEATS} to {most} (its {len(declared.deck)}-card deck "
-                          f"deals {declared.cards_per_seat} cards a seat), got {len(stacks)} seats")
-    config = HandConfig.create(
-        variant, stacks=stacks, ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
-        street_bets=street_bets, raise_cap=raise_cap, heads_up_uncapped=heads_up_uncapped,
-        open_pair_big_bet=open_pair_big_bet,
-    )
-    ante = config.stakes.ante
-    if sum(stack > ante for stack in config.stacks) < 2:
-        raise ConfigError(f"starting_stacks: at most one seat has chips behind the ante ({ante}), "
-                          "so no seat would ever make a decision")
-    return config
+        raise TypeError(f"unknown option(s) {unknown}; table options: table, {', '.join(TABLE_KEYS)}")
+    if table is None:
+        return Table(**options).require_decisions()
+    if not isinstance(table, Table):
+        raise ConfigError(f"table: expected a razz_env.Table, got {shown(table)}")
+    variant = options.pop("variant", table.variant.name)
+    if options or variant not in (table.variant.name, table.variant):
+        given = sorted(options) or ["variant"]
+        raise ConfigError(f"table: give the table or its options ({', '.join(given)}), not both")
+    return table.require_decisions()
 
 
 DEAL_OPTIONS = ("deck", "cards")

@@ -37,7 +37,7 @@ objects on every call. The vector holds only what the agent may see (its own dow
 cards, every up card, dead cards, chips and the public betting), never another
 seat's down cards, not even after showdown. Seats are relative to the observer:
 position 0 is the agent itself, then clockwise. ``N`` = ``max_players`` (default
-``num_players``; extra positions stay zero, so one network can serve several
+``num_seats``; extra positions stay zero, so one network can serve several
 table sizes); ``S`` = ``history_slots`` (default ``N + cap * (N - 1)``, at most
 16; a longer betting round keeps its last ``S`` decisions and sets
 ``history_overflow``). Chips are divided by the big bet (``config.big_bet``, the bet of the
@@ -129,15 +129,16 @@ measures both). Use ``raw_env()`` for the fastest loop.
 
 Options (keyword arguments, kept across ``reset``)
 --------------------------------------------------
+The table, as the keywords of :class:`razz_env.Table` (or ``table``, a ``Table``, instead of them):
 ``variant`` (``"razz"``, ``"action_razz"``, ``"stud"``, ``"stud8"``, ``"minirazz"``,
-``"minirazz_tiny"``, ``"minirazz_small"``, ``"minirazz_large"``), ``num_players``
-(2-8, as many as the deck can deal to; default the length of ``starting_stacks`` or 2),
+``"minirazz_tiny"``, ``"minirazz_small"``, ``"minirazz_large"``), ``num_seats``
+(2-8, as many as the deck can deal to; default the length of a ``stacks`` list or 2),
+``stacks`` (200, or one per seat; every hand starts from them),
 ``ante``, ``bring_in``, ``small_bet``, ``big_bet`` (default the variant's: 1, 2, 5, 10 in
 the seven-card games, 1, 1, 2, 4 in MiniRazz), ``street_bets`` (one size per street, e.g.
-five for 3rd to 7th street, replacing small/big), ``starting_stacks`` (200, or one per
-seat; every hand starts from them), ``raise_cap`` (bets and raises a round, default the
-variant's: 4, MiniRazz 2; ``None`` for no cap), ``heads_up_uncapped`` (False),
-``open_pair_big_bet`` (``None``: the variant's default), ``allow_open_fold`` (False),
+five for 3rd to 7th street, replacing small/big), ``raise_cap`` (bets and raises a round, default the
+variant's: 4, MiniRazz 2; ``0`` for no cap), ``heads_up_uncapped`` (False),
+``open_pair_big_bet`` (stud and stud8, default on). The environment's own: ``allow_open_fold`` (False),
 ``encoding`` (``"flat"``, ``"ranks"``, or the padded ``"flat8"``, ``"ranks8"``),
 ``max_players``, ``history_slots``, ``render_mode`` (``"human"`` prints,
 ``"ansi"`` returns the table as text, ``"rgb_array"`` as an (H, W, 3) uint8 picture)
@@ -167,7 +168,7 @@ Example
 -------
 >>> import random
 >>> from razz_env import razz_v0
->>> env = razz_v0.env(variant="razz", num_players=3)
+>>> env = razz_v0.env(variant="razz", num_seats=3)
 >>> env.reset(seed=42)
 >>> chooser = random.Random(0)
 >>> for agent in env.agent_iter():

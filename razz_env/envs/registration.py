@@ -5,8 +5,8 @@ One id per variant of :data:`~razz_env.engine.variants.VARIANTS` (:data:`GYMNASI
 ``razz_env/MiniRazzTiny-v0``, ``razz_env/MiniRazzSmall-v0``, ``razz_env/MiniRazzLarge-v0``), each building
 :class:`razz_env.envs.single_agent.SingleAgentEnv` with that ``variant``; every other
 keyword of ``gymnasium.make`` / ``gymnasium.make_vec`` is an option of that class
-(``opponents``, ``seat``, ``num_players``, stakes, ``encoding``, ``render_mode`` ...); the stakes and
-the cap default to the variant's.
+(``opponents``, ``seat``, ``num_seats``, ``stacks``, stakes, ``table``, ``encoding``, ``render_mode`` ...);
+the stakes and the cap default to the variant's.
 Without ``opponents`` every other seat plays uniformly at random from the environment's
 seeded generator, so ``reset(seed=...)`` repeats whole hands.
 

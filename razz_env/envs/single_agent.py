@@ -77,8 +77,9 @@ from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_index
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
+from razz_env.engine.table import Table
 from razz_env.engine.text import render_hand
-from razz_env.envs.common import deal_options, reset_seed, table_config
+from razz_env.envs.common import deal_options, env_table, reset_seed
 from razz_env.envs.registration import register_envs
 from razz_env.envs.spaces import LegalDiscrete, SampledAction
 
@@ -151,9 +152,11 @@ class SingleAgentEnv(gymnasium.Env):
         encoding: str = DEFAULT_ENCODING,
         max_players: int | None = None,
         history_slots: int | None = None,
+        table: Table | None = None,
         **table_options: Any,
     ) -> None:
-        self.config = table_config(**table_options)
+        self.table = env_table(table, **table_options)
+        self.config = self.table.hand_config()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: expected one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")

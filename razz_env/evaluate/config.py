@@ -8,21 +8,23 @@ checked on construction, type included (``records: 'no'`` is not a flag, ``seed:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 from razz_env.engine.checks import as_flag, as_int, as_list
-from razz_env.engine.config import MAX_SEATS, VARIANT_DEFAULT, HandConfig, max_seats
+from razz_env.engine.config import MAX_SEATS, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import read_settings_file, with_overrides
+from razz_env.engine.table import TABLE_KEYS, Table
 from razz_env.engine.variants import get_variant
 
 AgentSpec = str | dict[str, Any]
@@ -50,8 +52,8 @@ MAX_DECISION_TIMEOUT = 3600.0
 # What decides a block's result: a results folder holds blocks of one such identity only. Not
 # ``deals`` (a tournament extends block by block), nor name, output, workers, records, the time limit
 # (failed blocks are retried), the report's edge or the engine (both engines give the same results).
-RESULT_FIELDS = ("variant", "format", "agents", "duplicate", "block_deals", "seed", "starting_stack", "ante",
-                 "bring_in", "small_bet", "big_bet", "raise_cap")
+RESULT_FIELDS = ("variant", "format", "agents", "duplicate", "block_deals", "seed", "stacks", "ante", "bring_in",
+                 "small_bet", "big_bet", "street_bets", "raise_cap", "heads_up_uncapped", "open_pair_big_bet")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 _SPEC_SIZE = 1000
 
@@ -137,9 +139,11 @@ class TournamentConfig:
     ``engine``: ``auto`` plays a lineup on the batched engine (:mod:`razz_env.batch`) when every agent in it
     can act in batch (it reads no seat view), else on the scalar one; ``scalar`` always on the scalar one;
     ``batch`` refuses a lineup that cannot. The results are the same either way.
-    ``ante``, ``bring_in``, ``small_bet``, ``big_bet`` and ``raise_cap`` default to the variant's
-    (1/2/5/10 cap 4 in the seven-card games, 1/1/2/4 cap 2 in MiniRazz); ``raise_cap: null`` is no cap.
-    The config holds the values it plays, defaults filled in, so its identity names the stakes.
+    The table options are those of :class:`~razz_env.engine.table.Table`, but the seats, which the format sets:
+    ``stacks`` (default 1000), ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``street_bets``, ``raise_cap``
+    (``0`` is no cap), ``heads_up_uncapped``, ``open_pair_big_bet``; left out, the variant's (1/2/5/10 cap 4 in the
+    seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config holds the values it plays, defaults filled in, so its
+    identity names the stakes; :attr:`table` is the table every hand is dealt at.
     """
 
     name: str = "default"
@@ -150,43 +154,38 @@ class TournamentConfig:
     duplicate: bool = True
     block_deals: int = 250
     seed: int = 0
-    starting_stack: int = 1000
+    stacks: int | tuple[int, ...] = 1000
     ante: int | None = None
     bring_in: int | None = None
     small_bet: int | None = None
     big_bet: int | None = None
-    raise_cap: int | None = VARIANT_DEFAULT
+    street_bets: tuple[int, ...] | None = None
+    raise_cap: int | None = None
+    heads_up_uncapped: bool = False
+    open_pair_big_bet: bool | None = None
     workers: int = 2
     decision_timeout: float = 2.0
     records: bool = False
     engine: str = "auto"
     output: str = "results/default"
     edge_bb_per_100: float = 5.0
+    table: Table = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         name = _text("name", self.name)
         if not _PLAIN_NAME.fullmatch(name):
             raise ConfigError(f"name: expected a plain name (letters, digits, '_', '.', '+', '-'; no path), got "
                               f"{shown(name)}")
-        variant = get_variant(_text("variant", self.variant))
-        for field_name, default in variant.default_stakes._asdict().items():
-            if getattr(self, field_name) is None:
-                object.__setattr__(self, field_name, default)
-        if self.raise_cap is VARIANT_DEFAULT:
-            object.__setattr__(self, "raise_cap", variant.default_raise_cap)
+        get_variant(_text("variant", self.variant))
         if self.format not in FORMATS:
             raise ConfigError(f"format: expected 'round_robin' or 'table', got {shown(self.format)}")
         if not isinstance(self.engine, str) or self.engine not in ENGINES:
             raise ConfigError(f"engine: expected 'auto', 'scalar' or 'batch', got {shown(self.engine)}")
         agents = as_list("agents", self.agents, "a list of agent names or {type: name, ...} mappings")
         object.__setattr__(self, "agents", tuple(_agent_spec(i, spec) for i, spec in enumerate(agents)))
-        for field_name in ("deals", "block_deals", "workers", "starting_stack"):
+        for field_name in ("deals", "block_deals", "workers"):
             object.__setattr__(self, field_name, _positive(field_name, getattr(self, field_name)))
-        for field_name in ("seed", "ante", "bring_in", "small_bet", "big_bet"):
-            minimum = None if field_name == "seed" else 0
-            object.__setattr__(self, field_name, as_int(field_name, getattr(self, field_name), minimum))
-        if self.raise_cap is not None:
-            object.__setattr__(self, "raise_cap", as_int("raise_cap", self.raise_cap, 1))
+        object.__setattr__(self, "seed", as_int("seed", self.seed))
         for field_name in ("duplicate", "records"):
             object.__setattr__(self, field_name, as_flag(field_name, getattr(self, field_name)))
         object.__setattr__(self, "decision_timeout",
@@ -196,7 +195,11 @@ class TournamentConfig:
             raise ConfigError(f"edge_bb_per_100: expected a number above 0, got {shown(edge)}")
         _text("output", self.output)
         self._check_lineups()
-        self.hand_config(self.seats)
+        table = Table(**{key: getattr(self, key) for key in TABLE_KEYS if key != "num_seats"}, num_seats=self.seats)
+        for key, value in table.to_dict().items():
+            if key not in ("variant", "num_seats"):
+                object.__setattr__(self, key, tuple(value) if isinstance(value, list) else value)
+        object.__setattr__(self, "table", table)
 
     def _check_lineups(self) -> None:
         count = len(self.agents)
@@ -236,17 +239,17 @@ class TournamentConfig:
             return list(combinations(range(len(self.agents)), 2))
         return [tuple(range(len(self.agents)))]
 
-    def hand_config(self, seats: int) -> HandConfig:
-        """The engine configuration of every hand."""
-        return HandConfig.create(
-            self.variant, num_seats=seats, starting_stack=self.starting_stack, ante=self.ante,
-            bring_in=self.bring_in, small_bet=self.small_bet, big_bet=self.big_bet, raise_cap=self.raise_cap,
-        )
+    def hand_config(self) -> HandConfig:
+        """The engine configuration of every hand (:attr:`table`'s)."""
+        return self.table.hand_config()
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready data (``summary.json``)."""
-        data = asdict(self)
+        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.init}
         data["agents"] = list(self.agents)
+        for key in ("stacks", "street_bets"):
+            if isinstance(data[key], tuple):
+                data[key] = list(data[key])
         return data
 
     def identity(self) -> dict[str, Any]:
@@ -265,7 +268,7 @@ class TournamentConfig:
         """Build from a YAML mapping; unknown keys are an error naming them and the known ones."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"tournament config: expected a mapping of settings, got {shown(data)}")
-        known = [f.name for f in fields(cls)]
+        known = [f.name for f in fields(cls) if f.init]
         unknown = [shown(key) for key in data if key not in known]
         if unknown:
             raise ConfigError(f"tournament config: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")

@@ -408,7 +408,7 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     agents' display names as its ``players``.
     """
     seats = len(task.lineup)
-    hand_config = config.hand_config(seats)
+    hand_config = config.hand_config()
     block = {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup), "block": task.block,
              "deals": task.deals, "seed": task.seed}
     started = time.perf_counter()

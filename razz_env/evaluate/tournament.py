@@ -47,7 +47,7 @@ def check_agents(config: TournamentConfig) -> list[str]:
     from razz_env.agents.registry import get_factory
     from razz_env.encoding.interface import Observer, seating_problem
 
-    hand_config = config.hand_config(config.seats)
+    hand_config = config.hand_config()
     modules: list[str] = []
     agents = []
     for index, (spec, label) in enumerate(zip(config.agents, config.labels)):
@@ -71,7 +71,7 @@ def check_agents(config: TournamentConfig) -> list[str]:
 
 def _check_batch(config: TournamentConfig, agents: list[Any]) -> None:
     """``engine: batch``: every lineup must be playable on the batched engine, or :class:`ConfigError` names one."""
-    hand_config = config.hand_config(config.seats)
+    hand_config = config.hand_config()
     for lineup in config.lineups():
         problem = batch_problem([agents[index] for index in lineup], hand_config)
         if problem is not None:

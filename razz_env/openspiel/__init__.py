@@ -17,16 +17,18 @@ game                          variant
 ============================  ==================================================================
 
 One game per entry of :data:`~razz_env.engine.variants.VARIANTS` (:data:`GAME_NAMES`). Parameters
-(:func:`~razz_env.openspiel.params.parameters_for`, the environments' defaults): ``players`` (2-8, as
-many as the deck can deal to), ``starting_stack`` or ``stacks`` (space-separated, one per seat), ``ante``,
-``bring_in``, ``small_bet``, ``big_bet`` (the stakes default to the variant's: 1/2/5/10 in the seven-card
-games, 1/1/2/4 in MiniRazz), ``street_bets`` (one size per street), ``raise_cap`` (0 = no cap; default
-the variant's: 4, MiniRazz 2), ``heads_up_uncapped``, ``allow_open_fold``, and in stud and stud8
-``open_pair_big_bet``. Chance outcomes are indices into the variant's deck (the card id in the 52-card
-games). Returns are in chips. ``docs/frameworks.md`` has the details.
+(:func:`~razz_env.openspiel.params.parameters_for`): the fields of :class:`razz_env.Table`, spelled
+and meaning the same as in the environments and the YAML configs: ``num_seats`` (2-8, as many as the
+deck can deal to), ``stacks`` (integers separated by spaces: one for every seat, or one per seat),
+``ante``, ``bring_in``, ``small_bet``, ``big_bet`` (the stakes default to the variant's: 1/2/5/10 in the
+seven-card games, 1/1/2/4 in MiniRazz), ``street_bets`` (one size per street, separated by spaces),
+``raise_cap`` (0 = no cap; default the variant's: 4, MiniRazz 2), ``heads_up_uncapped``, and in stud
+and stud8 ``open_pair_big_bet``; and the games' own ``allow_open_fold``. Chance outcomes are indices
+into the variant's deck (the card id in the 52-card games). Returns are in chips. ``docs/frameworks.md``
+has the details.
 
 >>> import pyspiel
->>> game = pyspiel.load_game("razz_env_razz", {"players": 3})
+>>> game = pyspiel.load_game("razz_env_razz", {"num_seats": 3})
 >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
 (3, 5, 52)
 >>> pyspiel.load_game("razz_env_minirazz").max_chance_outcomes()
@@ -38,7 +40,7 @@ from __future__ import annotations
 from razz_env.openspiel.deal import ChanceHand, Slot
 from razz_env.openspiel.game import GAME_NAMES, StudGame, StudState
 from razz_env.openspiel.observer import StudObserver
-from razz_env.openspiel.params import TABLE_PARAMETERS, table_from_params
+from razz_env.openspiel.params import game_table, parameters_for
 
-__all__ = ["GAME_NAMES", "TABLE_PARAMETERS", "ChanceHand", "Slot", "StudGame", "StudObserver", "StudState",
-           "table_from_params"]
+__all__ = ["GAME_NAMES", "ChanceHand", "Slot", "StudGame", "StudObserver", "StudState", "game_table",
+           "parameters_for"]

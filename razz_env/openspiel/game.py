@@ -26,14 +26,15 @@ from razz_env.engine.actions import Action
 from razz_env.engine.cards import card_str, cards_str
 from razz_env.engine.config import MIN_SEATS, STREET_NAMES, max_seats
 from razz_env.engine.state import HandState
+from razz_env.engine.table import Table
 from razz_env.engine.text import render_hand
 from razz_env.engine.variants import VARIANTS
 from razz_env.openspiel.deal import ChanceHand, Slot
 from razz_env.openspiel.observer import StudObserver
-from razz_env.openspiel.params import Table, max_game_length, parameters_for, table_from_params, utility_range
+from razz_env.openspiel.params import game_table, max_game_length, parameters_for, utility_range
 
 GAME_NAMES: dict[str, str] = {variant: f"razz_env_{variant}" for variant in VARIANTS}
-"""OpenSpiel short name of each variant's game: ``pyspiel.load_game(GAME_NAMES["razz"], {"players": 3})``."""
+"""OpenSpiel short name of each variant's game: ``pyspiel.load_game(GAME_NAMES["razz"], {"num_seats": 3})``."""
 
 _LEGAL_IDS: dict[tuple[tuple[Action, ...], bool], list[int]] = {}
 
@@ -61,14 +62,16 @@ GAME_TYPES: dict[str, pyspiel.GameType] = {variant: _game_type(variant) for vari
 
 
 class StudGame(pyspiel.Game):
-    """A variant's game; the table (seats, stacks, stakes, rules) comes from the parameters."""
+    """A variant's game: its :class:`~razz_env.engine.table.Table` (:attr:`table`, and the engine :attr:`config`)
+    comes from the parameters, as does :attr:`allow_open_fold`."""
 
     variant = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        self.table: Table = table_from_params(self.variant, params)
-        config = self.table.config
+        self.table: Table
+        self.table, self.allow_open_fold = game_table(self.variant, params)
+        self.config = config = self.table.hand_config()
         self.deck = config.variant.deck
         least, most = utility_range(config)
         info = pyspiel.GameInfo(
@@ -80,7 +83,8 @@ class StudGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=max_game_length(config),
         )
-        super().__init__(GAME_TYPES[self.variant], info, params)
+        # one stack per seat: a lone number would come back from the game's string as an int, not a str
+        super().__init__(GAME_TYPES[self.variant], info, {**params, "stacks": self.table.to_params()["stacks"]})
 
     def new_initial_state(self) -> StudState:
         """A hand before the deal: the first node is chance dealing seat 0's first card."""
@@ -88,12 +92,12 @@ class StudGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> StudObserver:
         """The observer of ``iig_obs_type`` (default: one seat's observation without perfect recall)."""
-        return StudObserver(self.table.config, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+        return StudObserver(self.config, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
                             params)
 
     def max_chance_nodes_in_history(self) -> int:
         """Every card the table can deal."""
-        config = self.table.config
+        config = self.config
         return min(config.variant.cards_per_seat * config.num_seats, len(self.deck))
 
 
@@ -140,8 +144,9 @@ class StudState(pyspiel.State):
 
     def __init__(self, game: StudGame) -> None:
         super().__init__(game)
-        self._table = game.table
-        self._deal = ChanceHand(game.table.config)
+        self._config = game.config
+        self._allow_open_fold = game.allow_open_fold
+        self._deal = ChanceHand(game.config)
 
     @property
     def hand(self) -> HandState | None:
@@ -166,7 +171,7 @@ class StudState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         """The action ids the engine allows the seat to act, ascending."""
         legal = self._deal.hand.legal_actions()
-        key = (legal, self._table.allow_open_fold)
+        key = (legal, self._allow_open_fold)
         ids = _LEGAL_IDS.get(key)
         if ids is None:
             ids = _LEGAL_IDS[key] = [i for i, allowed in enumerate(mask_for(*key)) if allowed]
@@ -174,14 +179,14 @@ class StudState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each card still in the deck (as its index in the deck), equally likely."""
-        deck = self._table.config.variant.deck
+        deck = self._config.variant.deck
         cards = self._deal.undealt()
         p = 1.0 / len(cards)
         return [(bisect_left(deck, card), p) for card in cards]
 
     def card(self, outcome: int) -> int:
         """The card id of chance outcome ``outcome`` (its index in the deck); ``ValueError`` outside the deck."""
-        deck = self._table.config.variant.deck
+        deck = self._config.variant.deck
         if not 0 <= outcome < len(deck):
             raise ValueError(f"chance outcome {outcome!r} cannot be dealt: outcomes are 0 to {len(deck) - 1}, one per "
                              f"card of the deck")
@@ -194,7 +199,7 @@ class StudState(pyspiel.State):
             deal.deal(self.card(action))
         else:
             hand = deal.hand
-            deal.act(to_engine(action, hand.legal_actions(), self._table.allow_open_fold, f"seat {hand.actor}"))
+            deal.act(to_engine(action, hand.legal_actions(), self._allow_open_fold, f"seat {hand.actor}"))
 
     def _action_to_string(self, player: int, action: int) -> str:
         """``"deal Kh"`` for a chance outcome, the id's name (``"check_call"``) for a seat's action."""
@@ -210,14 +215,14 @@ class StudState(pyspiel.State):
         """Each seat's net chips for the hand (zero until it is over)."""
         hand = self._deal.hand
         if hand is None or not hand.is_over:
-            return [0.0] * self._table.config.num_seats
+            return [0.0] * self._config.num_seats
         return [float(p) for p in hand.payoffs]
 
     def __str__(self) -> str:
         deal = self._deal
         hand = deal.hand
         if hand is None:
-            first = STREET_NAMES[self._table.config.variant.street_numbers[0]]
+            first = STREET_NAMES[self._config.variant.street_numbers[0]]
             return f"dealing {first} street: " + ", ".join(f"s{seat} {cards_str(held)}"
                                                           for seat, held in enumerate(deal.cards))
         text = render_hand(hand)

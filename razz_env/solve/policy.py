@@ -206,7 +206,7 @@ def table_of(config: HandConfig) -> dict[str, Any]:
     return {"variant": config.variant.name, "stacks": list(config.stacks), "ante": stakes.ante,
             "bring_in": stakes.bring_in, "small_bet": stakes.small_bet, "big_bet": stakes.big_bet,
             "street_bets": list(stakes.street_bets) if stakes.street_bets is not None else None,
-            "raise_cap": config.rules.raise_cap}
+            "raise_cap": config.rules.raise_cap or 0}  # 0 is no cap, as in every table spec
 
 
 def config_of(table: dict[str, Any], where: str) -> HandConfig:

@@ -56,7 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "torch_threads": 1,
 }
 # What a best response's settings may not set: the call gives them.
-GIVEN_BY_CALL = ("total_timesteps", "output", "seed", "variant", "num_players", "eval_opponents")
+GIVEN_BY_CALL = ("total_timesteps", "output", "seed", "variant", "num_seats", "eval_opponents")
 
 
 def _to_stderr(message: str) -> None:
@@ -106,7 +106,7 @@ def best_response_config(target: str | Mapping[str, Any], *, steps: int, output:
         else:
             data[key] = copy.deepcopy(value)
     data["opponents"] = {**data["opponents"], "baselines": [spec]}
-    data.update(total_timesteps=steps, output=str(output), seed=seed, variant=variant, num_players=SEATS,
+    data.update(total_timesteps=steps, output=str(output), seed=seed, variant=variant, num_seats=SEATS,
                 eval_opponents=[spec])
     config = TrainConfig.from_dict(data)
     if config.algorithm != ALGORITHM or config.opponents.self_play_start or config.opponents.self_play_end:
@@ -192,7 +192,7 @@ def run_best_response(config: TrainConfig, *, fresh: bool = False, progress: boo
     target = config.opponents.baselines[0]
     spec = {"type": "sb3_model", "path": str((folder.path / relative).resolve()), "sha256": folder.hashes()[relative],
             "algorithm": config.algorithm, "encoding": config.encoding, "variant": config.variant,
-            "num_players": config.num_players, "name": f"best_response({agent_label(target)})"}
+            "num_seats": config.num_seats, "name": f"best_response({agent_label(target)})"}
     return {"spec": spec, "steps": steps, "train_seconds": _train_seconds(folder, steps), "output": str(folder.path)}
 
 

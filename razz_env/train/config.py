@@ -22,11 +22,12 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import checked_fields, read_settings_file, with_overrides
+from razz_env.engine.table import TABLE_KEYS, Table
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
 VEC_ENVS = ("dummy", "subproc", "batch")
 INIT_MODEL_KEYS = ("path", "sha256")
-WIDEN_FROM_KEYS = ("encoding", "num_players")
+WIDEN_FROM_KEYS = ("encoding", "num_seats")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
 MAX_SEED = 2**32 - 1
 # SB3 keywords the trainer sets itself, with what to use instead.
@@ -225,19 +226,21 @@ class OpponentPoolConfig:
 class TrainConfig:
     """One training run; ``razz train --config FILE`` reads it from YAML.
 
-    ``ante``, ``bring_in``, ``small_bet`` and ``big_bet`` default to the variant's (1/2/5/10 in the seven-card
-    games, 1/1/2/4 in MiniRazz), and the table plays the variant's raise cap; the config holds the values it
-    plays, defaults filled in (as ``config.json`` records them).
+    The table options are those of :class:`~razz_env.engine.table.Table`: ``variant``, ``num_seats``, ``stacks``
+    (default 1000), ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``street_bets``, ``raise_cap`` (``0`` is
+    no cap), ``heads_up_uncapped``, ``open_pair_big_bet``; left out, the variant's (1/2/5/10 cap 4 in the
+    seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config holds the values it plays, defaults filled in (as
+    ``config.json`` records them); :meth:`table` is the table at each size.
 
-    ``num_players`` is one table size, or a list of two or more (mixed table sizes, e.g. ``[2, 6]``): then
-    environment ``i`` of the ``n_envs`` plays ``num_players[i % len(num_players)]`` seats (round-robin, so
+    ``num_seats`` is one table size, or a list of two or more (mixed table sizes, e.g. ``[2, 6]``): then
+    environment ``i`` of the ``n_envs`` plays ``num_seats[i % len(num_seats)]`` seats (round-robin, so
     ``n_envs`` must be a multiple of the number of sizes), the encoding must be a padded one (``flat8`` or
     ``ranks8``: one observation layout for every size), and ``vec_env`` ``dummy`` or ``subproc``.
 
     ``init_model`` (``{path, sha256}``) starts a new run from the weights and optimizer state of a model
     file instead of random ones (the steps still count from 0); the file is loaded only if its bytes match
     ``sha256``, and :func:`razz_env.train.train.train` refuses one of another algorithm, table or network
-    before the run folder is touched. With ``widen_from: {encoding, num_players}`` the file was trained on
+    before the run folder is touched. With ``widen_from: {encoding, num_seats}`` the file was trained on
     that fixed-size encoding and table size, and this config's encoding is its padded twin (``flat`` to
     ``flat8``): its input layer is widened (:mod:`razz_env.train.widen`) so the run starts from a network
     that plays as the file does at that size.
@@ -246,12 +249,16 @@ class TrainConfig:
     name: str = "ppo_razz"
     algorithm: str = "maskable_ppo"
     variant: str = "razz"
-    num_players: int | tuple[int, ...] = 2
-    starting_stacks: int = 1000
+    num_seats: int | tuple[int, ...] = 2
+    stacks: int | tuple[int, ...] = 1000
     ante: int | None = None
     bring_in: int | None = None
     small_bet: int | None = None
     big_bet: int | None = None
+    street_bets: tuple[int, ...] | None = None
+    raise_cap: int | None = None
+    heads_up_uncapped: bool = False
+    open_pair_big_bet: bool | None = None
     encoding: str = "flat"
     total_timesteps: int = 1_000_000
     n_envs: int = 8
@@ -275,13 +282,12 @@ class TrainConfig:
         if isinstance(self.opponents, Mapping):
             object.__setattr__(self, "opponents", OpponentPoolConfig.from_dict(self.opponents))
         object.__setattr__(self, "net_arch", tuple(self.net_arch))
-        if not isinstance(self.num_players, int):
-            object.__setattr__(self, "num_players", tuple(self.num_players))
+        if not isinstance(self.num_seats, int):
+            object.__setattr__(self, "num_seats", tuple(self.num_seats))
         object.__setattr__(self, "eval_opponents", tuple(self.eval_opponents))
         object.__setattr__(self, "policy_kwargs", dict(self.policy_kwargs))
         object.__setattr__(self, "algo_kwargs", dict(self.algo_kwargs))
         self._check_names()
-        self._fill_stakes()
         self._check_table()
         self._check_counts()
         self._check_algorithm()
@@ -303,30 +309,26 @@ class TrainConfig:
         if not self.output.strip():
             raise ConfigError("output: expected a folder path, got an empty string")
 
-    def _fill_stakes(self) -> None:
-        """The stakes left out (``None``) are the variant's."""
-        from razz_env.engine.variants import get_variant
-
-        defaults = get_variant(self.variant).default_stakes
-        for name, default in defaults._asdict().items():
-            if getattr(self, name) is None:
-                object.__setattr__(self, name, default)
-
     def _check_table(self) -> None:
         from razz_env.encoding import ENCODINGS, is_padded
-        from razz_env.envs.common import table_config
 
-        if isinstance(self.num_players, tuple) and (len(set(self.num_players)) < 2
-                                                    or len(set(self.num_players)) != len(self.num_players)):
-            raise ConfigError(f"num_players: expected a seat count, or a list of two or more different seat counts "
-                              f"(mixed table sizes), got {shown(list(self.num_players))}")
-        for seats in self.seat_counts:
-            table_config(**{k: v for k, v in self.table_kwargs(seats).items() if k != "encoding"})
+        if isinstance(self.num_seats, tuple) and (len(set(self.num_seats)) < 2
+                                                    or len(set(self.num_seats)) != len(self.num_seats)):
+            raise ConfigError(f"num_seats: expected a seat count, or a list of two or more different seat counts "
+                              f"(mixed table sizes), got {shown(list(self.num_seats))}")
+        if self.street_bets is not None:
+            object.__setattr__(self, "street_bets", tuple(self.street_bets))
+        table = self.table()
+        for key, value in table.to_dict().items():
+            if key not in ("variant", "num_seats"):
+                object.__setattr__(self, key, tuple(value) if isinstance(value, list) else value)
+        for seats in self.seat_counts[1:]:
+            self.table(seats)
         if self.encoding not in ENCODINGS:
             raise ConfigError(f"encoding: unknown encoding {shown(self.encoding)}; known: {', '.join(ENCODINGS)}")
         if self.mixed_sizes and not is_padded(self.encoding):
             padded = ", ".join(name for name in ENCODINGS if is_padded(name))
-            raise ConfigError(f"num_players: a list of table sizes needs a padded encoding (one observation layout "
+            raise ConfigError(f"num_seats: a list of table sizes needs a padded encoding (one observation layout "
                               f"for every size), got encoding {shown(self.encoding)}; set encoding to one of "
                               f"{padded}")
 
@@ -340,11 +342,11 @@ class TrainConfig:
         if self.mixed_sizes:
             sizes = len(self.seat_counts)
             if self.n_envs % sizes:
-                raise ConfigError(f"n_envs: expected a multiple of the {sizes} table sizes in num_players (environment "
-                                  f"i plays num_players[i % {sizes}] seats), got {self.n_envs}")
+                raise ConfigError(f"n_envs: expected a multiple of the {sizes} table sizes in num_seats (environment "
+                                  f"i plays num_seats[i % {sizes}] seats), got {self.n_envs}")
             if self.vec_env == "batch":
                 raise ConfigError("vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of "
-                                  "num_players")
+                                  "num_seats")
         for index, width in enumerate(self.net_arch):
             _require_positive_int(f"net_arch[{index}]", width)
         if self.max_minutes is not None and not (math.isfinite(self.max_minutes) and self.max_minutes > 0):
@@ -365,7 +367,7 @@ class TrainConfig:
                           SET_BY_POLICY)
 
     def _check_init_model(self) -> None:
-        """``init_model`` is null or ``{path, sha256}``, with ``widen_from: {encoding, num_players}`` when the file
+        """``init_model`` is null or ``{path, sha256}``, with ``widen_from: {encoding, num_seats}`` when the file
         was trained on the fixed-size twin of this config's padded encoding (the file itself is checked when a
         run starts from it)."""
         if self.init_model is None:
@@ -396,18 +398,18 @@ class TrainConfig:
         if not isinstance(widen_from, Mapping) or set(widen_from) != set(WIDEN_FROM_KEYS):
             raise ConfigError(f"init_model.widen_from: expected a mapping with exactly {', '.join(WIDEN_FROM_KEYS)} "
                               f"(the encoding and table size the file was trained at), got {shown(widen_from)}")
-        encoding, seats = widen_from["encoding"], widen_from["num_players"]
+        encoding, seats = widen_from["encoding"], widen_from["num_seats"]
         check_type("init_model.widen_from.encoding", encoding, str)
         if not is_padded(self.encoding) or encoding + "8" != self.encoding:
             twin = self.encoding.removesuffix("8") if is_padded(self.encoding) else None
             allowed = f"only {twin!r}" if twin else "nothing: widening needs a padded encoding (flat8 or ranks8)"
             raise ConfigError(f"init_model.widen_from.encoding: a file is widened from the fixed-size twin of the "
                               f"config's encoding {self.encoding!r}, so {allowed} is allowed, got {shown(encoding)}")
-        check_type("init_model.widen_from.num_players", seats, int)
+        check_type("init_model.widen_from.num_seats", seats, int)
         if not 2 <= seats <= MAX_SEATS:
-            raise ConfigError(f"init_model.widen_from.num_players: expected a table size from 2 to {MAX_SEATS}, "
+            raise ConfigError(f"init_model.widen_from.num_seats: expected a table size from 2 to {MAX_SEATS}, "
                               f"got {seats}")
-        return {"encoding": encoding, "num_players": seats}
+        return {"encoding": encoding, "num_seats": seats}
 
     @property
     def masks_natively(self) -> bool:
@@ -416,31 +418,36 @@ class TrainConfig:
 
     @property
     def seat_counts(self) -> tuple[int, ...]:
-        """The table sizes trained at, in ``num_players`` order."""
-        return (self.num_players,) if isinstance(self.num_players, int) else self.num_players
+        """The table sizes trained at, in ``num_seats`` order."""
+        return (self.num_seats,) if isinstance(self.num_seats, int) else self.num_seats
 
     @property
     def mixed_sizes(self) -> bool:
         """Whether the run trains at more than one table size."""
         return len(self.seat_counts) > 1
 
-    def table_kwargs(self, num_players: int | None = None) -> dict[str, Any]:
-        """Keyword arguments of :class:`razz_env.SingleAgentEnv` for this table (at ``num_players`` seats, one of
+    def table(self, num_seats: int | None = None) -> Table:
+        """The table trained at, at ``num_seats`` seats (one of :attr:`seat_counts`; by default the first)."""
+        seats = self.seat_counts[0] if num_seats is None else num_seats
+        return Table(**{key: getattr(self, key) for key in TABLE_KEYS if key != "num_seats"}, num_seats=seats)
+
+    def env_kwargs(self, num_seats: int | None = None) -> dict[str, Any]:
+        """Keyword arguments of :class:`razz_env.SingleAgentEnv` for this table (at ``num_seats`` seats, one of
         :attr:`seat_counts`; by default the only one)."""
-        if num_players is None:
+        if num_seats is None:
             if self.mixed_sizes:
-                raise ValueError(f"table_kwargs: name one of the table sizes {list(self.seat_counts)}")
-            num_players = self.seat_counts[0]
-        return {"variant": self.variant, "num_players": num_players, "starting_stacks": self.starting_stacks,
-                "ante": self.ante, "bring_in": self.bring_in, "small_bet": self.small_bet,
-                "big_bet": self.big_bet, "encoding": self.encoding}
+                raise ValueError(f"env_kwargs: name one of the table sizes {list(self.seat_counts)}")
+            num_seats = self.seat_counts[0]
+        return {"table": self.table(num_seats), "encoding": self.encoding}
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (for the run folder's ``config.json``)."""
         data = asdict(self)
         data["net_arch"] = list(self.net_arch)
-        if isinstance(self.num_players, tuple):
-            data["num_players"] = list(self.num_players)
+        if self.street_bets is not None:
+            data["street_bets"] = list(self.street_bets)
+        if isinstance(self.num_seats, tuple):
+            data["num_seats"] = list(self.num_seats)
         return data
 
     @classmethod

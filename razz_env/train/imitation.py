@@ -210,7 +210,6 @@ def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings
 
     from razz_env.agents.registry import make_agent
     from razz_env.encoding import make_encoder
-    from razz_env.envs.common import table_config
     from razz_env.train.runfolder import RunFolder
     from razz_env.train.train import build_model, build_vec_env
 
@@ -229,7 +228,7 @@ def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings
         raise ConfigError(f"teacher or opponents: {' '.join(str(err).split())}") from None
     torch.set_num_threads(config.torch_threads)
     torch.manual_seed(settings.seed)
-    table = table_config(**{k: v for k, v in config.table_kwargs().items() if k != "encoding"})
+    table = config.table().hand_config()
     started = time.perf_counter()
     demonstrations = collect(teacher, opponents, weights, table, make_encoder(config.encoding, table),
                              settings.hands, settings.seed)

@@ -271,7 +271,7 @@ class RunFolder:
         columns = tuple(reader.fieldnames or ())
         if columns == LEGACY_EVAL_FIELDS:
             config = self.read_json(CONFIG, {})
-            seats = config.get("num_players") if isinstance(config, dict) else None
+            seats = config.get("num_seats") if isinstance(config, dict) else None
             rows = [{**row, "seats": str(seats) if isinstance(seats, int) else ""} for row in rows]
         elif columns != EVAL_FIELDS:
             raise ConfigError(f"{path}: expected the columns {', '.join(EVAL_FIELDS)}")

@@ -54,8 +54,8 @@ def _to_stderr(message: str) -> None:
 
 def make_env_fn(config: TrainConfig, rank: int) -> Any:
     """Factory for the ``rank``-th training environment (picklable for subprocess envs); with mixed table sizes
-    it plays ``num_players[rank % len(num_players)]`` seats."""
-    table = config.table_kwargs(config.seat_counts[rank % len(config.seat_counts)])
+    it plays ``num_seats[rank % len(num_seats)]`` seats."""
+    table = config.env_kwargs(config.seat_counts[rank % len(config.seat_counts)])
 
     def build() -> Any:
         import multiprocessing
@@ -129,7 +129,7 @@ def build_batch_vec_env(config: TrainConfig) -> Any:
     pool = OpponentPool(config.opponents, config.algorithm, config.encoding, config.seed * 1000)
     mode = "raise" if config.masks_natively else "check_fold"
     venv = BatchSB3VecEnv(config.n_envs, opponent_sampler=pool, controls=BatchPoolControls(pool), illegal_action=mode,
-                          seed=config.seed * 1000, **config.table_kwargs())
+                          seed=config.seed * 1000, **config.env_kwargs())
     for index, agent in enumerate(pool.baselines):
         try:
             venv.venv.check_opponent(agent)
@@ -208,8 +208,8 @@ def initialise_from(model: Any, config: TrainConfig) -> None:
     if loaded.observation_space != model.observation_space or loaded.action_space != model.action_space:
         raise ConfigError(f"init_model: {path} reads observations {_space(loaded.observation_space)} with actions "
                           f"{_space(loaded.action_space)}, but this table ({config.variant}, "
-                          f"{'/'.join(str(seats) for seats in config.seat_counts)} seats, starting_stacks "
-                          f"{config.starting_stacks}, encoding {config.encoding}) has "
+                          f"{'/'.join(str(seats) for seats in config.seat_counts)} seats, stacks "
+                          f"{config.stacks}, encoding {config.encoding}) has "
                           f"{_space(model.observation_space)} with {_space(model.action_space)}")
     theirs, ours = loaded.policy.state_dict(), model.policy.state_dict()
     shapes = {name: tuple(tensor.shape) for name, tensor in theirs.items()}
@@ -223,18 +223,16 @@ def _widened(loaded: Any, config: TrainConfig) -> Any:
     """``loaded`` (trained on ``init_model.widen_from``'s encoding and table size) with its input layer widened
     to the config's padded encoding; a file that does not read that table is a :class:`ConfigError`."""
     from razz_env.encoding import make_encoder
-    from razz_env.envs.common import table_config
     from razz_env.train.widen import widen_model, widening_columns
 
     widen_from = config.init_model["widen_from"]
-    table = {k: v for k, v in config.table_kwargs(config.seat_counts[0]).items() if k != "encoding"}
-    source = make_encoder(widen_from["encoding"], table_config(**{**table, "num_players": widen_from["num_players"]}))
-    target = make_encoder(config.encoding, table_config(**table))
+    source = make_encoder(widen_from["encoding"], config.table(widen_from["num_seats"]).hand_config())
+    target = make_encoder(config.encoding, config.table().hand_config())
     if loaded.observation_space != source.observation_space:
         raise ConfigError(f"init_model: {config.init_model['path']} reads observations "
                           f"{_space(loaded.observation_space)}, not those of widen_from ({widen_from['encoding']} at "
-                          f"{widen_from['num_players']} seats, {config.variant}, starting_stacks "
-                          f"{config.starting_stacks}): {_space(source.observation_space)}")
+                          f"{widen_from['num_seats']} seats, {config.variant}, stacks "
+                          f"{config.stacks}): {_space(source.observation_space)}")
     return widen_model(loaded, widening_columns(source, target), target.observation_space)
 
 
@@ -246,7 +244,6 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     """
     from razz_env.agents.registry import make_agent
     from razz_env.agents.sb3_agent import SB3Agent
-    from razz_env.engine.config import HandConfig
     from razz_env.evaluate.match import play_deals, summarise_tables
     from razz_env.evaluate.stats import win_rate
     from razz_env.evaluate.tournament import agent_label
@@ -254,9 +251,7 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     learner = SB3Agent(model, name=config.name, encoding=config.encoding)
     rows = []
     for seats in config.seat_counts:
-        hand_config = HandConfig.create(config.variant, num_seats=seats, starting_stack=config.starting_stacks,
-                                        ante=config.ante, bring_in=config.bring_in, small_bet=config.small_bet,
-                                        big_bet=config.big_bet)
+        hand_config = config.table(seats).hand_config()
         for index, spec in enumerate(config.eval_opponents):
             opponent = make_agent(spec, seed=index)
             # no time limit: a busy machine must not end a run (these agents are the trainer's own, not untrusted)

@@ -26,7 +26,7 @@ from razz_env.engine.equity import range_equity
 from razz_env.engine.state import HandState
 from razz_env.evaluate.match import play_deals, summarise_tables
 
-CONFIG = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+CONFIG = HandConfig.create("razz", num_seats=2, stacks=1000)
 
 
 def _mixed(observation: Observation, strength: float) -> np.ndarray:
@@ -405,7 +405,7 @@ def test_bring_in_or_complete_follows_the_equity() -> None:
 
 def _match(first, second, deals: int, seed: str, variant: str = "razz") -> tuple[float, float]:
     """bb/100 of ``first`` over duplicate deals and its standard error."""
-    config = HandConfig.create(variant, num_seats=2, starting_stack=1000)
+    config = HandConfig.create(variant, num_seats=2, stacks=1000)
     tables = play_deals([first, second], config, deals, seed, True, 600.0)
     sums = summarise_tables(tables, 2, deals, config.stakes.big_bet_size)
     mean = sums["deal_sum"][0] / deals
@@ -432,7 +432,7 @@ def test_beats_uniform_random_by_a_wide_margin() -> None:
 @pytest.mark.parametrize("variant", ["action_razz", "stud", "stud8"])
 def test_plays_every_variant_legally(variant: str) -> None:
     lbr = LocalBestResponse("lbr_test_uniform", seed=1, samples=100)
-    config = HandConfig.create(variant, num_seats=2, starting_stack=1000)
+    config = HandConfig.create(variant, num_seats=2, stacks=1000)
     tables = play_deals([lbr, StatedRandom(seed=2)], config, 3, variant, True, 600.0)
     assert all(t.hand.is_over for t in tables) and sum(t.hand.payoffs[0] + t.hand.payoffs[1] for t in tables) == 0
 
@@ -483,7 +483,7 @@ def test_tables_it_cannot_play_are_refused() -> None:
     lbr = LocalBestResponse("lbr_test_station")
     with pytest.raises(ValueError, match="cannot be seated"):
         lbr.reset(0, 3, "razz")
-    other_stakes = HandConfig.create("razz", num_seats=2, starting_stack=1000, ante=2)
+    other_stakes = HandConfig.create("razz", num_seats=2, stacks=1000, ante=2)
     hand = HandState(other_stakes, seed=1)
     if hand.actor != 0:
         hand.act(hand.legal_actions()[0])
@@ -536,7 +536,7 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
 def test_fuzz_lbr_acts_legally_with_a_proper_range_in_any_state(seed, variant, moves):
     """Random hands of every variant, random (legal) play by both seats (a fold one move in ten): at each of seat 0's
     decisions LBR picks a legal id and its range is a distribution over holdings of cards it cannot see."""
-    config = HandConfig.create(variant, num_seats=2, starting_stack=1000)
+    config = HandConfig.create(variant, num_seats=2, stacks=1000)
     hand = HandState(config, seed=seed)
     lbr = LocalBestResponse("lbr_test_uniform", seed=seed, samples=64)
     lbr.reset(0, 2, variant)

@@ -44,10 +44,10 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
 
 
 def played_observations(variant: str, seats: int, seed: int, short: bool = False, encoder_name: str | None = None,
-                        starting_stack: int = 200) -> tuple[list[Observation], list[Observation]]:
+                        stack_size: int = 200) -> tuple[list[Observation], list[Observation]]:
     """Observations at every decision of a randomly played hand, and of a seat not to act at each (no legal id)."""
     rng = random.Random(seed)
-    stacks = [rng.randint(1, 40) if short else starting_stack for _ in range(seats)]
+    stacks = [rng.randint(1, 40) if short else stack_size for _ in range(seats)]
     config = HandConfig.create(variant, stacks=stacks)
     encoder = make_encoder(encoder_name, config) if encoder_name else None
     hand = HandState(config, seed=seed)
@@ -197,7 +197,7 @@ def zoo_observations(hands: int) -> list[Observation]:
     """Heads-up razz decisions with the flat encoding the zoo reads, short stacks included."""
     return [o for seed in range(hands)
             for o in played_observations("razz", 2, seed, short=seed % 3 == 0, encoder_name="flat",
-                                         starting_stack=1000)[0]]
+                                         stack_size=1000)[0]]
 
 
 def test_trained_agents_state_their_policy_and_batch_it(zoo) -> None:
@@ -220,7 +220,7 @@ def test_trained_agents_state_their_policy_and_batch_it(zoo) -> None:
 
 def test_varied_probabilities_equal_the_policy_on_each_varied_vector(zoo) -> None:
     """``action_probabilities_varied`` (first layer computed once) equals the batch on the full vectors."""
-    encoder = make_encoder("flat", HandConfig.create("razz", num_seats=2, starting_stack=1000))
+    encoder = make_encoder("flat", HandConfig.create("razz", num_seats=2, stacks=1000))
     down = encoder.layout.slices["own_down"]
     columns = down.start + np.array([[c, c + 5, c + 9] for c in range(0, 40, 3)])
     for observation in zoo_observations(3)[:6]:
@@ -265,7 +265,7 @@ def test_value_based_agents_are_greedy_whatever_the_flag(zoo) -> None:
 
 
 def test_trained_agents_refuse_a_seat_not_to_act(zoo) -> None:
-    waiting = played_observations("razz", 2, 1, encoder_name="flat", starting_stack=1000)[1]
+    waiting = played_observations("razz", 2, 1, encoder_name="flat", stack_size=1000)[1]
     for agent in zoo.values():
         with pytest.raises(ValueError, match=r"no legal action in row\(s\) \[0\]"):
             agent.action_probabilities(waiting[0])

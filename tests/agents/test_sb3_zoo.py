@@ -47,8 +47,8 @@ def test_zoo_agents_load_verified_and_play_legally():
     for name in names:
         agent = make_agent(name)
         entry = sb3_zoo.manifest()[name]
-        hand_config = HandConfig.create(entry["variant"], num_seats=entry["num_players"],
-                                        starting_stack=entry["starting_stacks"])
+        hand_config = HandConfig.create(entry["variant"], num_seats=entry["num_seats"],
+                                        stacks=entry["stacks"])
         encoder = make_encoder(entry["encoding"], hand_config)
         hand = HandState(hand_config, seed=1)
         agent.reset(hand.actor, hand.num_seats, entry["variant"])
@@ -114,9 +114,9 @@ def test_a_padded_encoding_declares_every_table_size_of_its_variant(private_zoo,
     assert trained_seat_counts("flat8", "minirazz_tiny", 2) == (2,)
     monkeypatch.setattr(sb3_zoo, "_load_model", functools.cache(lambda name: object()))  # the model is not read
     entries = {"padded": {"file": "padded.zip", "sha256": "0" * 64, "algorithm": "maskable_ppo", "encoding": "flat8",
-                          "variant": "stud", "num_players": 2},
+                          "variant": "stud", "num_seats": 2},
                "plain": {"file": "plain.zip", "sha256": "0" * 64, "algorithm": "maskable_ppo", "encoding": "flat",
-                         "variant": "stud", "num_players": 2}}
+                         "variant": "stud", "num_seats": 2}}
     (private_zoo / "manifest.json").write_text(json.dumps(entries))
     padded, plain = sb3_zoo.load_zoo_agent("padded"), sb3_zoo.load_zoo_agent("plain")
     assert (padded.variants, padded.seat_counts, plain.seat_counts) == (("stud",), tuple(range(2, 9)), (2,))

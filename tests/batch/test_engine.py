@@ -50,7 +50,7 @@ def test_community_card_hands_are_compared():
 
 def test_history_overflow_vectors_are_compared():
     """Uncapped raising wars overflow the vector's history slots (each street keeps its last S): covered."""
-    played = play(HandConfig.create("stud", num_seats=4, raise_cap=None), tables=32, hands=100, seed=1,
+    played = play(HandConfig.create("stud", num_seats=4, raise_cap=0), tables=32, hands=100, seed=1,
                   fold_weight=0.1)
     assert played.overflows > 0
 
@@ -142,7 +142,7 @@ def test_bad_input_is_named(kwargs, message):
 
 def test_a_configured_stack_beyond_int64_is_refused_not_wrapped():
     with pytest.raises(ConfigError, match="holds at most 4,611,686,018,427,387,903 chips, got 1,180,591,620,717,411,"):
-        BatchEngine(HandConfig.create("razz", num_seats=2, starting_stack=2**70), 2)
+        BatchEngine(HandConfig.create("razz", num_seats=2, stacks=2**70), 2)
 
 
 def test_bad_tables_are_named():
@@ -216,7 +216,7 @@ def test_step_writes_the_next_vectors_into_out():
     (a wider ``max_players``, fewer history slots: overflows in uncapped razz)."""
     from razz_env.encoding.table import FlatEncoder, RanksEncoder
 
-    config = HandConfig.create("razz", num_seats=4, raise_cap=None)
+    config = HandConfig.create("razz", num_seats=4, raise_cap=0)
     for encoder in (FlatEncoder(config), RanksEncoder(config), FlatEncoder(config, max_players=6, history_slots=2)):
         fused, plain = (BatchEngine(config, 16, seed=5, encoder=encoder) for _ in range(2))
         out = np.full((16, encoder.size), 7.0, dtype=np.float32)

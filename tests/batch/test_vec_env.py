@@ -43,13 +43,13 @@ class CountingOpponent(VectorHashOpponent):
 
 
 CASES = [
-    dict(variant="razz", num_players=2),
-    dict(variant="razz", num_players=4, starting_stacks=[200, 9, 30, 200]),
-    dict(variant="stud8", num_players=3),
-    dict(variant="minirazz", num_players=2),
-    dict(variant="minirazz", num_players=3, starting_stacks=[6, 20, 20]),
-    dict(variant="razz", num_players=6, encoding="flat8"),
-    dict(variant="razz", num_players=3, starting_stacks=[200, 9, 30], encoding="ranks8"),
+    dict(variant="razz", num_seats=2),
+    dict(variant="razz", num_seats=4, stacks=[200, 9, 30, 200]),
+    dict(variant="stud8", num_seats=3),
+    dict(variant="minirazz", num_seats=2),
+    dict(variant="minirazz", num_seats=3, stacks=[6, 20, 20]),
+    dict(variant="razz", num_seats=6, encoding="flat8"),
+    dict(variant="razz", num_seats=3, stacks=[200, 9, 30], encoding="ranks8"),
 ]
 
 
@@ -85,7 +85,7 @@ def _record(options: dict, seat: object, illegal_action: str, tables: int, steps
 
 
 @pytest.mark.parametrize("options", CASES,
-                         ids=lambda o: "-".join(str(o[k]) for k in ("variant", "num_players", "encoding") if k in o))
+                         ids=lambda o: "-".join(str(o[k]) for k in ("variant", "num_seats", "encoding") if k in o))
 @pytest.mark.parametrize("seat, illegal_action", [("random", "raise"), (1, "check_fold")])
 def test_episodes_equal_the_scalar_env(options: dict, seat: object, illegal_action: str) -> None:
     episodes = _record(options, seat, illegal_action, tables=16, steps=40, seed=7)
@@ -104,7 +104,7 @@ def test_episodes_equal_the_scalar_env(options: dict, seat: object, illegal_acti
 
 def test_one_batched_call_per_opponent_pass() -> None:
     opponent = CountingOpponent()
-    env = BatchSingleAgentVecEnv(64, opponent, 0, seed=0, variant="razz", num_players=2)
+    env = BatchSingleAgentVecEnv(64, opponent, 0, seed=0, variant="razz", num_seats=2)
     env.reset(seed=0)
     passes = opponent.calls
     env.step(np.argmax(env.action_masks(), axis=1))
@@ -113,8 +113,8 @@ def test_one_batched_call_per_opponent_pass() -> None:
 
 
 def test_seeded_reset_repeats() -> None:
-    first = BatchSingleAgentVecEnv(8, seed=None, num_players=3)
-    second = BatchSingleAgentVecEnv(8, seed=None, num_players=3)
+    first = BatchSingleAgentVecEnv(8, seed=None, num_seats=3)
+    second = BatchSingleAgentVecEnv(8, seed=None, num_seats=3)
     a, b = first.reset(seed=5), second.reset(seed=5)
     np.testing.assert_array_equal(a[0], b[0])
     for _ in range(20):

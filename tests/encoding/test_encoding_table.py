@@ -254,7 +254,7 @@ def test_cached_templates_match_a_fresh_encoder_at_every_step(variant: str, seat
     """An encoder reused along hands (its per-seat templates warm) equals a brand-new encoder at each step."""
     if name == "ranks" and variant == "stud":
         return
-    cfg = HandConfig.create(variant, num_seats=seats, starting_stack=60, heads_up_uncapped=True)
+    cfg = HandConfig.create(variant, num_seats=seats, stacks=60, heads_up_uncapped=True)
     warm = make_encoder(name, cfg, history_slots=4)
     cold = make_encoder(name, cfg, history_slots=4)
     rng = random.Random(seats)
@@ -315,7 +315,7 @@ def test_default_history_slots_cover_a_capped_round() -> None:
     assert default_history_slots(config(seats=2), 2) == 6  # bring-in, complete, 3 raises, call
     assert default_history_slots(config(seats=3), 3) == 11
     assert default_history_slots(config(seats=8), 8) == 16
-    assert default_history_slots(config(seats=2, raise_cap=None), 2) == 16
+    assert default_history_slots(config(seats=2, raise_cap=0), 2) == 16
 
 
 def test_max_players_pads_extra_seats_with_zeros(fourth_street: HandState) -> None:
@@ -402,7 +402,7 @@ def test_minirazz_every_named_slice_over_its_twelve_cards() -> None:
 @pytest.mark.parametrize("name", ["flat", "ranks"])
 def test_minirazz_vectors_lie_in_the_space_and_a_warm_encoder_equals_a_fresh_one(variant: str, seats: int,
                                                                                  name: str) -> None:
-    cfg = HandConfig.create(variant, num_seats=seats, starting_stack=30, heads_up_uncapped=True)
+    cfg = HandConfig.create(variant, num_seats=seats, stacks=30, heads_up_uncapped=True)
     warm = make_encoder(name, cfg, history_slots=3)
     space = warm.observation_space
     assert space.shape == (warm.size,)

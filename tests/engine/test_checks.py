@@ -22,6 +22,7 @@ from razz_env.engine import VARIANTS, ConfigError, HandConfig, HandState, Rules,
 from razz_env.engine.checks import as_card, as_flag, as_index, as_int, as_list
 from razz_env.engine.config import max_seats
 from razz_env.engine.errors import shown
+from razz_env.engine.table import TABLE_KEYS
 
 EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "150"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -102,9 +103,7 @@ def _check(call, names: tuple[str, ...], category: str) -> None:
         FIGURES[f"{category}: valid result"] += 1
 
 
-CREATE_ARGS = ("variant", "stacks", "num_seats", "starting_stack", "ante", "bring_in", "small_bet", "big_bet",
-               "street_bets", "raise_cap", "heads_up_uncapped", "open_pair_big_bet")
-FIELD_NAMES = ("variant", "stacks", "num_seats", "starting_stack", "stakes", "rules")
+CREATE_ARGS = FIELD_NAMES = TABLE_KEYS
 
 
 @FUZZ

@@ -137,7 +137,7 @@ def test_bet_schedule_pokerkit_cannot_play_is_refused() -> None:
 
 
 def test_more_raises_than_pokerkit_allows_are_refused() -> None:
-    config = HandConfig.create("razz", stacks=[500, 500], raise_cap=None)
+    config = HandConfig.create("razz", stacks=[500, 500], raise_cap=0)
     hand = HandState(config, seed=5)
     hand.act("complete")
     for _ in range(4):

@@ -46,7 +46,7 @@ def _minirazz_records() -> list[dict]:
         for seats in sorted({2, max_seats(VARIANTS[name])}):
             for seed in range(3):
                 choose = random.Random(seed).choice
-                hand = HandState(HandConfig.create(name, num_seats=seats, starting_stack=12), seed=seed)
+                hand = HandState(HandConfig.create(name, num_seats=seats, stacks=12), seed=seed)
                 while not hand.is_over:
                     hand.act(choose(hand.legal_actions()))
                 records.append(to_record(hand))

@@ -167,7 +167,7 @@ def test_raise_cap_option_allows_a_bet_and_cap_minus_one_raises(cap, raises):
 
 
 def test_no_cap_option_lets_raising_go_on_until_a_stack_is_all_in():
-    hand = to_street(explicit("razz", TWO, stacks=[100, 100], raise_cap=None), 4)
+    hand = to_street(explicit("razz", TWO, stacks=[100, 100], raise_cap=0), 4)
     play(hand, "bet " + "raise " * 8)
     assert hand.level == 90
     assert RAISE in hand.legal_actions()

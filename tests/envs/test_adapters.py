@@ -56,7 +56,7 @@ def pettingzoo_hands(env, players: dict[str, AgentAdapter], hands: int, seed: in
 
 def test_every_kind_of_zoo_agent_plays_a_plain_pettingzoo_loop() -> None:
     """Mask-only, view-reading and vector-reading agents alike, given the env they play in."""
-    env = razz_env.env(num_players=2, starting_stacks=1000)
+    env = razz_env.env(num_seats=2, stacks=1000)
     for pair in (("ppo_razz", "razz_heuristic"), ("random", {"type": "monte_carlo", "samples": 16, "seed": 1}),
                  ("calling_station", "ppo_razz")):
         players = {name: AgentAdapter(make_agent(spec, seed=3), env) for name, spec in zip(env.possible_agents, pair)}
@@ -65,7 +65,7 @@ def test_every_kind_of_zoo_agent_plays_a_plain_pettingzoo_loop() -> None:
 
 
 def test_given_the_env_the_agent_gets_its_own_observation_and_a_reset_per_hand() -> None:
-    env = razz_env.env(num_players=3, encoding="flat")
+    env = razz_env.env(num_seats=3, encoding="flat")
     recorder = Recorder(encoding="ranks")  # the agent's own encoding, not the env's
     adapter = AgentAdapter(recorder, env)
     players = dict.fromkeys(env.possible_agents, adapter)
@@ -81,7 +81,7 @@ def test_given_the_env_the_agent_gets_its_own_observation_and_a_reset_per_hand()
 
 
 def test_given_the_env_a_stale_observation_or_the_wrong_seat_is_refused() -> None:
-    env = razz_env.env(num_players=3)
+    env = razz_env.env(num_seats=3)
     adapter = AgentAdapter(Recorder(), env)
     with pytest.raises(RuntimeError, match="before the environment's reset"):
         AgentAdapter(Recorder(), razz_env.raw_env()).act(None, "player_0")
@@ -98,7 +98,7 @@ def test_given_the_env_a_stale_observation_or_the_wrong_seat_is_refused() -> Non
 
 
 def test_a_zoo_agent_plays_the_learner_of_a_gymnasium_env() -> None:
-    env = gymnasium.make("razz_env/Razz-v0", starting_stacks=1000)
+    env = gymnasium.make("razz_env/Razz-v0", stacks=1000)
     adapter = AgentAdapter(make_agent("ppo_razz"), env)
     rewards = []
     for seed in range(5):
@@ -113,10 +113,10 @@ def test_a_zoo_agent_plays_the_learner_of_a_gymnasium_env() -> None:
 def test_bare_observations_give_the_same_actions_as_the_env() -> None:
     """ppo_razz reads only the vector: on PettingZoo dicts, Gymnasium vectors with info, or with the env, it
     picks the same action (the zoo's vectors are the env's default encoding)."""
-    env = razz_env.env(num_players=2, starting_stacks=1000)
+    env = razz_env.env(num_seats=2, stacks=1000)
     agent = make_agent("ppo_razz")
     in_env = AgentAdapter(agent, env)
-    bare = AgentAdapter(agent, variant="razz", num_players=2)
+    bare = AgentAdapter(agent, variant="razz", num_seats=2)
     decisions = 0
     for seed in range(4):
         env.reset(seed=seed)
@@ -137,7 +137,7 @@ def test_bare_observations_give_the_same_actions_as_the_env() -> None:
 
 def test_bare_observations_reset_the_agent_once_per_seat_until_new_hand() -> None:
     recorder = Recorder(observes=("vector",))
-    adapter = AgentAdapter(recorder, variant="razz", num_players=2)
+    adapter = AgentAdapter(recorder, variant="razz", num_seats=2)
     env = razz_env.env()
     env.reset(seed=0)
     name = env.agent_selection
@@ -150,14 +150,14 @@ def test_bare_observations_reset_the_agent_once_per_seat_until_new_hand() -> Non
 
 
 @pytest.mark.parametrize(("agent", "options", "error", "match"), [
-    ("razz_heuristic", {"variant": "razz", "num_players": 2}, ValueError,
+    ("razz_heuristic", {"variant": "razz", "num_seats": 2}, ValueError,
      r"agent 'razz_heuristic' reads the table view .* pass the environment it plays in"),
     ("ppo_razz", {}, ValueError, "without the environment, name the table"),
     ("ppo_razz", {"variant": "razz"}, ValueError, "without the environment, name the table"),
-    ("ppo_razz", {"variant": "stud", "num_players": 2}, ValueError, "plays razz at 2 seats; it cannot be seated"),
-    ("ppo_razz", {"variant": "razz", "num_players": 3}, ValueError, "cannot be seated at razz with 3 seats"),
-    ("random", {"variant": "holdem", "num_players": 2}, ValueError, "variant"),
-    ("random", {"variant": "razz", "num_players": 9}, ValueError, "num_players"),
+    ("ppo_razz", {"variant": "stud", "num_seats": 2}, ValueError, "plays razz at 2 seats; it cannot be seated"),
+    ("ppo_razz", {"variant": "razz", "num_seats": 3}, ValueError, "cannot be seated at razz with 3 seats"),
+    ("random", {"variant": "holdem", "num_seats": 2}, ValueError, "variant"),
+    ("random", {"variant": "razz", "num_seats": 9}, ValueError, "num_seats"),
 ])
 def test_bad_adapters_are_refused_with_the_reason(agent: str, options: dict, error: type, match: str) -> None:
     with pytest.raises(error, match=match):
@@ -166,11 +166,11 @@ def test_bad_adapters_are_refused_with_the_reason(agent: str, options: dict, err
 
 def test_the_env_and_a_table_together_or_a_foreign_env_or_agent_are_refused() -> None:
     with pytest.raises(ValueError, match="the environment sets the table"):
-        AgentAdapter(make_agent("random"), razz_env.env(), variant="razz", num_players=2)
+        AgentAdapter(make_agent("random"), razz_env.env(), variant="razz", num_seats=2)
     with pytest.raises(TypeError, match="expected a razz-env environment"):
         AgentAdapter(make_agent("random"), gymnasium.make("CartPole-v1"))
     with pytest.raises(TypeError, match="is not an Agent"):
-        AgentAdapter(object(), variant="razz", num_players=2)
+        AgentAdapter(object(), variant="razz", num_seats=2)
     with pytest.raises(ValueError, match="act_batch: an adapter given the environment"):
         AgentAdapter(make_agent("random"), razz_env.env()).act_batch([], [])
 
@@ -188,7 +188,7 @@ def test_an_agent_answering_an_illegal_id_is_named() -> None:
     env = razz_env.env()
     env.reset(seed=0)
     name = env.agent_selection
-    for adapter in (AgentAdapter(Stubborn(), env), AgentAdapter(Stubborn(), variant="razz", num_players=2)):
+    for adapter in (AgentAdapter(Stubborn(), env), AgentAdapter(Stubborn(), variant="razz", num_seats=2)):
         with pytest.raises(ValueError, match=r"agent 'stubborn' in seat 0 chose 4, which the mask forbids; "
                                              r"legal ids: 2 \(bet_raise\), 3 \(bring_in\)"):
             adapter.act(env.observe(name), name)
@@ -211,7 +211,7 @@ def test_an_agent_answering_an_illegal_id_is_named() -> None:
     (np.zeros(676), True, {"action_mask": [0, 1, 0, 0, 0]}, "a seat from 0 to 1, got True"),
 ])
 def test_bad_bare_observations_are_named(observation, seat, info, match: str) -> None:
-    adapter = AgentAdapter(make_agent("calling_station"), variant="razz", num_players=2)
+    adapter = AgentAdapter(make_agent("calling_station"), variant="razz", num_seats=2)
     with pytest.raises(ValueError, match=match):
         adapter.act(observation, seat, info)
 
@@ -241,7 +241,7 @@ MALFORMED = st.tuples(
 @given(case=st.one_of(WELL_FORMED, MALFORMED))
 def test_fuzzed_bare_inputs_give_a_legal_id_or_a_one_line_error(case) -> None:
     observation, seat, info = case
-    adapter = AgentAdapter(make_agent("random", seed=0), variant="razz", num_players=2)
+    adapter = AgentAdapter(make_agent("random", seed=0), variant="razz", num_seats=2)
     try:
         action = adapter.act(observation, seat, info)
     except (ValueError, TypeError) as err:

@@ -50,8 +50,8 @@ def test_pettingzoo_api_and_seed(variant: str, players: int) -> None:
         warnings.simplefilter("error")
         for text in DICT_OBS_WARNINGS:
             warnings.filterwarnings("ignore", message=text)
-        api_test(env(variant=variant, num_players=players), num_cycles=20)
-        seed_test(lambda: env(variant=variant, num_players=players), num_cycles=20)
+        api_test(env(variant=variant, num_seats=players), num_cycles=20)
+        seed_test(lambda: env(variant=variant, num_seats=players), num_cycles=20)
 
 
 MINIRAZZ_TABLES = [("minirazz", 2), ("minirazz", 5), ("minirazz_tiny", 2), ("minirazz_small", 3),
@@ -64,8 +64,8 @@ def test_pettingzoo_api_and_seed_on_minirazz(variant: str, players: int) -> None
         warnings.simplefilter("error")
         for text in DICT_OBS_WARNINGS:
             warnings.filterwarnings("ignore", message=text)
-        api_test(env(variant=variant, num_players=players), num_cycles=20)
-        seed_test(lambda: env(variant=variant, num_players=players), num_cycles=20)
+        api_test(env(variant=variant, num_seats=players), num_cycles=20)
+        seed_test(lambda: env(variant=variant, num_seats=players), num_cycles=20)
 
 
 def play_out(e: raw_env, seed: int) -> list[tuple]:
@@ -108,8 +108,8 @@ def test_minirazz_rewards_are_in_its_big_bets_and_a_chosen_deal_plays() -> None:
         e.reset(options={"deck": list(range(52))})
     with pytest.raises(ConfigError, match=r"cards\[1\]: the agents may play any line, so every seat must list all 3"):
         e.reset(options={"cards": [parse_cards("Ac 2c 3c"), parse_cards("6d 5d")]})
-    with pytest.raises(ConfigError, match="num_players: minirazz_tiny seats 2 to 2"):
-        raw_env(variant="minirazz_tiny", num_players=3)
+    with pytest.raises(ConfigError, match="num_seats: minirazz_tiny seats 2 to 2"):
+        raw_env(variant="minirazz_tiny", num_seats=3)
     with pytest.raises(ValueError, match="suits, which matter in stud; use it for razz, action_razz, minirazz, "):
         raw_env(variant="stud", encoding="ranks")
     ranks = raw_env(variant="minirazz", encoding="ranks")
@@ -122,10 +122,10 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
     atexit.register(lambda: print("\ntable option fuzz figures:", dict(sorted(FIGURES.items()))))
 chips = st.none() | st.integers(-1, 12) | st.sampled_from([True, 2.5, "4"])
 table_options = st.fixed_dictionaries({"variant": st.sampled_from([*ALL_VARIANTS, "minirazzz", ""])}, optional={
-    "num_players": st.none() | st.integers(0, 9) | st.sampled_from([2.0, "3"]),
+    "num_seats": st.none() | st.integers(0, 9) | st.sampled_from([2.0, "3"]),
     "ante": chips, "bring_in": chips, "small_bet": chips, "big_bet": chips,
     "street_bets": st.none() | st.lists(st.integers(-1, 12), max_size=6),
-    "starting_stacks": st.integers(-1, 60) | st.lists(st.integers(-1, 60), max_size=9),
+    "stacks": st.integers(-1, 60) | st.lists(st.integers(-1, 60), max_size=9),
     "raise_cap": st.none() | st.integers(-1, 4),
     "heads_up_uncapped": st.booleans(),
     "encoding": st.sampled_from(["flat", "ranks", "flat8", "ranks8", "pixels"]),
@@ -163,16 +163,16 @@ def test_pettingzoo_api_with_the_other_encodings(variant: str, seats: int, optio
         warnings.simplefilter("error")
         for text in DICT_OBS_WARNINGS:
             warnings.filterwarnings("ignore", message=text)
-        api_test(env(variant=variant, num_players=seats, **options), num_cycles=20)
+        api_test(env(variant=variant, num_seats=seats, **options), num_cycles=20)
 
 
 def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
-    render_test(lambda render_mode=None: env(num_players=3, render_mode=render_mode))
+    render_test(lambda render_mode=None: env(num_seats=3, render_mode=render_mode))
     assert "razz_v0" in capsys.readouterr().out
 
 
 def test_metadata_spaces_are_cached() -> None:
-    e = raw_env(num_players=3)
+    e = raw_env(num_seats=3)
     assert e.metadata == {"render_modes": ["human", "ansi", "rgb_array"], "name": "razz_v0", "is_parallelizable": False,
                           "render_fps": 1}
     for agent in e.possible_agents:
@@ -190,7 +190,7 @@ def test_metadata_spaces_are_cached() -> None:
 def test_masks_are_exact_in_every_state(variant: str, allow_open_fold: bool) -> None:
     """Every agent's mask matches the engine; each masked-on id steps, each masked-off id raises."""
     rng = random.Random(7)
-    e = raw_env(variant=variant, num_players=3, allow_open_fold=allow_open_fold)
+    e = raw_env(variant=variant, num_seats=3, allow_open_fold=allow_open_fold)
     for hand_number in range(12):
         e.reset(seed=hand_number)
         while not e.hand.is_over:
@@ -218,7 +218,7 @@ def test_masks_are_exact_in_every_state(variant: str, allow_open_fold: bool) -> 
 def test_rewards_are_payoffs_over_the_big_bet_and_last_accumulates() -> None:
     rng = random.Random(3)
     for players in (2, 3, 6):
-        e = env(num_players=players, big_bet=10, small_bet=5)
+        e = env(num_seats=players, big_bet=10, small_bet=5)
         for hand_number in range(20):
             e.reset(seed=hand_number)
             seen: dict[str, float] = {}
@@ -237,7 +237,7 @@ def test_rewards_are_payoffs_over_the_big_bet_and_last_accumulates() -> None:
 
 
 def test_reward_reaches_the_agent_whose_opponent_folded() -> None:
-    e = raw_env(num_players=2)
+    e = raw_env(num_seats=2)
     e.reset(seed=1)
     first = e.agent_selection
     e.step(BRING_IN if e.observe(first)["action_mask"][BRING_IN] else CHECK_CALL)
@@ -251,7 +251,7 @@ def test_reward_reaches_the_agent_whose_opponent_folded() -> None:
 
 
 def test_illegal_action_raises_names_agent_and_changes_nothing() -> None:
-    e = raw_env(num_players=3)
+    e = raw_env(num_seats=3)
     e.reset(seed=5)
     agent = e.agent_selection
     before = (copy.deepcopy(e.hand.history), e.hand.actor, e.observe(agent)["observation"].copy())
@@ -267,7 +267,7 @@ def test_illegal_action_raises_names_agent_and_changes_nothing() -> None:
 
 def test_open_fold_is_masked_by_default_and_allowed_as_an_option() -> None:
     for allow in (False, True):
-        e = raw_env(num_players=2, allow_open_fold=allow)
+        e = raw_env(num_seats=2, allow_open_fold=allow)
         e.reset(seed=2)
         e.step(BRING_IN)
         e.step(CHECK_CALL)  # 4th street: nothing to call
@@ -280,7 +280,7 @@ def test_open_fold_is_masked_by_default_and_allowed_as_an_option() -> None:
 def test_terminate_illegal_wrapper_route() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PettingZoo warns on the illegal move, by design
-        e = TerminateIllegalWrapper(raw_env(num_players=3), illegal_reward=-1)
+        e = TerminateIllegalWrapper(raw_env(num_seats=3), illegal_reward=-1)
         e.reset(seed=5)
         offender = e.agent_selection
         e.last()
@@ -296,7 +296,7 @@ def test_terminate_illegal_wrapper_route() -> None:
 
 
 def test_wrapped_env_enforces_order_and_refuses_out_of_space_actions() -> None:
-    e = env(num_players=2)
+    e = env(num_seats=2)
     assert isinstance(e, OrderEnforcingWrapper)
     with pytest.raises(AttributeError, match="before reset"):
         _ = e.agent_selection
@@ -309,7 +309,7 @@ def test_wrapped_env_enforces_order_and_refuses_out_of_space_actions() -> None:
 
 @pytest.mark.parametrize("call", ["observe", "last", "step", "render"])
 def test_the_raw_env_before_reset_names_the_call_and_the_fix(call) -> None:
-    e = raw_env(num_players=2, render_mode="ansi")
+    e = raw_env(num_seats=2, render_mode="ansi")
     legal = lambda: int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0])  # noqa: E731
     calls = {"observe": lambda: e.observe("player_0"), "last": e.last, "step": lambda: e.step(legal() if e.hand else 0),
              "render": e.render}
@@ -320,7 +320,7 @@ def test_the_raw_env_before_reset_names_the_call_and_the_fix(call) -> None:
 
 
 def test_lean_wrapper_last_matches_the_plain_wrapper() -> None:
-    lean, plain = env(num_players=3), OrderEnforcingWrapper(raw_env(num_players=3))
+    lean, plain = env(num_seats=3), OrderEnforcingWrapper(raw_env(num_seats=3))
     rng = random.Random(4)
     for seed in range(5):
         lean.reset(seed=seed)
@@ -337,7 +337,7 @@ def test_lean_wrapper_last_matches_the_plain_wrapper() -> None:
 
 
 def test_seeded_resets_repeat_the_deal_and_the_sequence() -> None:
-    a, b = raw_env(num_players=4), raw_env(num_players=4)
+    a, b = raw_env(num_seats=4), raw_env(num_seats=4)
     a.reset(seed=99)
     b.reset(seed=99)
     assert a.hand.cards == b.hand.cards
@@ -350,7 +350,7 @@ def test_seeded_resets_repeat_the_deal_and_the_sequence() -> None:
 
 def test_reset_options_deal_chosen_cards() -> None:
     cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c")]
-    e = raw_env(num_players=2)
+    e = raw_env(num_seats=2)
     with pytest.warns(UserWarning, match=r"options: ignoring unknown key\(s\) \['ignored'\]; reset options: deck"):
         e.reset(options={"cards": cards, "ignored": 1})
     assert e.hand.cards == [held[:3] for held in cards] and e.agent_selection == "player_0"  # K♥ brings in
@@ -376,7 +376,7 @@ def test_reset_options_deal_chosen_cards() -> None:
     ],
 )
 def test_bad_reset_options_are_named_and_leave_the_environment_as_it_was(players, options, match) -> None:
-    e = raw_env(num_players=players)
+    e = raw_env(num_seats=players)
     e.reset(seed=4)
     e.step(int(e.observe(e.agent_selection)["action_mask"].nonzero()[0][0]))
     before = (e.hand, e.agent_selection, list(e.agents), e._rng.getstate())
@@ -389,7 +389,7 @@ def test_a_full_seven_card_deal_plays_to_the_end_whatever_the_agents_do() -> Non
     cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c"),
              parse_cards("Ac 2c Qh 3d 4d 5d 6d")]
     for seed in range(30):
-        e = raw_env(num_players=3)
+        e = raw_env(num_seats=3)
         e.reset(options={"cards": cards})
         chooser = random.Random(seed)
         for _ in e.agent_iter():
@@ -400,7 +400,7 @@ def test_a_full_seven_card_deal_plays_to_the_end_whatever_the_agents_do() -> Non
 
 @pytest.mark.parametrize("seed", [np.int64(5), np.uint16(5)])
 def test_numpy_seeds_deal_like_python_ints(seed) -> None:
-    a, b = raw_env(num_players=3), raw_env(num_players=3)
+    a, b = raw_env(num_seats=3), raw_env(num_seats=3)
     a.reset(seed=seed)
     b.reset(seed=5)
     assert a.hand.cards == b.hand.cards
@@ -416,7 +416,7 @@ def test_a_bad_seed_is_named(seed, match) -> None:
 
 
 def test_observation_matches_the_encoder_and_nothing_hidden() -> None:
-    e = raw_env(num_players=3)
+    e = raw_env(num_seats=3)
     e.reset(seed=8)
     for agent in e.agents:
         observation = e.observe(agent)["observation"]
@@ -427,7 +427,7 @@ def test_observation_matches_the_encoder_and_nothing_hidden() -> None:
 
 
 def test_options_reach_the_engine_and_the_encoder() -> None:
-    e = raw_env(variant="stud8", starting_stacks=[50, 60, 70], ante=2, bring_in=3, small_bet=6, big_bet=12,
+    e = raw_env(variant="stud8", stacks=[50, 60, 70], ante=2, bring_in=3, small_bet=6, big_bet=12,
                 raise_cap=3, heads_up_uncapped=True, open_pair_big_bet=False, encoding="flat", max_players=8)
     rules = e.config.rules
     assert e.config.stacks == (50, 60, 70) and e.config.stakes.big_bet == 12
@@ -443,27 +443,27 @@ def test_options_reach_the_engine_and_the_encoder() -> None:
 def test_bad_options_are_named() -> None:
     with pytest.raises(ConfigError, match="variant"):
         raw_env(variant="holdem")
-    with pytest.raises(ConfigError, match="starting_stacks"):
-        raw_env(num_players=3, starting_stacks=[100, 100])
+    with pytest.raises(ConfigError, match="stacks"):
+        raw_env(num_seats=3, stacks=[100, 100])
     with pytest.raises(ConfigError, match="ante"):
-        raw_env(starting_stacks=[1, 100], ante=1)
+        raw_env(stacks=[1, 100], ante=1)
     with pytest.raises(ValueError, match="encoding"):
         raw_env(encoding="pixels")
     with pytest.raises(ValueError, match="render_mode"):
         raw_env(render_mode="pixels")
     with pytest.raises(ConfigError, match="allow_open_fold"):
         raw_env(allow_open_fold="yes")
-    with pytest.raises(ConfigError, match="num_players"):
-        raw_env(num_players=9)
+    with pytest.raises(ConfigError, match="num_seats"):
+        raw_env(num_seats=9)
     with pytest.raises(ValueError, match="max_players"):
-        raw_env(num_players=3, max_players=9)
+        raw_env(num_seats=3, max_players=9)
     with pytest.raises(ValueError, match="viewer"):
         raw_env(viewer="player_5")
 
 
 def test_ansi_render_shows_only_the_viewers_down_cards() -> None:
     cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c")]
-    e = raw_env(num_players=2, render_mode="ansi")
+    e = raw_env(num_seats=2, render_mode="ansi")
     e.reset(options={"cards": cards})
     text = e.render()
     assert "As 2s" in text and "Ad" not in text and "player_0" in text and "pot 2" in text
@@ -490,13 +490,13 @@ def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_package_exports() -> None:
-    assert isinstance(razz_env.env(num_players=2), type(env()))
+    assert isinstance(razz_env.env(num_seats=2), type(env()))
     assert isinstance(razz_env.raw_env(), raw_env)
     assert razz_env.SingleAgentEnv.__name__ == "SingleAgentEnv"
 
 
 def test_unknown_table_option_names_the_known_ones():
-    with pytest.raises(TypeError, match=r"unknown option\(s\) \['varaint'\]; table options: variant, num_players"):
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['varaint'\]; table options: table, variant, num_seats"):
         raw_env(varaint="stud")
     with pytest.raises(TypeError, match=r"unknown option\(s\) \['stack'\]"):
         razz_env.SingleAgentEnv(opponents=None, stack=3)
@@ -506,7 +506,7 @@ def test_unknown_table_option_names_the_known_ones():
 def test_action_spaces_sample_legal_ids_for_the_agent_to_act(variant: str) -> None:
     """RLlib's multi-agent env check (reset, ``action_space(agent).sample()`` for the agent to act, step) plays
     real hands; off turn, or given a mask, a space samples as a plain ``Discrete``."""
-    e = env(variant=variant, num_players=3)
+    e = env(variant=variant, num_seats=3)
     for seed in range(6):
         e.reset(seed=seed)
         for agent in e.agent_iter():
@@ -525,7 +525,7 @@ def test_action_spaces_sample_legal_ids_for_the_agent_to_act(variant: str) -> No
 
 @pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
 def test_a_copied_env_samples_for_its_own_decisions(duplicate) -> None:
-    original = raw_env(num_players=3)
+    original = raw_env(num_seats=3)
     original.reset(seed=4)
     twin = duplicate(original)
     original.step(CHECK_CALL if original.observe(original.agent_selection)["action_mask"][CHECK_CALL] else BRING_IN)

@@ -36,7 +36,7 @@ def test_gymnasium_checker_with_default_options(variant: str, players: int) -> N
     Its determinism check samples an id, resets, then steps that id: a sample drawn for another decision,
     which may be illegal in the new hand. Its reset checks need opponents that ``reset(seed=...)`` reaches.
     """
-    env = SingleAgentEnv(variant=variant, num_players=players)
+    env = SingleAgentEnv(variant=variant, num_seats=players)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, skip_render_check=True)  # no spec to remake it from; test_registration renders
@@ -44,7 +44,7 @@ def test_gymnasium_checker_with_default_options(variant: str, players: int) -> N
 
 @pytest.mark.parametrize("players", [2, 3, 8])
 def test_gymnasium_checker_with_a_deterministic_opponent_and_the_default_raise(players: int, calling_station) -> None:
-    env = SingleAgentEnv(calling_station, num_players=players)
+    env = SingleAgentEnv(calling_station, num_seats=players)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, skip_render_check=True)
@@ -52,7 +52,7 @@ def test_gymnasium_checker_with_a_deterministic_opponent_and_the_default_raise(p
 
 @pytest.mark.parametrize("variant", ["razz", "stud8"])
 def test_sb3_checker_with_the_default_raise(variant: str, random_stub) -> None:
-    env = SingleAgentEnv(random_stub(2), variant=variant, num_players=3)
+    env = SingleAgentEnv(random_stub(2), variant=variant, num_seats=3)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sb3_check_env(env)
@@ -78,7 +78,7 @@ def test_reward_credited_when_the_opponent_folds(folder) -> None:
 
 
 def test_reward_credited_at_showdown_after_the_opponents_call(calling_station) -> None:
-    env = SingleAgentEnv(calling_station, num_players=2, seat=1)
+    env = SingleAgentEnv(calling_station, num_seats=2, seat=1)
     won = set()
     for seed in range(6):
         env.reset(seed=seed)
@@ -95,7 +95,7 @@ def test_reward_credited_at_showdown_after_the_opponents_call(calling_station) -
 
 
 def test_rewards_sum_to_the_learners_payoffs_over_many_hands(random_stub) -> None:
-    env = SingleAgentEnv(random_stub(3), num_players=3, seat="random")
+    env = SingleAgentEnv(random_stub(3), num_seats=3, seat="random")
     rng = np.random.default_rng(0)
     seats = set()
     for seed in range(40):
@@ -116,8 +116,8 @@ def test_rewards_sum_to_the_learners_payoffs_over_many_hands(random_stub) -> Non
 
 
 def test_seeded_reset_repeats_the_hand_and_seat(random_stub) -> None:
-    a = SingleAgentEnv(random_stub(0), num_players=4)
-    b = SingleAgentEnv(random_stub(0), num_players=4)
+    a = SingleAgentEnv(random_stub(0), num_seats=4)
+    b = SingleAgentEnv(random_stub(0), num_seats=4)
     obs_a, info_a = a.reset(seed=21)
     obs_b, info_b = b.reset(seed=21)
     np.testing.assert_array_equal(obs_a, obs_b)
@@ -152,7 +152,7 @@ def test_check_fold_option_plays_passively(folder) -> None:
 
 def test_opponents_list_seats_and_swaps(random_stub) -> None:
     first, second = random_stub(1), random_stub(2)
-    env = SingleAgentEnv([first, second], num_players=3, seat=1)
+    env = SingleAgentEnv([first, second], num_seats=3, seat=1)
     env.reset(seed=0)
     assert first.seats == [2] and second.seats == [0]  # clockwise from the learner
     third = random_stub(3)
@@ -172,14 +172,14 @@ def test_opponent_sampler_is_asked_before_every_hand(random_stub) -> None:
         calls.append(1)
         return random_stub(len(calls))
 
-    env = SingleAgentEnv(opponent_sampler=sampler, num_players=2)
+    env = SingleAgentEnv(opponent_sampler=sampler, num_seats=2)
     for seed in range(3):
         env.reset(seed=seed)
     assert len(calls) == 3
 
 
 def test_a_hand_that_ends_before_the_learner_acts_is_skipped(random_stub, monkeypatch) -> None:
-    env = SingleAgentEnv(random_stub(0), num_players=2, seat=0)
+    env = SingleAgentEnv(random_stub(0), num_seats=2, seat=0)
     original = SingleAgentEnv._play_opponents
     rng = np.random.default_rng(1)
     state = {"first": True}
@@ -202,14 +202,14 @@ def test_seat_and_stack_validation(random_stub) -> None:
     with pytest.raises(ValueError, match="seat"):
         SingleAgentEnv(random_stub(0), seat=2)
     with pytest.raises(ValueError, match="can never act"):
-        SingleAgentEnv(random_stub(0), seat=0, starting_stacks=[1, SMALL_STACKS, SMALL_STACKS])
-    env = SingleAgentEnv(random_stub(0), starting_stacks=[1, SMALL_STACKS, SMALL_STACKS])
+        SingleAgentEnv(random_stub(0), seat=0, stacks=[1, SMALL_STACKS, SMALL_STACKS])
+    env = SingleAgentEnv(random_stub(0), stacks=[1, SMALL_STACKS, SMALL_STACKS])
     for seed in range(10):
         assert env.reset(seed=seed)[1]["seat"] in (1, 2)
 
 
 def test_observation_space_and_a_detached_action_space(random_stub) -> None:
-    env = SingleAgentEnv(random_stub(0), num_players=2, encoding="ranks")
+    env = SingleAgentEnv(random_stub(0), num_seats=2, encoding="ranks")
     obs, _ = env.reset(seed=0)
     assert obs in env.observation_space and obs.dtype == np.float32
     assert env.action_space.contains(env.action_space.sample())
@@ -220,7 +220,7 @@ def test_observation_space_and_a_detached_action_space(random_stub) -> None:
 
 
 def test_render_from_the_learners_seat(random_stub) -> None:
-    env = SingleAgentEnv(random_stub(0), num_players=2, seat=0, render_mode="ansi")
+    env = SingleAgentEnv(random_stub(0), num_seats=2, seat=0, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
     down = env.hand.down_cards(0)
@@ -234,7 +234,7 @@ def test_maskable_ppo_smoke(random_stub) -> None:
     torch = pytest.importorskip("torch")
     sb3_contrib = pytest.importorskip("sb3_contrib")
     torch.set_num_threads(1)
-    env = SingleAgentEnv(random_stub(0), num_players=2)
+    env = SingleAgentEnv(random_stub(0), num_seats=2)
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0,
                                     policy_kwargs={"net_arch": [32]}, verbose=0)
     model.learn(total_timesteps=256)
@@ -253,7 +253,7 @@ def test_an_illegal_opponent_action_names_the_opponent() -> None:
         def act(self, observation) -> int:
             return BET_BIG  # never legal in razz
 
-    env = SingleAgentEnv(BigBettor(), num_players=2, seat=0)
+    env = SingleAgentEnv(BigBettor(), num_seats=2, seat=0)
     with pytest.raises(ValueError, match=r"opponent bigbettor in seat 1: action 4 is not legal now; legal ids"):
         env.reset(seed=0)
         env.step(passive(env.action_masks()))
@@ -291,7 +291,7 @@ class FailingAgent:
 )
 def test_a_failing_opponent_aborts_the_hand_and_step_refuses_until_reset(failure, error, match) -> None:
     opponent = FailingAgent(fail_at=0, failure=failure)
-    env = SingleAgentEnv(opponent, num_players=2, seat=0)
+    env = SingleAgentEnv(opponent, num_seats=2, seat=0)
     env.reset(seed=0)
     opponent.fail_at = opponent.decisions + 1  # its next decision fails
     hand = env.hand
@@ -312,7 +312,7 @@ def test_a_failing_opponent_aborts_the_hand_and_step_refuses_until_reset(failure
 
 
 def test_an_opponent_failing_during_reset_is_named_and_step_refuses() -> None:
-    env = SingleAgentEnv(FailingAgent(fail_at=1, failure="raise", name="early"), num_players=2, seat=1)
+    env = SingleAgentEnv(FailingAgent(fail_at=1, failure="raise", name="early"), num_seats=2, seat=1)
     with pytest.raises(RuntimeError, match="opponent early in seat 0 raised ZeroDivisionError"):
         env.reset(seed=3)  # seat 0 (the opponent) brings in or acts first on some deal
     with pytest.raises(RuntimeError, match="step\\(\\) after the hand was aborted"):
@@ -324,7 +324,7 @@ def test_an_opponent_whose_reset_raises_is_named() -> None:
         def reset(self, seat: int, num_seats: int, variant: str) -> None:
             raise KeyError(variant)
 
-    env = SingleAgentEnv(BadReset(0, "raise", name="badreset"), num_players=2, seat=0)
+    env = SingleAgentEnv(BadReset(0, "raise", name="badreset"), num_seats=2, seat=0)
     with pytest.raises(RuntimeError, match=r"opponent badreset in seat 1 raised KeyError in reset\(\): 'razz'"):
         env.reset(seed=0)
     with pytest.raises(RuntimeError, match="aborted"):
@@ -340,7 +340,7 @@ def test_a_failed_opponent_sampler_leaves_no_hand_to_step(calling_station) -> No
             raise OSError("checkpoint missing")
         return calling_station
 
-    env = SingleAgentEnv(opponent_sampler=sampler, num_players=2, seat=0)
+    env = SingleAgentEnv(opponent_sampler=sampler, num_seats=2, seat=0)
     env.reset(seed=0)
     with pytest.raises(OSError, match="checkpoint missing"):
         env.reset()
@@ -355,16 +355,16 @@ def test_an_opponent_that_cannot_play_the_table_is_refused() -> None:
         seat_counts = (2,)
 
     with pytest.raises(ValueError, match="opponents: .*"):
-        SingleAgentEnv(HeadsUpOnly(0, "raise"), num_players=3)
+        SingleAgentEnv(HeadsUpOnly(0, "raise"), num_seats=3)
 
 
 def test_numpy_seat_and_seed_are_accepted(calling_station) -> None:
-    env = SingleAgentEnv(calling_station, num_players=3, seat=np.int64(2))
+    env = SingleAgentEnv(calling_station, num_seats=3, seat=np.int64(2))
     assert env.seat_option == 2 and type(env.seat_option) is int
     first = env.reset(seed=np.int64(9))[0]
     np.testing.assert_array_equal(first, env.reset(seed=9)[0])
     with pytest.raises(ValueError, match=r"seat: expected .random. or a seat from 0 to 2, got np.int64\(3\)"):
-        SingleAgentEnv(calling_station, num_players=3, seat=np.int64(3))
+        SingleAgentEnv(calling_station, num_seats=3, seat=np.int64(3))
     for bad, match in ((True, "seed: expected an integer, got True"), (-1, "seed: must be at least 0, got -1")):
         with pytest.raises(ValueError, match=match):
             env.reset(seed=bad)
@@ -373,7 +373,7 @@ def test_numpy_seat_and_seed_are_accepted(calling_station) -> None:
 def test_reset_options_deal_chosen_cards_and_bad_ones_change_nothing(calling_station) -> None:
     from razz_env.engine import ConfigError, parse_cards
 
-    env = SingleAgentEnv(calling_station, num_players=2, seat=0)
+    env = SingleAgentEnv(calling_station, num_seats=2, seat=0)
     cards = [parse_cards("As 2s Kh 3h 4h 5h 6h"), parse_cards("Ad 2d 7c 3c 4c 5c 6c")]
     env.reset(options={"cards": cards})
     assert env.hand.cards == [held[:3] for held in cards]
@@ -387,7 +387,7 @@ def test_reset_options_deal_chosen_cards_and_bad_ones_change_nothing(calling_sta
 
 def test_a_chosen_deal_is_never_skipped(random_stub, monkeypatch) -> None:
     """A hand that ends before the learner acts is re-dealt, except a chosen deal: that is an error, not a loop."""
-    env = SingleAgentEnv(random_stub(0), num_players=2, seat=0)
+    env = SingleAgentEnv(random_stub(0), num_seats=2, seat=0)
 
     def play_out(self: SingleAgentEnv) -> None:
         while not self.hand.is_over:
@@ -482,7 +482,7 @@ def test_every_info_names_the_learners_seat() -> None:
 
 def test_default_opponents_play_at_random_and_the_seed_repeats_whole_hands() -> None:
     def run(seed: int) -> tuple[list, list]:
-        env = SingleAgentEnv(num_players=4)
+        env = SingleAgentEnv(num_seats=4)
         env.reset(seed=seed)
         hands, rewards = [], []
         for _ in range(8):
@@ -508,7 +508,7 @@ def test_a_pickled_env_continues_exactly_and_still_samples_legal_ids(decisions: 
     """The opponents travel with the environment, random state included (a zoo agent: importable, so picklable)."""
     from razz_env.agents.simple import RandomAgent
 
-    env = SingleAgentEnv(None if opponents == "default" else RandomAgent(seed=7), num_players=3)
+    env = SingleAgentEnv(None if opponents == "default" else RandomAgent(seed=7), num_seats=3)
     env.reset(seed=21)
     for _ in range(decisions):
         if not env.action_masks().any():
@@ -540,7 +540,7 @@ STEP_INPUTS = st.one_of(st.integers(-2, 7), st.sampled_from(["sample now", "samp
 def test_fuzzed_steps_play_legal_ids_and_refuse_the_rest_unchanged(seed: int, players: int, moves: list) -> None:
     """Whatever the learner sends: a legal id is played as itself; an illegal one raises and changes nothing,
     except a sample drawn for another decision, played passively and reported; the mask stays exact."""
-    env = SingleAgentEnv(num_players=players)
+    env = SingleAgentEnv(num_seats=players)
     env.reset(seed=seed)
     earlier = env.action_space.sample()
     for move in moves:

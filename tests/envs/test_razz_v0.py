@@ -45,7 +45,7 @@ def test_razz_env_env_stays_a_function_after_the_package_is_imported() -> None:
         importlib.import_module(module)  # loading a subpackage's module used to rebind the name
 
     assert callable(razz_env.env) and type(razz_env.env).__name__ == "function"
-    assert isinstance(razz_env.env(num_players=3), aec.LeanOrderEnforcingWrapper)
+    assert isinstance(razz_env.env(num_seats=3), aec.LeanOrderEnforcingWrapper)
     assert "razz_env.env" not in sys.modules and type(sys.modules["razz_env.envs"]).__name__ == "module"
 
 
@@ -53,7 +53,7 @@ def test_cloudpickle_a_lambda_after_env_was_called_in_a_fresh_process() -> None:
     """The RLlib route: ``register_env(name, lambda c: PettingZooEnv(razz_env.env()))`` ships the lambda."""
     code = ("import cloudpickle, razz_env\n"
             "razz_env.env()\n"
-            "make = cloudpickle.loads(cloudpickle.dumps(lambda: razz_env.env(num_players=3)))\n"
+            "make = cloudpickle.loads(cloudpickle.dumps(lambda: razz_env.env(num_seats=3)))\n"
             "print(type(make()).__name__, len(make().possible_agents))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
@@ -61,7 +61,7 @@ def test_cloudpickle_a_lambda_after_env_was_called_in_a_fresh_process() -> None:
 
 
 @pytest.mark.parametrize("factory", [razz_env.env, razz_v0.env, razz_v0.raw_env, SingleAgentEnv,
-                                     functools.partial(razz_env.env, variant="stud", num_players=4)])
+                                     functools.partial(razz_env.env, variant="stud", num_seats=4)])
 @pytest.mark.parametrize("dumps", [pickle.dumps, cloudpickle.dumps])
 def test_factories_pickle(factory, dumps) -> None:
     razz_env.env()
@@ -73,7 +73,7 @@ def test_factories_pickle(factory, dumps) -> None:
 @pytest.mark.parametrize("decisions", [0, 1, 5])
 def test_a_pickled_env_continues_the_hand_exactly(make, decisions: int) -> None:
     """Fresh, just reset and mid-hand: the copy plays on exactly as the original, and the next hands too."""
-    original = make(variant="stud8", num_players=3)
+    original = make(variant="stud8", num_seats=3)
     original.reset(seed=11)
     play_out(original, random.Random(0), limit=decisions)
     copy = pickle.loads(pickle.dumps(original))
@@ -105,10 +105,10 @@ def test_docstring_names_every_option() -> None:
     """Every keyword the environment takes is documented on the page."""
     import inspect
 
-    from razz_env.envs.common import _table_config
+    from razz_env.engine.table import TABLE_KEYS
 
     documented = razz_v0.__doc__
-    options = [*inspect.signature(_table_config).parameters, *inspect.signature(razz_v0.raw_env).parameters]
+    options = [*TABLE_KEYS, *inspect.signature(razz_v0.raw_env).parameters]
     missing = [name for name in options if name != "table_options" and f"``{name}``" not in documented]
     assert not missing, f"razz_v0's docs do not name {missing}"
 

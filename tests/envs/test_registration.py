@@ -13,6 +13,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
+from razz_env.engine import ConfigError, Table
 from razz_env.envs.registration import GYMNASIUM_IDS, register_envs
 from razz_env.envs.single_agent import SingleAgentEnv
 
@@ -37,13 +38,17 @@ def test_make_builds_the_single_agent_view_of_each_variant(variant: str, env_id:
 
 
 def test_make_passes_every_option_on(calling_station) -> None:
-    env = gymnasium.make("razz_env/Stud-v0", num_players=4, opponents=calling_station, seat=2, encoding="flat",
-                         starting_stacks=500, big_bet=20, small_bet=10)
+    env = gymnasium.make("razz_env/Stud-v0", num_seats=4, opponents=calling_station, seat=2, encoding="flat",
+                         stacks=500, big_bet=20, small_bet=10)
     base = env.unwrapped
     assert base.config.num_seats == 4 and base.seat_option == 2 and base.config.stakes.big_bet_size == 20
     assert base._opponents == [calling_station] * 3
-    with pytest.raises(TypeError, match=r"unknown option\(s\) \['stacks'\]"):
-        gymnasium.make("razz_env/Razz-v0", stacks=100)
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['starting_stacks'\]"):
+        gymnasium.make("razz_env/Razz-v0", starting_stacks=100)
+    table = Table("stud", num_seats=3, stacks=[50, 60, 70])
+    assert gymnasium.make("razz_env/Stud-v0", table=table).unwrapped.table is table
+    with pytest.raises(ConfigError, match=r"table: give the table or its options \(variant\), not both"):
+        gymnasium.make("razz_env/Razz-v0", table=table)
 
 
 @pytest.mark.parametrize(("variant", "env_id"), IDS)
@@ -58,12 +63,12 @@ def test_gymnasium_checker_passes_on_what_make_builds(variant: str, env_id: str)
 def test_sb3_checker_passes_on_what_make_builds(variant: str, env_id: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sb3_check_env(gymnasium.make(env_id, num_players=3).unwrapped)
+        sb3_check_env(gymnasium.make(env_id, num_seats=3).unwrapped)
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_make_vec_plays_masked_hands_and_autoresets(mode: str) -> None:
-    envs = gymnasium.make_vec("razz_env/Razz-v0", num_envs=3, vectorization_mode=mode, num_players=3)
+    envs = gymnasium.make_vec("razz_env/Razz-v0", num_envs=3, vectorization_mode=mode, num_seats=3)
     try:
         obs, info = envs.reset(seed=0)
         assert obs.shape == (3, *envs.single_observation_space.shape)
@@ -112,7 +117,7 @@ def test_registering_again_changes_nothing_and_warns_nothing() -> None:
 
 
 def test_a_made_env_pickles_and_continues_exactly() -> None:
-    env = gymnasium.make("razz_env/Razz-v0", num_players=3)
+    env = gymnasium.make("razz_env/Razz-v0", num_seats=3)
     env.reset(seed=8)
     copy = pickle.loads(pickle.dumps(env))
     runs = []

@@ -150,8 +150,8 @@ def test_aec_rgb_array_render_passes_pettingzoo_render_test_and_shows_the_viewer
 
     import razz_env
 
-    render_test(lambda render_mode=None: razz_env.env(num_players=3, render_mode=render_mode))
-    env = razz_env.env(num_players=3, render_mode="rgb_array", viewer="player_0")
+    render_test(lambda render_mode=None: razz_env.env(num_seats=3, render_mode=render_mode))
+    env = razz_env.env(num_seats=3, render_mode="rgb_array", viewer="player_0")
     env.reset(options={"cards": CARDS})
     picture = env.render()
     assert picture.shape == (HEIGHT, WIDTH, 3) and picture.dtype == np.uint8
@@ -163,7 +163,7 @@ def test_single_agent_rgb_array_render_is_from_the_learners_seat():
     from razz_env import SingleAgentEnv
     from razz_env.agents.simple import CallingStation
 
-    env = SingleAgentEnv(CallingStation(), seat=0, num_players=3, render_mode="rgb_array")
+    env = SingleAgentEnv(CallingStation(), seat=0, num_seats=3, render_mode="rgb_array")
     env.reset(seed=4)
     picture = env.render()
     assert picture.shape == (HEIGHT, WIDTH, 3) and picture.dtype == np.uint8

@@ -124,7 +124,7 @@ CASES = [  # variant, seats, duplicate, starting stack, encoding of the recorder
 
 @pytest.mark.parametrize(("variant", "seats", "duplicate", "stack", "encoding"), CASES)
 def test_batched_payoffs_records_and_agent_calls_equal_the_scalar_path(variant, seats, duplicate, stack, encoding):
-    config = HandConfig.create(variant, num_seats=seats, starting_stack=stack)
+    config = HandConfig.create(variant, num_seats=seats, stacks=stack)
 
     def lineup() -> list:
         return [Recorder(seed=3, encoding=encoding), make_agent("calling_station")] + [
@@ -156,7 +156,7 @@ def test_batch_problem_names_what_keeps_a_lineup_on_the_scalar_engine(monkeypatc
     assert "different encodings (flat, ranks)" in mixed
     bits = [Recorder(1, encoding="bits"), Recorder(2, encoding="bits")]
     assert "unknown encoding 'bits'" in batch_problem(bits, config)
-    short = HandConfig.create("razz", num_seats=2, starting_stack=1)
+    short = HandConfig.create("razz", num_seats=2, stacks=1)
     assert "fewer than two seats with more than the ante (1)" in batch_problem([Recorder(1), Recorder(2)], short)
     monkeypatch.setitem(sys.modules, "razz_env.batch", None)
     assert "needs numba: pip install 'razz-env[batch]'" in batch_problem([Recorder(1), Recorder(2)], config)
@@ -166,7 +166,7 @@ def test_batch_problem_names_what_keeps_a_lineup_on_the_scalar_engine(monkeypatc
 
 @pytest.mark.parametrize("broken", sorted(BROKEN))
 def test_a_broken_agent_fails_alike_on_both_paths(broken):
-    config = HandConfig.create("razz", num_seats=3, starting_stack=50)
+    config = HandConfig.create("razz", num_seats=3, stacks=50)
     timeout = 0.01 if broken == "timeout" else 60.0
     failures = [_failure(play, [make_agent("random", seed=4), Scripted(BROKEN[broken]), make_agent("calling_station")],
                          config, timeout=timeout) for play in (play_deals, play_deals_batched)]
@@ -254,8 +254,8 @@ def _files(folder: Path) -> dict[str, object]:
 
 @pytest.mark.parametrize("settings", [
     {"records": True},
-    {"duplicate": False, "variant": "stud8", "starting_stack": 45},
-    {"format": "table", "variant": "razz", "starting_stack": 25, "records": True,
+    {"duplicate": False, "variant": "stud8", "stacks": 45},
+    {"format": "table", "variant": "razz", "stacks": 25, "records": True,
      "agents": ("random", "calling_station", "batchtest_random", "batchtest_ranks")},
     {"format": "table", "variant": "minirazz", "records": True, "agents": ("random", "batchtest_ranks")},
     {"agents": ("random", "razz_heuristic", "calling_station")},
@@ -307,7 +307,7 @@ def test_a_folder_played_on_one_engine_resumes_and_extends_on_the_other(tmp_path
 
 
 def test_stacks_at_the_ante_play_on_the_scalar_engine_under_auto(tmp_path):
-    settings = {"starting_stack": 1, "agents": ("random", "calling_station")}
+    settings = {"stacks": 1, "agents": ("random", "calling_station")}
     scalar = run_tournament(_tournament(tmp_path, "s", engine="scalar", **settings), progress=False)
     auto = run_tournament(_tournament(tmp_path, "a", **settings), progress=False)
     assert scalar.standings == auto.standings and scalar.pairings[0].hands == 48
@@ -318,7 +318,7 @@ def test_stacks_at_the_ante_play_on_the_scalar_engine_under_auto(tmp_path):
                                                 "'razz_heuristic' reads the seat view"),
     ({"agents": ("batchtest_random", "random", "batchtest_ranks", "ppo_razz")},
      "engine: batch cannot play batchtest_ranks vs ppo_razz: the agents read different encodings (flat, ranks)"),
-    ({"starting_stack": 1}, "leave fewer than two seats with more than the ante (1)"),
+    ({"stacks": 1}, "leave fewer than two seats with more than the ante (1)"),
 ])
 def test_engine_batch_refuses_a_lineup_it_cannot_play_before_any_block(tmp_path, settings, message):
     config = _tournament(tmp_path, "refused", engine="batch", **settings)

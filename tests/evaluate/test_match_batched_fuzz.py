@@ -74,7 +74,7 @@ def games(draw: st.DrawFn) -> HandConfig:
     seats = draw(st.integers(2, max_seats(get_variant(variant))))
     ante = draw(st.integers(0, 3))
     try:
-        return HandConfig.create(variant, num_seats=seats, ante=ante, starting_stack=draw(st.integers(1, 80)),
+        return HandConfig.create(variant, num_seats=seats, ante=ante, stacks=draw(st.integers(1, 80)),
                                  raise_cap=draw(st.sampled_from([None, 1, 2, 4])))
     except ConfigError:
         event("config refused by HandConfig")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.table import Table
 from razz_env.evaluate.config import MAX_BLOCKS, TournamentConfig
 from razz_env.evaluate.tournament import check_agents
 
@@ -30,7 +31,10 @@ BASE = {"agents": ["random", "calling_station"], "deals": 20, "block_deals": 10,
     ("decision_timeout", "2", "decision_timeout: expected a number of seconds"),
     ("edge_bb_per_100", math.nan, "edge_bb_per_100: expected a number above 0"),
     ("ante", "1", "ante: expected an integer"),
-    ("raise_cap", 2.5, "raise_cap: expected an integer"),
+    ("raise_cap", 2.5, r"raise_cap: expected 0 \(no cap\) or a positive number of bets and raises, got 2.5"),
+    ("stacks", [100, 100, 100], "stacks: 3 stacks given for num_seats=2"),
+    ("stacks", 0, "stacks: must be at least 1, got 0"),
+    ("num_seats", 3, "tournament config: unknown key"),
     ("variant", ["razz"], "variant: expected a non-empty string"),
     ("format", ["table"], "format: expected 'round_robin' or 'table'"),
     ("output", "", "output: expected a non-empty string"),
@@ -121,7 +125,8 @@ def test_the_identity_holds_what_decides_results_and_not_the_deal_count():
     for change in same:
         assert TournamentConfig.from_dict({**BASE, **change}).config_id == config.config_id, change
     different = [{"seed": 1}, {"agents": ["random", "razz_heuristic"]}, {"variant": "stud"}, {"format": "table"},
-                 {"duplicate": False}, {"block_deals": 5}, {"ante": 0}, {"raise_cap": None}, {"starting_stack": 500},
+                 {"duplicate": False}, {"block_deals": 5}, {"ante": 0}, {"raise_cap": 0}, {"stacks": 500},
+                 {"heads_up_uncapped": True}, {"street_bets": [5, 5, 10, 10, 20]},
                  {"agents": ["random", {"type": "calling_station", "label": "cs"}]}]
     for change in different:
         assert TournamentConfig.from_dict({**BASE, **change}).config_id != config.config_id, change
@@ -133,17 +138,17 @@ def test_the_shipped_configs_pass_every_check(path):
     assert config.output == f"results/{path.stem}" and check_agents(config)
 
 
-def test_stakes_and_cap_default_to_the_variants_and_the_seven_card_identity_is_unchanged():
+def test_stakes_and_cap_default_to_the_variants_and_the_identity_is_fixed():
     mini = TournamentConfig.from_dict({**BASE, "variant": "minirazz"})
     assert (mini.ante, mini.bring_in, mini.small_bet, mini.big_bet, mini.raise_cap) == (1, 1, 2, 4, 2)
-    assert mini.hand_config(2).big_bet == 4
-    assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "raise_cap": None}).raise_cap is None
+    assert mini.hand_config().big_bet == 4 and mini.table == Table("minirazz", stacks=1000)
+    assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "raise_cap": 0}).raise_cap == 0
     assert TournamentConfig.from_dict({**BASE, "variant": "minirazz", "big_bet": 6}).big_bet == 6
     default = TournamentConfig()
     assert (default.ante, default.bring_in, default.small_bet, default.big_bet, default.raise_cap) == (1, 2, 5, 10, 4)
     six = TournamentConfig(agents=("random", "calling_station", "razz_heuristic", "monte_carlo", "ppo_razz",
                                    "qrdqn_razz"))
-    assert six.config_id == "1984f83442ef03d1"  # as before variants had their own stakes: old folders resume
+    assert six.config_id == "6c6d9d93c0f9ac68"  # fixed: a change of identity means old folders no longer resume
     with pytest.raises(ConfigError, match="variant: unknown variant 'minirazzz'; known: razz, action_razz"):
         TournamentConfig.from_dict({**BASE, "variant": "minirazzz"})
     with pytest.raises(ConfigError, match="agents: a table seats at most 2 agents in minirazz_tiny .*, got 3"):

@@ -28,7 +28,7 @@ from razz_env.evaluate.config import TournamentConfig
 
 FUZZ = settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "30")), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-FIELDS = [f.name for f in fields(TournamentConfig)]
+FIELDS = [f.name for f in fields(TournamentConfig) if f.init]
 FAST_AGENTS = ["random", "calling_station", "razz_heuristic"]
 VALID = {"agents": ["random", "calling_station"], "deals": 4, "block_deals": 2, "workers": 1}
 
@@ -57,12 +57,15 @@ plausible = {
     "block_deals": st.integers(-1, 12),
     "workers": st.integers(-1, 4),
     "seed": st.integers(),
-    "starting_stack": st.integers(-5, 3000),
+    "stacks": st.integers(-5, 3000),
     "ante": st.integers(-1, 3),
     "bring_in": st.integers(-1, 6),
     "small_bet": st.integers(0, 12),
     "big_bet": st.integers(0, 24),
+    "street_bets": st.one_of(st.none(), st.lists(st.integers(-1, 12), max_size=6)),
     "raise_cap": st.one_of(st.none(), st.integers(-1, 6)),
+    "heads_up_uncapped": st.booleans(),
+    "open_pair_big_bet": st.one_of(st.none(), st.booleans()),
     "duplicate": st.booleans(),
     "records": st.booleans(),
     "engine": st.sampled_from(["auto", "scalar", "batch", "gpu"]),

@@ -71,7 +71,7 @@ def test_a_fold_that_closes_the_round_deals_the_folder_nothing():
 
 
 def test_an_all_in_runs_every_street_out_in_dealing_order():
-    config = HandConfig.create("razz", num_seats=2, starting_stack=6)
+    config = HandConfig.create("razz", num_seats=2, stacks=6)
     chance = dealt(ChanceHand(config), list(range(6)))
     chance.act(BRING_IN)
     while chance.pending is None:
@@ -154,7 +154,7 @@ def test_copies_and_pickles_replay_to_the_same_hand_and_stay_independent():
 
 
 def test_the_dealt_hand_equals_the_engine_hand_on_the_same_cards():
-    config = HandConfig.create("razz", num_seats=4, starting_stack=40)
+    config = HandConfig.create("razz", num_seats=4, stacks=40)
     engine = HandState(config, seed=11)
     actions = []
     while not engine.is_over:

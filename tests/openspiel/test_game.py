@@ -45,7 +45,7 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
 def params_for(config: HandConfig, allow_open_fold: bool = False) -> dict:
     """The game parameters of ``config``."""
     params = {
-        "players": config.num_seats, "stacks": " ".join(map(str, config.stacks)), "ante": config.stakes.ante,
+        "num_seats": config.num_seats, "stacks": " ".join(map(str, config.stacks)), "ante": config.stakes.ante,
         "bring_in": config.stakes.bring_in, "small_bet": config.stakes.small_bet, "big_bet": config.stakes.big_bet,
         "street_bets": " ".join(map(str, config.stakes.street_bets or ())), "raise_cap": config.rules.raise_cap or 0,
         "heads_up_uncapped": config.rules.heads_up_uncapped, "allow_open_fold": allow_open_fold,
@@ -130,7 +130,7 @@ def test_every_variant_is_registered(variant):
 def test_minirazz_games_have_the_variants_deck_stakes_and_cap():
     assert GAME_NAMES["minirazz"] == "razz_env_minirazz" and GAME_NAMES["minirazz_tiny"] == "razz_env_minirazz_tiny"
     game = pyspiel.load_game("razz_env_minirazz")
-    config = game.table.config
+    config = game.config
     assert (config.stakes.ante, config.stakes.bring_in, config.stakes.small_bet, config.stakes.big_bet) == (1, 1, 2, 4)
     assert config.rules.raise_cap == 2 and game.max_chance_nodes_in_history() == 6
     state = game.new_initial_state()
@@ -142,8 +142,8 @@ def test_minirazz_games_have_the_variants_deck_stakes_and_cap():
     assert state.hand.cards == [[0, 4], [1, 5]] and state.current_player() == 1
     with pytest.raises(ValueError, match="chance outcome 12 cannot be dealt: outcomes are 0 to 11"):
         pyspiel.load_game("razz_env_minirazz").new_initial_state().apply_action(12)
-    with pytest.raises(ConfigError, match=r"players: 2 to 2 are allowed in minirazz_tiny \(its 6-card deck deals 3"):
-        pyspiel.load_game("razz_env_minirazz_tiny", {"players": 3})
+    with pytest.raises(ConfigError, match=r"num_seats: minirazz_tiny seats 2 to 2 \(its 6-card deck deals 3"):
+        pyspiel.load_game("razz_env_minirazz_tiny", {"num_seats": 3})
 
 
 SIM_TABLES = [(variant, players) for variant in VARIANTS
@@ -152,16 +152,16 @@ SIM_TABLES = [(variant, players) for variant in VARIANTS
 
 @pytest.mark.parametrize(("variant", "players"), SIM_TABLES)
 def test_openspiel_random_simulation_tests_pass(variant, players):
-    game = pyspiel.load_game(GAME_NAMES[variant], {"players": players})
+    game = pyspiel.load_game(GAME_NAMES[variant], {"num_seats": players})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     games_sim_test.GamesSimTest("sim_game").sim_game(game)
 
 
 @pytest.mark.parametrize("params", [
-    {"players": 3, "stacks": "8 30 200"},
-    {"players": 2, "starting_stack": 40, "heads_up_uncapped": True},
-    {"players": 4, "raise_cap": 0, "starting_stack": 25, "allow_open_fold": True},
-    {"players": 6, "street_bets": "2 4 6 8 10", "ante": 0, "bring_in": 1, "starting_stack": 12},
+    {"num_seats": 3, "stacks": "8 30 200"},
+    {"num_seats": 2, "stacks": "40", "heads_up_uncapped": True},
+    {"num_seats": 4, "raise_cap": 0, "stacks": "25", "allow_open_fold": True},
+    {"num_seats": 6, "street_bets": "2 4 6 8 10", "ante": 0, "bring_in": 1, "stacks": "12"},
 ])
 def test_openspiel_random_simulation_tests_pass_at_unusual_tables(params):
     game = pyspiel.load_game("razz_env_stud8", params)
@@ -229,7 +229,7 @@ def test_an_illegal_id_is_refused_by_name_and_changes_nothing():
 
 
 def test_returns_are_chips_at_the_end_only_and_sum_to_zero():
-    game = pyspiel.load_game("razz_env_razz", {"players": 3})
+    game = pyspiel.load_game("razz_env_razz", {"num_seats": 3})
     state = game.new_initial_state()
     rng = random.Random(5)
     while not state.is_terminal():
@@ -353,7 +353,7 @@ def test_fuzz_parameters_give_a_game_or_one_clean_error(variant, params, seed):
                                                          min_size=1, max_size=40),
        name=st.sampled_from(["razz_env_stud8", "razz_env_minirazz", "razz_env_minirazz_large"]))
 def test_fuzz_action_ids_are_applied_or_refused_without_change(seed, actions, name):
-    game = pyspiel.load_game(name, {"players": 3, "starting_stack": 30})
+    game = pyspiel.load_game(name, {"num_seats": 3, "stacks": "30"})
     state = game.new_initial_state()
     rng = random.Random(seed)
     for action in actions:

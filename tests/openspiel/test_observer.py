@@ -55,8 +55,8 @@ def random_states(game: pyspiel.Game, hands: int, seed: int = 0):
 @pytest.mark.parametrize(("name", "players"), [("razz_env_razz", 2), ("razz_env_stud8", 5), ("razz_env_stud", 8),
                                               ("razz_env_minirazz", 2), ("razz_env_minirazz_large", 3)])
 def test_the_observation_is_the_environments_flat_vector_and_text(name, players):
-    game = pyspiel.load_game(name, {"players": players})
-    encoder = FlatEncoder(game.table.config)
+    game = pyspiel.load_game(name, {"num_seats": players})
+    encoder = FlatEncoder(game.config)
     assert game.observation_tensor_size() == encoder.size
     for state in random_states(game, 3):
         for seat in range(players):
@@ -65,8 +65,8 @@ def test_the_observation_is_the_environments_flat_vector_and_text(name, players)
 
 
 def test_the_information_state_is_seat_flat_vector_with_room_for_every_decision_and_dealing_streets():
-    game = pyspiel.load_game("razz_env_razz", {"players": 3})
-    config = game.table.config
+    game = pyspiel.load_game("razz_env_razz", {"num_seats": 3})
+    config = game.config
     flat = FlatEncoder(config, history_slots=recall_history_slots(config))
     assert game.information_state_tensor_size() == 3 + flat.size + 52 * 5
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
@@ -86,7 +86,7 @@ def test_the_information_state_is_seat_flat_vector_with_room_for_every_decision_
 
 def test_minirazz_information_state_is_sized_by_its_deck_and_streets():
     game = pyspiel.load_game("razz_env_minirazz")
-    config = game.table.config
+    config = game.config
     flat = FlatEncoder(config, history_slots=recall_history_slots(config))
     assert flat.card_width == 12 and game.information_state_tensor_size() == 2 + flat.size + 12 * 2
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
@@ -156,7 +156,7 @@ def test_a_raise_war_longer_than_the_flat_default_keeps_every_decision():
     state = drive(game, [LOW, HIGH], [BRING_IN] + [BET_RAISE] * 24)
     decisions = len(state.hand.history)
     assert state.hand.street == 3 and decisions == 25
-    default = FlatEncoder(game.table.config)
+    default = FlatEncoder(game.config)
     assert default.layout.view(default.encode(state.hand, 0), "history_overflow")[0] == 1.0
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
     observer.set_from(state, 0)

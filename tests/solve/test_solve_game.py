@@ -102,7 +102,7 @@ def test_suited_tree_has_the_same_betting_and_no_coins():
     (lambda: "stud", "stud is not a razz-family game"),
     (lambda: "razz", "razz deals down cards after the first street"),
     (lambda: HandConfig.create("minirazz", num_seats=3), r"heads-up \(2 seats\), got 3"),
-    (lambda: HandConfig.create("minirazz", raise_cap=None), "needs a raise cap"),
+    (lambda: HandConfig.create("minirazz", raise_cap=0), "needs a raise cap"),
     (lambda: HandConfig.create("minirazz", heads_up_uncapped=True), "needs a raise cap"),
     (lambda: HandConfig.create("minirazz", stacks=[12, 200]), r"at least 13 chips .* got \[12, 200\]"),
     (lambda: 42, "expected a variant name, a Variant or a HandConfig, got int"),

@@ -40,7 +40,7 @@ from razz_env.train.train import TrainingInterrupted
 torch.set_num_threads(1)
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLE = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+TABLE = HandConfig.create("razz", num_seats=2, stacks=1000)
 # A tiny learner: 2 environments, 256 steps per rollout, a 32-unit layer, a high learning rate.
 TINY = {"n_envs": 2, "net_arch": [32], "eval_every": 1024, "eval_deals": 10, "checkpoint_every": 1024,
         "algo_kwargs": {"n_steps": 128, "batch_size": 128, "n_epochs": 4, "learning_rate": 0.003, "gamma": 1.0,
@@ -124,7 +124,7 @@ def test_the_defaults_file_is_the_code_defaults():
     from_file = TrainConfig.from_yaml(ROOT / "configs" / "best_response.yaml")
     from_code = best_response_config("calling_station", steps=200_000, output="runs/best_response", seed=0)
     assert from_file == from_code
-    assert from_code.torch_threads == 1 and from_code.num_players == 2
+    assert from_code.torch_threads == 1 and from_code.num_seats == 2
     assert from_code.opponents.baselines == ("calling_station",) and from_code.eval_opponents == ("calling_station",)
     assert from_code.opponents.self_play_end == 0.0 and from_code.algorithm == "maskable_ppo"
 
@@ -137,7 +137,7 @@ def test_train_best_response_returns_a_spec_of_the_trained_model(tmp_path, monke
     assert result["steps"] == 2 * 128, "one whole rollout of the 2 environments"
     assert 0 < result["train_seconds"] < 600 and result["output"] == str(tmp_path / "br")
     spec = result["spec"]
-    assert spec["type"] == "sb3_model" and spec["variant"] == "razz" and spec["num_players"] == 2
+    assert spec["type"] == "sb3_model" and spec["variant"] == "razz" and spec["num_seats"] == 2
     assert spec["path"] == str((tmp_path / "br" / "checkpoints" / "step_256.zip").resolve())
     assert spec["sha256"] == hashlib.sha256(Path(spec["path"]).read_bytes()).hexdigest()
     recorded = json.loads((tmp_path / "br" / "config.json").read_text())
@@ -196,10 +196,10 @@ def test_a_changed_file_is_refused(run_copy, trained):
     ({"algorithm": "qrdqn"}, r"the file does not hold a qrdqn model \(AttributeError: "),
     ({"encoding": "pixels"}, "encoding: expected one of flat, ranks, flat8, ranks8, got 'pixels'"),
     ({"variant": "holdem"}, "variant: expected the variant the model was trained for"),
-    ({"num_players": 9}, "num_players: expected the seat count the model was trained for, 2 to 8 in razz; got 9"),
-    ({"variant": "minirazz_tiny", "num_players": 3}, "2 to 2 in minirazz_tiny; got 3"),
-    ({"num_players": True}, "num_players: expected the seat count"),
-    ({"num_players": 3}, r"observations of shape \(\d+,\) .* at 3 seats has shape"),
+    ({"num_seats": 9}, "num_seats: expected the seat count the model was trained for, 2 to 8 in razz; got 9"),
+    ({"variant": "minirazz_tiny", "num_seats": 3}, "2 to 2 in minirazz_tiny; got 3"),
+    ({"num_seats": True}, "num_seats: expected the seat count"),
+    ({"num_seats": 3}, r"observations of shape \(\d+,\) .* at 3 seats has shape"),
     ({"encoding": "ranks"}, "the ranks encoding of razz at 2 seats has shape"),
     ({"deterministic": "yes"}, "deterministic: expected true or false, got 'yes'"),
     ({"seed": False}, r"seed: expected an integer from 0 to 2\*\*63 - 1, or null; got False"),
@@ -211,7 +211,7 @@ def test_a_bad_spec_is_one_clear_error(trained, change, message):
         make_agent({**trained["spec"], **change})
 
 
-@pytest.mark.parametrize("missing", ["path", "sha256", "variant", "num_players"])
+@pytest.mark.parametrize("missing", ["path", "sha256", "variant", "num_seats"])
 def test_a_spec_without_a_required_key_is_refused(trained, missing):
     spec = {k: v for k, v in trained["spec"].items() if k != missing}
     with pytest.raises(TypeError, match=f"missing 1 required positional argument: '{missing}'"):

@@ -104,12 +104,12 @@ def test_arguments_give_a_config_or_one_clean_error(monkeypatch, changes):
             event("valid")
         assert list(Path(tmp).iterdir()) == [], "nothing is written before training starts"
         for config in calls:
-            assert config.num_players == 2 and config.opponents.self_play_end == 0
+            assert config.num_seats == 2 and config.opponents.self_play_end == 0
 
 
 SHIPPED = sb3_zoo.manifest()["ppo_razz"]
 VALID_SPEC = {"type": "sb3_model", "path": str(sb3_zoo.ZOO_DIR / SHIPPED["file"]), "sha256": SHIPPED["sha256"],
-              "algorithm": "maskable_ppo", "encoding": "flat", "variant": "razz", "num_players": 2}
+              "algorithm": "maskable_ppo", "encoding": "flat", "variant": "razz", "num_seats": 2}
 SPEC_KEYS = list(VALID_SPEC) + ["name", "deterministic", "seed", "unknown"]
 near_spec_values = st.one_of(
     scalars, st.sampled_from([SHIPPED["sha256"].upper(), SHIPPED["sha256"][:-1] + "0", "/", ".", "ppo_razz.zip",
@@ -128,7 +128,7 @@ def test_model_specs_build_a_legal_agent_or_one_clean_error(changes, drop):
         _clean(err)
         return
     event("valid")
-    config = HandConfig.create(spec["variant"], num_seats=spec["num_players"], starting_stack=1000)
+    config = HandConfig.create(spec["variant"], num_seats=spec["num_seats"], stacks=1000)
     hand = HandState(config, seed=2)
     observer = Observer(agent, config)
     agent.reset(hand.actor, hand.num_seats, spec["variant"])

@@ -35,7 +35,7 @@ def _run(folder: Path, rows: str, init_model: dict | None = None, hashes: dict |
          steps: int = 0, clock: dict | None = None) -> Path:
     folder.mkdir()
     (folder / "eval.csv").write_text(f"{HEADER},seats\n{rows}")
-    (folder / "config.json").write_text(json.dumps({"num_players": 2, "init_model": init_model}))
+    (folder / "config.json").write_text(json.dumps({"num_seats": 2, "init_model": init_model}))
     (folder / "hashes.json").write_text(json.dumps(hashes or {}))
     (folder / "summary.json").write_text(json.dumps({"steps": steps}))
     (folder / "clock.json").write_text(json.dumps(clock or {}))

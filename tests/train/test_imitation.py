@@ -39,7 +39,7 @@ class SeatKeeper:
 
 
 def _demonstrations(hands: int = 120, seed: int = 3) -> tuple[SeatKeeper, Demonstrations]:
-    table = HandConfig.create("stud", num_seats=2, starting_stack=1000)
+    table = HandConfig.create("stud", num_seats=2, stacks=1000)
     teacher = SeatKeeper()
     opponents = [make_agent("calling_station"), make_agent("rock")]
     return teacher, collect(teacher, opponents, [1, 1], table, make_encoder("flat", table), hands, seed)
@@ -88,7 +88,7 @@ def test_clone_fits_the_teachers_rule_and_leaves_the_models_optimizer_alone() ->
     from razz_env.envs.single_agent import SingleAgentEnv
 
     _, demos = _demonstrations(hands=300)
-    model = MaskablePPO("MlpPolicy", SingleAgentEnv(variant="stud", starting_stacks=1000),
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(variant="stud", stacks=1000),
                         policy_kwargs={"net_arch": [64]}, device="cpu", seed=0)
     before = agreement(model, demos)
     optimizer_state = model.policy.optimizer.state_dict()

@@ -114,7 +114,7 @@ def test_eval_csv_with_other_columns_is_refused(tmp_path):
         RunFolder(tmp_path).eval_rows()
 
 
-@pytest.mark.parametrize("config, seats", [({"num_players": 6}, "6"), ({"num_players": [2, 6]}, ""), ([], "")])
+@pytest.mark.parametrize("config, seats", [({"num_seats": 6}, "6"), ({"num_seats": [2, 6]}, ""), ([], "")])
 def test_eval_csv_written_before_the_seats_column_reads_at_the_runs_table_size(tmp_path, config, seats):
     """A run started before eval.csv had its ``seats`` column still resumes: its rows read at the one table size
     config.json names, and the next write adds the column."""

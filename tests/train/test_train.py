@@ -108,7 +108,7 @@ def test_trained_agents_never_send_an_illegal_action(tmp_path, algorithm):
         for parameter in model.policy.parameters():
             parameter.normal_(0, 3)
     agent = SB3Agent(model, deterministic=False, seed=1)
-    hand_config = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    hand_config = HandConfig.create("razz", num_seats=2, stacks=1000)
     encoder = make_encoder("flat", hand_config)
     chooser = random.Random(0)
     decisions = 0
@@ -329,10 +329,10 @@ INIT_MODEL_REFUSALS = [
     ("ppo", r"init_model: .*source.zip does not load as a ppo model \(TypeError: MaskableActorCriticPolicy"),
     ("wider", r"init_model: .*source.zip has another network than net_arch \[32\] and policy_kwargs \{\} build"),
     ("ranks", r"init_model: .*source.zip reads observations Box\(676,\) \(bounds \w{8}\) with actions "
-              r"\w*Discrete\(5\), but this table \(razz, 2 seats, starting_stacks 1000, encoding ranks\) has "
+              r"\w*Discrete\(5\), but this table \(razz, 2 seats, stacks 1000, encoding ranks\) has "
               r"Box\(442,\) \(bounds \w{8}\) with"),
     ("stacks", r"init_model: .*source.zip reads observations Box\(676,\) \(bounds (\w{8})\) .* this table \(razz, 2 "
-               r"seats, starting_stacks 500, encoding flat\) has Box\(676,\) \(bounds (?!\1)\w{8}\)"),
+               r"seats, stacks 500, encoding flat\) has Box\(676,\) \(bounds (?!\1)\w{8}\)"),
 ]
 
 
@@ -349,7 +349,7 @@ def test_init_model_refuses_a_file_that_does_not_fit_and_touches_nothing(tmp_pat
     elif case == "wider":
         overrides["net_arch"] = [32]
     elif case == "stacks":
-        overrides["starting_stacks"] = 500
+        overrides["stacks"] = 500
     else:
         overrides["encoding"] = "ranks"
     algorithm = "ppo" if case in ("ppo", "a2c") else "maskable_ppo"
@@ -370,14 +370,14 @@ def test_init_model_widen_from_starts_a_padded_mixed_size_run_from_a_heads_up_fl
 
     train(_config(tmp_path, "maskable_ppo", steps=128, seed=5), progress=False)
     init = {**_init_model(tmp_path / "maskable_ppo" / "final.zip"),
-            "widen_from": {"encoding": "flat", "num_players": 2}}
-    config = _config(tmp_path, "maskable_ppo", steps=128, encoding="flat8", num_players=[2, 6],
+            "widen_from": {"encoding": "flat", "num_seats": 2}}
+    config = _config(tmp_path, "maskable_ppo", steps=128, encoding="flat8", num_seats=[2, 6],
                      output=str(tmp_path / "wide"), init_model=init)
     venv = build_vec_env(config)
     model = build_model(config, venv, None)
     venv.close()
     initialise_from(model, config)
-    table = HandConfig.create("razz", num_seats=2, starting_stack=1000)
+    table = HandConfig.create("razz", num_seats=2, stacks=1000)
     source = SB3Agent.load(tmp_path / "maskable_ppo" / "final.zip", "maskable_ppo", init["sha256"]).model
     expected = widen_model(source, widening_columns(make_encoder("flat", table), make_encoder("flat8", table)),
                            model.observation_space)
@@ -389,26 +389,26 @@ def test_init_model_widen_from_starts_a_padded_mixed_size_run_from_a_heads_up_fl
 
 
 def test_init_model_widen_from_refuses_a_file_of_another_table_and_touches_nothing(tmp_path):
-    init = {**_saved_model(tmp_path, "heads_up"), "widen_from": {"encoding": "flat", "num_players": 3}}
-    config = _config(tmp_path, "maskable_ppo", encoding="flat8", num_players=[2, 6], output=str(tmp_path / "run"),
+    init = {**_saved_model(tmp_path, "heads_up"), "widen_from": {"encoding": "flat", "num_seats": 3}}
+    config = _config(tmp_path, "maskable_ppo", encoding="flat8", num_seats=[2, 6], output=str(tmp_path / "run"),
                      init_model=init)
     for dry_run in (True, False):
         with pytest.raises(ConfigError, match=r"init_model: .*heads_up.zip reads observations Box\(676,\) \(bounds "
-                           r"\w{8}\), not those of widen_from \(flat at 3 seats, razz, starting_stacks 1000\): "
+                           r"\w{8}\), not those of widen_from \(flat at 3 seats, razz, stacks 1000\): "
                            r"Box\(\d+,\)"):
             train(config, progress=False, dry_run=dry_run)
     assert not (tmp_path / "run").exists()
 
 
 def test_init_model_of_one_padded_layout_starts_a_mixed_size_run_and_another_layout_is_refused(tmp_path):
-    """A heads-up flat8 model starts a ``num_players: [2, 6]`` run (one layout for every size); a model of
+    """A heads-up flat8 model starts a ``num_seats: [2, 6]`` run (one layout for every size); a model of
     other stacks is refused naming both table sizes, before the folder is touched."""
     init = _saved_model(tmp_path, "heads_up", encoding="flat8")
-    mixed = {"encoding": "flat8", "num_players": [2, 6], "output": str(tmp_path / "run")}
+    mixed = {"encoding": "flat8", "num_seats": [2, 6], "output": str(tmp_path / "run")}
     plan = train(_config(tmp_path, "maskable_ppo", init_model=init, **mixed), progress=False, dry_run=True)
-    assert plan["config"]["num_players"] == [2, 6] and plan["start_steps"] == 0
-    other = _saved_model(tmp_path, "deep", encoding="flat8", starting_stacks=5000)
-    with pytest.raises(ConfigError, match=r"but this table \(razz, 2/6 seats, starting_stacks 1000, encoding flat8\)"):
+    assert plan["config"]["num_seats"] == [2, 6] and plan["start_steps"] == 0
+    other = _saved_model(tmp_path, "deep", encoding="flat8", stacks=5000)
+    with pytest.raises(ConfigError, match=r"but this table \(razz, 2/6 seats, stacks 1000, encoding flat8\)"):
         train(_config(tmp_path, "maskable_ppo", init_model=other, **mixed), progress=False, dry_run=True)
     assert not (tmp_path / "run").exists()
 

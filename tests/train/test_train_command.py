@@ -53,8 +53,8 @@ def _refused(capsys, argv) -> str:
     ("learning_rate: 0.1\n", "train config: unknown key(s) ['learning_rate']; known: ['algo_kwargs'"),
     ("n_envs: two\n", "n_envs: expected an integer, got 'two'"),
     ("opponents: {max_snapshots: 0}\n", "opponents.max_snapshots: expected a positive integer, got 0"),
-    ("num_players: [2, 6]\n", "num_players: a list of table sizes needs a padded encoding"),
-    ("num_players: [2, 6]\nencoding: flat8\nn_envs: 3\n", "n_envs: expected a multiple of the 2 table sizes"),
+    ("num_seats: [2, 6]\n", "num_seats: a list of table sizes needs a padded encoding"),
+    ("num_seats: [2, 6]\nencoding: flat8\nn_envs: 3\n", "n_envs: expected a multiple of the 2 table sizes"),
 ])
 def test_bad_config_files_are_one_line_and_create_nothing(tmp_path, capsys, text, message):
     path = tmp_path / "c.yaml"
@@ -133,7 +133,6 @@ def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
     """A MaskablePPO run on MiniRazz through the ordinary command: its stakes, its 188-float observation, its
     opponents; the checkpoint loads back as an agent of that table and plays it."""
     from razz_env.agents.registry import make_agent
-    from razz_env.engine.config import HandConfig
     from razz_env.evaluate.match import play_deals
     from razz_env.train.config import TrainConfig
 
@@ -154,10 +153,10 @@ def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
     checkpoint = sorted((run / "checkpoints").glob("step_*.zip"))[-1]
     sha256 = hashlib.sha256(checkpoint.read_bytes()).hexdigest()
     agent = make_agent({"type": "sb3_model", "path": str(checkpoint), "sha256": sha256, "variant": "minirazz",
-                        "num_players": 2})
+                        "num_seats": 2})
     assert agent.variants == ("minirazz",)
-    table = TrainConfig.from_yaml(path).table_kwargs()
-    hand_config = HandConfig.create("minirazz", starting_stack=table["starting_stacks"])
+    table = TrainConfig.from_yaml(path).table()
+    hand_config = table.hand_config()
     tables = play_deals([agent, make_agent("random", seed=1)], hand_config, 10, "check")
     assert len(tables) == 20 and all(t.hand.is_over for t in tables)
     with pytest.raises(ValueError, match="cannot be seated at razz"):
@@ -182,7 +181,7 @@ def test_a_flat8_model_trained_heads_up_plays_two_to_eight_handed(tmp_path, caps
     assert json.loads((run / "config.json").read_text())["encoding"] == "flat8"
     checkpoint = sorted((run / "checkpoints").glob("step_*.zip"))[-1]
     spec = {"type": "sb3_model", "path": str(checkpoint), "sha256": hashlib.sha256(checkpoint.read_bytes()).hexdigest(),
-            "variant": "razz", "num_players": 2, "encoding": "flat8"}
+            "variant": "razz", "num_seats": 2, "encoding": "flat8"}
     agent = make_agent(spec)
     assert agent.model.observation_space.shape == (2068,)
     assert (agent.variants, agent.seat_counts) == (("razz",), (2, 3, 4, 5, 6, 7, 8))
@@ -199,7 +198,7 @@ def test_a_flat8_model_trained_heads_up_plays_two_to_eight_handed(tmp_path, caps
 
 
 def test_mixed_table_sizes_train_evaluate_and_save_a_model_that_plays_two_to_eight_handed(tmp_path, capsys):
-    """``num_players: [2, 6]`` with flat8: the environments alternate heads-up and 6-max tables, each
+    """``num_seats: [2, 6]`` with flat8: the environments alternate heads-up and 6-max tables, each
     evaluation is a row per table size and opponent (``seats`` column), config.json and summary.json record
     the sizes, and the final model plays 2, 6 and 8 handed."""
     from razz_env.agents.registry import make_agent
@@ -210,11 +209,11 @@ def test_mixed_table_sizes_train_evaluate_and_save_a_model_that_plays_two_to_eig
 
     path = tmp_path / "mixed.yaml"
     tiny = TINY.format(steps=256, eval_every=128).replace("n_envs: 2\n", "n_envs: 4\n")
-    path.write_text(tiny + "num_players: [2, 6]\nencoding: flat8\neval_opponents: [calling_station, tag]\n")
+    path.write_text(tiny + "num_seats: [2, 6]\nencoding: flat8\neval_opponents: [calling_station, tag]\n")
     run = tmp_path / "run"
     assert main(["train", "--config", str(path), "--output", str(run), "--quiet"]) == 0
     capsys.readouterr()
-    assert json.loads((run / "config.json").read_text())["num_players"] == [2, 6]
+    assert json.loads((run / "config.json").read_text())["num_seats"] == [2, 6]
     summary = json.loads((run / "summary.json").read_text())
     assert summary["seat_counts"] == [2, 6] and summary["steps"] == 256
     assert [(row["opponent"], row["seats"]) for row in summary["final_eval"]] == [
@@ -232,7 +231,7 @@ def test_mixed_table_sizes_train_evaluate_and_save_a_model_that_plays_two_to_eig
         venv.close()
     final = run / "final.zip"
     spec = {"type": "sb3_model", "path": str(final), "sha256": hashlib.sha256(final.read_bytes()).hexdigest(),
-            "variant": "razz", "num_players": 6, "encoding": "flat8"}
+            "variant": "razz", "num_seats": 6, "encoding": "flat8"}
     agent = make_agent(spec)
     for seats in (2, 6, 8):
         players = [agent] + [make_agent("tag") for _ in range(seats - 1)]

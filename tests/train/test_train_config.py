@@ -10,6 +10,7 @@ pytest.importorskip("sb3_contrib")
 
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import read_settings_file
+from razz_env.engine.table import Table
 from razz_env.recipes import load_recipe, recipe_names
 from razz_env.train.config import OpponentPoolConfig, TrainConfig
 
@@ -66,7 +67,7 @@ def test_config_errors_name_the_field():
     ({"eval_opponents": ["random", {"type": "monte_carlo", "sample": 3}]}, "eval_opponents[1]: agent 'monte_carlo'"),
     ({"eval_opponents": [7]}, "eval_opponents[0]: expected an agent name or a mapping with 'type', got 7"),
     ({"eval_opponents": []}, "eval_opponents: expected at least one agent"),
-    ({"num_players": 3, "eval_opponents": ["ppo_razz"]},
+    ({"num_seats": 3, "eval_opponents": ["ppo_razz"]},
      "eval_opponents[0]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 3 seats"),
     ({"variant": "stud", "opponents": {"baselines": ["qrdqn_razz"], "weights": [1]}},
      "opponents.baselines[0]: agent 'qrdqn_razz' plays razz"),
@@ -91,29 +92,32 @@ def test_config_errors_name_the_field():
     ({"policy_kwargs": {"net_arch": [8]}}, "policy_kwargs.net_arch: not settable here (use the net_arch field)"),
     ({"policy_kwargs": {"activation_fn": "relu"}}, "policy_kwargs.activation_fn: expected a Python class"),
     ({"policy_kwargs": {"n_quantiles": 5}}, "policy_kwargs: unknown key 'n_quantiles'"),
-    ({"num_players": 9}, "num_players: "),
-    ({"num_players": [2, 6]}, "num_players: a list of table sizes needs a padded encoding (one observation layout "
+    ({"num_seats": 9}, "num_seats: "),
+    ({"num_seats": [2, 6]}, "num_seats: a list of table sizes needs a padded encoding (one observation layout "
                               "for every size), got encoding 'flat'; set encoding to one of flat8, ranks8"),
-    ({"num_players": [2, 6], "encoding": "ranks"}, "num_players: a list of table sizes needs a padded encoding"),
-    ({"num_players": [6], "encoding": "flat8"}, "num_players: expected a seat count, or a list of two or more "
+    ({"num_seats": [2, 6], "encoding": "ranks"}, "num_seats: a list of table sizes needs a padded encoding"),
+    ({"num_seats": [6], "encoding": "flat8"}, "num_seats: expected a seat count, or a list of two or more "
                                                 "different seat counts (mixed table sizes), got [6]"),
-    ({"num_players": [], "encoding": "flat8"}, "num_players: expected a seat count, or a list of two or more"),
-    ({"num_players": [2, 6, 2], "encoding": "flat8"}, "different seat counts (mixed table sizes), got [2, 6, 2]"),
-    ({"num_players": [2, 9], "encoding": "flat8"}, "num_players: must be at most 8, got 9"),
-    ({"num_players": [2, 1], "encoding": "flat8"}, "num_players: must be at least 2, got 1"),
-    ({"num_players": [2, "six"], "encoding": "flat8"},
-     "num_players: expected an integer or a list of integers, got [2, 'six']"),
-    ({"num_players": [2, True], "encoding": "flat8"}, "num_players: expected an integer or a list of integers"),
-    ({"num_players": [2, 3, 6], "encoding": "flat8", "n_envs": 8},
-     "n_envs: expected a multiple of the 3 table sizes in num_players (environment i plays num_players[i % 3] "
+    ({"num_seats": [], "encoding": "flat8"}, "num_seats: expected a seat count, or a list of two or more"),
+    ({"num_seats": [2, 6, 2], "encoding": "flat8"}, "different seat counts (mixed table sizes), got [2, 6, 2]"),
+    ({"num_seats": [2, 9], "encoding": "flat8"}, "num_seats: must be at most 8, got 9"),
+    ({"num_seats": [2, 1], "encoding": "flat8"}, "num_seats: must be at least 2, got 1"),
+    ({"num_seats": [2, "six"], "encoding": "flat8"},
+     "num_seats: expected an integer or a list of integers, got [2, 'six']"),
+    ({"num_seats": [2, True], "encoding": "flat8"}, "num_seats: expected an integer or a list of integers"),
+    ({"num_seats": [2, 3, 6], "encoding": "flat8", "n_envs": 8},
+     "n_envs: expected a multiple of the 3 table sizes in num_seats (environment i plays num_seats[i % 3] "
      "seats), got 8"),
-    ({"num_players": [2, 6], "encoding": "flat8", "vec_env": "batch"},
-     "vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of num_players"),
-    ({"num_players": [2, 6], "encoding": "flat8", "eval_opponents": ["random", "ppo_razz"]},
+    ({"num_seats": [2, 6], "encoding": "flat8", "vec_env": "batch"},
+     "vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of num_seats"),
+    ({"num_seats": [2, 6], "encoding": "flat8", "eval_opponents": ["random", "ppo_razz"]},
      "eval_opponents[1]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 6 seats"),
-    ({"num_players": [6, 2], "encoding": "flat8", "opponents": {"baselines": ["ppo_razz"], "weights": [1]}},
+    ({"num_seats": [6, 2], "encoding": "flat8", "opponents": {"baselines": ["ppo_razz"], "weights": [1]}},
      "opponents.baselines[0]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 6 seats"),
-    ({"starting_stacks": "deep"}, "starting_stacks: expected an integer, got 'deep'"),
+    ({"stacks": "deep"}, "stacks: expected an integer or a list of integers, got 'deep'"),
+    ({"stacks": [100, 100, 100]}, "stacks: 3 stacks given for num_seats=2"),
+    ({"raise_cap": -1}, "raise_cap: expected 0 (no cap) or a positive number of bets and raises, got -1"),
+    ({"street_bets": [5, 5]}, "street_bets: expected 5 sizes (3rd to 7th street), got 2"),
     ({"ante": -1}, "ante"),
     ({"variant": "holdem"}, "variant: unknown variant 'holdem'"),
     ({"encoding": "pixels"}, "encoding: unknown encoding 'pixels'; known: flat"),
@@ -137,21 +141,21 @@ def test_config_errors_name_the_field():
      "init_model.sha256: expected the file's SHA-256 as 64 hex digits, got 'abc'"),
     ({"init_model": {"path": "a.zip", "sha256": None}}, "init_model.sha256: expected a string, got None"),
     ({"encoding": "flat8", "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": "flat"}},
-     "init_model.widen_from: expected a mapping with exactly encoding, num_players"),
+     "init_model.widen_from: expected a mapping with exactly encoding, num_seats"),
     ({"encoding": "flat8", "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat"}}},
-     "init_model.widen_from: expected a mapping with exactly encoding, num_players"),
+     "init_model.widen_from: expected a mapping with exactly encoding, num_seats"),
     ({"encoding": "flat8",
-      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "ranks", "num_players": 2}}},
+      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "ranks", "num_seats": 2}}},
      "init_model.widen_from.encoding: a file is widened from the fixed-size twin of the config's encoding 'flat8', so "
      "only 'flat' is allowed, got 'ranks'"),
-    ({"init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_players": 2}}},
+    ({"init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_seats": 2}}},
      "so nothing: widening needs a padded encoding (flat8 or ranks8) is allowed, got 'flat'"),
     ({"encoding": "flat8",
-      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_players": 9}}},
-     "init_model.widen_from.num_players: expected a table size from 2 to 8, got 9"),
+      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_seats": 9}}},
+     "init_model.widen_from.num_seats: expected a table size from 2 to 8, got 9"),
     ({"encoding": "flat8",
-      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_players": True}}},
-     "init_model.widen_from.num_players: expected an integer, got True"),
+      "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_seats": True}}},
+     "init_model.widen_from.num_seats: expected an integer, got True"),
 ])
 def test_bad_values_name_the_field(data, message):
     with pytest.raises(ConfigError) as err:
@@ -164,22 +168,23 @@ def test_init_model_is_recorded_with_its_sha256_in_lower_case():
     assert config.init_model == {"path": "runs/a/final.zip", "sha256": "ab" * 32}
     assert config.to_dict()["init_model"] == config.init_model
     assert TrainConfig.from_dict({}).init_model is None
-    widen_from = {"encoding": "flat", "num_players": 2}
+    widen_from = {"encoding": "flat", "num_seats": 2}
     wide = TrainConfig.from_dict({"encoding": "flat8",
                                   "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": widen_from}})
     assert wide.to_dict()["init_model"]["widen_from"] == widen_from
 
 
 def test_a_list_of_table_sizes_is_kept_in_order_and_recorded_as_a_list():
-    config = TrainConfig.from_dict({"num_players": [6, 2, 3], "encoding": "ranks8", "n_envs": 6})
-    assert (config.num_players, config.seat_counts, config.mixed_sizes) == ((6, 2, 3), (6, 2, 3), True)
-    assert config.to_dict()["num_players"] == [6, 2, 3]
+    config = TrainConfig.from_dict({"num_seats": [6, 2, 3], "encoding": "ranks8", "n_envs": 6})
+    assert (config.num_seats, config.seat_counts, config.mixed_sizes) == ((6, 2, 3), (6, 2, 3), True)
+    assert config.to_dict()["num_seats"] == [6, 2, 3]
     assert TrainConfig.from_dict(config.to_dict()) == config
-    assert config.table_kwargs(3)["num_players"] == 3
-    with pytest.raises(ValueError, match=r"table_kwargs: name one of the table sizes \[6, 2, 3\]"):
-        config.table_kwargs()
-    single = TrainConfig.from_dict({"num_players": 6})
-    assert (single.seat_counts, single.mixed_sizes, single.table_kwargs()["num_players"]) == ((6,), False, 6)
+    assert config.env_kwargs(3)["table"] == config.table(3) == Table(num_seats=3, stacks=1000)
+    with pytest.raises(ValueError, match=r"env_kwargs: name one of the table sizes \[6, 2, 3\]"):
+        config.env_kwargs()
+    single = TrainConfig.from_dict({"num_seats": 6, "raise_cap": 0})
+    assert (single.seat_counts, single.mixed_sizes) == ((6,), False)
+    assert single.env_kwargs() == {"table": Table(num_seats=6, stacks=1000, raise_cap=0), "encoding": "flat"}
 
 
 def test_qrdqn_takes_its_own_policy_keywords():

@@ -91,8 +91,8 @@ def trained_pair():
     from razz_env.envs.single_agent import SingleAgentEnv
 
     torch.manual_seed(0)
-    table = HandConfig.create("razz", num_seats=2, starting_stack=1000)
-    model = MaskablePPO("MlpPolicy", SingleAgentEnv(starting_stacks=1000), policy_kwargs={"net_arch": [16]},
+    table = HandConfig.create("razz", num_seats=2, stacks=1000)
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(stacks=1000), policy_kwargs={"net_arch": [16]},
                         device="cpu", seed=0)
     source, target = make_encoder("flat", table), make_encoder("flat8", table)
     pairs = [(source.encode(hand, seat), target.encode(hand, seat)) for hand, seat in decision_points(table, 8, 3)]
