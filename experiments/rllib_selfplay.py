@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from razz_env.encoding.interface import Observation
+from razz_env.encoding.interface import Declaration, Observation
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = {"variant": "razz", "num_players": 2, "starting_stacks": 1000}
@@ -66,9 +66,8 @@ class RLlibPolicyAgent:
     (``action_probabilities``), so ``razz exploit`` can measure it.
     """
 
-    observes = ("vector",)
-    variants = ("razz",)
-    seat_counts = (2,)
+    declaration = Declaration(observes=("vector",), variants=("razz",), seat_counts=(2,), states_policy=True,
+                              acts_in_batch=True)
 
     def __init__(self, weights: str = "experiments/rllib_selfplay/policy.npz", sample: bool = False,
                  seed: int | None = None, name: str = "rllib_selfplay") -> None:

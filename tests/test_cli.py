@@ -388,9 +388,12 @@ def test_agents_lists_every_agent_with_its_tables_and_idea(capsys):
 USER_BOTS = """
 import numpy as np
 
+from razz_env.encoding.interface import Declaration
+
 
 class MyBot:
     name = "mybot"
+    declaration = Declaration(observes=())
 
     def __init__(self, aggression=1, seed=None):
         self.aggression = aggression
