@@ -162,7 +162,7 @@ def play_cli(
     except (ConfigError, ValueError, TypeError, UnknownAgentError) as err:
         output_fn(f"razz play: {err}")
         return 2
-    names = {seat: "you"} | {s: f"seat {s} ({getattr(a, 'name', type(a).__name__)})" for s, a in agents.items()}
+    names = {seat: "you"} | {s: f"seat {s} ({a.name})" for s, a in agents.items()}
     totals = [0] * num_seats
     played = 0
     output_fn(f"{config.variant.title}: you are seat {seat} of {num_seats}; keys f/c/b/i/B, q quits")

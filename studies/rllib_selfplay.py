@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from razz_env.encoding.interface import Observation
+from razz_env.encoding.interface import Declaration, Observation
 from razz_env.engine.errors import ConfigError
 
 T = TypeVar("T")
@@ -86,9 +86,8 @@ class RLlibPolicyAgent:
     (``action_probabilities``), so ``razz exploit`` can measure it.
     """
 
-    observes = ("vector",)
-    variants = ("razz",)
-    seat_counts = (2,)
+    declaration = Declaration(observes=("vector",), variants=("razz",), seat_counts=(2,), states_policy=True,
+                              acts_in_batch=True)
 
     def __init__(self, weights: str = "runs/rllib_selfplay/policy.npz", sample: bool = False,
                  seed: int | None = None, name: str = "rllib_selfplay") -> None:

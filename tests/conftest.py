@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD
-from razz_env.encoding.interface import Observation
+from razz_env.encoding.interface import Declaration, Observation
 
 
 def pytest_configure(config) -> None:
@@ -23,6 +23,7 @@ class RandomStub:
     """Uniform over the legal ids, seeded."""
 
     name = "random-stub"
+    declaration = Declaration()
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -37,6 +38,7 @@ class RandomStub:
 
 class PreferenceStub:
     """Plays the first legal id of a fixed preference list (e.g. a folder or a calling station)."""
+    declaration = Declaration()
 
     def __init__(self, name: str, preferences: tuple[int, ...]) -> None:
         self.name = name

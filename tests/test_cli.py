@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import json
 import os
 import subprocess
@@ -388,9 +389,12 @@ def test_agents_lists_every_agent_with_its_tables_and_idea(capsys):
 USER_BOTS = """
 import numpy as np
 
+from razz_env.encoding.interface import Declaration
+
 
 class MyBot:
     name = "mybot"
+    declaration = Declaration(observes=())
 
     def __init__(self, aggression=1, seed=None):
         self.aggression = aggression
@@ -536,7 +540,8 @@ def test_exploit_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path,
     from razz_env.agents.registry import register
     from razz_env.agents.simple import CallingStation
 
-    register("cli_test_razz_only", replace=True)(type("RazzOnly", (CallingStation,), {"variants": ("razz",)}))
+    razz_only = dataclasses.replace(CallingStation.declaration, variants=("razz",))
+    register("cli_test_razz_only", replace=True)(type("RazzOnly", (CallingStation,), {"declaration": razz_only}))
     folder = tmp_path / "exploit"
     assert main(["exploit", *argv, "--output", str(folder)]) == 2
     err = capsys.readouterr().err

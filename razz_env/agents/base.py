@@ -1,8 +1,9 @@
 """What every agent in the zoo builds on: the interface, plus a small convenience base class.
 
-The interface itself lives in :mod:`razz_env.encoding.interface` (``reset`` then ``act(observation) -> id``);
-it is re-exported here so agent modules import from one place. :class:`BaseAgent` only adds
-bookkeeping that every rule agent repeats (a name, a no-op ``reset``, reading the legal ids
+The interface itself lives in :mod:`razz_env.encoding.interface` (``reset`` then ``act(observation) -> id``,
+and a :class:`Declaration`); it is re-exported here so agent modules import from one place. :class:`BaseAgent`
+only adds bookkeeping that every rule agent repeats (a name, a default declaration, a no-op ``reset``, reading
+the legal ids
 off the mask, picking the first legal one of a list of preferences, checking or folding when it
 wants no part, stating a deterministic choice as a one-hot policy); it knows nothing of the game's rules.
 """
@@ -14,20 +15,20 @@ from collections.abc import Iterable
 import numpy as np
 
 from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
-from razz_env.encoding.interface import Agent, Observation, act_batch
+from razz_env.encoding.interface import Agent, Declaration, Observation, act_batch
 
-__all__ = ["SEVEN_CARD_GAMES", "Agent", "BaseAgent", "Observation", "act_batch"]
-
-SEVEN_CARD_GAMES = ("razz", "action_razz", "stud", "stud8")
-"""The 52-card seven-card stud variants: what agents that read cards with seven-card rules declare they play
-(as ``variants``), so a harness refuses to seat them at a MiniRazz table
-(:func:`razz_env.encoding.interface.seating_problem`)."""
+__all__ = ["Agent", "BaseAgent", "Declaration", "Observation", "act_batch"]
 
 
 class BaseAgent:
-    """A convenience base for hand-written agents; subclasses implement :meth:`act`."""
+    """A convenience base for hand-written agents; subclasses implement :meth:`act` and declare what they do.
+
+    The default declaration reads the seat view only, plays every table, states no policy and acts one
+    decision at a time.
+    """
 
     name = "agent"
+    declaration = Declaration()
 
     def __init__(self, name: str | None = None) -> None:
         if name is not None:

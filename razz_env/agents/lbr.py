@@ -47,7 +47,6 @@ from typing import Any
 
 import numpy as np
 
-from razz_env.agents.base import SEVEN_CARD_GAMES
 from razz_env.agents.registry import make_agent, register
 from razz_env.encoding.actions import (
     BET_BIG,
@@ -60,12 +59,20 @@ from razz_env.encoding.actions import (
     mask_for,
     to_engine,
 )
-from razz_env.encoding.interface import Observation, Observer, action_probabilities, seating_problem
+from razz_env.encoding.interface import (
+    Declaration,
+    Observation,
+    Observer,
+    action_probabilities,
+    declaration_of,
+    seating_problem,
+)
 from razz_env.encoding.table import TableEncoder
 from razz_env.engine.cards import DECK_SIZE
 from razz_env.engine.config import HandConfig
 from razz_env.engine.equity import DEFAULT_RANGE_MAX_OUTCOMES, range_equity
 from razz_env.engine.state import HandState
+from razz_env.engine.variants import SEVEN_CARD_GAMES
 from razz_env.engine.view import SeatView
 
 SEATS = 2
@@ -182,12 +189,10 @@ class LocalBestResponse:
     ``suit_blind`` (razz and Action Razz): ask the target once per rank multiset of down cards (one
     holding stands for all with its ranks), up to 12 times fewer queries on pairs and 23 on triples:
     exact for a target whose policy ignores suits (as razz is played), an approximation otherwise.
-    LBR plays the seven-card games its target plays (``variants``, from :data:`~razz_env.agents.base.SEVEN_CARD_GAMES`);
-    MiniRazz is small enough for an exact best response instead.
+    LBR plays the seven-card games its target plays (its declaration's ``variants``, from
+    :data:`~razz_env.engine.variants.SEVEN_CARD_GAMES`); MiniRazz is small enough for an exact best response
+    instead. It reads the view, plays heads-up, acts in batch and states no policy.
     """
-
-    observes = ("view",)
-    seat_counts = (SEATS,)
 
     def __init__(self, target: str | Mapping[str, Any], *, stacks: int = 1000, ante: int = 1,
                  bring_in: int = 2, small_bet: int = 5, big_bet: int = 10, raise_cap: int | None = 4,
@@ -195,16 +200,16 @@ class LocalBestResponse:
                  seed: int | None = None, name: str = "lbr") -> None:
         self.name = name
         self.target = make_agent(target, seed=seed)
-        if not (callable(getattr(self.target, "action_probabilities", None))
-                or callable(getattr(self.target, "action_probabilities_batch", None))):
-            raise ValueError(f"target {getattr(self.target, 'name', target)!r} states no policy (no "
-                             f"action_probabilities); a local best response needs the opponent's policy")
-        plays = getattr(self.target, "variants", None)
-        self.variants = tuple(v for v in SEVEN_CARD_GAMES if plays is None or v in plays)
-        if not self.variants:
-            raise ValueError(f"target {getattr(self.target, 'name', target)!r} plays {' or '.join(plays)}; LBR "
-                             f"plays the seven-card games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are "
-                             f"sets of down cards from 52")
+        declared = declaration_of(self.target)
+        if not declared.states_policy:
+            raise ValueError(f"target {self.target.name!r} states no policy (no action_probabilities); a local "
+                             f"best response needs the opponent's policy")
+        plays = declared.variants
+        variants = tuple(v for v in SEVEN_CARD_GAMES if plays is None or v in plays)
+        if not variants:
+            raise ValueError(f"target {self.target.name!r} plays {' or '.join(plays)}; LBR plays the seven-card "
+                             f"games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are sets of down cards from 52")
+        self.declaration = Declaration(variants=variants, seat_counts=(SEATS,), acts_in_batch=True)
         self.stakes = {"stacks": stacks, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
                        "big_bet": big_bet, "raise_cap": raise_cap}
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
@@ -223,7 +228,7 @@ class LocalBestResponse:
         self.observations_asked = 0
         self._variant = ""
         self._config = self._observer = None
-        self._setup(self.variants[0])
+        self._setup(variants[0])
         self._ranges: dict[tuple, OpponentRange] = {}
 
     def _setup(self, variant: str) -> None:
@@ -519,6 +524,6 @@ def _check_policy(probabilities: np.ndarray, masks: np.ndarray, target: Any) -> 
     bad |= (probabilities * (masks == 0) > _PROBABILITY_SLACK).any(axis=1)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"target {getattr(target, 'name', target)!r}: action_probabilities gave "
+        raise ValueError(f"target {target.name!r}: action_probabilities gave "
                          f"{np.round(probabilities[row], 6).tolist()} for mask {masks[row].tolist()}: not a "
                          f"distribution over the legal ids")

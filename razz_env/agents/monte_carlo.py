@@ -41,12 +41,12 @@ from numbers import Real
 
 import numpy as np
 
-from razz_env.agents.base import SEVEN_CARD_GAMES, BaseAgent, Observation
+from razz_env.agents.base import BaseAgent, Declaration, Observation
 from razz_env.agents.registry import register
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD
 from razz_env.engine import hand_value
 from razz_env.engine.cards import DECK_SIZE
-from razz_env.engine.variants import get_variant
+from razz_env.engine.variants import SEVEN_CARD_GAMES, get_variant
 from razz_env.engine.view import SeatView
 
 HAND_SIZE = 7
@@ -72,7 +72,8 @@ class MonteCarloAgent(BaseAgent):
     """Plays pot odds against a sampled equity; see the module docstring."""
 
     name = "monte_carlo"
-    variants = SEVEN_CARD_GAMES  # it deals out seven cards from 52 and scores five-card showdowns
+    # it deals out seven cards from 52 and scores five-card showdowns
+    declaration = Declaration(variants=SEVEN_CARD_GAMES, states_policy=True)
 
     def __init__(
         self,

@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from razz_env.agents.base import SEVEN_CARD_GAMES, BaseAgent, Observation
+from razz_env.agents.base import BaseAgent, Declaration, Observation
 from razz_env.agents.handread import (
     BRICK,
     FACE_RANKS,
@@ -57,6 +57,7 @@ from razz_env.agents.handread import (
 from razz_env.agents.registry import register
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
 from razz_env.engine.actions import AGGRESSIVE
+from razz_env.engine.variants import SEVEN_CARD_GAMES
 from razz_env.engine.view import SeatView
 
 LOW_VARIANTS = ("razz", "action_razz")
@@ -106,7 +107,8 @@ class RazzHeuristic(BaseAgent):
     """Hand-crafted razz (and Action Razz) player; see the module docstring for the plan."""
 
     name = "razz_heuristic"
-    variants = SEVEN_CARD_GAMES  # its card reading is seven-card stud's (5-card lows, 3rd to 7th street)
+    # its card reading is seven-card stud's (5-card lows, 3rd to 7th street)
+    declaration = Declaration(variants=SEVEN_CARD_GAMES, states_policy=True)
     PLAY = 2.0  # enter the pot: an unpaired 8-low start
     COMPLETE = 3.0  # complete (or raise the bring-in): a 7-low start
     RERAISE = 5.0  # raise a completion: a 5-low start

@@ -13,7 +13,8 @@ An agent of the user's own code needs no registration: the type ``"module:Class"
 factory it names, e.g. ``{"type": "mybots:MyBot", "aggression": 2}``. The current directory
 is on that path (as with ``python -m``), so ``mybots.py`` beside a tournament config works;
 worker processes resolve the same reference. An unknown module, a missing name or an object
-that is not an agent (no ``reset`` and ``act``) is one :class:`AgentSpecError` saying which.
+that is not an agent (no ``reset`` and ``act``, or no :class:`~razz_env.encoding.interface.Declaration` as its
+``declaration``) is one :class:`AgentSpecError` saying which.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from razz_env.agents.base import Agent
+from razz_env.encoding.interface import Declaration, declaration_of
+from razz_env.engine.errors import ConfigError
 
 Factory = Callable[..., Agent]
 F = TypeVar("F", bound=Factory)
@@ -51,7 +54,7 @@ class UnknownAgentError(AgentSpecError, KeyError):
 
 
 class NotAnAgentError(AgentSpecError, TypeError):
-    """A ``module:Class`` reference (or a factory's product) without an agent's ``reset`` and ``act``."""
+    """A ``module:Class`` reference (or a factory's product) without an agent's ``reset``, ``act`` and declaration."""
 
 
 def register(name: str, *, replace: bool = False) -> Callable[[F], F]:
@@ -198,6 +201,10 @@ def make_agent(spec: str | Mapping[str, Any], seed: int | None = None) -> Agent:
         raise TypeError(f"agent {name!r}: bad arguments {sorted(kwargs)}: {err}") from err
     _check_agent(name, agent, f"what {getattr(factory, '__name__', 'its factory')} built "
                               f"({type(agent).__name__})")
+    try:
+        declaration_of(agent)
+    except ConfigError as err:
+        raise NotAnAgentError(str(err)) from None
     return agent
 
 
@@ -220,22 +227,19 @@ def describe_agent(name: str) -> AgentInfo:
     """The :class:`AgentInfo` of a registered name or ``module:Class`` reference.
 
     The idea is the factory's ``idea`` attribute, else the first sentence of its docstring. The tables come
-    from ``variants`` / ``seat_counts`` on the factory, else on an agent built with no arguments (a trained
-    agent loads its verified model for this); a factory that needs arguments leaves them to the spec.
+    from the declaration of a factory function (``factory.declaration``), else of an agent built with no
+    arguments (a trained agent loads its verified model for this); a factory that needs arguments leaves
+    them to the spec.
     """
     factory = get_factory(name)
-    declared = {key: getattr(factory, key, None) for key in ("variants", "seat_counts")}
-    known = True
-    if not isinstance(factory, type) or any(value is None for value in declared.values()):
+    declared = None if isinstance(factory, type) else getattr(factory, "declaration", None)
+    if not isinstance(declared, Declaration):
         try:
             agent = factory()
         except TypeError:
-            known = False
-        else:
-            declared = {key: declared[key] or getattr(agent, key, None) for key in declared}
-    variants, seats = declared["variants"], declared["seat_counts"]
-    return AgentInfo(name, _idea(factory), tuple(variants) if variants is not None else None,
-                     tuple(seats) if seats is not None else None, known)
+            return AgentInfo(name, _idea(factory), None, None, False)
+        declared = declaration_of(agent)
+    return AgentInfo(name, _idea(factory), declared.variants, declared.seat_counts)
 
 
 def _idea(factory: Factory) -> str:

@@ -25,10 +25,10 @@ swapped between the check and the load; the shipped zoo (:mod:`razz_env.agents.s
 and the run folders of ``razz train`` load through them.
 
 A trained policy only knows the table it was trained at: an agent given ``variants``
-and ``seat_counts`` declares them (:func:`razz_env.encoding.interface.seating_problem` reads
-them) and refuses, in :meth:`SB3Agent.reset`, to be seated anywhere else. A policy
-trained on a padded encoding (``"flat8"``, ``"ranks8"``) reads every table size of
-its variant alike, so it declares them all (:func:`trained_seat_counts`).
+and ``seat_counts`` declares them in its :class:`~razz_env.encoding.interface.Declaration`
+(:func:`razz_env.encoding.interface.seating_problem` reads them) and refuses, in :meth:`SB3Agent.reset`,
+to be seated anywhere else. A policy trained on a padded encoding (``"flat8"``, ``"ranks8"``) reads every
+table size of its variant alike, so it declares them all (:func:`trained_seat_counts`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.encoding.interface import Observation, seating_problem
+from razz_env.encoding.interface import Declaration, Observation, seating_problem
 
 ALGORITHMS = ("maskable_ppo", "ppo", "a2c", "dqn", "qrdqn")
 
@@ -217,10 +217,9 @@ class SB3Agent:
     ``deterministic`` picks the masked argmax (else a draw from the masked softmax; the DQN
     family is greedy either way: see the module docstring). ``variants`` and ``seat_counts``,
     when given, are the tables the policy was trained for: :meth:`reset` refuses any other
-    seating (``None``: not declared, any table).
+    seating (``None``: not declared, any table). Its declaration: it reads the vector of ``encoding``, states its
+    policy and acts in batch.
     """
-
-    observes = ("vector",)
 
     def __init__(self, model: Any, name: str = "sb3", deterministic: bool = True, encoding: str = "flat",
                  seed: int | None = None, variants: Sequence[str] | None = None,
@@ -232,9 +231,8 @@ class SB3Agent:
         self.model = model
         self.name = name
         self.deterministic = bool(deterministic)
-        self.encoding = encoding
-        self.variants = tuple(variants) if variants is not None else None
-        self.seat_counts = tuple(seat_counts) if seat_counts is not None else None
+        self.declaration = Declaration(observes=("vector",), encoding=encoding, variants=variants,
+                                       seat_counts=seat_counts, states_policy=True, acts_in_batch=True)
         self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
 
     @classmethod

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from razz_env.agents.base import BaseAgent, Observation
+from razz_env.agents.base import BaseAgent, Declaration, Observation
 from razz_env.agents.registry import register
 from razz_env.encoding.actions import BRING_IN, CHECK_CALL, NUM_ACTIONS
 
@@ -25,7 +25,7 @@ class RandomAgent(BaseAgent):
     """
 
     name = "random"
-    observes = ()
+    declaration = Declaration(observes=(), states_policy=True, acts_in_batch=True)
 
     def __init__(self, seed: int | None = None, name: str | None = None) -> None:
         super().__init__(name)
@@ -34,6 +34,10 @@ class RandomAgent(BaseAgent):
     def act(self, observation: Observation) -> int:
         """A uniformly random legal id."""
         return self.rng.choice(self.legal_ids(observation))
+
+    def act_batch(self, observations: Sequence[Observation]) -> list[int]:
+        """:meth:`act` at each observation, in order (the same draws as one at a time)."""
+        return [self.act(o) for o in observations]
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         """Uniform over the legal ids: what :meth:`act` draws from."""
@@ -60,7 +64,7 @@ class CallingStation(BaseAgent):
     """
 
     name = "calling_station"
-    observes = ()
+    declaration = Declaration(observes=(), states_policy=True)
 
     def act(self, observation: Observation) -> int:
         """Check/call, or the bring-in when that is the forced first action."""

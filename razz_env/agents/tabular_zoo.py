@@ -64,8 +64,7 @@ def _register_all() -> None:
             return ZooPolicyAgent(_name, seed)
 
         factory.__doc__ = f"Shipped solved policy {name!r}: {entry['summary']}"
-        factory.variants = (entry["variant"],)
-        factory.seat_counts = (2,)
+        factory.declaration = ZooPolicyAgent.declare(entry["variant"])
         register(name, replace=True)(factory)
 
 

@@ -36,7 +36,7 @@ from gymnasium.vector.utils import batch_space
 
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
-from razz_env.encoding.interface import Observation, act_batch, observation_parts
+from razz_env.encoding.interface import Observation, act_batch, declaration_of
 from razz_env.engine.checks import as_index
 from razz_env.engine.table import Table
 from razz_env.envs.common import env_table, reset_seed
@@ -162,13 +162,13 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
     def _check_batched(self, agent: Any) -> None:
         """``ValueError`` if ``agent`` (an agent that accepts the table) reads what the batched engine does not
         build: the view, or another encoding than the env's."""
-        name = getattr(agent, "name", type(agent).__name__)
-        if "view" in observation_parts(agent):
-            raise ValueError(f"opponents: {name!r} reads the view; the batched env gives opponents the mask "
-                             "and the vector only (use SingleAgentEnv, or an agent with observes=('vector',))")
-        wanted = getattr(agent, "encoding", None) or DEFAULT_ENCODING  # as the scalar env's observers read it
-        if "vector" in observation_parts(agent) and wanted != self.encoder.name:
-            raise ValueError(f"opponents: {name!r} reads the {wanted!r} encoding; this env encodes "
+        declared = declaration_of(agent)
+        if "view" in declared.observes:
+            raise ValueError(f"opponents: {agent.name!r} reads the view; the batched env gives opponents the mask "
+                             "and the vector only (use SingleAgentEnv, or an agent declaring observes=('vector',))")
+        wanted = declared.encoding
+        if wanted is not None and wanted != self.encoder.name:
+            raise ValueError(f"opponents: {agent.name!r} reads the {wanted!r} encoding; this env encodes "
                              f"{self.encoder.name!r} (pass encoding={wanted!r})")
 
     def _sample_opponents(self, tables: np.ndarray) -> None:
@@ -210,7 +210,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
             observations = [Observation(int(actors[i]), masks[i].copy(), None, vectors[i]) for i in rows]
             answers = np.asarray(act_batch(agent, observations))
             if answers.shape != (len(rows),) or answers.dtype.kind not in "iu":
-                raise ValueError(f"opponent {getattr(agent, 'name', agent)!r}: expected {len(rows)} integer ids, "
+                raise ValueError(f"opponent {agent.name!r}: expected {len(rows)} integer ids, "
                                  f"got {answers!r}")
             chosen[rows] = answers
         bad = np.flatnonzero((chosen < 0) | (chosen >= NUM_ACTIONS)
@@ -218,7 +218,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         if len(bad):
             i = int(bad[0])
             agent = agents[int(which[i])]
-            raise ValueError(f"opponent {getattr(agent, 'name', agent)!r} in seat {int(actors[i])} at table "
+            raise ValueError(f"opponent {agent.name!r} in seat {int(actors[i])} at table "
                              f"{int(tables[i])}: id {int(chosen[i])} is not legal; legal ids: "
                              f"{np.flatnonzero(masks[i]).tolist()}")
         return chosen

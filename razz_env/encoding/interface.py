@@ -1,4 +1,4 @@
-"""The agent interface: anything with ``act(observation) -> action id`` plays.
+"""The agent interface: anything with ``act(observation) -> action id`` and a :class:`Declaration` plays.
 
 An :class:`Observation` is what one seat may see at its turn, as an immutable
 snapshot taken for that decision: ``view`` (a frozen
@@ -8,29 +8,28 @@ the five action ids of :mod:`razz_env.encoding.actions`). It holds no reference
 to the live hand, so an agent can neither read another seat's down cards nor
 change the game through it.
 
-Building a view or a vector costs time, so an agent may say which it reads with
-an ``observes`` attribute (a subset of ``("view", "vector")``; the mask always
-comes). Without one it gets the view, plus the vector when it names an
-``encoding``. :class:`Observer` applies that rule for one agent at one table;
-the tournament harness, the environments and ``razz play`` all build
-observations through it.
-
-An agent may state its policy with ``action_probabilities(observation)`` (and a batched
-``action_probabilities_batch``): :func:`action_probabilities` reads it for best responses.
-
-An agent may also declare the tables it can play with ``variants`` and
-``seat_counts`` (tuples); :func:`seating_problem` reads them so a harness can
-refuse a seating before any hand is dealt.
+Every agent carries a ``declaration`` (:class:`Declaration`): the observation parts it reads (building a
+view or a vector costs time; the mask always comes), the encoding of its vectors, the variants and seat
+counts it plays, and whether it states its policy (``action_probabilities``) and acts in batch
+(``act_batch``). Harnesses read it through :func:`declaration_of`, which refuses an object without one in
+one line. :class:`Observer` builds the parts an agent reads at one table (the tournament harness, the
+environments and ``razz play`` all build observations through it); :func:`seating_problem` refuses a
+table it does not play before any hand is dealt; :func:`action_probabilities` and :func:`act_batch` use
+the batched methods it declares.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS, mask_for
+from razz_env.engine.config import MAX_SEATS, MIN_SEATS
+from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.variants import VARIANTS
 
 if TYPE_CHECKING:
     from razz_env.encoding.table import TableEncoder
@@ -68,15 +67,15 @@ class Observation:
     def view(self) -> SeatView:
         """Structured view of the hand from this seat (nothing hidden from it)."""
         if self._view is None:
-            raise AttributeError("this observation carries no view: the agent's `observes` leaves it out")
+            raise AttributeError("this observation carries no view: the agent's declaration does not observe it")
         return self._view
 
     @property
     def vector(self) -> np.ndarray:
         """The encoded observation (read-only float32)."""
         if self._vector is None:
-            raise AttributeError("this observation carries no vector: give the agent an `encoding` "
-                                 "or list 'vector' in its `observes`")
+            raise AttributeError("this observation carries no vector: list 'vector' in the observes of the "
+                                 "agent's declaration")
         return self._vector
 
     def __repr__(self) -> str:
@@ -104,14 +103,94 @@ def observe(hand: HandState, seat: int, *, view: bool = True, encoder: TableEnco
     )
 
 
-def observation_parts(agent: Any) -> tuple[str, ...]:
-    """What ``agent`` reads: its ``observes``, else the view plus the vector when it names an ``encoding``."""
-    declared = getattr(agent, "observes", None)
-    if declared is None:
-        return ("view", "vector") if getattr(agent, "encoding", None) else ("view",)
-    if isinstance(declared, str) or not all(part in OBSERVATION_PARTS for part in declared):
-        raise ValueError(f"{_name(agent)}: observes must list some of {OBSERVATION_PARTS}, got {declared!r}")
-    return tuple(declared)
+@dataclass(frozen=True, kw_only=True)
+class Declaration:
+    """What an agent tells a harness before it is seated; every agent has one as its ``declaration``.
+
+    ``observes``: the observation parts it reads, some of ``("view", "vector")`` (the mask always comes).
+    ``encoding``: the encoding of the vectors it reads (default ``"flat"``); None when it reads none.
+    ``variants`` / ``seat_counts``: the tables it plays (None: every variant, every size from 2 to 8).
+    ``states_policy``: it has ``action_probabilities(observation)`` (what best responses query).
+    ``acts_in_batch``: it has ``act_batch(observations)`` and, if it states its policy,
+    ``action_probabilities_batch(observations)`` (one network pass for many decisions).
+
+    >>> Declaration(observes=("vector",), variants=["razz"], seat_counts=[2]).encoding
+    'flat'
+    """
+
+    observes: tuple[str, ...] = ("view",)
+    encoding: str | None = None
+    variants: tuple[str, ...] | None = None
+    seat_counts: tuple[int, ...] | None = None
+    states_policy: bool = False
+    acts_in_batch: bool = False
+
+    def __post_init__(self) -> None:
+        from razz_env.encoding import DEFAULT_ENCODING, ENCODINGS
+
+        observes = _names("observes", self.observes, OBSERVATION_PARTS)
+        object.__setattr__(self, "observes", observes)
+        if self.encoding is not None and self.encoding not in ENCODINGS:
+            raise ConfigError(f"declaration: encoding: expected one of {', '.join(ENCODINGS)}, "
+                              f"got {shown(self.encoding)}")
+        if "vector" not in observes and self.encoding is not None:
+            raise ConfigError(f"declaration: encoding {self.encoding!r} names the vectors it reads, but observes "
+                              f"{observes} leaves out 'vector'")
+        if "vector" in observes and self.encoding is None:
+            object.__setattr__(self, "encoding", DEFAULT_ENCODING)
+        if self.variants is not None:
+            object.__setattr__(self, "variants", _names("variants", self.variants, tuple(VARIANTS), empty=False))
+        if self.seat_counts is not None:
+            counts = self.seat_counts
+            if (isinstance(counts, str) or not isinstance(counts, Sequence) or not counts
+                    or not all(type(n) is int and MIN_SEATS <= n <= MAX_SEATS for n in counts)):
+                raise ConfigError(f"declaration: seat_counts: expected table sizes from {MIN_SEATS} to {MAX_SEATS} "
+                                  f"(or None for all), got {shown(counts)}")
+            object.__setattr__(self, "seat_counts", tuple(counts))
+        for flag in ("states_policy", "acts_in_batch"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ConfigError(f"declaration: {flag}: expected True or False, got {shown(getattr(self, flag))}")
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The optional methods this declaration promises, beyond ``reset`` and ``act``."""
+        policy = ("action_probabilities",) if self.states_policy else ()
+        batch = ("act_batch",) + ("action_probabilities_batch",) * self.states_policy if self.acts_in_batch else ()
+        return policy + batch
+
+
+def _names(field: str, given: Any, allowed: tuple[str, ...], empty: bool = True) -> tuple[str, ...]:
+    """``given`` as a tuple of distinct names from ``allowed``, else :class:`ConfigError` naming ``field``."""
+    if (isinstance(given, str) or not isinstance(given, Sequence) or not (empty or given)
+            or not all(name in allowed for name in given) or len(set(given)) != len(given)):
+        some = "some" if empty else "one or more"
+        raise ConfigError(f"declaration: {field}: expected {some} of {', '.join(allowed)}, got {shown(given)}")
+    return tuple(given)
+
+
+def declaration_of(agent: Any) -> Declaration:
+    """``agent``'s :class:`Declaration`, checked against the methods it promises; :class:`ConfigError` else.
+
+    >>> class Mute:
+    ...     name = "mute"
+    >>> declaration_of(Mute())
+    Traceback (most recent call last):
+    ...
+    razz_env.engine.errors.ConfigError: agent 'mute' (Mute) has no declaration: give its class \
+`declaration = Declaration(...)` (razz_env.encoding.interface: what it observes, the variants and seat counts \
+it plays, whether it states its policy and acts in batch)
+    """
+    declared = getattr(agent, "declaration", None)
+    if not isinstance(declared, Declaration):
+        what = "has no declaration" if declared is None else f"has a declaration of type {type(declared).__name__}"
+        raise ConfigError(f"agent {_name(agent)!r} ({type(agent).__qualname__}) {what}: give its class "
+                          "`declaration = Declaration(...)` (razz_env.encoding.interface: what it observes, the "
+                          "variants and seat counts it plays, whether it states its policy and acts in batch)")
+    missing = [method for method in declared.methods if not callable(getattr(agent, method, None))]
+    if missing:
+        raise ConfigError(f"agent {_name(agent)!r}: its declaration promises {' and '.join(missing)}, "
+                          "which it does not have")
+    return declared
 
 
 class Observer:
@@ -119,16 +198,15 @@ class Observer:
 
     def __init__(self, agent: Any, config: HandConfig, allow_open_fold: bool = False,
                  encoder: TableEncoder | None = None) -> None:
-        """``encoder``, if given, serves an agent whose ``encoding`` has its name (e.g. an environment's own)."""
-        parts = observation_parts(agent)
-        self.view = "view" in parts
+        """``encoder``, if given, serves an agent whose declared encoding has its name (e.g. an environment's own)."""
+        declared = declaration_of(agent)
+        self.view = "view" in declared.observes
         self.encoder: TableEncoder | None = None
-        if "vector" in parts:
-            from razz_env.encoding import DEFAULT_ENCODING, make_encoder
+        if declared.encoding is not None:
+            from razz_env.encoding import make_encoder
 
-            encoding = getattr(agent, "encoding", None) or DEFAULT_ENCODING
-            use_given = encoder is not None and getattr(encoder, "name", None) == encoding
-            self.encoder = encoder if use_given else make_encoder(encoding, config)
+            use_given = encoder is not None and encoder.name == declared.encoding
+            self.encoder = encoder if use_given else make_encoder(declared.encoding, config)
         self.allow_open_fold = allow_open_fold
 
     def __call__(self, hand: HandState, seat: int) -> Observation:
@@ -137,17 +215,17 @@ class Observer:
 
 
 def seating_problem(agent: Any, variant: str, num_seats: int) -> str | None:
-    """Why ``agent`` cannot play ``variant`` at ``num_seats`` seats (from its ``variants`` / ``seat_counts``), or None.
+    """Why ``agent`` cannot play ``variant`` at ``num_seats`` seats (from its declaration), or None.
 
     >>> class HeadsUpRazz:
-    ...     name, variants, seat_counts = "hu", ("razz",), (2,)
+    ...     name, declaration = "hu", Declaration(variants=("razz",), seat_counts=(2,))
     >>> seating_problem(HeadsUpRazz(), "razz", 2) is None
     True
     >>> seating_problem(HeadsUpRazz(), "stud", 3)
     "agent 'hu' plays razz at 2 seats; it cannot be seated at stud with 3 seats"
     """
-    variants = getattr(agent, "variants", None)
-    seat_counts = getattr(agent, "seat_counts", None)
+    declared = declaration_of(agent)
+    variants, seat_counts = declared.variants, declared.seat_counts
     if (variants is None or variant in variants) and (seat_counts is None or num_seats in seat_counts):
         return None
     plays = " or ".join(variants) if variants is not None else "any variant"
@@ -162,9 +240,10 @@ def _name(agent: Any) -> str:
 
 @runtime_checkable
 class Agent(Protocol):
-    """A player: ``reset`` before each hand, ``act`` at each of its turns."""
+    """A player: ``reset`` before each hand, ``act`` at each of its turns; its ``declaration`` says what else."""
 
     name: str
+    declaration: Declaration
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
         """Called once before each hand with the seat this agent plays."""
@@ -186,20 +265,20 @@ class PolicyAgent(Agent, Protocol):
 def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.ndarray:
     """The agent's policy at each observation, shape (N, 5): zero on illegal ids, rows summing to 1.
 
-    Uses ``agent.action_probabilities_batch(observations)`` when the agent has it (one network pass),
-    else ``agent.action_probabilities(observation)`` per observation. An agent without either has no
-    stated policy: measuring its exploitability (``razz exploit``) needs one.
+    Uses ``agent.action_probabilities_batch(observations)`` when it declares it acts in batch (one network
+    pass), else ``agent.action_probabilities(observation)`` per observation. An agent that declares no
+    stated policy cannot be queried: measuring its exploitability (``razz exploit``) needs one.
     """
+    declared = declaration_of(agent)
+    if not declared.states_policy:
+        raise TypeError(f"agent {_name(agent)!r} states no policy (its declaration has states_policy=False)")
     if not observations:
         return np.zeros((0, NUM_ACTIONS))
-    batch = getattr(agent, "action_probabilities_batch", None)
-    if batch is not None:
-        probabilities = np.asarray(batch(observations), dtype=np.float64)
+    if declared.acts_in_batch:
+        probabilities = np.asarray(agent.action_probabilities_batch(observations), dtype=np.float64)
     else:
-        single = getattr(agent, "action_probabilities", None)
-        if single is None:
-            raise TypeError(f"agent {_name(agent)!r} has no action_probabilities(observation): it states no policy")
-        probabilities = np.array([single(o) for o in observations], dtype=np.float64).reshape(len(observations), -1)
+        probabilities = np.array([agent.action_probabilities(o) for o in observations],
+                                 dtype=np.float64).reshape(len(observations), -1)
     if probabilities.shape != (len(observations), NUM_ACTIONS):
         raise ValueError(f"agent {_name(agent)!r}: action probabilities of shape {probabilities.shape} for "
                          f"{len(observations)} observations")
@@ -207,8 +286,7 @@ def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.
 
 
 def act_batch(agent: Agent, observations: Sequence[Observation]) -> list[int]:
-    """Many decisions at once: uses ``agent.act_batch`` when it has one (one network pass)."""
-    batch = getattr(agent, "act_batch", None)
-    if batch is not None:
-        return list(batch(observations))
+    """Many decisions at once: uses ``agent.act_batch`` when it declares it acts in batch (one network pass)."""
+    if declaration_of(agent).acts_in_batch:
+        return list(agent.act_batch(observations))
     return [agent.act(obs) for obs in observations]

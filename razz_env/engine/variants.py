@@ -157,6 +157,11 @@ VARIANTS: dict[str, Variant] = {
     )
 }
 
+SEVEN_CARD_GAMES: tuple[str, ...] = tuple(name for name, v in VARIANTS.items()
+                                          if len(v.deck) == 52 and v.cards_per_seat == 7)
+"""The 52-card seven-card stud variants (razz, action_razz, stud, stud8): what agents that read cards with
+seven-card rules declare they play, so a harness refuses to seat them at a MiniRazz table."""
+
 
 def get_variant(name: str) -> Variant:
     """Look a variant up by name, with an error listing the known ones."""

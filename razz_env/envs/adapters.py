@@ -14,16 +14,17 @@ Agents act on a :class:`razz_env.encoding.interface.Observation` (the seat, the 
   workers) only the vector and the mask exist: ``Observation(seat, action_mask, view=None,
   vector=...)``. An agent that reads the view cannot act on that and is refused when the adapter is
   built (pass the environment instead). The table must be named (``variant``, ``num_seats``): the
-  agent's ``variants`` / ``seat_counts`` are checked against it, and every vector's length against
-  the agent's ``encoding`` there. The adapter cannot see hands begin: it calls the agent's ``reset``
+  variants and seat counts of the agent's declaration are checked against it, and every vector's length
+  against its declared encoding there. The adapter cannot see hands begin: it calls the agent's ``reset``
   when a seat first acts and again after :meth:`AgentAdapter.new_hand`.
 
 Either way :meth:`AgentAdapter.act` returns a plain ``int`` and refuses (``ValueError`` naming the
 agent) an id the mask forbids: nothing illegal reaches the environment.
 
 >>> import razz_env
+>>> from razz_env.encoding.interface import Declaration
 >>> class Caller:
-...     name, observes = "caller", ()  # reads only the mask
+...     name, declaration = "caller", Declaration(observes=())  # reads only the mask
 ...     def reset(self, seat, num_seats, variant): pass
 ...     def act(self, observation): return 1 if observation.action_mask[1] else 3
 >>> env = razz_env.env()
@@ -49,7 +50,7 @@ import numpy as np
 
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS
-from razz_env.encoding.interface import Observation, Observer, act_batch, observation_parts, seating_problem
+from razz_env.encoding.interface import Observation, Observer, act_batch, declaration_of, seating_problem
 from razz_env.engine.table import Table
 
 __all__ = ["AgentAdapter"]
@@ -68,8 +69,9 @@ class AgentAdapter:
                  num_seats: int | None = None) -> None:
         if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
             raise TypeError(f"agent: {agent!r} is not an Agent (needs act(observation) and reset(...))")
+        declared = declaration_of(agent)
         self.agent = agent
-        self.name = str(getattr(agent, "name", type(agent).__name__))
+        self.name = agent.name
         self.env = env
         self._base = None
         if env is not None:
@@ -83,12 +85,12 @@ class AgentAdapter:
                 raise ValueError("variant and num_seats: without the environment, name the table the "
                                  "observations come from (e.g. variant='razz', num_seats=2)")
             config = Table(variant, num_seats=num_seats).hand_config()
-            if "view" in observation_parts(agent):
+            if "view" in declared.observes:
                 raise ValueError(f"agent {self.name!r} reads the table view (its observes: "
-                                 f"{observation_parts(agent)}), which a bare observation vector does not carry; "
+                                 f"{declared.observes}), which a bare observation vector does not carry; "
                                  "pass the environment it plays in (AgentAdapter(agent, env)) or use an agent "
                                  "that reads only the vector")
-            encoding = getattr(agent, "encoding", None) or DEFAULT_ENCODING
+            encoding = declared.encoding or DEFAULT_ENCODING
             self._vector_size = make_encoder(encoding, config).observation_space.shape[0]
             self._encoding = encoding
         problem = seating_problem(agent, config.variant.name, config.num_seats)

@@ -32,8 +32,8 @@ opponent's (a fold, or the call that closes the river).
   the environment's seeded generator (:class:`SeededRandomOpponent`), so ``reset(seed=...)``
   repeats whole hands, as Gymnasium's checks require. ``set_opponents(...)`` swaps them from the next hand on;
   ``opponent_sampler`` (a callable returning an agent or a list) is asked for new
-  opponents before every hand, for self-play leagues. An opponent that declares
-  (``variants``, ``seat_counts``) it cannot play the table is refused.
+  opponents before every hand, for self-play leagues. An opponent whose declaration
+  (:class:`~razz_env.encoding.interface.Declaration`) says it cannot play the table is refused.
 * A failing opponent (its ``act`` or ``reset`` raises, or it answers with an id the
   mask forbids) aborts the hand: the error names it (``ValueError`` for an illegal id,
   ``RuntimeError`` chained to the agent's own exception otherwise), the hand stays as
@@ -52,7 +52,7 @@ opponent's (a fold, or the call that closes the river).
   sampling legal ids. A pickled or copied action space alone samples as a plain ``Discrete``.
 
 >>> class Caller:
-...     name = "caller"
+...     name, declaration = "caller", Declaration(observes=())
 ...     def reset(self, seat, num_seats, variant): pass
 ...     def act(self, observation): return int(observation.action_mask[1:].argmax()) + 1
 >>> env = SingleAgentEnv(Caller(), seat=0)
@@ -72,7 +72,7 @@ import numpy as np
 
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
-from razz_env.encoding.interface import Agent, Observation, Observer, seating_problem
+from razz_env.encoding.interface import Agent, Declaration, Observation, Observer, seating_problem
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_index
 from razz_env.engine.config import HandConfig
@@ -102,7 +102,7 @@ class SeededRandomOpponent:
     """
 
     name = "random"
-    observes = ()
+    declaration = Declaration(observes=())
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -253,7 +253,7 @@ class SingleAgentEnv(gymnasium.Env):
             other = (seat + k) % n
             agents[other] = agent
             observers[other] = self._observer_for(agent)
-            names[other] = f"opponent {getattr(agent, 'name', type(agent).__name__)!s} in seat {other}"
+            names[other] = f"opponent {agent.name!s} in seat {other}"
             try:
                 agent.reset(other, n, config.variant.name)
             except Exception as err:
@@ -375,7 +375,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.render_mode == "rgb_array":
             from razz_env.envs.render import render_rgb
 
-            names = [getattr(agent, "name", type(agent).__name__) if agent is not None else "learner"
+            names = [agent.name if agent is not None else "learner"
                      for agent in self._seat_agents]
             return render_rgb(self.hand, self.seat, names)
         text = render_hand(self.hand, viewer=self.seat)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS, mask_for, to_engine
-from razz_env.encoding.interface import Agent, Observation, Observer, act_batch, observation_parts
+from razz_env.encoding.interface import Agent, Observation, Observer, act_batch, declaration_of
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.errors import ConfigError
@@ -263,19 +263,18 @@ def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | No
     The batched engine (:mod:`razz_env.batch`, numba) gives each decision its mask and one encoding's vectors,
     never a seat view, and needs two seats with more than the ante (else a hand ends before any decision).
     """
-    from razz_env.encoding import BATCHED_ENCODERS, DEFAULT_ENCODING, make_encoder
+    from razz_env.encoding import BATCHED_ENCODERS, make_encoder
 
     encodings = set()
     for player in players:
         try:
-            parts = observation_parts(player)
+            declared = declaration_of(player)
         except ValueError as err:
             return str(err)
-        if "view" in parts:
-            return (f"agent {getattr(player, 'name', type(player).__name__)!r} reads the seat view; the batched "
-                    "engine gives masks and vectors only")
-        if "vector" in parts:
-            encodings.add(getattr(player, "encoding", None) or DEFAULT_ENCODING)
+        if "view" in declared.observes:
+            return f"agent {player.name!r} reads the seat view; the batched engine gives masks and vectors only"
+        if declared.encoding is not None:
+            encodings.add(declared.encoding)
     if len(encodings) > 1:
         return f"the agents read different encodings ({', '.join(sorted(encodings))}); the batched engine writes one"
     for encoding in encodings:

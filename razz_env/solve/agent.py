@@ -22,13 +22,13 @@ from __future__ import annotations
 import copy
 import random
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS, to_engine
-from razz_env.encoding.interface import Observation, Observer, action_probabilities, seating_problem
+from razz_env.encoding.interface import Declaration, Observation, Observer, action_probabilities, seating_problem
 from razz_env.engine.state import HandState
 from razz_env.solve.game import Game
 from razz_env.solve.keys import view_key
@@ -84,12 +84,12 @@ def policy_from_agent(game: Game, agent: Any, *, batch_size: int = 4096, check_s
     """The policy ``agent`` states (``action_probabilities``) at every information set of ``game``.
 
     Queried once per information set, ``batch_size`` observations at a time. ``ValueError`` when the
-    agent declares it cannot play this table (``variants``, ``seat_counts``), or naming the agent and
+    agent declares it cannot play this table (its declaration), or naming the agent and
     the information set when it puts probability on an illegal id or its row does not sum to 1.
     ``check_suits``: how many public decision nodes to ask again with the actor's down cards in other
     suits (rank game only; 0 skips it); a different answer is warned about.
     """
-    name = str(getattr(agent, "name", type(agent).__name__))
+    name = agent.name
     problem = seating_problem(agent, game.variant.name, 2)
     if problem:
         raise ValueError(problem)
@@ -156,20 +156,22 @@ def _check_suits(game: Game, agent: Any, observer: Observer, policy: TabularPoli
 class TabularPolicyAgent:
     """Plays a :class:`TabularPolicy`: draws from its probabilities at the information set of each view."""
 
-    observes = ("view",)
-    seat_counts = (2,)
+    @staticmethod
+    def declare(variant: str) -> Declaration:
+        """The declaration of a policy solved for heads-up ``variant``: it reads the view and states its policy."""
+        return Declaration(variants=(variant,), seat_counts=(2,), states_policy=True)
 
     def __init__(self, policy: TabularPolicy, seed: int | None = None, name: str | None = None) -> None:
         self.policy = policy
         game = policy.game
-        self.variants = (game.variant.name,)
+        self.declaration = self.declare(game.variant.name)
         self.name = name or f"tabular_{game.variant.name}"
         self.rng = random.Random(seed)
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
         """Refuse a table this policy was not solved for."""
-        if variant not in self.variants or num_seats != 2:
-            raise ValueError(f"agent {self.name!r} plays {self.variants[0]} heads-up; "
+        if seating_problem(self, variant, num_seats) is not None:
+            raise ValueError(f"agent {self.name!r} plays {self.policy.game.variant.name} heads-up; "
                              f"it cannot play {variant} with {num_seats} seats")
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
@@ -183,12 +185,6 @@ class TabularPolicyAgent:
             raise ValueError(f"agent {self.name!r}: the pot is {view.pot} at {key!r} but {game.describe()} has "
                              f"{int(game.decision_pot[decision])} there: the table plays other stakes")
         return self.policy.array[decision, :, game.infoset_private[index]].copy()
-
-    def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
-        """:meth:`action_probabilities` of each observation, shape (N, 5)."""
-        if not observations:
-            return np.zeros((0, NUM_ACTIONS))
-        return np.stack([self.action_probabilities(o) for o in observations])
 
     def act(self, observation: Observation) -> int:
         """An action id drawn from the policy here."""

@@ -35,7 +35,7 @@ from razz_env.engine.errors import ConfigError
 from razz_env.engine.hand_value import evaluator
 from razz_env.engine.order import bring_in_seat, strongest_seat, weakest_seat
 from razz_env.engine.variants import Variant, get_variant
-from razz_env.solve.betting import Round, Stakes
+from razz_env.solve.betting import Betting, Stakes, Turn
 from razz_env.solve.cards import CardModel, DealWeights, card_model, coin_ranks, concrete_boards
 from razz_env.solve.keys import key_head, key_tail
 
@@ -106,7 +106,7 @@ class _Pending:
     deal: int
     put: int
     actions: tuple[str, ...]
-    round: Round | None = None
+    round: Turn | None = None
     payoff: float = 0.0
 
 
@@ -289,6 +289,7 @@ class _Builder:
 
     def __init__(self, config: HandConfig, model: CardModel, stakes: Stakes, max_nodes: int) -> None:
         self.config, self.model, self.stakes, self.max_nodes = config, model, stakes, max_nodes
+        self.betting = Betting(config)
         variant = config.variant
         self.streets = variant.streets
         self.value = evaluator("razz", variant.hand_size)
@@ -359,7 +360,7 @@ class _Builder:
                     boards = (node.boards[0] + new0, node.boards[1] + new1)
                     first = self.opener(k, boards, new0, new1, dict(coins))
                     children.append(_Pending(DECISION, index, -1, total / parent_total, k, boards, public, coins,
-                                             deal, node.put, node.actions + ("",), Round.open(k, first)))
+                                             deal, node.put, node.actions + ("",), self.betting.open(k, first)))
         return children
 
     def deal_id(self, public: tuple, coins: int) -> int:
@@ -381,18 +382,18 @@ class _Builder:
         return strongest_seat(cards, True)
 
     def bet(self, node: _Pending, index: int) -> list[_Pending]:
-        stakes, state = self.stakes, node.round
+        state = node.round
         children = []
         last = node.street == len(self.streets) - 1
-        for action in state.legal(stakes):
+        for action in state.legal:
             actions = node.actions[:-1] + (node.actions[-1] + state.letter(action),)
-            after = state.act(action, stakes)
+            after = state.act(action)
             common = dict(parent=index, action=action, prob=1.0, street=node.street, boards=node.boards,
                           public=node.public, coins=node.coins, deal=node.deal, actions=actions)
             if after is not None:
                 children.append(_Pending(DECISION, put=node.put, round=after, **common))
                 continue
-            bets = state.put_in(action, stakes)
+            bets = state.put_in(action)
             if action == FOLD:
                 folder = state.actor
                 lost = node.put + bets[folder]

@@ -8,13 +8,12 @@ import random
 import pytest
 
 import razz_env.agents.lbr  # noqa: F401  (registers "lbr")
-from razz_env.agents.base import SEVEN_CARD_GAMES
 from razz_env.agents.registry import available_agents, make_agent
 from razz_env.encoding.actions import to_engine
-from razz_env.encoding.interface import observe, seating_problem
+from razz_env.encoding.interface import Declaration, observe, seating_problem
 from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.state import HandState
-from razz_env.engine.variants import VARIANTS
+from razz_env.engine.variants import SEVEN_CARD_GAMES, VARIANTS
 
 MINIRAZZ = tuple(name for name in VARIANTS if name not in SEVEN_CARD_GAMES)
 
@@ -82,7 +81,7 @@ class MiniRazzOnly:
     """A policy agent that declares it plays MiniRazz only."""
 
     name = "random"
-    variants = ("minirazz",)
+    declaration = Declaration(variants=("minirazz",), states_policy=True)
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
         """Stateless."""

@@ -129,11 +129,14 @@ def test_doctests(module) -> None:
 USER_MODULE = '''
 import numpy as np
 
+from razz_env.encoding.interface import Declaration
+
 
 class MyBot:
     """Raises when it can, else the first legal id: a user's own agent."""
 
     name = "mybot"
+    declaration = Declaration(observes=())
 
     def __init__(self, aggression=1, seed=None):
         self.aggression = aggression
@@ -148,7 +151,11 @@ class MyBot:
 
 
 class HeadsUpBot(MyBot):
-    variants, seat_counts = ("razz",), (2,)
+    declaration = Declaration(observes=(), variants=("razz",), seat_counts=(2,))
+
+
+class Undeclared(MyBot):
+    declaration = None
 
 
 class NoAct:
@@ -185,6 +192,12 @@ def test_module_class_reference_builds_the_users_agent_with_options(user_module)
     assert type(bot).__name__ == "MyBot" and bot.aggression == 2 and bot.seed == 5
     assert make_agent(f"{user_module}:make_bot").aggression == 1
     assert isinstance(make_agent(f"{user_module}:HeadsUpBot"), Agent)
+
+
+def test_a_users_agent_without_a_declaration_is_refused_in_one_line(user_module) -> None:
+    with pytest.raises(registry.NotAnAgentError, match=r"^agent 'mybot' \(Undeclared\) has no declaration: give its "
+                                                        r"class `declaration = Declaration\(\.\.\.\)`"):
+        make_agent(f"{user_module}:Undeclared")
 
 
 @pytest.mark.parametrize(("reference", "error", "message"), [
@@ -263,3 +276,15 @@ def test_fuzz_references_build_an_agent_or_raise_one_clean_line(user_module, mod
         return
     FIGURES["references: agent"] += 1
     assert callable(agent.act) and callable(agent.reset)
+
+
+@pytest.mark.parametrize("name", ["random", "calling_station", "razz_heuristic", "monte_carlo", "maniac",
+                                  "check_raiser", "board_bully", "rock", "tag", "minirazz_cfr",
+                                  {"type": "lbr", "target": "random"}])
+def test_every_shipped_agent_declares_exactly_the_methods_it_has(name) -> None:
+    agent = make_agent(name, seed=0)
+    declared = agent.declaration
+    assert declared.states_policy == callable(getattr(agent, "action_probabilities", None))
+    assert declared.acts_in_batch == callable(getattr(agent, "act_batch", None))
+    assert declared.acts_in_batch == callable(getattr(agent, "action_probabilities_batch", None)) or (
+        not declared.states_policy)

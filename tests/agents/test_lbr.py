@@ -18,7 +18,7 @@ from razz_env.agents.lbr import LocalBestResponse, OpponentRange, _showdown_valu
 from razz_env.agents.registry import make_agent, register
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS, to_engine
-from razz_env.encoding.interface import Observation, Observer, observe
+from razz_env.encoding.interface import Declaration, Observation, Observer, observe
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import deck_for
@@ -39,6 +39,7 @@ def _mixed(observation: Observation, strength: float) -> np.ndarray:
 class _Stated(BaseAgent):
     """Acts by drawing from its own ``action_probabilities`` (a seeded draw)."""
 
+
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
         self.rng = random.Random(seed)
@@ -53,7 +54,7 @@ class ViewPolicy(_Stated):
     """Reads its down cards from the view: lower ranks play more aggressively."""
 
     name = "view_policy"
-    observes = ("view",)
+    declaration = Declaration(observes=("view",), states_policy=True)
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         ranks = [c >> 2 for c in observation.view.own_down]
@@ -65,8 +66,7 @@ class VectorPolicy(_Stated):
     """Reads its down cards from the flat vector's ``own_down`` slice: suits matter too."""
 
     name = "vector_policy"
-    observes = ("vector",)
-    encoding = "flat"
+    declaration = Declaration(observes=("vector",), encoding="flat", states_policy=True)
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -82,7 +82,7 @@ class StatedStation(BaseAgent):
     """The calling station, stating its (one-hot) policy."""
 
     name = "station"
-    observes = ()
+    declaration = Declaration(observes=(), states_policy=True)
 
     def act(self, observation: Observation) -> int:
         return self.first_legal(observation, (CHECK_CALL, BRING_IN))
@@ -98,7 +98,7 @@ class StatedRandom(BaseAgent):
     """Uniform over the legal ids, stating it."""
 
     name = "uniform"
-    observes = ()
+    declaration = Declaration(observes=(), states_policy=True)
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
@@ -126,7 +126,7 @@ class SimpleBestResponse(BaseAgent):
     call when the pot odds pay, else fold (the station never bets, so its range carries no information)."""
 
     name = "simple_br"
-    observes = ("view",)
+    declaration = Declaration(observes=("view",))
 
     def act(self, observation: Observation) -> int:
         view = observation.view
@@ -472,6 +472,7 @@ def test_bad_setups_are_refused_with_a_message(build, message: str) -> None:
 def test_a_target_without_a_policy_is_refused() -> None:
     @register("lbr_test_silent", replace=True)
     class Silent(BaseAgent):
+        declaration = Declaration()
         def act(self, observation: Observation) -> int:
             return self.first_legal(observation, (CHECK_CALL, BRING_IN))
 

@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from razz_env.agents import monte_carlo
-from razz_env.agents.base import SEVEN_CARD_GAMES
 from razz_env.agents.monte_carlo import MonteCarloAgent
 from razz_env.agents.registry import make_agent
 from razz_env.encoding.actions import to_engine
@@ -28,6 +27,7 @@ from razz_env.engine.actions import Action
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
+from razz_env.engine.variants import SEVEN_CARD_GAMES
 
 HIDDEN_POSITIONS = (0, 1, 6)  # down, down, 7th street
 FIGURES: Counter = Counter()

@@ -97,7 +97,7 @@ def test_zoo_loads_the_bytes_it_verified_even_if_the_file_is_swapped_after(priva
 
 def test_zoo_agents_declare_the_table_they_were_trained_for():
     agent = make_agent("ppo_razz")
-    assert (agent.variants, agent.seat_counts) == (("razz",), (2,))
+    assert (agent.declaration.variants, agent.declaration.seat_counts) == (("razz",), (2,))
     assert seating_problem(agent, "razz", 2) is None
     agent.reset(0, 2, "razz")
     with pytest.raises(ValueError, match=r"'ppo_razz' plays razz at 2 seats.*razz with 3 seats"):
@@ -119,7 +119,8 @@ def test_a_padded_encoding_declares_every_table_size_of_its_variant(private_zoo,
                          "variant": "stud", "num_seats": 2}}
     (private_zoo / "manifest.json").write_text(json.dumps(entries))
     padded, plain = sb3_zoo.load_zoo_agent("padded"), sb3_zoo.load_zoo_agent("plain")
-    assert (padded.variants, padded.seat_counts, plain.seat_counts) == (("stud",), tuple(range(2, 9)), (2,))
+    assert (padded.declaration.variants, padded.declaration.seat_counts,
+            plain.declaration.seat_counts) == (("stud",), tuple(range(2, 9)), (2,))
     padded.reset(3, 8, "stud")
     with pytest.raises(ValueError, match="cannot be seated at razz"):
         padded.reset(0, 2, "razz")
@@ -127,7 +128,7 @@ def test_a_padded_encoding_declares_every_table_size_of_its_variant(private_zoo,
 
 def test_an_undeclared_sb3_agent_sits_anywhere():
     agent = SB3Agent(sb3_zoo._load_model("ppo_razz"), name="mine")
-    assert agent.variants is None and agent.seat_counts is None
+    assert agent.declaration.variants is None and agent.declaration.seat_counts is None
     agent.reset(0, 6, "stud8")
 
 

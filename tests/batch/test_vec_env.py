@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from razz_env.encoding.interface import Declaration
+
 pytest.importorskip("numba", reason="the batched engine needs numba (the batch extra)")
 
 from razz_env.batch.vec_env import BatchSingleAgentVecEnv
@@ -16,10 +18,8 @@ class VectorHashOpponent:
     """Deterministic, and its choice depends on the whole vector: a vector that differs changes the hand."""
 
     name = "vector-hash"
-    observes = ("vector",)
-
     def __init__(self, encoding: str | None = None) -> None:
-        self.encoding = encoding
+        self.declaration = Declaration(observes=("vector",), encoding=encoding)
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
         """Stateless."""
@@ -35,6 +35,7 @@ class CountingOpponent(VectorHashOpponent):
 
     def __init__(self) -> None:
         super().__init__()
+        self.declaration = Declaration(observes=("vector",), acts_in_batch=True)
         self.calls = 0
 
     def act_batch(self, observations: list[Observation]) -> list[int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import random
+import re
 
 import numpy as np
 import pytest
@@ -11,14 +12,17 @@ import pytest
 from razz_env.agents.registry import make_agent
 from razz_env.encoding import make_encoder
 from razz_env.encoding.interface import (
+    Declaration,
     Observation,
     Observer,
+    act_batch,
     action_probabilities,
-    observation_parts,
+    declaration_of,
     observe,
     seating_problem,
 )
 from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
 from razz_env.evaluate.match import play_deals
 
@@ -49,7 +53,7 @@ class MaskRandom:
     """An honest agent: a seeded random legal id."""
 
     name = "mask_random"
-    encoding = "flat"
+    declaration = Declaration(observes=("view", "vector"), encoding="flat")
 
     def __init__(self) -> None:
         self.rng = random.Random(0)
@@ -135,23 +139,79 @@ def test_observers_build_only_the_parts_an_agent_reads() -> None:
     with pytest.raises(AttributeError, match="no vector"):
         heuristic.vector  # noqa: B018
     assert heuristic.view.seat == hand.actor
-    assert observation_parts(Snoop()) == ("view", "vector")
+    snooping = Observer(Snoop(), config)(hand, hand.actor)
+    assert snooping.view.seat == hand.actor and snooping.vector.shape == (676,)
 
 
-def test_a_bad_observes_declaration_names_the_agent() -> None:
-    class Odd:
-        name = "odd"
-        observes = ("cards",)
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"observes": ("cards",)}, "declaration: observes: expected some of view, vector, got ('cards',)"),
+    ({"observes": "view"}, "declaration: observes: expected some of view, vector, got 'view'"),
+    ({"observes": ("view", "view")}, "declaration: observes: expected some of view, vector, got ('view', 'view')"),
+    ({"observes": ("vector",), "encoding": "pixels"}, "declaration: encoding: expected one of flat, ranks, flat8, "
+                                                      "ranks8, got 'pixels'"),
+    ({"encoding": "flat"}, "declaration: encoding 'flat' names the vectors it reads, but observes ('view',) leaves "
+                           "out 'vector'"),
+    ({"variants": ()}, "declaration: variants: expected one or more of razz, action_razz"),
+    ({"variants": ("holdem",)}, "declaration: variants: expected one or more of razz"),
+    ({"seat_counts": (1, 2)}, "declaration: seat_counts: expected table sizes from 2 to 8 (or None for all), got "
+                              "(1, 2)"),
+    ({"seat_counts": (2.0,)}, "declaration: seat_counts: expected table sizes from 2 to 8"),
+    ({"states_policy": 1}, "declaration: states_policy: expected True or False, got 1"),
+])
+def test_a_bad_declaration_names_the_field(fields: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        Declaration(**fields)
 
-    with pytest.raises(ValueError, match="odd: observes must list some of"):
-        observation_parts(Odd())
+
+def test_a_declaration_normalises_what_it_is_given() -> None:
+    declared = Declaration(observes=["vector"], variants=["razz", "stud"], seat_counts=range(2, 4))
+    assert (declared.observes, declared.encoding, declared.variants, declared.seat_counts) == (
+        ("vector",), "flat", ("razz", "stud"), (2, 3))
+    assert Declaration().encoding is None and Declaration(observes=()).observes == ()
+    assert Declaration(states_policy=True, acts_in_batch=True).methods == (
+        "action_probabilities", "act_batch", "action_probabilities_batch")
+
+
+def test_an_agent_without_a_declaration_is_refused_in_one_line() -> None:
+    class Bare:
+        name = "bare"
+
+        def reset(self, seat: int, num_seats: int, variant: str) -> None:
+            """Nothing."""
+
+        def act(self, observation: Observation) -> int:
+            return 1
+
+    config = HandConfig.create("razz", num_seats=2)
+    expected = ("agent 'bare' (test_an_agent_without_a_declaration_is_refused_in_one_line.<locals>.Bare) has no "
+                "declaration: give its class `declaration = Declaration(...)` (razz_env.encoding.interface: what it "
+                "observes, the variants and seat counts it plays, whether it states its policy and acts in batch)")
+    for use in (declaration_of, lambda a: Observer(a, config), lambda a: seating_problem(a, "razz", 2),
+                lambda a: act_batch(a, [])):
+        with pytest.raises(ConfigError) as caught:
+            use(Bare())
+        assert str(caught.value) == expected
+    Bare.declaration = ("view",)
+    with pytest.raises(ConfigError, match="'bare' .* has a declaration of type tuple: give its class"):
+        declaration_of(Bare())
+
+
+def test_a_declaration_must_keep_its_promises() -> None:
+    class Boaster(MaskRandom):
+        name = "boaster"
+        declaration = Declaration(states_policy=True, acts_in_batch=True)
+
+    with pytest.raises(ConfigError, match="agent 'boaster': its declaration promises action_probabilities and "
+                                          "act_batch and action_probabilities_batch, which it does not have"):
+        declaration_of(Boaster())
+    with pytest.raises(TypeError, match="agent 'mask_random' states no policy"):
+        action_probabilities(MaskRandom(), [])
 
 
 def test_seating_problem_reads_the_declared_tables() -> None:
     class HeadsUp:
         name = "hu"
-        variants = ("razz",)
-        seat_counts = (2,)
+        declaration = Declaration(variants=("razz",), seat_counts=(2,))
 
     assert seating_problem(HeadsUp(), "razz", 2) is None
     assert "cannot be seated at razz with 3 seats" in seating_problem(HeadsUp(), "razz", 3)

@@ -14,6 +14,7 @@ import razz_env
 from razz_env.agents.registry import make_agent
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
+from razz_env.encoding.interface import Declaration
 from razz_env.engine import HandConfig
 from razz_env.envs.adapters import AgentAdapter
 
@@ -26,8 +27,7 @@ class Recorder:
 
     def __init__(self, observes: tuple[str, ...] = ("view", "vector"), encoding: str = "flat") -> None:
         self.name = "recorder"
-        self.observes = observes
-        self.encoding = encoding
+        self.declaration = Declaration(observes=observes, encoding=encoding if "vector" in observes else None)
         self.resets: list[tuple[int, int, str]] = []
         self.seen: list = []
 
@@ -177,7 +177,7 @@ def test_the_env_and_a_table_together_or_a_foreign_env_or_agent_are_refused() ->
 
 def test_an_agent_answering_an_illegal_id_is_named() -> None:
     class Stubborn:
-        name, observes = "stubborn", ()
+        name, declaration = "stubborn", Declaration(observes=())
 
         def reset(self, seat, num_seats, variant):
             """Stateless."""

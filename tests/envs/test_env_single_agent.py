@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from razz_env.encoding.actions import BET_BIG, BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS
+from razz_env.encoding.interface import Declaration
 from razz_env.engine import Action
 from razz_env.envs.single_agent import SeededRandomOpponent, SingleAgentEnv
 from razz_env.envs.spaces import SampledAction
@@ -246,6 +247,7 @@ def test_maskable_ppo_smoke(random_stub) -> None:
 def test_an_illegal_opponent_action_names_the_opponent() -> None:
     class BigBettor:
         name = "bigbettor"
+        declaration = Declaration()
 
         def reset(self, seat: int, num_seats: int, variant: str) -> None:
             """Stateless."""
@@ -261,6 +263,7 @@ def test_an_illegal_opponent_action_names_the_opponent() -> None:
 
 class FailingAgent:
     """Answers ``answers`` in turn, then raises (or returns an illegal id) at the given decision."""
+    declaration = Declaration()
 
     def __init__(self, fail_at: int, failure: str, name: str = "flaky") -> None:
         self.name = name
@@ -352,7 +355,7 @@ def test_a_failed_opponent_sampler_leaves_no_hand_to_step(calling_station) -> No
 
 def test_an_opponent_that_cannot_play_the_table_is_refused() -> None:
     class HeadsUpOnly(FailingAgent):
-        seat_counts = (2,)
+        declaration = Declaration(seat_counts=(2,))
 
     with pytest.raises(ValueError, match="opponents: .*"):
         SingleAgentEnv(HeadsUpOnly(0, "raise"), num_seats=3)
@@ -600,7 +603,7 @@ def test_a_seeded_minirazz_episode_repeats_and_pays_in_its_big_bets() -> None:
 def test_an_opponent_that_plays_only_seven_card_games_is_refused_at_minirazz() -> None:
     class SevenCardOnly(SeededRandomOpponent):
         name = "seven"
-        variants = ("razz", "stud")
+        declaration = Declaration(variants=("razz", "stud"))
 
     with pytest.raises(ValueError, match="opponents: agent 'seven' plays razz or stud at any number of seats; it "
                                          "cannot be seated at minirazz with 2 seats"):

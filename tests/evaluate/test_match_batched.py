@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from razz_env.encoding.interface import Declaration
+
 pytest.importorskip("numba", reason="the batched path needs the batch extra (numba)")
 
 from razz_env.agents.registry import make_agent, register
@@ -38,11 +40,9 @@ from razz_env.evaluate.tournament import run_tournament
 class Recorder(RandomAgent):
     """A seeded random agent reading vectors that logs every call it gets: what both paths must show it alike."""
 
-    observes = ("vector",)
-
     def __init__(self, seed: int | None = None, encoding: str = "flat") -> None:
         super().__init__(seed)
-        self.encoding = encoding
+        self.declaration = Declaration(observes=("vector",), encoding=encoding, acts_in_batch=True)
         self.log: list[tuple] = []
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
@@ -57,7 +57,7 @@ class Recorder(RandomAgent):
 class Scripted(RandomAgent):
     """Seeded random ids until its ``calls``-th batch, then ``bad`` (the whole answer) from then on."""
 
-    observes = ()
+    declaration = Declaration(observes=(), acts_in_batch=True)
 
     def __init__(self, bad, calls: int = 3) -> None:
         super().__init__(seed=1)
@@ -154,8 +154,8 @@ def test_batch_problem_names_what_keeps_a_lineup_on_the_scalar_engine(monkeypatc
                                                                     make_agent("razz_heuristic")], config)
     mixed = batch_problem([Recorder(1), Recorder(1, encoding="ranks")], config)
     assert "different encodings (flat, ranks)" in mixed
-    bits = [Recorder(1, encoding="bits"), Recorder(2, encoding="bits")]
-    assert "unknown encoding 'bits'" in batch_problem(bits, config)
+    with pytest.raises(ConfigError, match="declaration: encoding: expected one of flat, ranks"):
+        Recorder(1, encoding="bits")
     short = HandConfig.create("razz", num_seats=2, stacks=1)
     assert "fewer than two seats with more than the ante (1)" in batch_problem([Recorder(1), Recorder(2)], short)
     monkeypatch.setitem(sys.modules, "razz_env.batch", None)
@@ -185,7 +185,7 @@ def test_an_agent_whose_id_cannot_be_an_int_is_a_contained_failure_on_the_scalar
 
 def test_a_failing_reset_fails_alike_on_both_paths():
     class BadReset(RandomAgent):
-        observes = ()
+        declaration = Declaration(observes=())
 
         def reset(self, seat, num_seats, variant):
             if seat == 1:
@@ -199,7 +199,7 @@ def test_a_failing_reset_fails_alike_on_both_paths():
 
 def test_ids_of_other_types_that_int_accepts_play_alike():
     class Loose(RandomAgent):
-        observes = ()
+        declaration = Declaration(observes=(), acts_in_batch=True)
 
         def act_batch(self, observations):
             kinds = (float, np.int16, str, lambda i: bool(i) if i < 2 else i)
@@ -215,7 +215,7 @@ def test_ids_of_other_types_that_int_accepts_play_alike():
 
 
 class _Lister(RandomAgent):
-    observes = ()
+    declaration = Declaration(observes=())
 
 
 class _RanksReader(Recorder):

@@ -19,6 +19,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from razz_env.encoding.interface import Declaration
+
 pytest.importorskip("numba", reason="the batched path needs the batch extra (numba)")
 
 from razz_env.agents.simple import CallingStation, RandomAgent
@@ -37,14 +39,14 @@ class Logged(RandomAgent):
 
     def __init__(self, seed: int, parts: tuple[str, ...]) -> None:
         super().__init__(seed)
-        self.observes = parts
+        self.declaration = Declaration(observes=parts, acts_in_batch=True)
         self.log: list[tuple] = []
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:
         self.log.append((seat, num_seats, variant))
 
     def act_batch(self, observations) -> list[int]:
-        self.log.append([(o.seat, o.action_mask.tolist(), None if "vector" not in self.observes else
+        self.log.append([(o.seat, o.action_mask.tolist(), None if "vector" not in self.declaration.observes else
                           o.vector.tobytes()) for o in observations])
         return [self.act(o) for o in observations]
 
@@ -53,7 +55,7 @@ class Garbage(RandomAgent):
     """Legal random ids, except that batch number ``when`` is answered with ``answer`` (drawn by hypothesis) in
     place of its first ids (a type applied to the legal id), and ``shift`` ids more or fewer than asked."""
 
-    observes = ()
+    declaration = Declaration(observes=(), acts_in_batch=True)
 
     def __init__(self, seed: int, when: int, answer: list, shift: int) -> None:
         super().__init__(seed)

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from razz_env.agents.registry import register
+from razz_env.encoding.interface import Declaration
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.match import Task, build_tasks, run_task
@@ -36,6 +37,7 @@ class CountsLoads:
     """
 
     name = "counts_loads"
+    declaration = Declaration()
     loaded_in: set[tuple[int, str]] = set()
 
     def __init__(self, log: str | None = None, seed: int | None = None) -> None:

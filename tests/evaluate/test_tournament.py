@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from razz_env.agents.registry import register
+from razz_env.encoding.interface import Declaration
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import replay_record
 from razz_env.evaluate.config import TournamentConfig
@@ -43,6 +44,7 @@ def _lines(config: TournamentConfig) -> list[str]:
 
 class Raiser:
     name = "raiser"
+    declaration = Declaration()
 
     def reset(self, seat, num_seats, variant):
         pass
@@ -53,6 +55,7 @@ class Raiser:
 
 class Sleeper:
     name = "sleeper"
+    declaration = Declaration()
 
     def reset(self, seat, num_seats, variant):
         pass
@@ -64,6 +67,7 @@ class Sleeper:
 
 class Cheater:
     name = "cheater"
+    declaration = Declaration()
 
     def reset(self, seat, num_seats, variant):
         pass
@@ -76,6 +80,7 @@ class Slowpoke:
     """Calls, 5 ms per decision: fails a 1 ms time limit, passes a 1 s one."""
 
     name = "slowpoke"
+    declaration = Declaration()
 
     def reset(self, seat, num_seats, variant):
         pass
@@ -87,7 +92,7 @@ class Slowpoke:
 
 class StudOnly:
     name = "stud_only"
-    variants = ("stud", "stud8")
+    declaration = Declaration(variants=("stud", "stud8"))
 
     def reset(self, seat, num_seats, variant):
         pass

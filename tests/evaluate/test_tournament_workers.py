@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from razz_env.agents.registry import register
+from razz_env.encoding.interface import Declaration
 from razz_env.evaluate import workers
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.results import RESULTS_FILE
@@ -32,6 +33,7 @@ class KillsItsWorker:
     """
 
     name = "kills_its_worker"
+    declaration = Declaration()
 
     def __init__(self, marker: str | None = None, seed: int | None = None) -> None:
         self.marker = marker

@@ -7,7 +7,7 @@ import pytest
 
 from razz_env.agents.simple import RandomAgent
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.encoding.interface import Observation, seating_problem
+from razz_env.encoding.interface import Declaration, Observation, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 from razz_env.evaluate.match import play_deals
@@ -19,20 +19,20 @@ from razz_env.solve.policy import TabularPolicy
 from razz_env.solve.sweep import Sweeper
 
 
-class Counting:
+class Counting(RandomAgent):
     """Uniform over the mask, counting how many observations it was asked about and in how many calls."""
 
     name = "counting"
-    observes = ("view",)
+    declaration = Declaration(observes=("view",), states_policy=True, acts_in_batch=True)
 
     def __init__(self) -> None:
+        super().__init__(seed=0)
         self.asked, self.calls = 0, 0
 
     def action_probabilities_batch(self, observations):
         self.asked += len(observations)
         self.calls += 1
-        masks = np.stack([o.action_mask for o in observations]).astype(float)
-        return masks / masks.sum(axis=1, keepdims=True)
+        return super().action_probabilities_batch(observations)
 
 
 def test_random_agent_is_the_uniform_policy(tiny):
@@ -66,7 +66,8 @@ def test_representative_hands_are_at_their_information_sets(tiny):
 
 def test_an_agent_for_another_table_is_refused(tiny):
     class RazzOnly(Counting):
-        variants, seat_counts = ("razz",), (2,)
+        declaration = Declaration(observes=("view",), variants=("razz",), seat_counts=(2,), states_policy=True,
+                                  acts_in_batch=True)
 
     with pytest.raises(ValueError, match="agent 'counting' plays razz at 2 seats; it cannot be seated at "
                                          "minirazz_tiny with 2 seats"):
@@ -75,7 +76,7 @@ def test_an_agent_for_another_table_is_refused(tiny):
 
 class Illegal:
     name = "illegal"
-    observes = ()
+    declaration = Declaration(observes=(), states_policy=True)
 
     def action_probabilities(self, observation):
         return np.full(NUM_ACTIONS, 1.0 / NUM_ACTIONS)
@@ -83,6 +84,7 @@ class Illegal:
 
 class Unnormalised(Illegal):
     name = "unnormalised"
+    declaration = Declaration(states_policy=True)
 
     def action_probabilities(self, observation):
         return observation.action_mask.astype(float)
@@ -99,7 +101,7 @@ class ClubLover:
     """Completes whenever its down card is a club: a policy the rank game cannot hold exactly."""
 
     name = "club_lover"
-    observes = ("view",)
+    declaration = Declaration(observes=("view",), states_policy=True)
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         mask = observation.action_mask.astype(float)

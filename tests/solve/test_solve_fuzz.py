@@ -33,6 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_solve_engine_walk import walk  # the sibling module, on pytest's path
 
+from razz_env.encoding.interface import Declaration
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.solve.agent import policy_from_agent
@@ -161,13 +162,13 @@ class Fuzzed:
     """Answers every observation with a row drawn by ``draw``."""
 
     name = "fuzzed"
-    observes = ()
+    declaration = Declaration(observes=(), states_policy=True)
 
     def __init__(self, draw) -> None:
         self.draw = draw
 
-    def action_probabilities_batch(self, observations):
-        return np.stack([self.draw(o.action_mask) for o in observations])
+    def action_probabilities(self, observation):
+        return self.draw(observation.action_mask)
 
 
 @pytest.fixture(scope="module")

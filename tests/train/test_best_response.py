@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from razz_env.encoding.interface import Declaration
+
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
@@ -52,7 +54,7 @@ class FoldsToBets(BaseAgent):
     """Checks, and folds to any bet (the bring-in included): betting every time beats it by 20 bb/100 exactly."""
 
     name = "folds_to_bets"
-    observes = ()
+    declaration = Declaration(observes=())
 
     def act(self, observation):
         if observation.action_mask[FOLD]:
@@ -65,7 +67,7 @@ class SixMaxOnly(FoldsToBets):
     """Declares that it plays 6-handed only."""
 
     name = "six_max_only"
-    seat_counts = (6,)
+    declaration = Declaration(seat_counts=(6,))
 
 
 INTERRUPT = {"after": None}
@@ -160,7 +162,7 @@ def test_a_tiny_best_response_builds_plays_legally_and_exploits_a_folder(trained
 
 def test_the_agent_declares_its_table(trained):
     agent = make_agent(trained["spec"])
-    assert agent.variants == ("razz",) and agent.seat_counts == (2,)
+    assert agent.declaration.variants == ("razz",) and agent.declaration.seat_counts == (2,)
     assert "cannot be seated at stud with 2 seats" in seating_problem(agent, "stud", 2)
     with pytest.raises(ValueError, match="cannot be seated at razz with 3 seats"):
         agent.reset(0, 3, "razz")

@@ -165,4 +165,4 @@ def test_a_damaged_run_folder_is_reused_continued_or_refused(finished_run, monke
             _clean(err)
             return
         event("reused or continued")
-        assert result["steps"] == 128 and make_agent(result["spec"]).seat_counts == (2,)
+        assert result["steps"] == 128 and make_agent(result["spec"]).declaration.seat_counts == (2,)

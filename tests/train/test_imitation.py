@@ -9,6 +9,7 @@ import pytest
 from razz_env.agents.registry import make_agent
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL
+from razz_env.encoding.interface import Declaration
 from razz_env.engine import HandConfig
 from razz_env.train.imitation import Demonstrations, action_counts, agreement, clone, collect
 
@@ -18,7 +19,7 @@ class SeatKeeper:
     that every observation it gets is of the seat it was reset to."""
 
     name = "seat_keeper"
-    observes = ("view",)
+    declaration = Declaration(observes=("view",))
 
     def __init__(self) -> None:
         self.seat = -1

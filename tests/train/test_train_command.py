@@ -154,7 +154,7 @@ def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
     sha256 = hashlib.sha256(checkpoint.read_bytes()).hexdigest()
     agent = make_agent({"type": "sb3_model", "path": str(checkpoint), "sha256": sha256, "variant": "minirazz",
                         "num_seats": 2})
-    assert agent.variants == ("minirazz",)
+    assert agent.declaration.variants == ("minirazz",)
     table = TrainConfig.from_yaml(path).table()
     hand_config = table.hand_config()
     tables = play_deals([agent, make_agent("random", seed=1)], hand_config, 10, "check")
@@ -184,7 +184,7 @@ def test_a_flat8_model_trained_heads_up_plays_two_to_eight_handed(tmp_path, caps
             "variant": "razz", "num_seats": 2, "encoding": "flat8"}
     agent = make_agent(spec)
     assert agent.model.observation_space.shape == (2068,)
-    assert (agent.variants, agent.seat_counts) == (("razz",), (2, 3, 4, 5, 6, 7, 8))
+    assert (agent.declaration.variants, agent.declaration.seat_counts) == (("razz",), (2, 3, 4, 5, 6, 7, 8))
     for seats in (2, 3, 6, 8):
         players = [agent] + [make_agent("calling_station") for _ in range(seats - 1)]
         hand_config = HandConfig.create("razz", num_seats=seats)
