@@ -34,7 +34,7 @@ from razz_env.agents.lbr import LocalBestResponse  # noqa: E402
 from razz_env.agents.registry import make_agent  # noqa: E402
 from razz_env.engine import equity as equity_module  # noqa: E402
 from razz_env.engine.config import HandConfig  # noqa: E402
-from razz_env.evaluate.match import play_deals, summarise_tables  # noqa: E402
+from razz_env.evaluate.blocks import play_deals, summarise_tables  # noqa: E402
 
 STREETS = (3, 4, 5, 6, 7)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from razz_env.agents.registry import make_agent
 from razz_env.engine.config import HandConfig
-from razz_env.evaluate.match import play_deals, summarise_tables
+from razz_env.evaluate.blocks import play_deals, summarise_tables
 from razz_env.evaluate.stats import win_rate
 
 PAIRINGS = (("razz_heuristic", "random"), ("razz_heuristic", "calling_station"),

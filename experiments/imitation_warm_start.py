@@ -90,7 +90,7 @@ def main(args: Args) -> int:
     from razz_env.encoding import make_encoder
     from razz_env.envs.common import table_config
     from razz_env.train.imitation import action_counts, clone, collect
-    from razz_env.train.train import build_model, build_vec_env
+    from razz_env.train.trainer import build_model, build_vec_env
 
     try:
         teacher = make_agent(args.teacher, seed=args.seed)

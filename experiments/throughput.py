@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 
 from razz_env.train.config import TrainConfig
-from razz_env.train.train import train
+from razz_env.train.trainer import train
 
 SETUPS = (("dummy", 2), ("subproc", 2), ("dummy", 16))
 

@@ -30,7 +30,7 @@ from razz_env.agents.sb3_agent import UntrustedModelError, load_model  # noqa: E
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.train.config import TrainConfig  # noqa: E402
 from razz_env.train.runfolder import FINAL, SUMMARY, RunFolder, model_bytes, write_atomic  # noqa: E402
-from razz_env.train.train import train  # noqa: E402
+from razz_env.train.trainer import train  # noqa: E402
 
 ZOO = Path(__file__).resolve().parent.parent / "agents" / "zoo"
 EXPERIMENTS = Path(__file__).resolve().parent

@@ -42,7 +42,7 @@ def main(args: Args) -> str:
         raise ConfigError(f"--config {args.config}: has no init_model; there is no model to start from")
     if (args.out / MODEL).exists():
         raise ConfigError(f"--out {args.out}: already holds a model.zip; give a new folder")
-    from razz_env.train.train import build_model, build_vec_env, initialise_from
+    from razz_env.train.trainer import build_model, build_vec_env, initialise_from
 
     venv = build_vec_env(config)
     model = build_model(config, venv, None)

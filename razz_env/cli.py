@@ -85,7 +85,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
     from razz_env.evaluate.config import TournamentConfig
     from razz_env.evaluate.report import format_terminal, write_reports
-    from razz_env.evaluate.tournament import BlockError, run_tournament
+    from razz_env.evaluate.runner import BlockError, run_tournament
 
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
                  "records": True if args.records else None, "engine": args.engine}
@@ -132,7 +132,7 @@ def _check_train_flags(args: argparse.Namespace) -> None:
 
 def _cmd_train(args: argparse.Namespace) -> int:
     from razz_env.train.config import TrainConfig
-    from razz_env.train.train import TrainingInterrupted, train
+    from razz_env.train.trainer import TrainingInterrupted, train
 
     def notify(message: str) -> None:
         print(f"razz train: {message}", file=sys.stderr)
@@ -213,9 +213,9 @@ def _backend_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_exploit(args: argparse.Namespace) -> int:
     from razz_env.evaluate.report import write_reports
-    from razz_env.evaluate.tournament import BlockError
+    from razz_env.evaluate.runner import BlockError
     from razz_env.exploit.bound import default_output, format_exploit, run_exploit, write_exploit_reports
-    from razz_env.train.train import TrainingInterrupted
+    from razz_env.train.trainer import TrainingInterrupted
 
     if args.method == "exact":
         return _exploit_exactly(args)

@@ -35,7 +35,7 @@ from experiments.ppo_razz_pool.evaluate import (  # noqa: E402
     write_results,
 )
 from razz_env.engine.errors import ConfigError  # noqa: E402
-from razz_env.evaluate.tournament import agent_label  # noqa: E402
+from razz_env.evaluate.runner import agent_label  # noqa: E402
 from razz_env.train.config import check_agent_spec  # noqa: E402
 
 SEATS = 6

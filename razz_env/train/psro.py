@@ -61,7 +61,7 @@ from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
 from razz_env.engine.errors import ConfigError, shown  # noqa: E402
 from razz_env.train.config import MAX_SEED, TrainConfig  # noqa: E402
 from razz_env.train.runfolder import CHECKPOINTS, FINAL, SUMMARY, RunFolder, write_atomic  # noqa: E402
-from razz_env.train.train import TrainingInterrupted, flat_settings, init_model_bytes, train  # noqa: E402
+from razz_env.train.trainer import TrainingInterrupted, flat_settings, init_model_bytes, train  # noqa: E402
 
 RECORD = "psro.json"
 TABLE = "psro.csv"

@@ -24,7 +24,7 @@ from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.record import to_record  # noqa: E402
 from razz_env.evaluate import match  # noqa: E402
 from razz_env.evaluate.config import TournamentConfig  # noqa: E402
-from razz_env.evaluate.match import (  # noqa: E402
+from razz_env.evaluate.blocks import (  # noqa: E402
     AgentFailure,
     Task,
     batch_problem,
@@ -32,7 +32,7 @@ from razz_env.evaluate.match import (  # noqa: E402
     play_deals_batched,
     run_task,
 )
-from razz_env.evaluate.tournament import run_tournament  # noqa: E402
+from razz_env.evaluate.runner import run_tournament  # noqa: E402
 
 
 class Recorder(RandomAgent):

@@ -25,7 +25,7 @@ from razz_env.agents.simple import CallingStation, RandomAgent  # noqa: E402
 from razz_env.engine.config import HandConfig, max_seats  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.variants import get_variant  # noqa: E402
-from razz_env.evaluate.match import AgentFailure, batch_problem, play_deals, play_deals_batched  # noqa: E402
+from razz_env.evaluate.blocks import AgentFailure, batch_problem, play_deals, play_deals_batched  # noqa: E402
 
 FUZZ = settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "25")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

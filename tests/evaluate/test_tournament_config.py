@@ -10,7 +10,7 @@ import pytest
 
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.config import MAX_BLOCKS, TournamentConfig
-from razz_env.evaluate.tournament import check_agents
+from razz_env.evaluate.runner import check_agents
 
 CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("tournament_*.yaml"))
 

@@ -74,7 +74,7 @@ def test_bad_arguments_exit_2_with_one_line(selfplay: ModuleType, argv: list[str
 def test_shipped_policy_is_seated_by_the_tournament(selfplay: ModuleType, tmp_path: Path) -> None:
     if not (SHIPPED / "policy.npz").is_file():
         pytest.skip("no shipped policy: run experiments/rllib_selfplay.py")
-    from razz_env.evaluate.match import build_agent
+    from razz_env.evaluate.blocks import build_agent
 
     agent = build_agent({"type": "experiments.rllib_selfplay:RLlibPolicyAgent",
                          "weights": str(SHIPPED / "policy.npz")}, seed=0)

@@ -8,7 +8,7 @@ import json
 import yaml
 
 from razz_env.train.config import TrainConfig
-from razz_env.train.train import train
+from razz_env.train.trainer import train
 
 SCRIPT = "imitation_warm_start.py"
 

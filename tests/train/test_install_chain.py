@@ -16,7 +16,7 @@ pytest.importorskip("sb3_contrib")
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.train.config import TrainConfig  # noqa: E402
-from razz_env.train.train import train  # noqa: E402
+from razz_env.train.trainer import train  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 RESULTS = ("agent,opponent,hands,bb_per_100,ci95_low,ci95_high,ci95_half_width\n"

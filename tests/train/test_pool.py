@@ -13,7 +13,7 @@ pytest.importorskip("sb3_contrib")
 from razz_env.agents.sb3_agent import UntrustedModelError  # noqa: E402
 from razz_env.train.config import OpponentPoolConfig, TrainConfig  # noqa: E402
 from razz_env.train.pool import OpponentPool  # noqa: E402
-from razz_env.train.train import build_model, build_vec_env  # noqa: E402
+from razz_env.train.trainer import build_model, build_vec_env  # noqa: E402
 
 torch.set_num_threads(1)
 

@@ -22,7 +22,7 @@ from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.state import HandState  # noqa: E402
 from razz_env.train.config import OpponentPoolConfig, TrainConfig  # noqa: E402
 from razz_env.train.pool import OpponentPool  # noqa: E402
-from razz_env.train.train import build_model, build_vec_env, evaluate, initialise_from, train  # noqa: E402
+from razz_env.train.trainer import build_model, build_vec_env, evaluate, initialise_from, train  # noqa: E402
 
 torch.set_num_threads(1)
 

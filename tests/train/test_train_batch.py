@@ -10,7 +10,7 @@ pytest.importorskip("numba", reason="the batched engine needs numba (the batch e
 
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.train.config import TrainConfig  # noqa: E402
-from razz_env.train.train import build_vec_env, train  # noqa: E402
+from razz_env.train.trainer import build_vec_env, train  # noqa: E402
 
 torch.set_num_threads(1)
 

@@ -90,7 +90,7 @@ def test_best_checkpoint_selects_at_one_table_size_of_a_mixed_size_run(train_zoo
 def test_install_records_a_given_command_instead_of_the_train_commands(train_zoo, tmp_path):
     config_path = _tiny_config(tmp_path)
     from razz_env.train.config import TrainConfig
-    from razz_env.train.train import train
+    from razz_env.train.trainer import train
 
     config = TrainConfig.from_yaml(config_path)
     summary = train(config, progress=False)

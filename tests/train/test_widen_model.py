@@ -10,7 +10,7 @@ import yaml
 
 from razz_env.agents.sb3_agent import load_model
 from razz_env.train.config import TrainConfig
-from razz_env.train.train import build_model, build_vec_env, initialise_from
+from razz_env.train.trainer import build_model, build_vec_env, initialise_from
 
 SCRIPT = "widen_model.py"
 
