@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.blocks import Task, run_task
+from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.results import block_key, result_problem
 from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError
 
