@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ class BlockRow:
     deals: int
     hands: int
     bb_per_100: float
-    seconds: float
+    seconds: float = field(compare=False)
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ class MatchResult:
 
     ``big_bets`` and ``chips`` are A's total winnings over all ``hands``; ``blocks`` the per-block rows;
     ``config`` the two-agent tournament that reproduces it (``razz tournament`` gives the same figures).
+    Results compare equal when their figures are (not their timings, workers or time limits).
     """
 
     agents: tuple[str, str]
@@ -69,7 +70,7 @@ class MatchResult:
     big_bets: float
     chips: int
     blocks: tuple[BlockRow, ...]
-    config: TournamentConfig
+    config: TournamentConfig = field(compare=False)
 
     @property
     def ci95_half_width(self) -> float:
