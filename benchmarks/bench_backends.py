@@ -22,8 +22,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
 from razz_env.evaluate.blocks import build_tasks, run_task
+from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
 from razz_env.evaluate.runner import load_results, run_tournament
 
 PACKAGES = (("razz_env/engine", "engine"), ("razz_env/encoding", "encoding"), ("razz_env/agent", "observations"),

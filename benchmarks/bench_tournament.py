@@ -26,8 +26,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
 from razz_env.evaluate.blocks import Task, play_deals_batched, run_task
+from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
 from razz_env.evaluate.runner import RESULTS_FILE, run_tournament
 
 ENGINES = ("scalar", "auto")

@@ -236,8 +236,8 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     from razz_env.agents.sb3_agent import SB3Agent
     from razz_env.engine.config import HandConfig
     from razz_env.evaluate.blocks import play_deals, summarise_tables
-    from razz_env.evaluate.stats import win_rate
     from razz_env.evaluate.runner import agent_label
+    from razz_env.evaluate.stats import win_rate
 
     learner = SB3Agent(model, name=config.name, encoding=config.encoding)
     rows = []

@@ -23,7 +23,6 @@ from razz_env.engine.config import HandConfig  # noqa: E402
 from razz_env.engine.errors import ConfigError  # noqa: E402
 from razz_env.engine.record import to_record  # noqa: E402
 from razz_env.evaluate import match  # noqa: E402
-from razz_env.evaluate.config import TournamentConfig  # noqa: E402
 from razz_env.evaluate.blocks import (  # noqa: E402
     AgentFailure,
     Task,
@@ -32,6 +31,7 @@ from razz_env.evaluate.blocks import (  # noqa: E402
     play_deals_batched,
     run_task,
 )
+from razz_env.evaluate.config import TournamentConfig  # noqa: E402
 from razz_env.evaluate.runner import run_tournament  # noqa: E402
 
 

@@ -24,8 +24,8 @@ from razz_env.evaluate.report import (  # noqa: E402
     text_colour,
     write_reports,
 )
-from razz_env.evaluate.stats import WinRate  # noqa: E402
 from razz_env.evaluate.runner import PairingResult, TournamentResult  # noqa: E402
+from razz_env.evaluate.stats import WinRate  # noqa: E402
 
 LABELS = ["random", "calling_station", "razz_heuristic"]
 # bb/100 of row against column: the station beats random narrowly, the heuristic crushes both.
