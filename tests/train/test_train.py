@@ -400,7 +400,7 @@ def test_init_model_of_one_padded_layout_starts_a_mixed_size_run_and_another_lay
 def test_the_evaluation_during_training_puts_no_time_limit_on_decisions(tmp_path, monkeypatch):
     """A periodic evaluation ended a run with "no decision within 2 s per decision" on a loaded machine: the
     tournament's limit on untrusted agents does not belong to the trainer's own evaluation."""
-    from razz_env.evaluate import match
+    from razz_env.evaluate import blocks
 
     limits = []
 
@@ -408,7 +408,7 @@ def test_the_evaluation_during_training_puts_no_time_limit_on_decisions(tmp_path
         limits.append(seconds)
         return call()
 
-    monkeypatch.setattr(match, "_with_time_limit", recording)
+    monkeypatch.setattr(blocks, "_with_time_limit", recording)
     config = _config(tmp_path, "maskable_ppo", eval_opponents=["random", "razz_heuristic"], eval_deals=4)
     rows = evaluate(build_model(config, build_vec_env(config), None), config, "limits")
     assert [row["hands"] for row in rows] == [8, 8] and limits and set(limits) == {None}
