@@ -35,7 +35,7 @@ from razz_env.agents.lbr import LocalBestResponse
 from razz_env.agents.registry import make_agent
 from razz_env.engine import equity as equity_module
 from razz_env.engine.config import HandConfig
-from razz_env.evaluate.match import play_deals, summarise_tables
+from razz_env.evaluate.blocks import play_deals, summarise_tables
 
 STREETS = (3, 4, 5, 6, 7)
 

@@ -26,9 +26,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from razz_env.evaluate.blocks import Task, play_deals_batched, run_task
 from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
-from razz_env.evaluate.match import Task, play_deals_batched, run_task
-from razz_env.evaluate.tournament import RESULTS_FILE, run_tournament
+from razz_env.evaluate.runner import RESULTS_FILE, run_tournament
 
 ENGINES = ("scalar", "auto")
 TOURNAMENTS = {"default": DEFAULT_AGENTS, "batchable": ("random", "calling_station", "ppo_razz", "qrdqn_razz")}

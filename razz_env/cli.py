@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from razz_env.engine.errors import ConfigError
 
@@ -83,9 +84,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_tournament(args: argparse.Namespace) -> int:
     import logging
 
-    from razz_env.evaluate.config import TournamentConfig
-    from razz_env.evaluate.report import format_terminal, write_reports
-    from razz_env.evaluate.tournament import BlockError, run_tournament
+    from razz_env.evaluate import BlockError, TournamentConfig, tournament
+    from razz_env.evaluate.report import write_reports
 
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
                  "records": True if args.records else None, "engine": args.engine}
@@ -98,9 +98,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     logger = logging.getLogger("razz_env.evaluate")
     logger.addHandler(warning_lines)
     try:
-        result = run_tournament(config, fresh=args.fresh, progress=not args.quiet, backend=args.backend,
-                                address=args.address)
-        print(format_terminal(result))
+        result = tournament(config, fresh=args.fresh, progress=not args.quiet, backend=args.backend,
+                            address=args.address)
+        print(result)
         paths = write_reports(result, config.output, plots=not args.no_plots)
     except BlockError as err:
         print(f"razz tournament: {err}", file=sys.stderr)
@@ -132,7 +132,7 @@ def _check_train_flags(args: argparse.Namespace) -> None:
 
 def _cmd_train(args: argparse.Namespace) -> int:
     from razz_env.train.config import TrainConfig
-    from razz_env.train.train import TrainingInterrupted, train
+    from razz_env.train.trainer import TrainingInterrupted, train
 
     def notify(message: str) -> None:
         print(f"razz train: {message}", file=sys.stderr)
@@ -213,9 +213,10 @@ def _backend_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_exploit(args: argparse.Namespace) -> int:
     from razz_env.evaluate.report import write_reports
-    from razz_env.evaluate.tournament import BlockError
-    from razz_env.exploit.bound import default_output, format_exploit, run_exploit, write_exploit_reports
-    from razz_env.train.train import TrainingInterrupted
+    from razz_env.evaluate.runner import BlockError
+    from razz_env.exploit import exploitability
+    from razz_env.exploit.bound import default_output, format_exploit, write_exploit_reports
+    from razz_env.train.trainer import TrainingInterrupted
 
     if args.method == "exact":
         return _exploit_exactly(args)
@@ -234,13 +235,13 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
     agent = agent_spec_argument("--agent", args.agent)
     output = args.output or default_output(agent, args.method)
     try:
-        result = run_exploit(agent, method=args.method, deals=args.deals, seed=args.seed, output=output,
-                             workers=args.workers, variant=args.variant, steps=args.steps, fresh=args.fresh,
-                             progress=not args.quiet, lbr_options={"suit_blind": True} if args.suit_blind else None,
-                             backend=args.backend, address=args.address)
-        print(format_exploit(result))
-        paths = write_reports(result.tournament, output, plots=not args.no_plots)
-        paths += write_exploit_reports(result, output, plots=not args.no_plots)
+        result = exploitability(agent, args.method, deals=args.deals, seed=args.seed, output=output,
+                                workers=args.workers, variant=args.variant, steps=args.steps, fresh=args.fresh,
+                                progress=not args.quiet, suit_blind=args.suit_blind, backend=args.backend,
+                                address=args.address)
+        print(format_exploit(result.detail))
+        paths = write_reports(result.detail.tournament, output, plots=not args.no_plots)
+        paths += write_exploit_reports(result.detail, output, plots=not args.no_plots)
     except BlockError as err:
         print(f"razz exploit: {err}", file=sys.stderr)
         return 1
@@ -252,7 +253,7 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
-    return 1 if result.tournament.failures else 0
+    return 1 if result.detail.tournament.failures else 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -286,11 +287,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _exploit_exactly(args: argparse.Namespace) -> int:
-    """``razz exploit --method exact``: the solver's exact figure for a MiniRazz agent."""
-    from razz_env.agents.registry import make_agent
-    from razz_env.encoding.interface import seating_problem
-    from razz_env.evaluate.config import agent_label
-    from razz_env.solve.measure import check_folder, format_result, measure_exactly, write_report
+    """``razz exploit --method exact``: the flags it refuses, then :func:`razz_env.exploit.exploitability`."""
+    from razz_env.exploit import exploitability
+    from razz_env.exploit.bound import default_output
+    from razz_env.solve.measure import REPORT_FILES, format_result
 
     given = [flag for flag, value in (("--deals", args.deals), ("--steps", args.steps),
                                       ("--suit-blind", args.suit_blind), ("--address", args.address)) if value]
@@ -299,23 +299,11 @@ def _exploit_exactly(args: argparse.Namespace) -> int:
     if given:
         raise ConfigError(f"{', '.join(given)}: --method exact plays no hands; it reads the agent's policy into the "
                           "solved game's tree")
-    if not args.variant.startswith("minirazz"):
-        raise ConfigError(f"--variant: --method exact needs a game small enough to solve (the MiniRazz presets), "
-                          f"got {args.variant}; use --method lbr or rl for the seven-card games")
-    spec = agent_spec_argument("--agent", args.agent)
-    label = agent_label(spec)
-    try:
-        agent = make_agent(spec)
-    except (ValueError, TypeError, KeyError) as err:
-        raise ConfigError(f"--agent: {err}") from None
-    problem = seating_problem(agent, args.variant, 2)
-    if problem:
-        raise ConfigError(f"--agent: {problem}")
-    folder = check_folder(args.output or f"results/exploit/{label}-exact", args.fresh)
-    result = measure_exactly(agent, label, args.variant)
-    print(format_result(result))
-    paths = write_report(result, folder)
-    print(f"\nwrote {', '.join(str(p) for p in paths)}")
+    agent = agent_spec_argument("--agent", args.agent)
+    output = args.output or default_output(agent, "exact")
+    result = exploitability(agent, "exact", variant=args.variant, output=output, fresh=args.fresh)
+    print(format_result(result.detail))
+    print(f"\nwrote {', '.join(str(Path(output) / name) for name in REPORT_FILES)}")
     return 0
 
 

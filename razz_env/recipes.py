@@ -480,7 +480,7 @@ def playing_bytes(data: bytes, algorithm: str) -> bytes:
 def write_start_model(config: TrainConfig, out: str | Path) -> str:
     """Save the model ``config``'s run starts from (its ``init_model``, widened when it says ``widen_from``) as
     ``<out>/model.zip`` with its SHA-256 in ``hashes.json``; returns the SHA-256."""
-    from razz_env.train.train import build_model, build_vec_env, initialise_from
+    from razz_env.train.trainer import build_model, build_vec_env, initialise_from
 
     if config.init_model is None:
         raise ConfigError("a widen stage's config has no init_model; there is no model to start from")
@@ -569,7 +569,7 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
     the other seats)."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.match import play_deals, summarise_tables
+    from razz_env.evaluate.blocks import play_deals, summarise_tables
     from razz_env.evaluate.stats import win_rate
 
     seats = int(recorded.get("seats", 2))

@@ -75,7 +75,7 @@ class Args:
 def train_setting(args: Args, setting: str) -> Path:
     """Train MaskablePPO in ``setting`` through ``razz train``'s pipeline; returns the run folder."""
     from razz_env.train.config import TrainConfig
-    from razz_env.train.train import train
+    from razz_env.train.trainer import train
 
     folder = Path(args.output) / f"{args.game}_{setting}"
     config = TrainConfig.from_dict({

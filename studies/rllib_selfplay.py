@@ -3,7 +3,7 @@
 One RLModule (``"shared"``, RLlib's action-masking PPO module) plays both seats of
 ``razz_env.env()`` through RLlib's ``PettingZooEnv``. Every ``eval_every`` iterations the greedy
 policy plays duplicate deals against each of ``opponents`` through the project's harness
-(:func:`razz_env.evaluate.match.play_deals`); the curve goes to ``<output>/learning_curve.csv``
+(:func:`razz_env.evaluate.blocks.play_deals`); the curve goes to ``<output>/learning_curve.csv``
 and ``.png``, and the policy's forward pass (encoder and policy head) to ``<output>/policy.npz``.
 
 :class:`RLlibPolicyAgent` replays that file in numpy: it needs neither Ray nor torch, so the
@@ -167,7 +167,7 @@ def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> d
     """Duplicate bb/100 (and the 95% CI) of ``agent`` against each opponent, heads-up razz."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.match import play_deals, summarise_tables
+    from razz_env.evaluate.blocks import play_deals, summarise_tables
     from razz_env.evaluate.stats import win_rate
 
     config = HandConfig.create(TABLE["variant"], num_seats=2, stacks=TABLE["stacks"])

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 import yaml
 
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate.tournament import agent_label
+from razz_env.evaluate.runner import agent_label
 from razz_env.train.config import check_agent_spec
 
 T = TypeVar("T")

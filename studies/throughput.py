@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from razz_env.engine.errors import ConfigError
 from razz_env.train.config import TrainConfig
-from razz_env.train.train import train
+from razz_env.train.trainer import train
 
 T = TypeVar("T")
 

@@ -15,6 +15,13 @@ is on that path (as with ``python -m``), so ``mybots.py`` beside a tournament co
 worker processes resolve the same reference. An unknown module, a missing name or an object
 that is not an agent (no ``reset`` and ``act``, or no :class:`~razz_env.encoding.interface.Declaration` as its
 ``declaration``) is one :class:`AgentSpecError` saying which.
+
+A model file plays by its path: a name ending in ``.zip`` is a trained SB3 model
+(:func:`razz_env.agents.sb3_zoo.load_model_path`), one ending in ``.npz`` a solved tabular policy
+(:func:`razz_env.agents.tabular_zoo.load_policy_file`); options go beside it in a mapping
+(``{"type": "runs/x/final.zip", "variant": "stud"}``). An agent instance is used as it is.
+:func:`make_agent` is the one place every front door (match, tournament, exploitability, the CLI)
+turns any of these into an agent.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from razz_env.agents.base import Agent
@@ -37,6 +45,8 @@ F = TypeVar("F", bound=Factory)
 BUILTIN_MODULES = ("razz_env.agents.simple", "razz_env.agents.razz_heuristic", "razz_env.agents.monte_carlo",
                    "razz_env.agents.tabular_zoo", "razz_env.agents.exploiters")
 LAZY_MODULES = ("razz_env.agents.lbr", "razz_env.agents.sb3_zoo")
+MODEL_FILE_LOADERS = {".zip": "razz_env.agents.sb3_zoo:load_model_path",
+                      ".npz": "razz_env.agents.tabular_zoo:load_policy_file"}
 
 _FACTORIES: dict[str, Factory] = {}
 _lazy_errors: dict[str, str] = {}
@@ -101,6 +111,9 @@ def get_factory(name: str) -> Factory:
 
     :class:`UnknownAgentError` lists the known names; see :func:`load_reference` for references.
     """
+    if is_model_file(name):
+        module, _, loader = MODEL_FILE_LOADERS[Path(name).suffix.lower()].partition(":")
+        return getattr(importlib.import_module(module), loader)
     if ":" in name:
         return load_reference(name)
     _import_builtins()
@@ -114,6 +127,17 @@ def get_factory(name: str) -> Factory:
             f"unknown agent {name!r}; known agents: {known}" + (f" ({skipped})" if skipped else "")
         )
     return factory
+
+
+def is_model_file(name: str) -> bool:
+    """Whether ``name`` is a model file's path (it ends in ``.zip`` or ``.npz``) rather than an agent's name."""
+    return Path(name).suffix.lower() in MODEL_FILE_LOADERS
+
+
+def is_agent(candidate: Any) -> bool:
+    """Whether ``candidate`` is an agent instance (callable ``reset`` and ``act``), not a spec naming one."""
+    return not isinstance(candidate, (str, Mapping, type)) and all(
+        callable(getattr(candidate, method, None)) for method in ("reset", "act"))
 
 
 def load_reference(reference: str) -> Factory:
@@ -173,14 +197,20 @@ def _accepts(factory: Factory, keyword: str) -> bool:
     return any(p.name == keyword or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
-def make_agent(spec: str | Mapping[str, Any], seed: int | None = None) -> Agent:
-    """Build an agent from a name or a ``{"type": name, **kwargs}`` mapping (as written in YAML).
+def make_agent(spec: str | Mapping[str, Any] | Agent, seed: int | None = None) -> Agent:
+    """Build an agent from a name, a ``{"type": name, **kwargs}`` mapping (as written in YAML) or an instance.
 
-    The name may be a ``module:Class`` reference to the user's own code (see the module docs).
+    The name may be a registered one, a ``module:Class`` reference to the user's own code or a model
+    file's path (see the module docs); an agent instance is returned as it is.
 
     ``seed`` is a default for factories that take one and whose spec does not set it, so a
     harness can seed a whole table without knowing which agents are random.
+
+    >>> make_agent("calling_station").name
+    'calling_station'
     """
+    if is_agent(spec):
+        return spec
     if isinstance(spec, str):
         name, kwargs = spec, {}
     elif isinstance(spec, Mapping):
@@ -191,8 +221,11 @@ def make_agent(spec: str | Mapping[str, Any], seed: int | None = None) -> Agent:
         if not isinstance(name, str):
             raise ValueError(f"agent spec 'type' must be a name, got {name!r}")
     else:
-        raise TypeError(f"agent spec must be a name or a mapping with 'type', got {spec!r}")
+        raise TypeError(f"agent spec must be a name, a mapping with 'type' or an agent (with reset and act), "
+                        f"got {spec!r}")
     factory = get_factory(name)
+    if is_model_file(name):
+        kwargs = {"path": name, **kwargs}
     if seed is not None and "seed" not in kwargs and _accepts(factory, "seed"):
         kwargs["seed"] = seed
     try:

@@ -209,3 +209,46 @@ def load_model_file(path: str | os.PathLike[str], sha256: str, variant: str, num
     return ModelFileAgent(model, spec, name=name or Path(resolved).stem, deterministic=deterministic,
                           encoding=encoding, seed=seed, variants=(variant,),
                           seat_counts=trained_seat_counts(encoding, variant, num_seats))
+
+
+RUN_CONFIG = "config.json"
+
+
+def _run_settings(path: Path) -> dict[str, Any]:
+    """The table, algorithm and encoding in the ``config.json`` of the ``razz train`` run folder holding ``path``
+    (beside it, or one folder up for a checkpoint); empty when there is none."""
+    for folder in (path.parent, path.parent.parent):
+        config = folder / RUN_CONFIG
+        if config.is_file():
+            try:
+                data = json.loads(config.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                return {}
+            settings = {key: data[key] for key in ("variant", "num_seats", "algorithm", "encoding") if key in data}
+            if isinstance(settings.get("num_seats"), list) and settings["num_seats"]:
+                settings["num_seats"] = max(settings["num_seats"])
+            return settings
+    return {}
+
+
+def load_model_path(path: str | os.PathLike[str], *, sha256: str | None = None, variant: str | None = None,
+                    num_seats: int | None = None, algorithm: str | None = None, encoding: str | None = None,
+                    name: str | None = None, deterministic: bool = True, seed: int | None = None) -> ModelFileAgent:
+    """A model file given by its path (``make_agent("runs/x/final.zip")``), through :func:`load_model_file`.
+
+    What is not given comes from the ``razz train`` run folder the file sits in (its ``config.json``), else
+    razz heads-up, ``maskable_ppo``, ``flat``; ``sha256`` defaults to the file's as it is now, so every
+    process that rebuilds the agent (a worker) loads these same bytes or refuses.
+    """
+    where = Path(path)
+    if not where.is_file():
+        raise ValueError(f"model file {str(path)!r}: no such file")
+    found = _run_settings(where)
+    if sha256 is None:
+        import hashlib
+
+        sha256 = hashlib.sha256(where.read_bytes()).hexdigest()
+    return load_model_file(
+        where, sha256, variant or found.get("variant", "razz"), num_seats or found.get("num_seats", 2),
+        algorithm or found.get("algorithm", "maskable_ppo"), encoding or found.get("encoding", "flat"),
+        name=name or where.stem, deterministic=deterministic, seed=seed)

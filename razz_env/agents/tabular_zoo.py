@@ -69,3 +69,37 @@ def _register_all() -> None:
 
 
 _register_all()
+
+
+class PolicyFileAgent(TabularPolicyAgent):
+    """A solved policy read from a ``.npz`` file; it pickles as its path, SHA-256 and seed, never its arrays."""
+
+    def __init__(self, path: str, sha256: str, seed: int | None = None, name: str | None = None) -> None:
+        super().__init__(_policy_file(path, sha256), seed=seed, name=name or Path(path).stem)
+        self.path, self.sha256, self.seed = path, sha256, seed
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return PolicyFileAgent, (self.path, self.sha256, self.seed, self.name)
+
+
+@cache
+def _policy_file(path: str, sha256: str) -> Any:
+    """The policy in the file at ``path`` once its bytes match ``sha256`` (read once per process and pair)."""
+    where = Path(path)
+    if not where.is_file():
+        raise ValueError(f"policy file {path!r}: no such file")
+    digest = hashlib.sha256(where.read_bytes()).hexdigest()
+    if digest != sha256.lower():
+        raise PolicyIntegrityError(f"policy file {path}: SHA-256 {digest}, expected {sha256}: not loaded")
+    return TabularPolicy.load(where)
+
+
+def load_policy_file(path: str | Path, *, sha256: str | None = None, seed: int | None = None,
+                     name: str | None = None) -> PolicyFileAgent:
+    """A ``razz solve`` policy file (``policy.npz``) as an agent; ``sha256`` defaults to the file's as it is now."""
+    where = Path(path).resolve()
+    if not where.is_file():
+        raise ValueError(f"policy file {str(path)!r}: no such file")
+    if sha256 is None:
+        sha256 = hashlib.sha256(where.read_bytes()).hexdigest()
+    return PolicyFileAgent(str(where), sha256, seed, name)

@@ -12,6 +12,7 @@ import copy
 import hashlib
 import json
 import math
+import pickle
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -27,7 +28,7 @@ from razz_env.engine.settings import read_settings_file, with_overrides
 from razz_env.engine.table import TABLE_KEYS, Table
 from razz_env.engine.variants import get_variant
 
-AgentSpec = str | dict[str, Any]
+AgentSpec = str | dict[str, Any] | Any  # a name, model file or module:Class; a mapping with options; an agent
 
 DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "random",
@@ -59,9 +60,11 @@ _SPEC_SIZE = 1000
 
 
 def agent_label(spec: AgentSpec) -> str:
-    """Display name of an agent spec: its ``label`` key, else its type (and options)."""
+    """Display name of an agent spec: its ``label`` key, else its type (and options); an instance's ``name``."""
     if isinstance(spec, str):
         return spec
+    if not isinstance(spec, Mapping):
+        return str(getattr(spec, "name", None) or type(spec).__name__)
     if "label" in spec:
         return str(spec["label"])
     options = ",".join(f"{k}={v}" for k, v in sorted(spec.items()) if k not in ("type", "seed"))
@@ -113,19 +116,53 @@ def _plain_data(where: str, value: Any, budget: list[int]) -> Any:
 
 
 def _agent_spec(index: int, spec: Any) -> AgentSpec:
-    """One entry of ``agents``: a registered name or ``{type: name, label: shown name, **options}``."""
+    """One entry of ``agents``: a registered name, model file or ``module:Class``, ``{type: name, label: shown name,
+    **options}``, or an agent instance. A model file is pinned to its SHA-256 (so its results folder is too)."""
+    from razz_env.agents.registry import is_agent, is_model_file
+
     where = f"agents[{index}]"
+    if is_agent(spec):
+        return spec
     if isinstance(spec, str):
-        return _text(where, spec)
+        name = _text(where, spec)
+        return _pinned(where, {"type": name, "label": name}) if is_model_file(name) else name
     if not isinstance(spec, Mapping):
-        raise ConfigError(f"{where}: expected an agent name or a mapping with 'type', got {shown(spec)}")
+        raise ConfigError(f"{where}: expected an agent name, a mapping with 'type' or an agent (with reset and "
+                          f"act), got {shown(spec)}")
     data = _plain_data(where, spec, [_SPEC_SIZE])
     if "type" not in data:
         raise ConfigError(f"{where}: a mapping needs a 'type' naming the agent, got {shown(spec)}")
     _text(f"{where}.type", data["type"])
     if "label" in data:
         _text(f"{where}.label", data["label"])
-    return data
+    return _pinned(where, {"label": data["type"], **data}) if is_model_file(data["type"]) else data
+
+
+def _pinned(where: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """A model file's spec with the file's SHA-256 (unless given): results stay those of these bytes."""
+    if "sha256" not in spec:
+        try:
+            spec["sha256"] = hashlib.sha256(Path(spec["type"]).read_bytes()).hexdigest()
+        except OSError as err:
+            raise ConfigError(f"{where}: cannot read the model file {spec['type']!r}: {err.strerror or err}") from None
+    return spec
+
+
+def _instance_identity(index: int, agent: Any, workers: int) -> dict[str, Any]:
+    """What a results folder records of an agent instance: its class, its name and the SHA-256 of its pickle.
+
+    With ``workers`` above 1 the instance travels to worker processes, so one that does not pickle is refused.
+    """
+    try:
+        digest = hashlib.sha256(pickle.dumps(agent)).hexdigest()
+    except Exception as err:  # noqa: BLE001 - whatever pickling raises, the agent stays in this process
+        if workers > 1:
+            raise ConfigError(f"agents[{index}] ({agent_label(agent)}): an agent instance plays in worker processes "
+                              f"only if it pickles ({type(err).__name__}: {' '.join(str(err).split())}); use "
+                              f"workers: 1, or give the agent by name or spec") from None
+        digest = None
+    kind = type(agent)
+    return {"instance": f"{kind.__module__}:{kind.__qualname__}", "label": agent_label(agent), "pickle_sha256": digest}
 
 
 @dataclass(frozen=True)
@@ -194,6 +231,10 @@ class TournamentConfig:
         if isinstance(edge, bool) or not isinstance(edge, (int, float)) or not 0 < edge < math.inf:
             raise ConfigError(f"edge_bb_per_100: expected a number above 0, got {shown(edge)}")
         _text("output", self.output)
+        # ``agents`` as plain data for the identity: an instance as its class, name and pickle digest.
+        object.__setattr__(self, "_agent_data", [
+            spec if isinstance(spec, (str, Mapping)) else _instance_identity(i, spec, self.workers)
+            for i, spec in enumerate(self.agents)])
         self._check_lineups()
         table = Table(**{key: getattr(self, key) for key in TABLE_KEYS if key != "num_seats"}, num_seats=self.seats)
         for key, value in table.to_dict().items():
@@ -245,8 +286,8 @@ class TournamentConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready data (``summary.json``)."""
-        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.init}
-        data["agents"] = list(self.agents)
+        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.init and f.name != "agents"}
+        data["agents"] = list(self._agent_data)
         for key in ("stacks", "street_bets"):
             if isinstance(data[key], tuple):
                 data[key] = list(data[key])

@@ -5,7 +5,7 @@ actor is one long-lived worker process holding the tournament config: it imports
 modules that register the agents once, and the expensive part of an agent (a zoo model,
 read from the worker's own copy of the code and unpickled only after its SHA-256 matches
 the manifest shipped with that code) is loaded once per actor and reused by every block
-it plays. Blocks are the same pure function :func:`~razz_env.evaluate.match.run_task`
+it plays. Blocks are the same pure function :func:`~razz_env.evaluate.blocks.run_task`
 as on the local backend, so a seed gives the same results whatever the backend and the
 number of actors. Nothing an actor sends back is trusted: a result is kept only if
 :func:`~razz_env.evaluate.results.result_problem` accepts it as a result of the very
@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.blocks import Task, run_task
 from razz_env.evaluate.config import TournamentConfig
-from razz_env.evaluate.match import Task, run_task
 from razz_env.evaluate.results import block_key, result_problem
 from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError
 

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from razz_env.evaluate.tournament import PairingResult, TournamentResult
+from razz_env.evaluate.runner import PairingResult, TournamentResult
 
 
 def _pairing_row(result: TournamentResult, pairing: PairingResult) -> dict[str, Any]:

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.blocks import Task
 from razz_env.evaluate.config import TournamentConfig
-from razz_env.evaluate.match import Task
 
 RESULTS_FILE = "matches.jsonl"
 STAMP_FILE = "tournament.json"

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from razz_env.evaluate.blocks import Task, run_task
 from razz_env.evaluate.config import TournamentConfig
-from razz_env.evaluate.match import Task, run_task
 
 MAX_ATTEMPTS = 3
 PARENT_POLL_SECONDS = 0.5

@@ -33,7 +33,7 @@ from razz_env.engine.variants import get_variant
 from razz_env.evaluate.config import agent_label
 from razz_env.train.config import MAX_SEED, TrainConfig, check_agent_spec
 from razz_env.train.runfolder import CHECKPOINTS, CLOCK, CONFIG, RunFolder
-from razz_env.train.train import TrainingInterrupted, train
+from razz_env.train.trainer import TrainingInterrupted, train
 
 SEATS = 2
 ALGORITHM = "maskable_ppo"
@@ -216,7 +216,7 @@ def train_best_response(target: str | Mapping[str, Any], *, steps: int, output: 
     SHA-256 and table), ``steps`` the steps trained (a whole number of rollouts, so at least
     ``steps``), ``train_seconds`` the training time without evaluations, over all segments.
     Raises :class:`ConfigError` on bad input (nothing touched) and
-    :class:`~razz_env.train.train.TrainingInterrupted` on Ctrl-C (a checkpoint saved).
+    :class:`~razz_env.train.trainer.TrainingInterrupted` on Ctrl-C (a checkpoint saved).
     """
     config = best_response_config(target, steps=steps, output=output, seed=seed, variant=variant)
     return run_best_response(config, fresh=fresh, progress=progress)

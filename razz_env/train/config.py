@@ -239,7 +239,7 @@ class TrainConfig:
 
     ``init_model`` (``{path, sha256}``) starts a new run from the weights and optimizer state of a model
     file instead of random ones (the steps still count from 0); the file is loaded only if its bytes match
-    ``sha256``, and :func:`razz_env.train.train.train` refuses one of another algorithm, table or network
+    ``sha256``, and :func:`razz_env.train.trainer.train` refuses one of another algorithm, table or network
     before the run folder is touched. With ``widen_from: {encoding, num_seats}`` the file was trained on
     that fixed-size encoding and table size, and this config's encoding is its padded twin (``flat`` to
     ``flat8``): its input layer is widened (:mod:`razz_env.train.widen`) so the run starts from a network

@@ -211,7 +211,7 @@ def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings
     from razz_env.agents.registry import make_agent
     from razz_env.encoding import make_encoder
     from razz_env.train.runfolder import RunFolder
-    from razz_env.train.train import build_model, build_vec_env
+    from razz_env.train.trainer import build_model, build_vec_env
 
     out = Path(out)
     if config.algorithm not in IMITATED_ALGORITHMS or config.mixed_sizes:

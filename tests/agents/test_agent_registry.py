@@ -121,7 +121,7 @@ def test_lbr_spec_builds_in_a_fresh_process() -> None:
     assert done.stdout.split() == ["LocalBestResponse", "razz_heuristic"]
 
 
-@pytest.mark.parametrize("module", [razz_env.agents.handread, razz_env.agents.razz_heuristic])
+@pytest.mark.parametrize("module", [razz_env.agents.handread, razz_env.agents.razz_heuristic, razz_env.agents.registry])
 def test_doctests(module) -> None:
     assert doctest.testmod(module).failed == 0
 
@@ -288,3 +288,50 @@ def test_every_shipped_agent_declares_exactly_the_methods_it_has(name) -> None:
     assert declared.acts_in_batch == callable(getattr(agent, "act_batch", None))
     assert declared.acts_in_batch == callable(getattr(agent, "action_probabilities_batch", None)) or (
         not declared.states_policy)
+
+
+def test_an_instance_is_its_own_spec_and_a_class_is_not() -> None:
+    from razz_env.agents.simple import CallingStation
+
+    station = CallingStation()
+    assert make_agent(station, seed=3) is station
+    with pytest.raises(TypeError, match="a name, a mapping with 'type' or an agent"):
+        make_agent(CallingStation)
+
+
+def test_a_policy_file_builds_by_its_path_pickles_small_and_refuses_other_bytes(tmp_path) -> None:
+    import pickle
+
+    from razz_env.agents.tabular_zoo import PolicyFileAgent, PolicyIntegrityError
+    from razz_env.solve.game import build_game
+    from razz_env.solve.policy import TabularPolicy
+
+    path = TabularPolicy.uniform(build_game("minirazz_tiny")).save(tmp_path / "uniform.npz")
+    agent = make_agent(str(path), seed=1)
+    assert isinstance(agent, PolicyFileAgent) and agent.name == "uniform"
+    assert agent.declaration.variants == ("minirazz_tiny",)
+    assert len(pickle.dumps(agent)) < 1000 and pickle.loads(pickle.dumps(agent)).sha256 == agent.sha256
+    with pytest.raises(PolicyIntegrityError, match="not loaded"):
+        make_agent({"type": str(path), "sha256": "0" * 64})
+    with pytest.raises(ValueError, match="no such file"):
+        make_agent(str(tmp_path / "missing.npz"))
+
+
+def test_a_model_file_builds_by_its_path_with_the_table_of_its_run_folder(tmp_path) -> None:
+    import json
+    import shutil
+
+    pytest.importorskip("sb3_contrib")
+    from razz_env.agents.sb3_zoo import ZOO_DIR
+
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(ZOO_DIR / "ppo_razz.zip", run / "final.zip")
+    entry = json.loads((ZOO_DIR / "manifest.json").read_text())["ppo_razz"]
+    agent = make_agent(str(run / "final.zip"))  # no run folder: razz heads-up, flat, as this model
+    assert agent.name == "final" and agent.declaration.variants == ("razz",)
+    assert agent.spec["sha256"] == entry["sha256"]
+    (run / "config.json").write_text(json.dumps({"variant": "razz", "num_seats": [2, 3], "encoding": "flat"}))
+    with pytest.raises(ValueError, match="give the variant, num_seats and encoding"):
+        make_agent(str(run / "final.zip"))  # the run folder says 3 seats: not this model's table
+    assert make_agent({"type": str(run / "final.zip"), "num_seats": 2}).declaration.variants == ("razz",)

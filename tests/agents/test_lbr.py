@@ -24,7 +24,7 @@ from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import deck_for
 from razz_env.engine.equity import range_equity
 from razz_env.engine.state import HandState
-from razz_env.evaluate.match import play_deals, summarise_tables
+from razz_env.evaluate.blocks import play_deals, summarise_tables
 
 CONFIG = HandConfig.create("razz", num_seats=2, stacks=1000)
 

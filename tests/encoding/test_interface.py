@@ -24,7 +24,7 @@ from razz_env.encoding.interface import (
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
-from razz_env.evaluate.match import play_deals
+from razz_env.evaluate.blocks import play_deals
 
 
 def reachable(root: object, limit: int = 100_000) -> list[object]:

@@ -24,9 +24,8 @@ from razz_env.cli import main
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import to_record
-from razz_env.evaluate import match
-from razz_env.evaluate.config import TournamentConfig
-from razz_env.evaluate.match import (
+from razz_env.evaluate import blocks
+from razz_env.evaluate.blocks import (
     AgentFailure,
     Task,
     batch_problem,
@@ -34,7 +33,8 @@ from razz_env.evaluate.match import (
     play_deals_batched,
     run_task,
 )
-from razz_env.evaluate.tournament import run_tournament
+from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.runner import run_tournament
 
 
 class Recorder(RandomAgent):
@@ -264,10 +264,10 @@ def _files(folder: Path) -> dict[str, object]:
 ], ids=["records", "plain-stud8-short", "table-razz-short", "table-minirazz", "mixed", "sb3", "broken"])
 def test_a_tournament_writes_the_same_files_on_both_engines(tmp_path, monkeypatch, settings):
     played = {"scalar": [], "batched": []}
-    scalar_play, batched_play = match.play_deals, match.play_deals_batched
-    monkeypatch.setattr(match, "play_deals", lambda players, *a, **k: played["scalar"].append(
+    scalar_play, batched_play = blocks.play_deals, blocks.play_deals_batched
+    monkeypatch.setattr(blocks, "play_deals", lambda players, *a, **k: played["scalar"].append(
         tuple(p.name for p in players)) or scalar_play(players, *a, **k))
-    monkeypatch.setattr(match, "play_deals_batched", lambda players, *a, **k: played["batched"].append(
+    monkeypatch.setattr(blocks, "play_deals_batched", lambda players, *a, **k: played["batched"].append(
         tuple(p.name for p in players)) or batched_play(players, *a, **k))
     scalar = run_tournament(_tournament(tmp_path, "scalar", engine="scalar", **settings), progress=False)
     assert played["batched"] == []
@@ -283,7 +283,7 @@ def test_a_tournament_writes_the_same_files_on_both_engines(tmp_path, monkeypatc
 
 
 def test_run_task_keeps_view_readers_and_engine_scalar_on_the_scalar_path(tmp_path, monkeypatch):
-    monkeypatch.setattr(match, "play_deals_batched", lambda *a, **k: pytest.fail("took the batched path"))
+    monkeypatch.setattr(blocks, "play_deals_batched", lambda *a, **k: pytest.fail("took the batched path"))
     heuristic = _tournament(tmp_path, "h", agents=("random", "razz_heuristic"))
     assert "deal_sum" in run_task(heuristic, Task.for_block(heuristic, (0, 1), 0, 12))
     scalar = _tournament(tmp_path, "s", engine="scalar")

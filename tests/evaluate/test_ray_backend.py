@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from razz_env.agents.registry import register
 from razz_env.encoding.interface import Declaration
 from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.blocks import Task, build_tasks, run_task
 from razz_env.evaluate.config import TournamentConfig
-from razz_env.evaluate.match import Task, build_tasks, run_task
 from razz_env.evaluate.ray_backend import check_backend, checked_reply
 from razz_env.evaluate.report import write_reports
 from razz_env.evaluate.results import RESULTS_FILE, result_problem
-from razz_env.evaluate.tournament import run_tournament
+from razz_env.evaluate.runner import run_tournament
 from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError
 
 
@@ -238,7 +238,7 @@ def test_the_default_install_and_the_local_backend_do_without_ray():
     assert not any(dep.startswith("ray") for dep in project["dependencies"])
     extras = project["optional-dependencies"]
     assert extras["ray"] == ["ray>=2.40"] and "ray" in extras["dev"][0]
-    code = ("import sys; import razz_env.evaluate.tournament, razz_env.exploit.bound, razz_env.cli; "
+    code = ("import sys; import razz_env.evaluate.runner, razz_env.exploit.bound, razz_env.cli; "
             "print('ray' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 

@@ -24,8 +24,8 @@ from razz_env.evaluate.report import (
     text_colour,
     write_reports,
 )
+from razz_env.evaluate.runner import PairingResult, TournamentResult
 from razz_env.evaluate.stats import WinRate
-from razz_env.evaluate.tournament import PairingResult, TournamentResult
 
 LABELS = ["random", "calling_station", "razz_heuristic"]
 # bb/100 of row against column: the station beats random narrowly, the heuristic crushes both.

@@ -18,10 +18,10 @@ from razz_env.agents.registry import register
 from razz_env.encoding.interface import Declaration
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import replay_record
+from razz_env.evaluate.blocks import seat_permutations
 from razz_env.evaluate.config import TournamentConfig
-from razz_env.evaluate.match import seat_permutations
 from razz_env.evaluate.report import format_terminal, write_reports
-from razz_env.evaluate.tournament import RESULTS_FILE, build_tasks, load_results, run_tournament
+from razz_env.evaluate.runner import RESULTS_FILE, build_tasks, load_results, run_tournament
 
 FAST_AGENTS = ("random", "calling_station", "razz_heuristic")
 
@@ -169,7 +169,7 @@ def test_resume_after_a_kill_equals_uninterrupted_run(tmp_path):
     settings = {"name": "killed", "agents": list(FAST_AGENTS), "deals": 200, "block_deals": 10, "workers": 1,
                 "output": str(tmp_path / "killed"), "seed": 5}
     script = ("import json,sys\nfrom razz_env.evaluate.config import TournamentConfig\n"
-              "from razz_env.evaluate.tournament import run_tournament\n"
+              "from razz_env.evaluate.runner import run_tournament\n"
               f"run_tournament(TournamentConfig.from_dict(json.loads({json.dumps(json.dumps(settings))})), "
               "progress=False)\n")
     process = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)

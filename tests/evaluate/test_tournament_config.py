@@ -11,7 +11,7 @@ import pytest
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.table import Table
 from razz_env.evaluate.config import MAX_BLOCKS, TournamentConfig
-from razz_env.evaluate.tournament import check_agents
+from razz_env.evaluate.runner import check_agents
 
 CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("tournament_*.yaml"))
 
@@ -45,7 +45,7 @@ BASE = {"agents": ["random", "calling_station"], "deals": 20, "block_deals": 10,
     ("name", 7, "name: expected a non-empty string"),
     ("agents", "random", "agents: expected a list of agent names"),
     ("agents", {"type": "random"}, "agents: expected a list of agent names"),
-    ("agents", ["random", ["calling_station"]], r"agents\[1\]: expected an agent name or a mapping"),
+    ("agents", ["random", ["calling_station"]], r"agents\[1\]: expected an agent name, a mapping with .type."),
     ("agents", ["random", {"samples": 3}], r"agents\[1\]: a mapping needs a 'type'"),
     ("agents", ["random", {"type": 5}], r"agents\[1\].type: expected a non-empty string"),
     ("agents", ["random", {"type": "random", "label": None}], r"agents\[1\].label: expected a non-empty string"),

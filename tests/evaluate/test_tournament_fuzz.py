@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from razz_env.cli import main
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate import tournament
+from razz_env.evaluate import runner
 from razz_env.evaluate.config import TournamentConfig
 
 FUZZ = settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "30")), deadline=None,
@@ -128,7 +128,7 @@ def _stub_blocks(config, tasks, modules=()):
 @pytest.fixture
 def check(monkeypatch, capsys):
     """Run ``razz tournament --config`` on some YAML text in a fresh folder and assert the outcome is clean."""
-    monkeypatch.setattr(tournament, "run_blocks", _stub_blocks)
+    monkeypatch.setattr(runner, "run_blocks", _stub_blocks)
 
     def run(text: str | bytes) -> None:
         with tempfile.TemporaryDirectory() as folder:

@@ -13,7 +13,7 @@ import pytest
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.results import LOCK_FILE, RESULTS_FILE, STAMP_FILE, ResultsFolder
-from razz_env.evaluate.tournament import build_tasks, run_tournament
+from razz_env.evaluate.runner import build_tasks, run_tournament
 
 
 def _config(tmp_path: Path, **overrides) -> TournamentConfig:

@@ -21,7 +21,7 @@ from razz_env.encoding.interface import Declaration
 from razz_env.evaluate import workers
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.results import RESULTS_FILE
-from razz_env.evaluate.tournament import run_tournament
+from razz_env.evaluate.runner import run_tournament
 from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError
 
 

@@ -10,7 +10,7 @@ from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
-from razz_env.evaluate.match import play_deals
+from razz_env.evaluate.blocks import play_deals
 from razz_env.solve.agent import TabularPolicyAgent, hands_at, policy_from_agent
 from razz_env.solve.best_response import exploitability
 from razz_env.solve.game import build_game

@@ -39,7 +39,7 @@ def test_the_solved_agent_is_exploitable_by_no_more_than_its_manifest_says(tmp_p
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--agent", "random", "--variant", "razz"], "--method exact needs a game small enough to solve"),
+    (["--agent", "random", "--variant", "razz"], "method 'exact' needs a game small enough to solve"),
     (["--agent", "random", "--variant", "minirazz_tiny", "--deals", "10"], "--deals: --method exact plays no hands"),
     (["--agent", "random", "--variant", "minirazz_tiny", "--steps", "10"], "--steps: --method exact plays no hands"),
     (["--agent", "razz_heuristic", "--variant", "minirazz_tiny"], "cannot be seated at minirazz_tiny"),

@@ -28,7 +28,7 @@ from razz_env.encoding.interface import Observer, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
-from razz_env.evaluate.match import play_deals, summarise_tables
+from razz_env.evaluate.blocks import play_deals, summarise_tables
 from razz_env.evaluate.stats import win_rate
 from razz_env.train import best_response
 from razz_env.train.best_response import (
@@ -37,7 +37,7 @@ from razz_env.train.best_response import (
     train_best_response,
 )
 from razz_env.train.config import TrainConfig
-from razz_env.train.train import TrainingInterrupted
+from razz_env.train.trainer import TrainingInterrupted
 
 torch.set_num_threads(1)
 
@@ -240,7 +240,7 @@ def test_the_agent_pickles_as_its_spec_and_rebuilds_verified(trained, run_copy):
 def test_tournament_workers_build_it_from_the_spec(trained, tmp_path):
     """The harness builds agents in spawned worker processes from the spec."""
     from razz_env.evaluate.config import TournamentConfig
-    from razz_env.evaluate.tournament import run_tournament
+    from razz_env.evaluate.runner import run_tournament
 
     config = TournamentConfig.from_dict({
         "name": "br", "agents": [dict(trained["spec"], label="br"), "calling_station"], "deals": 40,

@@ -15,7 +15,7 @@ import torch
 from razz_env.agents.sb3_agent import UntrustedModelError
 from razz_env.train.config import OpponentPoolConfig, TrainConfig
 from razz_env.train.pool import OpponentPool
-from razz_env.train.train import build_model, build_vec_env
+from razz_env.train.trainer import build_model, build_vec_env
 
 torch.set_num_threads(1)
 

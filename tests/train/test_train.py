@@ -24,7 +24,7 @@ from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
 from razz_env.train.config import OpponentPoolConfig, TrainConfig
 from razz_env.train.pool import OpponentPool
-from razz_env.train.train import build_model, build_vec_env, evaluate, initialise_from, train
+from razz_env.train.trainer import build_model, build_vec_env, evaluate, initialise_from, train
 
 torch.set_num_threads(1)
 
@@ -417,7 +417,7 @@ def test_init_model_of_one_padded_layout_starts_a_mixed_size_run_and_another_lay
 def test_the_evaluation_during_training_puts_no_time_limit_on_decisions(tmp_path, monkeypatch):
     """A periodic evaluation ended a run with "no decision within 2 s per decision" on a loaded machine: the
     tournament's limit on untrusted agents does not belong to the trainer's own evaluation."""
-    from razz_env.evaluate import match
+    from razz_env.evaluate import blocks
 
     limits = []
 
@@ -425,7 +425,7 @@ def test_the_evaluation_during_training_puts_no_time_limit_on_decisions(tmp_path
         limits.append(seconds)
         return call()
 
-    monkeypatch.setattr(match, "_with_time_limit", recording)
+    monkeypatch.setattr(blocks, "_with_time_limit", recording)
     config = _config(tmp_path, "maskable_ppo", eval_opponents=["random", "razz_heuristic"], eval_deals=4)
     rows = evaluate(build_model(config, build_vec_env(config), None), config, "limits")
     assert [row["hands"] for row in rows] == [8, 8] and limits and set(limits) == {None}

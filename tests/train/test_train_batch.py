@@ -12,7 +12,7 @@ import torch
 
 from razz_env.engine.errors import ConfigError
 from razz_env.train.config import TrainConfig
-from razz_env.train.train import build_vec_env, train
+from razz_env.train.trainer import build_vec_env, train
 
 torch.set_num_threads(1)
 

@@ -133,7 +133,7 @@ def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
     """A MaskablePPO run on MiniRazz through the ordinary command: its stakes, its 188-float observation, its
     opponents; the checkpoint loads back as an agent of that table and plays it."""
     from razz_env.agents.registry import make_agent
-    from razz_env.evaluate.match import play_deals
+    from razz_env.evaluate.blocks import play_deals
     from razz_env.train.config import TrainConfig
 
     path = tmp_path / "mini.yaml"
@@ -169,7 +169,7 @@ def test_a_flat8_model_trained_heads_up_plays_two_to_eight_handed(tmp_path, caps
     2, 3, 6 and 8 handed on the scalar and the batched engine, with the same payoffs on both."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.match import batch_problem, play_deals, play_deals_batched
+    from razz_env.evaluate.blocks import batch_problem, play_deals, play_deals_batched
 
     path = tmp_path / "flat8.yaml"
     tiny = TINY.format(steps=256, eval_every=256).replace("opponents: {snapshot_every: 64, max_snapshots: 2}\n", "")
@@ -203,9 +203,9 @@ def test_mixed_table_sizes_train_evaluate_and_save_a_model_that_plays_two_to_eig
     the sizes, and the final model plays 2, 6 and 8 handed."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.match import play_deals
+    from razz_env.evaluate.blocks import play_deals
     from razz_env.train.config import TrainConfig
-    from razz_env.train.train import build_vec_env, train
+    from razz_env.train.trainer import build_vec_env, train
 
     path = tmp_path / "mixed.yaml"
     tiny = TINY.format(steps=256, eval_every=128).replace("n_envs: 2\n", "n_envs: 4\n")

@@ -3,7 +3,7 @@
 Everything a run needs is checked before the first block: the configuration, every agent
 (built once here, seated with :func:`~razz_env.encoding.interface.seating_problem`) and the results
 folder (:class:`~razz_env.evaluate.results.ResultsFolder`: one configuration per folder,
-locked while a run uses it). Work is split into :class:`~razz_env.evaluate.match.Task`
+locked while a run uses it). Work is split into :class:`~razz_env.evaluate.blocks.Task`
 blocks whose seeds depend only on the tournament seed and the block number, so every
 pairing faces the same deals, results do not depend on the number of workers, and a
 longer run (more ``deals``) reuses the blocks of a shorter one. Each finished block is
@@ -17,14 +17,14 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.blocks import Task, batch_problem, build_agent, build_tasks
 from razz_env.evaluate.config import TournamentConfig, agent_label
-from razz_env.evaluate.match import Task, batch_problem, build_agent, build_tasks
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
 from razz_env.evaluate.stats import WinRate, win_rate
@@ -61,7 +61,8 @@ def check_agents(config: TournamentConfig) -> list[str]:
         if problem is not None:
             raise ConfigError(f"{where}: {problem}")
         agents.append(agent)
-        module = get_factory(spec if isinstance(spec, str) else spec["type"]).__module__
+        module = (get_factory(spec if isinstance(spec, str) else spec["type"]) if isinstance(spec, (str, Mapping))
+                  else type(spec)).__module__
         if module != "__main__" and module not in modules:
             modules.append(module)
     if config.engine == "batch":
@@ -224,6 +225,11 @@ class TournamentResult:
     failures: list[dict[str, Any]] = field(default_factory=list)
     blocks_done: int = 0
     blocks_total: int = 0
+
+    def __str__(self) -> str:
+        from razz_env.evaluate.report import format_terminal
+
+        return format_terminal(self)
 
 
 def _accumulate(sums: dict[tuple[int, int | None], list[float]], key: tuple[int, int | None],

@@ -90,10 +90,13 @@ def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tupl
 
 
 def build_agent(spec: AgentSpec, seed: int) -> Agent:
-    """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only)."""
+    """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only);
+    an agent instance plays as it is, with its own randomness."""
+    from collections.abc import Mapping
+
     from razz_env.agents.registry import make_agent
 
-    if not isinstance(spec, str):
+    if isinstance(spec, Mapping):
         spec = {k: v for k, v in spec.items() if k != "label"}
     return make_agent(spec, seed=seed)
 

@@ -244,9 +244,9 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     """
     from razz_env.agents.registry import make_agent
     from razz_env.agents.sb3_agent import SB3Agent
-    from razz_env.evaluate.match import play_deals, summarise_tables
+    from razz_env.evaluate.blocks import play_deals, summarise_tables
+    from razz_env.evaluate.config import agent_label
     from razz_env.evaluate.stats import win_rate
-    from razz_env.evaluate.tournament import agent_label
 
     learner = SB3Agent(model, name=config.name, encoding=config.encoding)
     rows = []
