@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-LATER = ("razz_env.env.", "razz_env.evaluate", "razz_env.train", "razz_env.openspiel", "agents", "gymnasium",
+LATER = ("razz_env.envs", "razz_env.evaluate", "razz_env.train", "razz_env.openspiel", "razz_env.agents", "gymnasium",
          "pettingzoo", "torch", "stable_baselines3", "pyspiel")
 
 
