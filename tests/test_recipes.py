@@ -128,7 +128,7 @@ def test_the_chain_runs_in_order_verifies_the_product_and_a_rerun_keeps_every_fi
     assert (root / "top" / "widen" / "model.zip").is_file() and (root / "top" / "second.yaml").is_file()
     assert verdict.product == root / "top" / "top.zip" and not verdict.reproduced and verdict.same_weights is None
     assert [row["opponent"] for row in verdict.rows] == ["random"] and verdict.rows[0]["hands"] == 8
-    assert verdict.within and "within the recorded CI" in verdict.lines()[-1]
+    assert verdict.within and "agrees with the recorded figure" in verdict.lines()[-1]
     before = _files(root)
     recipes.reproduce(recipe, root, deals=0, progress=False, notify=messages.append)
     assert _files(root) == before, "a finished chain is read back, its product not written again"
@@ -176,7 +176,7 @@ def test_the_product_is_checked_by_hash_then_weights_and_installed_only_when_it_
     assert recipes.same_weights(product.read_bytes(), again)
     other = tmp_path / "runs" / "base" / "first" / "checkpoints" / "step_64.zip"
     assert not recipes.same_weights(product.read_bytes(), other.read_bytes())
-    narrow = [{**WIDE_EVAL[0], "ci95_low": 10**5, "ci95_high": 10**6}]
+    narrow = [{**WIDE_EVAL[0], "bb_per_100": 10**6, "ci95_low": 10**6 - 1, "ci95_high": 10**6 + 1}]
     _manifest(zoo, base={"sha256": UNKNOWN, "final_eval": narrow})
     (zoo / "base.zip").unlink()
     shipped = json.loads((zoo / "manifest.json").read_text())
