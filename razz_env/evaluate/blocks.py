@@ -91,13 +91,19 @@ def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tupl
 
 def build_agent(spec: AgentSpec, seed: int) -> Agent:
     """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only);
-    an agent instance plays as it is, with its own randomness."""
+    an agent instance plays as it is, with its own randomness. A spec with ``isolated: true`` plays in a process
+    of its own (:class:`~razz_env.evaluate.isolation.IsolatedAgent`)."""
     from collections.abc import Mapping
 
-    from razz_env.agents.registry import make_agent
+    from razz_env.agents.registry import get_factory, make_agent
 
     if isinstance(spec, Mapping):
-        spec = {k: v for k, v in spec.items() if k != "label"}
+        isolated = spec.get("isolated", False)
+        spec = {k: v for k, v in spec.items() if k not in ("label", "isolated")}
+        if isolated:
+            from razz_env.evaluate.isolation import IsolatedAgent
+
+            return IsolatedAgent(spec, seed, modules=(get_factory(spec["type"]).__module__,))
     return make_agent(spec, seed=seed)
 
 
