@@ -96,7 +96,9 @@ class BlockActor:
             return "ok", next(iter(self.pool.run([task])))
         except Exception as err:  # noqa: BLE001 - reported to the driver, which names the block
             self.pool.close()
-            return "crash", str(err) if isinstance(err, BlockError) else f"{type(err).__name__}: {err}"
+            if isinstance(err, BlockError):  # the worker's block, named again by the driver
+                return "crash", str(err).removeprefix(f"block {task.task_id}: ")
+            return "crash", f"{type(err).__name__}: {err}"
 
 
 class RayBlocks:
