@@ -8,13 +8,14 @@ look-up. A name still unknown after that triggers one import of each lazy module
 without importing ``razz_env.agents.lbr``); a lazy module that cannot be imported (no torch installed, say)
 is skipped and its error shown if the name stays unknown.
 
-An agent of the user's own code needs no registration: the type ``"module:Class"`` (or
-``"package.module:factory"``) imports ``module`` from the Python path and uses the class or
-factory it names, e.g. ``{"type": "mybots:MyBot", "aggression": 2}``. The current directory
-is on that path (as with ``python -m``), so ``mybots.py`` beside a tournament config works;
-worker processes resolve the same reference. An unknown module, a missing name or an object
-that is not an agent (no ``reset`` and ``act``, or no :class:`~razz_env.encoding.interface.Declaration` as its
-``declaration``) is one :class:`AgentSpecError` saying which.
+An agent of the user's own code needs no registration: the type ``"module:Class"`` imports
+``module`` from the Python path and uses the agent class it names, e.g. ``{"type": "mybots:MyBot",
+"aggression": 2}``. The current directory is on that path (as with ``python -m``), so ``mybots.py``
+beside a tournament config works; worker processes resolve the same reference. Only an agent class
+is ever called: a function, a builtin or a class without ``reset``, ``act`` and a
+:class:`~razz_env.encoding.interface.Declaration` as its ``declaration`` is refused before anything
+is called (a config cannot run ``os:system``), as are an unknown module or a missing name: one
+:class:`AgentSpecError` saying which.
 
 A model file plays by its path: a name ending in ``.zip`` is a trained SB3 model
 (:func:`razz_env.agents.sb3_zoo.load_model_path`), one ending in ``.npz`` a solved tabular policy
@@ -141,11 +142,11 @@ def is_agent(candidate: Any) -> bool:
 
 
 def load_reference(reference: str) -> Factory:
-    """The agent class or factory ``"module:Name"`` names (``Name`` may be dotted), imported from the user's code.
+    """The agent class ``"module:Class"`` names (``Class`` may be dotted), imported from the user's code.
 
     The current directory joins the end of ``sys.path`` first (as ``python -m`` puts it at the start), so a
     module beside the config is found without installing it. Raises :class:`UnknownAgentError` for an unknown
-    module or name and :class:`NotAnAgentError` for an object that cannot be an agent.
+    module or name and :class:`NotAnAgentError` for anything but an agent class, before calling it.
     """
     module_name, _, attribute = reference.partition(":")
     if not module_name or not attribute or ":" in attribute or not all(
@@ -169,11 +170,14 @@ def load_reference(reference: str) -> Factory:
             raise UnknownAgentError(f"agent {reference!r}: {module_name} has no {attribute!r} (module file: "
                                     f"{getattr(module, '__file__', None) or 'none'})")
         found = getattr(found, part)
-    if not callable(found):
-        raise NotAnAgentError(f"agent {reference!r}: {attribute} is not a class or function (it is of type "
-                              f"{type(found).__name__}); name an agent class or a function that builds one")
-    if isinstance(found, type):
-        _check_agent(reference, found, f"class {attribute}")
+    if not isinstance(found, type):
+        raise NotAnAgentError(f"agent {reference!r}: {attribute} is not a class (it is of type "
+                              f"{type(found).__name__}); name an agent class (with reset, act and a declaration), "
+                              "which alone is called")
+    _check_agent(reference, found, f"class {attribute}")
+    if not isinstance(getattr(found, "declaration", None), Declaration):
+        raise NotAnAgentError(f"agent {reference!r}: class {attribute} is not an agent: it has no declaration "
+                              f"(give the class `declaration = Declaration(...)`, razz_env.encoding.interface)")
     return found
 
 

@@ -96,8 +96,9 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
     ``duplicate``) and return A's win rate.
 
     ``table``: a heads-up :class:`~razz_env.engine.table.Table`, or a mapping of its keys (``variant``,
-    ``stacks``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``raise_cap`` ...). ``workers`` above 1 plays
-    blocks in worker processes (an agent instance must then pickle). Bad input raises :class:`ConfigError`; a
+    ``stacks``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``raise_cap`` ...). Blocks play in ``workers``
+    worker processes, which keep the time limit (an agent instance must pickle, except with ``workers=1``, where
+    one that does not plays in this process, unwatched). Bad input raises :class:`ConfigError`; a
     broken agent :class:`BlockError`.
 
     >>> result = match("razz_heuristic", "calling_station", deals=20)

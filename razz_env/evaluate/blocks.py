@@ -91,13 +91,19 @@ def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tupl
 
 def build_agent(spec: AgentSpec, seed: int) -> Agent:
     """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only);
-    an agent instance plays as it is, with its own randomness."""
+    an agent instance plays as it is, with its own randomness. A spec with ``isolated: true`` plays in a process
+    of its own (:class:`~razz_env.evaluate.isolation.IsolatedAgent`)."""
     from collections.abc import Mapping
 
-    from razz_env.agents.registry import make_agent
+    from razz_env.agents.registry import get_factory, make_agent
 
     if isinstance(spec, Mapping):
-        spec = {k: v for k, v in spec.items() if k != "label"}
+        isolated = spec.get("isolated", False)
+        spec = {k: v for k, v in spec.items() if k not in ("label", "isolated")}
+        if isolated:
+            from razz_env.evaluate.isolation import IsolatedAgent
+
+            return IsolatedAgent(spec, seed, modules=(get_factory(spec["type"]).__module__,))
     return make_agent(spec, seed=seed)
 
 
@@ -128,21 +134,52 @@ class _Timeout(Exception):
     pass
 
 
-def _with_time_limit(call: Callable[[], Any], seconds: float | None) -> Any:
-    """Run ``call``; raise :class:`_Timeout` past ``seconds`` (enforced in the main thread only; ``None``: no limit)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+# Where this process publishes each decision's deadline for a watching parent (workers.py): a shared array of
+# (deadline on the monotonic clock, 0.0 between decisions; lineup position; decisions asked at once).
+_watch: Any = None
+
+
+def watch_decisions(cells: Any) -> None:
+    """Publish every decision's deadline in ``cells`` (a shared array of three doubles), so the parent process
+    can kill this one when an agent overruns: the guarantee an agent cannot defeat from inside this process."""
+    global _watch
+    _watch = cells
+
+
+def timeout_message(timeout: float, decisions: int) -> str:
+    """The failure message of an agent asked ``decisions`` at once that overran ``timeout`` seconds per decision."""
+    if decisions == 1:
+        return f"no decision within {timeout:g} s"
+    return (f"no answer to {decisions} decisions asked at once within {timeout * decisions:g} s "
+            f"({timeout:g} s per decision)")
+
+
+def _with_time_limit(call: Callable[[], Any], seconds: float | None, position: int, decisions: int) -> Any:
+    """Run ``call``; raise :class:`_Timeout` past ``seconds`` (``None``: no limit).
+
+    The in-process alarm (main thread only) reports an honest slow agent without losing its process; the
+    deadline published for a watching parent (:func:`watch_decisions`) stops one that defeats the alarm.
+    """
+    if seconds is None:
         return call()
+    if _watch is not None:
+        _watch[1], _watch[2] = position, decisions
+        _watch[0] = time.monotonic() + seconds
+    alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    if alarm:
+        def expire(signum: int, frame: Any) -> None:
+            raise _Timeout
 
-    def expire(signum: int, frame: Any) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return call()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        if _watch is not None:
+            _watch[0] = 0.0
 
 
 @dataclass
@@ -168,11 +205,11 @@ class _BatchTable:
 
 def _ask(agent: Agent, position: int, observations: list[Observation], timeout: float | None) -> list[Any]:
     """The agent's ids for ``observations`` (one batched call); :class:`AgentFailure` if it raises or runs late."""
+    limit = None if timeout is None else timeout * len(observations)
     try:
-        limit = None if timeout is None else timeout * len(observations)
-        ids = _with_time_limit(lambda: act_batch(agent, observations), limit)
+        ids = _with_time_limit(lambda: act_batch(agent, observations), limit, position, len(observations))
     except _Timeout:
-        raise AgentFailure(position, "timeout", f"no decision within {timeout:g} s per decision") from None
+        raise AgentFailure(position, "timeout", timeout_message(timeout, len(observations))) from None
     except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
         raise AgentFailure(position, "exception", f"{type(err).__name__}: {err}") from None
     if len(ids) != len(observations):
@@ -411,16 +448,14 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     """
     seats = len(task.lineup)
     hand_config = config.hand_config()
-    block = {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup), "block": task.block,
-             "deals": task.deals, "seed": task.seed}
+    block = _block_fields(config, task)
     started = time.perf_counter()
     try:
         agents = make_agents(config.agents, task.lineup, task.seed)
         players = [agents[index] for index in task.lineup]
         tables = _play(players, hand_config, config, task)
     except AgentFailure as failure:
-        return {**block, "error": {
-            "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
+        return failed_block(config, task, failure)
     result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet),
               "seconds": round(time.perf_counter() - started, 3)}
     if config.records:
@@ -428,6 +463,17 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
         result["records"] = [to_record(t.hand, players=[labels[task.lineup[p]] for p in t.positions])
                              for t in tables]
     return result
+
+
+def _block_fields(config: TournamentConfig, task: Task) -> dict[str, Any]:
+    return {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup), "block": task.block,
+            "deals": task.deals, "seed": task.seed}
+
+
+def failed_block(config: TournamentConfig, task: Task, failure: AgentFailure) -> dict[str, Any]:
+    """The result of ``task`` ended by ``failure``: the block's fields and an ``error`` naming the agent."""
+    return {**_block_fields(config, task), "error": {
+        "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
 
 
 def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: int, big_bet: int) -> dict[str, Any]:

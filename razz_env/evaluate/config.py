@@ -67,7 +67,7 @@ def agent_label(spec: AgentSpec) -> str:
         return str(getattr(spec, "name", None) or type(spec).__name__)
     if "label" in spec:
         return str(spec["label"])
-    options = ",".join(f"{k}={v}" for k, v in sorted(spec.items()) if k not in ("type", "seed"))
+    options = ",".join(f"{k}={v}" for k, v in sorted(spec.items()) if k not in ("type", "seed", "isolated"))
     return f"{spec['type']}({options})" if options else str(spec["type"])
 
 
@@ -135,6 +135,8 @@ def _agent_spec(index: int, spec: Any) -> AgentSpec:
     _text(f"{where}.type", data["type"])
     if "label" in data:
         _text(f"{where}.label", data["label"])
+    if "isolated" in data:
+        data["isolated"] = as_flag(f"{where}.isolated", data["isolated"])
     return _pinned(where, {"label": data["type"], **data}) if is_model_file(data["type"]) else data
 
 

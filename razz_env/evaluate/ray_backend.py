@@ -1,11 +1,13 @@
 """Playing tournament blocks on a Ray cluster: the ``ray`` backend of ``razz tournament`` and ``razz exploit``.
 
 Ray schedules; this module only hands blocks to actors and checks what comes back. Each
-actor is one long-lived worker process holding the tournament config: it imports the
-modules that register the agents once, and the expensive part of an agent (a zoo model,
-read from the worker's own copy of the code and unpickled only after its SHA-256 matches
-the manifest shipped with that code) is loaded once per actor and reused by every block
-it plays. Blocks are the same pure function :func:`~razz_env.evaluate.blocks.run_task`
+actor is one long-lived process holding the tournament config and one watched worker process
+of its own (:class:`~razz_env.evaluate.workers.WorkerPool`), which plays the blocks: the actor
+kills it when an agent overruns its decision time, as the local backend does. The worker
+imports the modules that register the agents once, and the expensive part of an agent (a zoo
+model, read from the node's own copy of the code and unpickled only after its SHA-256 matches
+the manifest shipped with that code) is loaded once and reused by every block it plays.
+Blocks are the same pure function :func:`~razz_env.evaluate.blocks.run_task`
 as on the local backend, so a seed gives the same results whatever the backend and the
 number of actors. Nothing an actor sends back is trusted: a result is kept only if
 :func:`~razz_env.evaluate.results.result_problem` accepts it as a result of the very
@@ -27,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate.blocks import Task, run_task
+from razz_env.evaluate.blocks import Task
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.results import block_key, result_problem
-from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError
+from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError, WorkerPool
 
 BACKENDS = ("local", "ray")
 INSTALL_HINT = "pip install 'razz-env[ray]'"
@@ -84,14 +86,18 @@ class BlockActor:
                 importlib.import_module(module)
         except Exception as err:  # noqa: BLE001 - not a death: reported with the first block, which names it
             self.failure = f"importing the agents' modules: {type(err).__name__}: {err}"
+        self.pool = WorkerPool(config, 1, modules)
 
     def play(self, task: Task) -> tuple[str, Any]:
         """``("ok", result)`` or ``("crash", message)`` for a harness failure (not an agent's)."""
         if self.failure is not None:
             return "crash", self.failure
         try:
-            return "ok", run_task(self.config, task)
+            return "ok", next(iter(self.pool.run([task])))
         except Exception as err:  # noqa: BLE001 - reported to the driver, which names the block
+            self.pool.close()
+            if isinstance(err, BlockError):  # the worker's block, named again by the driver
+                return "crash", str(err).removeprefix(f"block {task.task_id}: ")
             return "crash", f"{type(err).__name__}: {err}"
 
 

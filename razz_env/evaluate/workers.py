@@ -7,6 +7,13 @@ by a fresh worker, up to :data:`MAX_ATTEMPTS` times, then the run stops naming t
 Blocks are pure functions of (config, task), so a retried block gives the same result and
 the results do not depend on the number of workers. Workers ignore Ctrl-C (the main process
 stops them) and exit quietly when the main process dies.
+
+The decision time limit is kept from here: each worker publishes the deadline of the decision
+it is waiting for (:func:`~razz_env.evaluate.blocks.watch_decisions`), and a worker still busy
+:data:`KILL_GRACE_SECONDS` past it is killed and its block failed as the agent's timeout, so an
+agent that catches the in-process alarm, ignores SIGALRM or sits in one long C call is stopped.
+That needs a separate process, so blocks are played in a worker even with ``workers: 1`` (only an
+agent instance that does not pickle stays in this process, unwatched: it is the caller's own code).
 """
 
 from __future__ import annotations
@@ -22,11 +29,13 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from razz_env.evaluate.blocks import Task, run_task
+from razz_env.evaluate.blocks import AgentFailure, Task, failed_block, run_task, timeout_message, watch_decisions
 from razz_env.evaluate.config import TournamentConfig
 
 MAX_ATTEMPTS = 3
 PARENT_POLL_SECONDS = 0.5
+WATCH_POLL_SECONDS = 0.1
+KILL_GRACE_SECONDS = 0.5
 
 
 class BlockError(RuntimeError):
@@ -34,15 +43,25 @@ class BlockError(RuntimeError):
 
 
 def run_blocks(config: TournamentConfig, tasks: list[Task], modules: Iterable[str] = ()) -> Iterator[dict[str, Any]]:
-    """Play ``tasks``, yielding each result as it ends: in this process (``workers: 1``) or in workers.
+    """Play ``tasks``, yielding each result as it ends, in ``config.workers`` watched worker processes.
 
     ``modules`` are imported in each worker first (those that register the agents by name).
     """
-    if config.workers == 1:
+    if config.workers == 1 and not picklable(config):
         for task in tasks:
             yield _contained(config, task)
         return
-    yield from _Pool(config, min(config.workers, len(tasks)), tuple(modules)).run(tasks)
+    pool = WorkerPool(config, min(config.workers, len(tasks)), tuple(modules))
+    try:
+        yield from pool.run(tasks)
+    finally:
+        pool.close()
+
+
+def picklable(config: TournamentConfig) -> bool:
+    """Whether every agent of ``config`` can travel to a worker (an instance that does not pickle cannot)."""
+    return not any(isinstance(data, dict) and "instance" in data and data["pickle_sha256"] is None
+                   for data in config.to_dict()["agents"])
 
 
 def _contained(config: TournamentConfig, task: Task) -> dict[str, Any]:
@@ -57,7 +76,9 @@ class _Worker:
 
     def __init__(self, context: Any, config: TournamentConfig, modules: tuple[str, ...]) -> None:
         ours, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, config, modules, os.getpid()), daemon=True)
+        self.cells = context.Array("d", 3, lock=False)
+        self.process = context.Process(target=_serve, args=(theirs, config, modules, os.getpid(), self.cells),
+                                       daemon=True)
         with _ctrl_c_ignored():
             self.process.start()
         theirs.close()
@@ -82,6 +103,11 @@ class _Worker:
                 pass
         self.process.join(5)
         return None
+
+    def overrun(self, now: float) -> bool:
+        """Whether the decision the worker waits for is past its deadline and grace."""
+        deadline = self.cells[0]
+        return deadline > 0 and now > deadline + KILL_GRACE_SECONDS
 
     def death(self) -> str:
         """How the worker ended, in words."""
@@ -109,8 +135,12 @@ class _Worker:
         self.conn.close()
 
 
-class _Pool:
-    """``size`` spawned workers serving a queue of tasks; a task whose worker dies goes back to its front."""
+class WorkerPool:
+    """``size`` spawned workers serving a queue of tasks; a task whose worker dies goes back to its front.
+
+    Workers start with the first :meth:`run` and serve later runs (their agents' models stay loaded) until
+    :meth:`close`.
+    """
 
     def __init__(self, config: TournamentConfig, size: int, modules: tuple[str, ...]) -> None:
         self.config = config
@@ -127,31 +157,49 @@ class _Pool:
     def run(self, tasks: list[Task]) -> Iterator[dict[str, Any]]:
         """Yield each task's result as it arrives; :class:`BlockError` when a block cannot be played."""
         self.pending.extend(tasks)
-        try:
+        if not self.workers:
             self.workers = [self._start() for _ in range(self.size)]
-            while self.pending or any(w.task is not None for w in self.workers):
-                for index, worker in enumerate(self.workers):
-                    if worker.task is None and self.pending:
-                        task = self.pending.popleft()
-                        if not worker.assign(task):
-                            self._lost(index, task)
-                busy = [w for w in self.workers if w.task is not None]
-                ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
-                for index, worker in enumerate(self.workers):
-                    task = worker.task
-                    if task is None or not ready & {worker.conn, worker.process.sentinel}:
-                        continue
-                    reply = worker.receive()
-                    worker.task = None
-                    if reply is None:
+        while self.pending or any(w.task is not None for w in self.workers):
+            for index, worker in enumerate(self.workers):
+                if worker.task is None and self.pending:
+                    task = self.pending.popleft()
+                    if not worker.assign(task):
                         self._lost(index, task)
-                    elif reply[0] == "crash":
-                        raise BlockError(f"block {task.task_id}: {reply[1]}")
-                    else:
-                        yield reply[1]
-        finally:
-            for worker in self.workers:
-                worker.stop()
+            busy = [w for w in self.workers if w.task is not None]
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], WATCH_POLL_SECONDS))
+            now = time.monotonic()
+            for index, worker in enumerate(self.workers):
+                task = worker.task
+                if task is None:
+                    continue
+                if not ready & {worker.conn, worker.process.sentinel}:
+                    if worker.overrun(now):
+                        yield self._timed_out(index, task)
+                    continue
+                reply = worker.receive()
+                worker.task = None
+                if reply is None:
+                    self._lost(index, task)
+                elif reply[0] == "crash":
+                    raise BlockError(f"block {task.task_id}: {reply[1]}")
+                else:
+                    yield reply[1]
+
+    def close(self) -> None:
+        """Stop every worker."""
+        for worker in self.workers:
+            worker.stop()
+        self.workers = []
+
+    def _timed_out(self, index: int, task: Task) -> dict[str, Any]:
+        """Worker ``index`` overran a decision of ``task``: kill it, start another, fail the block as a timeout."""
+        worker = self.workers[index]
+        position, decisions = int(worker.cells[1]), int(worker.cells[2])
+        worker.process.kill()
+        worker.stop()
+        self.workers[index] = self._start()
+        message = f"{timeout_message(self.config.decision_timeout, decisions)}; its worker process was killed"
+        return failed_block(self.config, task, AgentFailure(position, "timeout", message))
 
     def _lost(self, index: int, task: Task) -> None:
         """Worker ``index`` died holding ``task``: replace it and queue the task again, or stop the run."""
@@ -189,10 +237,11 @@ def _exit_with(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _serve(conn: Connection, config: TournamentConfig, modules: tuple[str, ...], parent: int) -> None:
+def _serve(conn: Connection, config: TournamentConfig, modules: tuple[str, ...], parent: int, cells: Any) -> None:
     """A worker's loop: receive a task, play it, send ``("ok", result)`` or ``("crash", message)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with(parent)
+    watch_decisions(cells)
     while True:
         try:
             task = conn.recv()

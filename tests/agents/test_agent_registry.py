@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import doctest
+import importlib
 import os
 import subprocess
 import sys
@@ -171,6 +172,14 @@ def make_nothing():
     return 42
 
 
+CALLED = []
+
+
+def counting(**kwargs):
+    CALLED.append(kwargs)
+    return MyBot()
+
+
 LIMIT = 3
 '''
 
@@ -190,22 +199,35 @@ def user_module(monkeypatch, tmp_path):
 def test_module_class_reference_builds_the_users_agent_with_options(user_module) -> None:
     bot = make_agent({"type": f"{user_module}:MyBot", "aggression": 2}, seed=5)
     assert type(bot).__name__ == "MyBot" and bot.aggression == 2 and bot.seed == 5
-    assert make_agent(f"{user_module}:make_bot").aggression == 1
     assert isinstance(make_agent(f"{user_module}:HeadsUpBot"), Agent)
 
 
 def test_a_users_agent_without_a_declaration_is_refused_in_one_line(user_module) -> None:
-    with pytest.raises(registry.NotAnAgentError, match=r"^agent 'mybot' \(Undeclared\) has no declaration: give its "
-                                                        r"class `declaration = Declaration\(\.\.\.\)`"):
+    with pytest.raises(registry.NotAnAgentError, match=r"^agent 'h9_user_bots:Undeclared': class Undeclared is not "
+                                                        r"an agent: it has no declaration \(give the class "
+                                                        r"`declaration = Declaration\(\.\.\.\)`"):
         make_agent(f"{user_module}:Undeclared")
+
+
+@pytest.mark.parametrize(("reference", "what"), [("os:system", "builtin_function_or_method"),
+                                                 ("h9_user_bots:make_bot", "function"),
+                                                 ("h9_user_bots:counting", "function")])
+def test_a_reference_to_anything_but_an_agent_class_is_refused_before_it_is_called(user_module, tmp_path,
+                                                                                     reference, what) -> None:
+    """``{type: "os:system", command: ...}`` ran the command before being refused as not an agent."""
+    marker = tmp_path / "ran"
+    with pytest.raises(registry.NotAnAgentError) as caught:
+        make_agent({"type": reference, "command": f"touch {marker}"})
+    assert f"is not a class (it is of type {what})" in str(caught.value) and reference in str(caught.value)
+    assert not marker.exists() and not importlib.import_module(user_module).CALLED
 
 
 @pytest.mark.parametrize(("reference", "error", "message"), [
     ("h9_no_such_module:Bot", UnknownAgentError, "no module named 'h9_no_such_module'"),
     ("h9_user_bots:Missing", UnknownAgentError, "h9_user_bots has no 'Missing'"),
     ("h9_user_bots:NoAct", registry.NotAnAgentError, "class NoAct is not an agent: it has no act method"),
-    ("h9_user_bots:LIMIT", registry.NotAnAgentError, "LIMIT is not a class or function (it is of type int)"),
-    ("h9_user_bots:make_nothing", registry.NotAnAgentError, "is not an agent: it has no reset or act"),
+    ("h9_user_bots:LIMIT", registry.NotAnAgentError, "LIMIT is not a class (it is of type int)"),
+    ("h9_user_bots:make_nothing", registry.NotAnAgentError, "make_nothing is not a class (it is of type function)"),
     ("h9_broken_bots:Bot", registry.AgentSpecError, "importing h9_broken_bots failed: ModuleNotFoundError"),
     ("h9_syntax_bots:Bot", registry.AgentSpecError, "importing h9_syntax_bots failed: SyntaxError"),
     ("h9-user-bots:Bot", UnknownAgentError, "expected 'module:Class'"),

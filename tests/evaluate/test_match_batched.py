@@ -24,7 +24,7 @@ from razz_env.cli import main
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import to_record
-from razz_env.evaluate import blocks
+from razz_env.evaluate import blocks, workers
 from razz_env.evaluate.blocks import (
     AgentFailure,
     Task,
@@ -264,6 +264,7 @@ def _files(folder: Path) -> dict[str, object]:
 ], ids=["records", "plain-stud8-short", "table-razz-short", "table-minirazz", "mixed", "sb3", "broken"])
 def test_a_tournament_writes_the_same_files_on_both_engines(tmp_path, monkeypatch, settings):
     played = {"scalar": [], "batched": []}
+    monkeypatch.setattr(workers, "picklable", lambda config: False)  # blocks in this process, where the spies are
     scalar_play, batched_play = blocks.play_deals, blocks.play_deals_batched
     monkeypatch.setattr(blocks, "play_deals", lambda players, *a, **k: played["scalar"].append(
         tuple(p.name for p in players)) or scalar_play(players, *a, **k))

@@ -93,6 +93,7 @@ def test_a_harness_failure_stops_the_run_naming_the_block(tmp_path, monkeypatch)
         raise KeyError("lost")
 
     monkeypatch.setattr(workers, "run_task", broken)
+    monkeypatch.setattr(workers, "picklable", lambda config: False)  # in this process, as an unpicklable instance
     with pytest.raises(BlockError, match="block 0-1/0: KeyError: 'lost'"):
         run_tournament(_config(tmp_path, "broken", None, agents=["random", "calling_station"], workers=1),
                        progress=False)

@@ -421,7 +421,7 @@ def test_the_evaluation_during_training_puts_no_time_limit_on_decisions(tmp_path
 
     limits = []
 
-    def recording(call, seconds):
+    def recording(call, seconds, *where):
         limits.append(seconds)
         return call()
 

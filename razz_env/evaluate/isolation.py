@@ -1,0 +1,134 @@
+"""Isolated play: an agent that is not trusted runs in a process of its own that never holds a hand.
+
+In the spirit of the ACPC dealer protocol, the harness keeps every ``HandState``; an isolated agent's
+process receives only its observations (seat, legal-action mask and the view and vector its declaration
+asks for, all built from what the seat may see) and sends back action ids. So an agent that walks
+``gc.get_objects()`` or the interpreter's frames finds no hidden card. Its process is killed when the
+harness stops waiting (the decision time limit) or is done with it.
+
+A spec asks for it with ``isolated: true`` (``{type: "mybots:MyBot", isolated: true}``); :class:`IsolatedAgent`
+stands in for the agent in the block's worker process. The agent process is a fresh interpreter
+(``python -m razz_env.evaluate.isolation``) talking over its stdin and a copy of its stdout, so what the
+agent prints goes to stderr and cannot garble the protocol.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from multiprocessing.connection import Connection
+from typing import Any
+
+from razz_env.encoding.interface import Observation, act_batch, declaration_of
+
+START_SECONDS = 120.0
+
+
+class IsolatedAgent:
+    """The agent ``spec`` builds, played in its own process: ``reset`` and ``act_batch`` are forwarded as messages.
+
+    Its declaration is the agent's own, acting in batch (one message per batched call) and stating no policy.
+    Any error the agent raises comes back as a ``RuntimeError`` naming it; a dead agent process likewise.
+    """
+
+    def __init__(self, spec: str | Mapping[str, Any], seed: int | None = None, modules: Sequence[str] = ()) -> None:
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self.process = subprocess.Popen([sys.executable, "-m", "razz_env.evaluate.isolation"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, env=environment)
+        self._send = Connection(os.dup(self.process.stdin.fileno()), readable=False)
+        self._receive = Connection(os.dup(self.process.stdout.fileno()), writable=False)
+        self.process.stdin.close()
+        self.process.stdout.close()
+        name, declared = self._ask(("build", spec, seed, tuple(modules)), START_SECONDS)
+        self.name = name
+        self.declaration = dataclasses.replace(declared, acts_in_batch=True, states_policy=False)
+
+    def _ask(self, message: tuple[Any, ...], seconds: float | None = None) -> Any:
+        """Send ``message`` and wait for the reply (``RuntimeError`` for the agent's error or a dead process)."""
+        try:
+            self._send.send(message)
+            if seconds is not None and not self._receive.poll(seconds):
+                raise RuntimeError(f"the isolated agent's process did not answer within {seconds:g} s")
+            kind, value = self._receive.recv()
+        except (EOFError, OSError):
+            self.close()
+            raise RuntimeError(f"the isolated agent's process ended (exit status {self.process.wait()})") from None
+        except BaseException:
+            self.close()  # a timeout or Ctrl-C while it thinks: it is stopped, not left running
+            raise
+        if kind == "error":
+            raise RuntimeError(value)
+        return value
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Forwarded to the agent."""
+        self._ask(("reset", seat, num_seats, variant))
+
+    def act(self, observation: Observation) -> int:
+        """One decision: a batch of one."""
+        return self.act_batch([observation])[0]
+
+    def act_batch(self, observations: Sequence[Observation]) -> list[int]:
+        """The agent's ids for ``observations``, which travel as their parts (no hand goes with them)."""
+        parts = [(o.seat, o.action_mask, o._view, o._vector) for o in observations]
+        return self._ask(("act", parts))
+
+    def close(self) -> None:
+        """Kill the agent's process (it holds nothing worth a goodbye)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._send.close()
+        self._receive.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "process", None) is not None and getattr(self, "_receive", None) is not None:
+            self.close()
+
+    def __reduce__(self) -> Any:
+        raise TypeError("an isolated agent is a process of its own: give it as a spec with 'isolated: true'")
+
+
+def _serve(requests: Connection, replies: Connection) -> None:
+    """The agent process: build the agent, then answer reset and act messages until the harness closes the pipe."""
+    from razz_env.agents.registry import make_agent
+
+    agent: Any = None
+    while True:
+        try:
+            message = requests.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            if message[0] == "build":
+                _, spec, seed, modules = message
+                for module in modules:
+                    importlib.import_module(module)
+                agent = make_agent(spec, seed=seed)
+                reply: Any = (getattr(agent, "name", type(agent).__name__), declaration_of(agent))
+            elif message[0] == "reset":
+                reply = agent.reset(*message[1:])
+            else:
+                observations = [Observation(seat, mask, view, vector) for seat, mask, view, vector in message[1]]
+                reply = [int(i) for i in act_batch(agent, observations)]
+            answer = ("ok", reply)
+        except Exception as err:  # noqa: BLE001 - the agent's error goes back to the harness, which names it
+            answer = ("error", f"{type(err).__name__}: {' '.join(str(err).split())}")
+        replies.send(answer)
+
+
+def _main() -> None:
+    """Entry point of the agent process: the protocol on stdin and a copy of stdout; stdout itself to stderr."""
+    requests = Connection(os.dup(0), writable=False)
+    replies = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)
+    os.close(0)
+    _serve(requests, replies)
+
+
+if __name__ == "__main__":
+    _main()
