@@ -16,6 +16,7 @@ with the same decks, the same calls to each agent and the same results.
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import sys
@@ -74,6 +75,31 @@ class AgentFailure(Exception):
         self.message = message
 
 
+def _failure(position: int, where: str, err: BaseException) -> AgentFailure:
+    """The :class:`AgentFailure` for what an agent raised: an attempt to end the process (``sys.exit``,
+    ``os._exit``) is its own kind, never a quiet end of the run."""
+    if isinstance(err, SystemExit):
+        return AgentFailure(position, "exit", f"{where}tried to end the process (exit status {err.code!r}); an agent "
+                                              f"must return an action")
+    return AgentFailure(position, "exception", f"{where}{type(err).__name__}: {err}")
+
+
+class _ProcessExitRefused:
+    """While a block plays, ``os._exit`` raises :class:`SystemExit` instead, so an agent calling it fails its block
+    (named) rather than ending the run's process with no result."""
+
+    def __enter__(self) -> None:
+        self.exit = os._exit
+
+        def refuse(code: int) -> None:
+            raise SystemExit(code)
+
+        os._exit = refuse
+
+    def __exit__(self, *exc: object) -> None:
+        os._exit = self.exit
+
+
 def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tuple[int, ...]]:
     """Lineup position for each seat, for every replay of one deal.
 
@@ -111,8 +137,8 @@ def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) ->
         if index not in built:
             try:
                 built[index] = build_agent(specs[index], random.Random(f"{seed}/agent{position}").randrange(2**31))
-            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise AgentFailure(position, "exception", f"construction: {type(err).__name__}: {err}") from None
+            except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise _failure(position, "construction: ", err) from None
     _limit_torch_threads()
     return built
 
@@ -173,8 +199,8 @@ def _ask(agent: Agent, position: int, observations: list[Observation], timeout: 
         ids = _with_time_limit(lambda: act_batch(agent, observations), limit)
     except _Timeout:
         raise AgentFailure(position, "timeout", f"no decision within {timeout:g} s per decision") from None
-    except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
-        raise AgentFailure(position, "exception", f"{type(err).__name__}: {err}") from None
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+        raise _failure(position, "", err) from None
     if len(ids) != len(observations):
         raise AgentFailure(position, "exception", f"returned {len(ids)} actions for {len(observations)} decisions")
     return ids
@@ -227,8 +253,8 @@ def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]]
         for seat, position in enumerate(positions):
             try:
                 players[position].reset(seat, len(positions), variant)
-            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise AgentFailure(position, "exception", f"reset: {type(err).__name__}: {err}") from None
+            except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise _failure(position, "reset: ", err) from None
 
 
 def play_deals(
@@ -415,9 +441,10 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
              "deals": task.deals, "seed": task.seed}
     started = time.perf_counter()
     try:
-        agents = make_agents(config.agents, task.lineup, task.seed)
-        players = [agents[index] for index in task.lineup]
-        tables = _play(players, hand_config, config, task)
+        with _ProcessExitRefused():
+            agents = make_agents(config.agents, task.lineup, task.seed)
+            players = [agents[index] for index in task.lineup]
+            tables = _play(players, hand_config, config, task)
     except AgentFailure as failure:
         return {**block, "error": {
             "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
