@@ -97,11 +97,15 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     warning_lines.setFormatter(logging.Formatter("razz tournament: warning: %(message)s"))
     logger = logging.getLogger("razz_env.evaluate")
     logger.addHandler(warning_lines)
+    paths: list[Path] = []
+
+    def report(result: object) -> None:
+        print(result)
+        paths.extend(write_reports(result, config.output, plots=not args.no_plots))
+
     try:
         result = tournament(config, fresh=args.fresh, progress=not args.quiet, backend=args.backend,
-                            address=args.address)
-        print(result)
-        paths = write_reports(result, config.output, plots=not args.no_plots)
+                            address=args.address, reports=report)
     except BlockError as err:
         print(f"razz tournament: {err}", file=sys.stderr)
         return 1
@@ -234,14 +238,18 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
         raise ConfigError("--suit-blind: an option of --method lbr")
     agent = agent_spec_argument("--agent", args.agent)
     output = args.output or default_output(agent, args.method)
+    paths: list[Path] = []
+
+    def report(measured: object) -> None:
+        print(format_exploit(measured.detail))
+        paths.extend(write_reports(measured.detail.tournament, output, plots=not args.no_plots))
+        paths.extend(write_exploit_reports(measured.detail, output, plots=not args.no_plots))
+
     try:
         result = exploitability(agent, args.method, deals=args.deals, seed=args.seed, output=output,
                                 workers=args.workers, variant=args.variant, steps=args.steps, fresh=args.fresh,
                                 progress=not args.quiet, suit_blind=args.suit_blind, backend=args.backend,
-                                address=args.address)
-        print(format_exploit(result.detail))
-        paths = write_reports(result.detail.tournament, output, plots=not args.no_plots)
-        paths += write_exploit_reports(result.detail, output, plots=not args.no_plots)
+                                address=args.address, reports=report)
     except BlockError as err:
         print(f"razz exploit: {err}", file=sys.stderr)
         return 1

@@ -19,7 +19,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -131,11 +131,15 @@ def read_results(path: Path, config: TournamentConfig) -> dict[BlockKey, dict[st
 
 
 class ResultsFolder:
-    """The results folder of one tournament configuration: checked, then opened locked for a run."""
+    """The results folder of one tournament configuration: checked, then opened locked for a run.
 
-    def __init__(self, config: TournamentConfig, path: str | Path) -> None:
+    ``report_files``: reports written there besides the tournament's (a fresh run removes them too).
+    """
+
+    def __init__(self, config: TournamentConfig, path: str | Path, report_files: Sequence[str] = ()) -> None:
         self.config = config
         self.path = Path(path)
+        self.report_files = (*REPORT_FILES, *report_files)
         self._handle: IO[str] | None = None
 
     @property
@@ -235,7 +239,7 @@ class ResultsFolder:
 
     def _clear(self) -> None:
         """Remove every file an earlier run wrote (results, stamp, reports, hand records); nothing else."""
-        for name in (RESULTS_FILE, STAMP_FILE, *REPORT_FILES):
+        for name in (RESULTS_FILE, STAMP_FILE, *self.report_files):
             (self.path / name).unlink(missing_ok=True)
         for path in self._hand_files():
             path.unlink()

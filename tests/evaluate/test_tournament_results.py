@@ -226,3 +226,17 @@ def test_fingerprints_name_the_model_or_the_code(tmp_path):
     fingerprints = _config(tmp_path, agents=["calling_station", name]).fingerprints
     assert fingerprints[1] == {"model_sha256": sb3_zoo.manifest()[name]["sha256"]}
     assert len(fingerprints[0]["source_sha256"]) == 64
+
+
+def test_reports_are_written_while_the_folder_is_locked(tmp_path):
+    config = _config(tmp_path)
+    held = []
+
+    def report(result) -> None:
+        try:
+            run_tournament(_config(tmp_path, seed=8), fresh=True, progress=False)
+        except ConfigError as err:
+            held.append((result.blocks_done, str(err)))
+
+    run_tournament(config, progress=False, reports=report)
+    assert len(held) == 1 and held[0][0] == 6 and "another razz tournament is running" in held[0][1]
