@@ -285,7 +285,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                                target_mbb=args.target_mbb, seconds=args.seconds, check_every=args.check_every,
                                fresh=args.fresh, plots=not args.no_plots, report=report)
     except KeyboardInterrupt:
-        print("razz solve: interrupted; nothing was written", file=sys.stderr)
+        from razz_env.solve.run import CHECKPOINT
+
+        kept = (f"its last checkpoint ({Path(output) / CHECKPOINT}) resumes when the command is run again without "
+                f"--fresh" if (Path(output) / CHECKPOINT).exists() else "no checkpoint was due yet")
+        print(f"razz solve: interrupted; an earlier solve in {output} is untouched, and {kept}", file=sys.stderr)
         return 130
     print(f"{summary.game} ({summary.counts['information_sets']:,} information sets): {summary.method} "
           f"{summary.iterations} iterations in {summary.solve_seconds:.1f} s, exploitability "
@@ -585,7 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve_.add_argument("--check-every", type=int, default=10, dest="check_every",
                         help="measure the exploitability every this many iterations (default 10)")
     solve_.add_argument("--output", help="run folder (default runs/solve_<game>_<method>)")
-    solve_.add_argument("--fresh", action="store_true", help="replace an earlier solve in the folder")
+    solve_.add_argument("--fresh", action="store_true",
+                        help="replace an earlier solve in the folder (once the new one is written) and ignore "
+                             "any checkpoint; without it, a checkpoint of an interrupted solve resumes")
     solve_.add_argument("--no-plots", action="store_true", dest="no_plots", help="skip convergence.png")
     solve_.add_argument("--quiet", action="store_true", help="no progress lines")
     solve_.set_defaults(func=_cmd_solve)
