@@ -5,8 +5,9 @@ deals ``task.deals`` decks from the task's seed, plays every deal once per seat
 permutation (duplicate) or once (plain), and returns per-lineup-position sums of
 big bets won. All tables of a block advance together, so each agent gets one
 batched call per step (one network forward pass for learned agents), not one per
-table. A broken agent (raises, exceeds its time, or picks an illegal action)
-ends the task with an error record instead of an exception.
+table. A broken agent (raises, exceeds its time, picks an illegal action or tries to
+exit) ends the task with an error record instead of an exception; an agent's
+``counters()`` (LBR's off-policy actions, say) are recorded with the block's sums.
 
 When every agent of the lineup can act in batch (it reads masks and vectors, no
 seat view: :func:`batch_problem`), the block is played on the batched engine
@@ -68,11 +69,12 @@ def build_tasks(config: TournamentConfig) -> list[Task]:
 class AgentFailure(Exception):
     """An agent raised, ran past its time limit, or chose an illegal action."""
 
-    def __init__(self, position: int, kind: str, message: str) -> None:
+    def __init__(self, position: int, kind: str, message: str, target_fault: bool = False) -> None:
         super().__init__(f"{kind}: {message}")
         self.position = position
         self.kind = kind
         self.message = message
+        self.target_fault = target_fault
 
 
 def _failure(position: int, where: str, err: BaseException) -> AgentFailure:
@@ -81,7 +83,45 @@ def _failure(position: int, where: str, err: BaseException) -> AgentFailure:
     if isinstance(err, SystemExit):
         return AgentFailure(position, "exit", f"{where}tried to end the process (exit status {err.code!r}); an agent "
                                               f"must return an action")
+    if getattr(err, "target_fault", False):
+        return AgentFailure(position, "policy", f"{where}{err}", target_fault=True)
     return AgentFailure(position, "exception", f"{where}{type(err).__name__}: {err}")
+
+
+def _blamed(config: TournamentConfig, task: Task, failure: AgentFailure) -> tuple[int, str]:
+    """Who failed and how: an agent whose target's stated policy failed it (LBR) blames that target when it is
+    its opponent (same type), never itself."""
+    from collections.abc import Mapping
+
+    position = failure.position
+    spec = config.agents[task.lineup[position]]
+    if failure.target_fault and len(task.lineup) == 2 and isinstance(spec, Mapping):
+        other = 1 - position
+        target, opponent = spec.get("target"), config.agents[task.lineup[other]]
+        if _type_of(target) is not None and _type_of(target) == _type_of(opponent):
+            return other, f"its stated policy, as {config.labels[task.lineup[position]]}'s target: {failure.message}"
+    return position, failure.message
+
+
+def _type_of(spec: Any) -> str | None:
+    from collections.abc import Mapping
+
+    if isinstance(spec, str):
+        return spec
+    return spec.get("type") if isinstance(spec, Mapping) else None
+
+
+def _counters(players: Sequence[Agent]) -> dict[str, dict[str, int]]:
+    """What agents count while they play (``counters()``, e.g. LBR's off-policy actions), by lineup position."""
+    found = {}
+    for position, player in enumerate(players):
+        counters = getattr(player, "counters", None)
+        if callable(counters):
+            try:
+                found[str(position)] = {str(k): int(v) for k, v in dict(counters()).items()}
+            except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise _failure(position, "counters: ", err) from None
+    return found
 
 
 class _ProcessExitRefused:
@@ -445,11 +485,14 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
             agents = make_agents(config.agents, task.lineup, task.seed)
             players = [agents[index] for index in task.lineup]
             tables = _play(players, hand_config, config, task)
+            counters = _counters(players)
     except AgentFailure as failure:
-        return {**block, "error": {
-            "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
+        position, message = _blamed(config, task, failure)
+        return {**block, "error": {"agent": task.lineup[position], "kind": failure.kind, "message": message}}
     result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet),
               "seconds": round(time.perf_counter() - started, 3)}
+    if counters:
+        result["counters"] = counters
     if config.records:
         labels = config.labels
         result["records"] = [to_record(t.hand, players=[labels[task.lineup[p]] for p in t.positions])
