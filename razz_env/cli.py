@@ -261,7 +261,7 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
-    return 1 if result.detail.tournament.failures else 0
+    return 1 if result.detail.tournament.failures or not result.valid else 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
