@@ -97,11 +97,15 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     warning_lines.setFormatter(logging.Formatter("razz tournament: warning: %(message)s"))
     logger = logging.getLogger("razz_env.evaluate")
     logger.addHandler(warning_lines)
+    paths: list[Path] = []
+
+    def report(result: object) -> None:
+        print(result)
+        paths.extend(write_reports(result, config.output, plots=not args.no_plots))
+
     try:
         result = tournament(config, fresh=args.fresh, progress=not args.quiet, backend=args.backend,
-                            address=args.address)
-        print(result)
-        paths = write_reports(result, config.output, plots=not args.no_plots)
+                            address=args.address, reports=report)
     except BlockError as err:
         print(f"razz tournament: {err}", file=sys.stderr)
         return 1
@@ -234,14 +238,18 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
         raise ConfigError("--suit-blind: an option of --method lbr")
     agent = agent_spec_argument("--agent", args.agent)
     output = args.output or default_output(agent, args.method)
+    paths: list[Path] = []
+
+    def report(measured: object) -> None:
+        print(format_exploit(measured.detail))
+        paths.extend(write_reports(measured.detail.tournament, output, plots=not args.no_plots))
+        paths.extend(write_exploit_reports(measured.detail, output, plots=not args.no_plots))
+
     try:
         result = exploitability(agent, args.method, deals=args.deals, seed=args.seed, output=output,
                                 workers=args.workers, variant=args.variant, steps=args.steps, fresh=args.fresh,
                                 progress=not args.quiet, suit_blind=args.suit_blind, backend=args.backend,
-                                address=args.address)
-        print(format_exploit(result.detail))
-        paths = write_reports(result.detail.tournament, output, plots=not args.no_plots)
-        paths += write_exploit_reports(result.detail, output, plots=not args.no_plots)
+                                address=args.address, reports=report)
     except BlockError as err:
         print(f"razz exploit: {err}", file=sys.stderr)
         return 1
@@ -253,7 +261,7 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
-    return 1 if result.detail.tournament.failures else 0
+    return 1 if result.detail.tournament.failures or not result.valid else 0
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -277,7 +285,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                                target_mbb=args.target_mbb, seconds=args.seconds, check_every=args.check_every,
                                fresh=args.fresh, plots=not args.no_plots, report=report)
     except KeyboardInterrupt:
-        print("razz solve: interrupted; nothing was written", file=sys.stderr)
+        from razz_env.solve.run import CHECKPOINT
+
+        kept = (f"its last checkpoint ({Path(output) / CHECKPOINT}) resumes when the command is run again without "
+                f"--fresh" if (Path(output) / CHECKPOINT).exists() else "no checkpoint was due yet")
+        print(f"razz solve: interrupted; an earlier solve in {output} is untouched, and {kept}", file=sys.stderr)
         return 130
     print(f"{summary.game} ({summary.counts['information_sets']:,} information sets): {summary.method} "
           f"{summary.iterations} iterations in {summary.solve_seconds:.1f} s, exploitability "
@@ -577,7 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve_.add_argument("--check-every", type=int, default=10, dest="check_every",
                         help="measure the exploitability every this many iterations (default 10)")
     solve_.add_argument("--output", help="run folder (default runs/solve_<game>_<method>)")
-    solve_.add_argument("--fresh", action="store_true", help="replace an earlier solve in the folder")
+    solve_.add_argument("--fresh", action="store_true",
+                        help="replace an earlier solve in the folder (once the new one is written) and ignore "
+                             "any checkpoint; without it, a checkpoint of an interrupted solve resumes")
     solve_.add_argument("--no-plots", action="store_true", dest="no_plots", help="skip convergence.png")
     solve_.add_argument("--quiet", action="store_true", help="no progress lines")
     solve_.set_defaults(func=_cmd_solve)

@@ -32,7 +32,12 @@ from its stated policy, say), that action is skipped: the range stays as it was 
 :attr:`LocalBestResponse.off_policy_actions` counts it. Against an opponent that is not the target (LBR in
 a training pool or a tournament), actions the target would not take can leave only holdings that cards
 seen later rule out: the range then starts over, uniform over every holding of unseen cards, and
-``off_policy_actions`` counts that too. Holdings are sets: the target's policy
+``off_policy_actions`` counts that too; :attr:`LocalBestResponse.target_actions` counts the opponent actions
+seen, and :meth:`LocalBestResponse.counters` reports both (a tournament block records them). Any off-policy
+action means the opponent did not play the stated policy (one that did never takes an action its policy gives
+probability 0 with its cards), so LBR's range, and the bound, are not to be trusted. A target whose stated
+policy cannot be read (it raises, or gives no distribution over the legal ids) raises
+:class:`TargetPolicyError`: the target's fault, not LBR's. Holdings are sets: the target's policy
 must not depend on the order of its down cards (true of every shipped agent and of the table
 encodings). Each decision is a pure function of the seed and the observation (sampling seeds
 derive from both), so tournament blocks replay exactly.
@@ -177,6 +182,15 @@ class _Table:
     pending: list[_Decision]
 
 
+class TargetPolicyError(ValueError):
+    """The target's stated policy could not be read (it raised, or is no distribution over the legal ids).
+
+    ``target_fault`` tells a tournament to blame the target, not LBR, for the failed block.
+    """
+
+    target_fault = True
+
+
 @register("lbr")
 class LocalBestResponse:
     """Local best response to ``target`` (an agent name or spec); see the module docstring.
@@ -225,6 +239,7 @@ class LocalBestResponse:
         self.suit_blind = suit_blind
         self.seed = 0 if seed is None else seed
         self.off_policy_actions = 0
+        self.target_actions = 0
         self.observations_asked = 0
         self._variant = ""
         self._config = self._observer = None
@@ -275,6 +290,10 @@ class LocalBestResponse:
         for index, table in tables.items():
             decisions[index] = self._choose(table, observations[index].action_mask)
         return [int(d) for d in decisions]
+
+    def counters(self) -> dict[str, int]:
+        """The opponent's actions seen and those off the target's stated policy (tournament blocks record them)."""
+        return {"target_actions": self.target_actions, "off_policy_actions": self.off_policy_actions}
 
     def opponent_range(self, observation: Observation) -> tuple[np.ndarray, np.ndarray]:
         """The opponent's range at this observation: holdings (H, k) of card ids and their probabilities."""
@@ -348,6 +367,7 @@ class LocalBestResponse:
                 if step >= len(table.pending):
                     continue
                 decision = table.pending[step]
+                self.target_actions += 1
                 if not decision.mask[decision.taken]:  # an id its mask forbids: no policy gives it weight
                     self.off_policy_actions += 1
                     continue
@@ -388,7 +408,11 @@ class LocalBestResponse:
         self.observations_asked += len(observations)
         probabilities = np.zeros((0, NUM_ACTIONS))
         if observations:
-            probabilities = action_probabilities(self.target, observations)
+            try:
+                probabilities = action_probabilities(self.target, observations)
+            except Exception as err:  # noqa: BLE001 - whatever the target's policy raises is the target's fault
+                raise TargetPolicyError(f"target {self.target.name!r}: action_probabilities raised "
+                                        f"{type(err).__name__}: {err}") from err
             _check_policy(probabilities, np.concatenate(masks), self.target)
         answers = [start if stop is None else probabilities[start:stop] for start, stop, _ in spans]
         return [rows if expand is None else rows[expand] for rows, (_, _, expand) in zip(answers, spans)]
@@ -401,7 +425,11 @@ class LocalBestResponse:
         base = decision.vector.copy()
         base[down] = 0.0
         columns = down.start + np.asarray(encoder.card_index)[holdings]
-        probabilities = np.asarray(varied(Observation(seat, decision.mask, None, base), columns), dtype=np.float64)
+        try:
+            probabilities = np.asarray(varied(Observation(seat, decision.mask, None, base), columns), dtype=np.float64)
+        except Exception as err:  # noqa: BLE001 - whatever the target's policy raises is the target's fault
+            raise TargetPolicyError(f"target {self.target.name!r}: action_probabilities_varied raised "
+                                    f"{type(err).__name__}: {err}") from err
         self.observations_asked += len(holdings)
         _check_policy(probabilities, np.broadcast_to(decision.mask, probabilities.shape), self.target)
         return probabilities
@@ -524,6 +552,6 @@ def _check_policy(probabilities: np.ndarray, masks: np.ndarray, target: Any) -> 
     bad |= (probabilities * (masks == 0) > _PROBABILITY_SLACK).any(axis=1)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"target {target.name!r}: action_probabilities gave "
+        raise TargetPolicyError(f"target {target.name!r}: action_probabilities gave "
                          f"{np.round(probabilities[row], 6).tolist()} for mask {masks[row].tolist()}: not a "
                          f"distribution over the legal ids")

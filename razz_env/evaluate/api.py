@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,9 +129,10 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
 
 def tournament(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[str], *, fresh: bool = False,
                progress: bool = False, backend: str = "local", address: str | None = None,
-               **overrides: Any) -> TournamentResult:
+               reports: Callable[[TournamentResult], object] | None = None, **overrides: Any) -> TournamentResult:
     """Run the tournament ``config`` (a :class:`TournamentConfig`, a mapping of its settings or a YAML file),
     resuming its results folder unless ``fresh``; ``overrides`` replace settings (``None``: keep).
+    ``reports`` is called with the result while the results folder is still locked (write reports there).
 
     ``backend``: ``"local"`` worker processes or ``"ray"`` (at ``address``). ``print(result)`` shows the standings;
     :func:`razz_env.evaluate.report.write_reports` writes the report files ``razz tournament`` writes.
@@ -149,4 +150,4 @@ def tournament(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[
     else:
         raise ConfigError(f"tournament: expected a TournamentConfig, a mapping of settings or a YAML file, got "
                           f"{shown(config)}")
-    return run_tournament(config, fresh=fresh, progress=progress, backend=backend, address=address)
+    return run_tournament(config, fresh=fresh, progress=progress, backend=backend, address=address, reports=reports)

@@ -5,8 +5,9 @@ deals ``task.deals`` decks from the task's seed, plays every deal once per seat
 permutation (duplicate) or once (plain), and returns per-lineup-position sums of
 big bets won. All tables of a block advance together, so each agent gets one
 batched call per step (one network forward pass for learned agents), not one per
-table. A broken agent (raises, exceeds its time, or picks an illegal action)
-ends the task with an error record instead of an exception.
+table. A broken agent (raises, exceeds its time, picks an illegal action or tries to
+exit) ends the task with an error record instead of an exception; an agent's
+``counters()`` (LBR's off-policy actions, say) are recorded with the block's sums.
 
 When every agent of the lineup can act in batch (it reads masks and vectors, no
 seat view: :func:`batch_problem`), the block is played on the batched engine
@@ -16,6 +17,7 @@ with the same decks, the same calls to each agent and the same results.
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import sys
@@ -67,11 +69,75 @@ def build_tasks(config: TournamentConfig) -> list[Task]:
 class AgentFailure(Exception):
     """An agent raised, ran past its time limit, or chose an illegal action."""
 
-    def __init__(self, position: int, kind: str, message: str) -> None:
+    def __init__(self, position: int, kind: str, message: str, target_fault: bool = False) -> None:
         super().__init__(f"{kind}: {message}")
         self.position = position
         self.kind = kind
         self.message = message
+        self.target_fault = target_fault
+
+
+def _failure(position: int, where: str, err: BaseException) -> AgentFailure:
+    """The :class:`AgentFailure` for what an agent raised: an attempt to end the process (``sys.exit``,
+    ``os._exit``) is its own kind, never a quiet end of the run."""
+    if isinstance(err, SystemExit):
+        return AgentFailure(position, "exit", f"{where}tried to end the process (exit status {err.code!r}); an agent "
+                                              f"must return an action")
+    if getattr(err, "target_fault", False):
+        return AgentFailure(position, "policy", f"{where}{err}", target_fault=True)
+    return AgentFailure(position, "exception", f"{where}{type(err).__name__}: {err}")
+
+
+def _blamed(config: TournamentConfig, task: Task, failure: AgentFailure) -> tuple[int, str]:
+    """Who failed and how: an agent whose target's stated policy failed it (LBR) blames that target when it is
+    its opponent (same type), never itself."""
+    from collections.abc import Mapping
+
+    position = failure.position
+    spec = config.agents[task.lineup[position]]
+    if failure.target_fault and len(task.lineup) == 2 and isinstance(spec, Mapping):
+        other = 1 - position
+        target, opponent = spec.get("target"), config.agents[task.lineup[other]]
+        if _type_of(target) is not None and _type_of(target) == _type_of(opponent):
+            return other, f"its stated policy, as {config.labels[task.lineup[position]]}'s target: {failure.message}"
+    return position, failure.message
+
+
+def _type_of(spec: Any) -> str | None:
+    from collections.abc import Mapping
+
+    if isinstance(spec, str):
+        return spec
+    return spec.get("type") if isinstance(spec, Mapping) else None
+
+
+def _counters(players: Sequence[Agent]) -> dict[str, dict[str, int]]:
+    """What agents count while they play (``counters()``, e.g. LBR's off-policy actions), by lineup position."""
+    found = {}
+    for position, player in enumerate(players):
+        counters = getattr(player, "counters", None)
+        if callable(counters):
+            try:
+                found[str(position)] = {str(k): int(v) for k, v in dict(counters()).items()}
+            except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise _failure(position, "counters: ", err) from None
+    return found
+
+
+class _ProcessExitRefused:
+    """While a block plays, ``os._exit`` raises :class:`SystemExit` instead, so an agent calling it fails its block
+    (named) rather than ending the run's process with no result."""
+
+    def __enter__(self) -> None:
+        self.exit = os._exit
+
+        def refuse(code: int) -> None:
+            raise SystemExit(code)
+
+        os._exit = refuse
+
+    def __exit__(self, *exc: object) -> None:
+        os._exit = self.exit
 
 
 def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tuple[int, ...]]:
@@ -117,8 +183,8 @@ def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) ->
         if index not in built:
             try:
                 built[index] = build_agent(specs[index], random.Random(f"{seed}/agent{position}").randrange(2**31))
-            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise AgentFailure(position, "exception", f"construction: {type(err).__name__}: {err}") from None
+            except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise _failure(position, "construction: ", err) from None
     _limit_torch_threads()
     return built
 
@@ -210,8 +276,8 @@ def _ask(agent: Agent, position: int, observations: list[Observation], timeout: 
         ids = _with_time_limit(lambda: act_batch(agent, observations), limit, position, len(observations))
     except _Timeout:
         raise AgentFailure(position, "timeout", timeout_message(timeout, len(observations))) from None
-    except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
-        raise AgentFailure(position, "exception", f"{type(err).__name__}: {err}") from None
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+        raise _failure(position, "", err) from None
     if len(ids) != len(observations):
         raise AgentFailure(position, "exception", f"returned {len(ids)} actions for {len(observations)} decisions")
     return ids
@@ -264,8 +330,8 @@ def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]]
         for seat, position in enumerate(positions):
             try:
                 players[position].reset(seat, len(positions), variant)
-            except Exception as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise AgentFailure(position, "exception", f"reset: {type(err).__name__}: {err}") from None
+            except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+                raise _failure(position, "reset: ", err) from None
 
 
 def play_deals(
@@ -451,13 +517,17 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     block = _block_fields(config, task)
     started = time.perf_counter()
     try:
-        agents = make_agents(config.agents, task.lineup, task.seed)
-        players = [agents[index] for index in task.lineup]
-        tables = _play(players, hand_config, config, task)
+        with _ProcessExitRefused():
+            agents = make_agents(config.agents, task.lineup, task.seed)
+            players = [agents[index] for index in task.lineup]
+            tables = _play(players, hand_config, config, task)
+            counters = _counters(players)
     except AgentFailure as failure:
         return failed_block(config, task, failure)
     result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet),
               "seconds": round(time.perf_counter() - started, 3)}
+    if counters:
+        result["counters"] = counters
     if config.records:
         labels = config.labels
         result["records"] = [to_record(t.hand, players=[labels[task.lineup[p]] for p in t.positions])
@@ -471,9 +541,10 @@ def _block_fields(config: TournamentConfig, task: Task) -> dict[str, Any]:
 
 
 def failed_block(config: TournamentConfig, task: Task, failure: AgentFailure) -> dict[str, Any]:
-    """The result of ``task`` ended by ``failure``: the block's fields and an ``error`` naming the agent."""
+    """The result of ``task`` ended by ``failure``: the block's fields and an ``error`` naming the agent to blame."""
+    position, message = _blamed(config, task, failure)
     return {**_block_fields(config, task), "error": {
-        "agent": task.lineup[failure.position], "kind": failure.kind, "message": failure.message}}
+        "agent": task.lineup[position], "kind": failure.kind, "message": message}}
 
 
 def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: int, big_bet: int) -> dict[str, Any]:

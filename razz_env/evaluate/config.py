@@ -53,8 +53,10 @@ MAX_DECISION_TIMEOUT = 3600.0
 # What decides a block's result: a results folder holds blocks of one such identity only. Not
 # ``deals`` (a tournament extends block by block), nor name, output, workers, records, the time limit
 # (failed blocks are retried), the report's edge or the engine (both engines give the same results).
-RESULT_FIELDS = ("variant", "format", "agents", "duplicate", "block_deals", "seed", "stacks", "ante", "bring_in",
-                 "small_bet", "big_bet", "street_bets", "raise_cap", "heads_up_uncapped", "open_pair_big_bet")
+# ``fingerprints`` says what plays under each agent's name (:func:`agent_fingerprint`).
+RESULT_FIELDS = ("variant", "format", "agents", "fingerprints", "duplicate", "block_deals", "seed", "stacks", "ante",
+                 "bring_in", "small_bet", "big_bet", "street_bets", "raise_cap", "heads_up_uncapped",
+                 "open_pair_big_bet")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 _SPEC_SIZE = 1000
 
@@ -148,6 +150,55 @@ def _pinned(where: str, spec: dict[str, Any]) -> dict[str, Any]:
         except OSError as err:
             raise ConfigError(f"{where}: cannot read the model file {spec['type']!r}: {err.strerror or err}") from None
     return spec
+
+
+def agent_fingerprint(spec: AgentSpec) -> dict[str, Any] | None:
+    """What plays under an agent's name: a model's SHA-256 (zoo agents, model files), else the SHA-256 of the
+    source file defining its code (registered and ``module:Class`` agents, instances); LBR's target's too.
+
+    None when the spec resolves to nothing (the agent checks refuse it, naming it).
+    """
+    from razz_env.agents.registry import get_factory
+
+    if not isinstance(spec, (str, Mapping)):
+        return {"source_sha256": _source_sha256(type(spec))}
+    name = spec if isinstance(spec, str) else spec["type"]
+    if isinstance(spec, Mapping) and "sha256" in spec:
+        return {"model_sha256": spec["sha256"]}
+    try:
+        factory = get_factory(name)
+    except Exception:  # noqa: BLE001 - an unknown or broken spec is refused, named, by the agent checks
+        return None
+    model = _zoo_sha256(name, factory)
+    found: dict[str, Any] = {"model_sha256": model} if model else {"source_sha256": _source_sha256(factory)}
+    target = spec.get("target") if isinstance(spec, Mapping) else None
+    if isinstance(target, (str, Mapping)):
+        found["target"] = agent_fingerprint(target)
+    return found
+
+
+def _zoo_sha256(name: str, factory: Any) -> str | None:
+    """The manifest's SHA-256 of a shipped model or policy registered as ``name`` (None for code agents)."""
+    import sys
+
+    for module_name, listing in (("razz_env.agents.sb3_zoo", "manifest"), ("razz_env.agents.tabular_zoo", "policies")):
+        module = sys.modules.get(module_name)
+        if module is not None and factory.__module__ == module_name:
+            entry = getattr(module, listing)().get(name)
+            if isinstance(entry, dict) and isinstance(entry.get("sha256"), str):
+                return entry["sha256"]
+    return None
+
+
+def _source_sha256(code: Any) -> str | None:
+    """SHA-256 of the source file that defines ``code`` (a class or function); None when it has none."""
+    import inspect
+
+    try:
+        path = inspect.getsourcefile(code)
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else None
+    except (TypeError, OSError):
+        return None
 
 
 def _instance_identity(index: int, agent: Any, workers: int) -> dict[str, Any]:
@@ -267,6 +318,15 @@ class TournamentConfig:
                               f"most {MAX_BLOCKS} (raise block_deals or lower deals)")
 
     @property
+    def fingerprints(self) -> list[dict[str, Any] | None]:
+        """:func:`agent_fingerprint` of each agent, computed once (and carried to worker processes)."""
+        found = self.__dict__.get("_fingerprints")
+        if found is None:
+            found = [agent_fingerprint(spec) for spec in self.agents]
+            object.__setattr__(self, "_fingerprints", found)
+        return copy.deepcopy(found)
+
+    @property
     def seats(self) -> int:
         """Seats at each table: 2 for round robin, every agent for a table."""
         return 2 if self.format == "round_robin" else len(self.agents)
@@ -290,6 +350,7 @@ class TournamentConfig:
         """Every field as JSON-ready data (``summary.json``)."""
         data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.init and f.name != "agents"}
         data["agents"] = list(self._agent_data)
+        data["fingerprints"] = self.fingerprints
         for key in ("stacks", "street_bets"):
             if isinstance(data[key], tuple):
                 data[key] = list(data[key])

@@ -19,7 +19,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -131,11 +131,15 @@ def read_results(path: Path, config: TournamentConfig) -> dict[BlockKey, dict[st
 
 
 class ResultsFolder:
-    """The results folder of one tournament configuration: checked, then opened locked for a run."""
+    """The results folder of one tournament configuration: checked, then opened locked for a run.
 
-    def __init__(self, config: TournamentConfig, path: str | Path) -> None:
+    ``report_files``: reports written there besides the tournament's (a fresh run removes them too).
+    """
+
+    def __init__(self, config: TournamentConfig, path: str | Path, report_files: Sequence[str] = ()) -> None:
         self.config = config
         self.path = Path(path)
+        self.report_files = (*REPORT_FILES, *report_files)
         self._handle: IO[str] | None = None
 
     @property
@@ -171,7 +175,12 @@ class ResultsFolder:
                 raise ConfigError(f"{self.path}: holds results but no {STAMP_FILE} saying which configuration they "
                                   f"belong to; use --fresh to discard them, or another --output")
             return {}
-        differences = _differences(stamp, self.config.identity())
+        identity = self.config.identity()
+        changed = _changed_agent(stamp, identity, self.config.labels)
+        if changed:
+            raise ConfigError(f"{self.path}: {changed}; its results are another player's: give the new one a new "
+                              f"name (a new label), or use --fresh to discard them, or another --output")
+        differences = _differences(stamp, identity)
         if differences:
             raise ConfigError(f"{self.path}: holds results of another configuration ({differences}); use --fresh to "
                               f"discard them, or another --output")
@@ -230,7 +239,7 @@ class ResultsFolder:
 
     def _clear(self) -> None:
         """Remove every file an earlier run wrote (results, stamp, reports, hand records); nothing else."""
-        for name in (RESULTS_FILE, STAMP_FILE, *REPORT_FILES):
+        for name in (RESULTS_FILE, STAMP_FILE, *self.report_files):
             (self.path / name).unlink(missing_ok=True)
         for path in self._hand_files():
             path.unlink()
@@ -253,6 +262,20 @@ class ResultsFolder:
         partial = path.with_name(path.name + ".tmp")
         partial.write_text(json.dumps(stamp, indent=2) + "\n", encoding="utf-8")
         os.replace(partial, path)
+
+
+def _changed_agent(saved: dict[str, Any], identity: dict[str, Any], labels: list[str]) -> str | None:
+    """``agents[i] (label): its model changed (...)`` when the agents are the same but what plays under one is not."""
+    current = json.loads(json.dumps(identity))
+    there, now = saved.get("fingerprints"), current["fingerprints"]
+    if saved.get("agents") != current["agents"] or not isinstance(there, list) or len(there) != len(now):
+        return None
+    for index, (old, new) in enumerate(zip(there, now)):
+        if old != new:
+            what = "model" if "model_sha256" in json.dumps([old, new]) else "code"
+            return (f"agents[{index}] ({labels[index]}): what plays under this name changed since these results "
+                    f"(its {what}: {_brief(old)} there, {_brief(new)} now)")
+    return None
 
 
 def _differences(saved: dict[str, Any], identity: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,23 +96,27 @@ def run_tournament(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    reports: Callable[[TournamentResult], object] | None = None,
+    report_files: Sequence[str] = (),
 ) -> TournamentResult:
     """Check everything, play every unfinished block (in worker processes) and summarise all results.
 
-    ``fresh`` discards the folder's earlier results first. ``backend`` ``"ray"`` plays the blocks
-    on a Ray cluster (a local one of ``config.workers`` CPUs, or the one at ``address``); the
+    ``fresh`` discards the folder's earlier results first (and its reports: the tournament's and
+    ``report_files``), once the folder is locked. ``reports`` is called with the result while the folder is
+    still locked, so the reports written there are of these results, never of another run's. ``backend``
+    ``"ray"`` plays the blocks on a Ray cluster (a local one of ``config.workers`` CPUs, or the one at ``address``); the
     results are the same. Raises :class:`ConfigError` before any block for a bad agent, folder
     or backend, :class:`BlockError` if a block cannot be played.
     """
     check_backend(backend, address)
     modules = check_agents(config)
-    folder = ResultsFolder(config, config.output)
+    folder = ResultsFolder(config, config.output, report_files)
     if not fresh:
         folder.check()
     tasks = build_tasks(config)
     ray_blocks = RayBlocks(config, address) if backend == "ray" else None
     try:
-        return _play(config, folder, tasks, modules, fresh, progress, on_result, ray_blocks)
+        return _play(config, folder, tasks, modules, fresh, progress, on_result, ray_blocks, reports)
     finally:
         if ray_blocks is not None:
             ray_blocks.close()
@@ -120,8 +124,9 @@ def run_tournament(
 
 def _play(config: TournamentConfig, folder: ResultsFolder, tasks: list[Task], modules: list[str], fresh: bool,
           progress: bool, on_result: Callable[[dict[str, Any]], None] | None,
-          ray_blocks: RayBlocks | None) -> TournamentResult:
-    """Play the blocks not yet in ``folder`` (locked while this runs) and summarise every result."""
+          ray_blocks: RayBlocks | None,
+          reports: Callable[[TournamentResult], object] | None) -> TournamentResult:
+    """Play the blocks not yet in ``folder`` (locked while this runs), summarise every result and report it."""
     with folder.open(fresh) as done:
         finished = [t for t in tasks if block_key(t) in done and "error" not in done[block_key(t)]]
         pending = [t for t in tasks if block_key(t) not in done or "error" in done[block_key(t)]]
@@ -143,7 +148,10 @@ def _play(config: TournamentConfig, folder: ResultsFolder, tasks: list[Task], mo
         finally:
             if bar is not None:
                 bar.close()
-    return summarise(config, [done[block_key(t)] for t in tasks if block_key(t) in done])
+        result = summarise(config, [done[block_key(t)] for t in tasks if block_key(t) in done])
+        if reports is not None:
+            reports(result)
+    return result
 
 
 def _note_records(config: TournamentConfig, folder: ResultsFolder, finished: list[Task], playing: bool) -> None:

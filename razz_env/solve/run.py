@@ -5,14 +5,19 @@ The folder gets ``policy.npz`` (:class:`~razz_env.solve.policy.TabularPolicy`, w
 exploitability in mbb/hand), ``convergence.png`` (exploitability against iterations and
 against seconds, both log scale) and ``summary.json`` (the game's size, the method, the
 final exploitability, the build and solve times and the peak memory). A folder that
-already holds a solve is refused unless ``fresh`` (delete those files first), and
-everything is checked before the solve starts, so a bad argument costs nothing.
+already holds a solve is refused unless ``fresh``; everything is checked before the solve
+starts, so a bad argument costs nothing. The earlier solve's files are replaced only once the
+new ones are written (each written whole, then renamed over the old). While it runs, the solver's
+state is saved to ``checkpoint.npz`` every :data:`CHECKPOINT_SECONDS` (at a measurement); a solve
+stopped by Ctrl-C or a kill resumes from it when the same command is run again (without
+``fresh``), and the checkpoint is removed once the solve's files are written.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import os
 import resource
 import time
 from collections.abc import Callable
@@ -23,11 +28,13 @@ from typing import Any
 import numpy as np
 
 from razz_env.engine.errors import ConfigError
-from razz_env.solve.cfr import SOLVERS, Checkpoint
+from razz_env.solve.cfr import SOLVERS, CFRSolver, Checkpoint
 from razz_env.solve.game import Game, build_game
 
 POLICY, CONVERGENCE_CSV, CONVERGENCE_PNG, SUMMARY = "policy.npz", "convergence.csv", "convergence.png", "summary.json"
 OUTPUTS = (POLICY, CONVERGENCE_CSV, CONVERGENCE_PNG, SUMMARY)
+CHECKPOINT = "checkpoint.npz"
+CHECKPOINT_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -47,12 +54,13 @@ class SolveSummary:
 
 
 def prepare_folder(output: str | Path, fresh: bool) -> Path:
-    """The run folder, created; ``ConfigError`` if it holds an earlier solve (unless ``fresh``) or is unwritable."""
+    """The run folder, created; ``ConfigError`` if it holds a finished solve (unless ``fresh``, or a checkpoint
+    resumes) or is unwritable. Deletes nothing: a new solve's files replace the old ones once written."""
     folder = Path(output)
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--output: {folder} is a file, not a folder")
     earlier = [name for name in OUTPUTS if (folder / name).exists()]
-    if earlier and not fresh:
+    if earlier and not fresh and not (folder / CHECKPOINT).exists():
         raise ConfigError(f"--output: {folder} already holds a solve ({', '.join(earlier)}); "
                           "pass --fresh to replace it or choose another --output")
     try:
@@ -62,16 +70,49 @@ def prepare_folder(output: str | Path, fresh: bool) -> Path:
         probe.unlink()
     except OSError as err:
         raise ConfigError(f"--output: cannot write in {folder}: {err.strerror or err}") from None
-    for name in earlier:
-        (folder / name).unlink()
     return folder
+
+
+def save_checkpoint(solver: CFRSolver, game_name: str, path: Path) -> None:
+    """The solver's state (its arrays, iterations, time and measurements), written whole then renamed in."""
+    partial = path.with_name(path.name + ".tmp")
+    history = np.array([(p.iteration, p.seconds, p.mbb) for p in solver.history], dtype=float).reshape(-1, 3)
+    with open(partial, "wb") as handle:
+        np.savez(handle, game=game_name, method=solver.method, regret=solver.regret, average=solver.average,
+                 policy=solver.policy, iterations=solver.iterations, seconds=solver.seconds, history=history)
+    os.replace(partial, path)
+
+
+def load_checkpoint(solver: CFRSolver, game_name: str, path: Path) -> None:
+    """Restore ``solver`` from ``path``; ``ConfigError`` if it is another game's or method's, or unreadable."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            saved = (str(data["game"]), str(data["method"]))
+            if saved != (game_name, solver.method):
+                raise ConfigError(f"--output: {path} is the checkpoint of a {saved[1]} solve of {saved[0]}, not "
+                                  f"{solver.method} of {game_name}; pass --fresh to start over or choose another "
+                                  f"--output")
+            arrays = {name: data[name] for name in ("regret", "average", "policy")}
+            if any(arrays[name].shape != getattr(solver, name).shape for name in arrays):
+                raise ConfigError(f"--output: {path} does not fit {game_name}'s tree; pass --fresh to start over")
+            iterations, seconds, history = int(data["iterations"]), float(data["seconds"]), data["history"]
+    except (OSError, ValueError, KeyError, EOFError) as err:
+        raise ConfigError(f"--output: {path}: unreadable checkpoint ({type(err).__name__}); pass --fresh to start "
+                          f"over") from None
+    for name, array in arrays.items():
+        getattr(solver, name)[...] = array
+    solver.iterations, solver.seconds = iterations, seconds
+    solver.history = [Checkpoint(int(i), float(t), float(m)) for i, t, m in history]
 
 
 def solve(game_name: str, output: str | Path, *, method: str = "dcfr", iterations: int | None = None,
           target_mbb: float | None = None, seconds: float | None = None, check_every: int = 10,
           fresh: bool = False, plots: bool = True,
           report: Callable[[Checkpoint], object] | None = None) -> tuple[SolveSummary, list[Path]]:
-    """Solve ``game_name`` with ``method`` until the stop rule, write the run folder; returns the summary and files."""
+    """Solve ``game_name`` with ``method`` until the stop rule, write the run folder; returns the summary and files.
+
+    Without ``fresh``, a checkpoint in ``output`` resumes: ``iterations`` and ``seconds`` count the whole solve.
+    """
     if method not in SOLVERS:
         raise ConfigError(f"--method: unknown solver {method!r}; known: {', '.join(SOLVERS)}")
     if iterations is None and target_mbb is None and seconds is None:
@@ -81,7 +122,23 @@ def solve(game_name: str, output: str | Path, *, method: str = "dcfr", iteration
     build_seconds = time.perf_counter() - began
     solver = SOLVERS[method](game)
     folder = prepare_folder(output, fresh)
-    solver.run(iterations, target_mbb=target_mbb, seconds=seconds, check_every=check_every, callback=report)
+    checkpoint = folder / CHECKPOINT
+    if checkpoint.exists() and not fresh:
+        load_checkpoint(solver, game_name, checkpoint)
+    saved = [time.perf_counter()]
+
+    def measured(point: Checkpoint) -> None:
+        if time.perf_counter() - saved[0] >= CHECKPOINT_SECONDS:
+            save_checkpoint(solver, game_name, checkpoint)
+            saved[0] = time.perf_counter()
+        if report is not None:
+            report(point)
+
+    left = None if iterations is None else iterations - solver.iterations
+    time_left = None if seconds is None else seconds - solver.seconds
+    reached = bool(solver.history) and target_mbb is not None and solver.history[-1].mbb < target_mbb
+    if not (reached or (left is not None and left < 1) or (time_left is not None and time_left <= 0)):
+        solver.run(left, target_mbb=target_mbb, seconds=time_left, check_every=check_every, callback=measured)
     final = solver.exploitability()
     policy = solver.average_policy()
     policy.exploitability_mbb = final.mbb
@@ -90,13 +147,22 @@ def solve(game_name: str, output: str | Path, *, method: str = "dcfr", iteration
         build_seconds=round(build_seconds, 3), exploitability_mbb=final.mbb, game_value_chips=final.value,
         counts=game.counts(), tree_megabytes=round(array_bytes(game) / 2**20, 1),
         peak_rss_megabytes=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
-    written = [policy.save(folder / POLICY), write_convergence(solver.history, folder / CONVERGENCE_CSV)]
+    partial = folder / ".partial"
+    partial.mkdir(exist_ok=True)
+    written = [policy.save(partial / POLICY), write_convergence(solver.history, partial / CONVERGENCE_CSV)]
     if plots:
-        written.append(plot_convergence({f"{game_name} {method}": solver.history}, folder / CONVERGENCE_PNG))
-    path = folder / SUMMARY
+        written.append(plot_convergence({f"{game_name} {method}": solver.history}, partial / CONVERGENCE_PNG))
+    path = partial / SUMMARY
     path.write_text(json.dumps(asdict(summary), indent=2) + "\n", encoding="utf-8")
     written.append(path)
-    return summary, written
+    for name in OUTPUTS:
+        if (partial / name).exists():
+            os.replace(partial / name, folder / name)
+        else:
+            (folder / name).unlink(missing_ok=True)
+    partial.rmdir()
+    checkpoint.unlink(missing_ok=True)
+    return summary, [folder / p.name for p in written]
 
 
 def array_bytes(game: Game) -> int:

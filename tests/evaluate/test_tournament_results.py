@@ -179,3 +179,64 @@ def test_an_output_path_that_is_a_file_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="cannot write to"):
         run_tournament(_config(tmp_path, output=str(target / "below")), progress=False)
     assert target.read_text() == "x"
+
+
+_USER_AGENT = '''
+from razz_env.agents.simple import CallingStation
+
+
+class Bot(CallingStation):
+    """A user's agent: {doc}."""
+'''
+
+
+def test_a_changed_module_agent_cannot_extend_its_folder(tmp_path, monkeypatch):
+    module = tmp_path / "user_bot_v.py"
+    module.write_text(_USER_AGENT.format(doc="first version"), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = _config(tmp_path, agents=["random", "user_bot_v:Bot"], deals=10)
+    run_tournament(config, progress=False)
+    module.write_text(_USER_AGENT.format(doc="second version"), encoding="utf-8")
+    extended = _config(tmp_path, agents=["random", "user_bot_v:Bot"], deals=20)
+    with pytest.raises(ConfigError, match=r"agents\[1\] \(user_bot_v:Bot\): what plays under this name changed "
+                                          r"since these results \(its code"):
+        run_tournament(extended, progress=False)
+
+
+def test_a_zoo_name_pointed_at_another_model_cannot_extend_its_folder(tmp_path, monkeypatch):
+    from razz_env.agents import sb3_zoo
+
+    entries = sb3_zoo.manifest()
+    name = next(iter(entries))
+    config = _config(tmp_path, agents=["random", name], deals=10)
+    Path(config.output).mkdir()
+    ResultsFolder(config, config.output)._write_stamp()
+    changed = {**entries, name: {**entries[name], "sha256": "0" * 64}}
+    monkeypatch.setattr(sb3_zoo, "manifest", lambda: changed)
+    extended = _config(tmp_path, agents=["random", name], deals=20)
+    with pytest.raises(ConfigError, match=rf"agents\[1\] \({name}\): what plays under this name changed since these "
+                                          r"results \(its model"):
+        ResultsFolder(extended, extended.output).check()
+
+
+def test_fingerprints_name_the_model_or_the_code(tmp_path):
+    from razz_env.agents import sb3_zoo
+
+    name = next(iter(sb3_zoo.manifest()))
+    fingerprints = _config(tmp_path, agents=["calling_station", name]).fingerprints
+    assert fingerprints[1] == {"model_sha256": sb3_zoo.manifest()[name]["sha256"]}
+    assert len(fingerprints[0]["source_sha256"]) == 64
+
+
+def test_reports_are_written_while_the_folder_is_locked(tmp_path):
+    config = _config(tmp_path)
+    held = []
+
+    def report(result) -> None:
+        try:
+            run_tournament(_config(tmp_path, seed=8), fresh=True, progress=False)
+        except ConfigError as err:
+            held.append((result.blocks_done, str(err)))
+
+    run_tournament(config, progress=False, reports=report)
+    assert len(held) == 1 and held[0][0] == 6 and "another razz tournament is running" in held[0][1]

@@ -139,3 +139,56 @@ def test_ctrl_c_stops_the_run_with_one_line_and_it_resumes(tmp_path):
     assert stderr.startswith("razz tournament: interrupted; finished blocks are saved") and "Traceback" not in stderr
     done = len((output / RESULTS_FILE).read_text().splitlines())
     assert 2 <= done < 60
+
+
+_EXITING_AGENT = '''
+import os
+import sys
+
+from razz_env.agents.simple import CallingStation
+
+
+class Exits(CallingStation):
+    """Calls, then ends the process on its third decision, as ``how`` says."""
+
+    def __init__(self, how: str = "sys.exit", seed=None) -> None:
+        self.how, self.decisions = how, 0
+
+    def act(self, observation):
+        self.decisions += 1
+        if self.decisions == 3:
+            if self.how == "os._exit":
+                os._exit(0)
+            if self.how == "raise":
+                raise SystemExit(0)
+            sys.exit(0)
+        return super().act(observation)
+'''
+
+
+@pytest.mark.parametrize("workers_", [1, 2])
+@pytest.mark.parametrize("how", ["sys.exit", "os._exit", "raise"])
+def test_an_agent_that_exits_fails_its_blocks_named_never_ends_the_run(tmp_path, monkeypatch, how, workers_):
+    (tmp_path / "exiting_bot.py").write_text(_EXITING_AGENT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = TournamentConfig(name="t", agents=("calling_station", {"type": "exiting_bot:Exits", "how": how,
+                                                                    "label": "exits"}),
+                              deals=4, block_deals=2, workers=workers_, output=str(tmp_path / "out"))
+    result = run_tournament(config, progress=False)
+    assert len(result.failures) == 2
+    for failure in result.failures:
+        assert failure["error"]["agent"] == 1 and failure["error"]["kind"] == "exit"
+        assert "tried to end the process" in failure["error"]["message"]
+
+
+def test_razz_tournament_with_an_exiting_agent_exits_non_zero_naming_it(tmp_path, monkeypatch, capsys):
+    from razz_env.cli import main
+
+    (tmp_path / "exiting_bot.py").write_text(_EXITING_AGENT, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "t.yaml").write_text("agents: [calling_station, 'exiting_bot:Exits']\ndeals: 2\nblock_deals: 2\n"
+                                     "workers: 1\n", encoding="utf-8")
+    code = main(["tournament", "--config", str(tmp_path / "t.yaml"), "--output", str(tmp_path / "out"), "--quiet",
+                 "--no-plots"])
+    assert code == 1
+    assert "agent exiting_bot:Exits exit: tried to end the process" in capsys.readouterr().out

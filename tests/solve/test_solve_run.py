@@ -79,3 +79,39 @@ def test_only_minirazz_games_can_be_solved(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["solve", "--game", "razz", "--iterations", "1"])
     assert exit_.value.code == 2 and "invalid choice: 'razz'" in capsys.readouterr().err
+
+
+def test_an_interrupted_fresh_solve_keeps_the_earlier_one_and_resumes_from_its_checkpoint(tmp_path, monkeypatch,
+                                                                                          capsys):
+    from razz_env.solve import run
+
+    out = tmp_path / "resumed"
+    args = ["solve", "--game", "minirazz_tiny", "--method", "cfr+", "--check-every", "5", "--output", str(out),
+            "--quiet", "--no-plots"]
+    assert main([*args, "--iterations", "5"]) == 0
+    earlier_summary = (out / "summary.json").read_bytes()
+    monkeypatch.setattr(run, "CHECKPOINT_SECONDS", 0.0)
+    measured = []
+
+    def interrupt(point) -> None:
+        measured.append(point.iteration)
+        if point.iteration == 20:
+            raise KeyboardInterrupt
+
+    assert main([*args, "--iterations", "40", "--fresh"]) == 0  # a whole fresh run replaces the earlier one
+    after_fresh = json.loads((out / "summary.json").read_text())
+    assert after_fresh["iterations"] == 40 and not (out / run.CHECKPOINT).exists()
+    reference = run.read_convergence(out / "convergence.csv")
+    (out / "summary.json").write_bytes(earlier_summary)
+    kept = {p.name: p.read_bytes() for p in out.iterdir()}
+    with pytest.raises(KeyboardInterrupt):
+        run.solve("minirazz_tiny", out, method="cfr+", iterations=40, check_every=5, fresh=True, plots=False,
+                  report=interrupt)
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.name != run.CHECKPOINT} == kept
+    assert (out / run.CHECKPOINT).exists()
+    capsys.readouterr()
+    assert main([*args, "--iterations", "40"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["iterations"] == 40 and not (out / run.CHECKPOINT).exists()
+    assert [(p.iteration, p.mbb) for p in run.read_convergence(out / "convergence.csv")] == [
+        (p.iteration, p.mbb) for p in reference]
