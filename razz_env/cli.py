@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, missing_extra
 
 DEMO_SEATS = 4
 
@@ -627,6 +627,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except ConfigError as err:
         print(f"razz {args.command}: {err}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as err:
+        extra = missing_extra(err)
+        if extra is None:
+            raise
+        print(f"razz {args.command}: {extra}", file=sys.stderr)
         return 2
 
 

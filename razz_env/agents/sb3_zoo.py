@@ -35,6 +35,7 @@ from razz_env.agents.sb3_agent import (
     read_verified,
     trained_seat_counts,
 )
+from razz_env.encoding.interface import Declaration
 from razz_env.engine.table import TABLE_KEYS, Table
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
@@ -79,10 +80,9 @@ def _load_model(name: str) -> Any:
 def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = None) -> SB3Agent:
     """A shipped agent by name (the model is loaded once per process and shared)."""
     entry = manifest()[name]
-    table = zoo_table(name)
-    counts = trained_seat_counts(entry["encoding"], table.variant.name, table.num_seats)
+    declared = zoo_declaration(name)
     return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
-                    seed=seed, variants=(table.variant.name,), seat_counts=counts)
+                    seed=seed, variants=declared.variants, seat_counts=declared.seat_counts)
 
 
 def zoo_table(name: str) -> Table:
@@ -91,12 +91,21 @@ def zoo_table(name: str) -> Table:
     return Table.from_mapping({key: entry[key] for key in TABLE_KEYS if key in entry}, f"zoo agent {name!r}")
 
 
+def zoo_declaration(name: str) -> Declaration:
+    """What the shipped agent ``name`` declares, read from its manifest entry without loading its model."""
+    entry = manifest()[name]
+    table = zoo_table(name)
+    counts = trained_seat_counts(entry["encoding"], table.variant.name, table.num_seats)
+    return SB3Agent.declare(entry["encoding"], (table.variant.name,), counts)
+
+
 def _zoo_factory(name: str) -> Callable[..., SB3Agent]:
     """The registry's factory for the shipped agent ``name``: its options are the agent's, never its name."""
     def factory(deterministic: bool = True, seed: int | None = None) -> SB3Agent:
         return load_zoo_agent(name, deterministic, seed)
 
     factory.__doc__ = f"Shipped trained agent {name!r} (see razz_env/agents/zoo/manifest.json)."
+    factory.declaration = zoo_declaration(name)
     return factory
 
 
