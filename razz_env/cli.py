@@ -200,7 +200,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from razz_env.play import play_cli
 
     opponents = args.opponents and [agent_spec_argument("--opponents", text) for text in args.opponents]
-    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed)
+    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed, stack=args.stack)
 
 
 def _backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -509,6 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     play.add_argument("--seed", type=int, help="seed of the deals and the agents' randomness (default: random)")
+    play.add_argument("--stack", type=int, help="every seat's chips at the start of each hand (default: the table the "
+                                               "shipped trained opponents were trained at, 1000)")
     play.set_defaults(func=_cmd_play)
 
     train = sub.add_parser("train", help="train an SB3 agent on the single-agent view (needs the train extra)")
