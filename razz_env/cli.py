@@ -301,7 +301,12 @@ def _exploit_exactly(args: argparse.Namespace) -> int:
                           "solved game's tree")
     agent = agent_spec_argument("--agent", args.agent)
     output = args.output or default_output(agent, "exact")
-    result = exploitability(agent, "exact", variant=args.variant, output=output, fresh=args.fresh)
+    try:
+        result = exploitability(agent, "exact", variant=args.variant, output=output, fresh=args.fresh)
+    except KeyboardInterrupt:
+        print("razz exploit: interrupted before the exact figure was computed; rerun the command to measure it",
+              file=sys.stderr)
+        return 130
     print(format_result(result.detail))
     print(f"\nwrote {', '.join(str(Path(output) / name) for name in REPORT_FILES)}")
     return 0

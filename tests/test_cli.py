@@ -578,3 +578,17 @@ def test_a_missing_optional_dependency_names_the_extra_to_install():
     assert result.returncode == 2
     assert result.stderr.strip() == ("razz play: this needs sb3_contrib, which is not installed: "
                                      "pip install 'razz-env[train]'")
+
+
+def test_ctrl_c_in_exploit_exact_is_one_line_and_exit_130(monkeypatch, tmp_path, capsys):
+    import razz_env.exploit
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(razz_env.exploit, "exploitability", interrupted)
+    assert main(["exploit", "--agent", "minirazz_cfr", "--method", "exact", "--variant", "minirazz",
+                 "--output", str(tmp_path / "out")]) == 130
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("razz exploit: interrupted") and captured.err.count("\n") == 1
