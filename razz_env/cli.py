@@ -132,7 +132,7 @@ def _check_train_flags(args: argparse.Namespace) -> None:
 
 def _cmd_train(args: argparse.Namespace) -> int:
     from razz_env.train.config import TrainConfig
-    from razz_env.train.trainer import TrainingInterrupted, train
+    from razz_env.train.trainer import TrainingInterrupted, summary_line, train
 
     def notify(message: str) -> None:
         print(f"razz train: {message}", file=sys.stderr)
@@ -150,7 +150,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         notify("interrupted outside the training loop; no checkpoint was saved now")
         return 130
-    print(json.dumps(summary, indent=2))
+    print(json.dumps(summary, indent=2) if args.dry_run else summary_line(summary, config.output))
     return 0
 
 
