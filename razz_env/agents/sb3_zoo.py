@@ -240,19 +240,48 @@ def _run_settings(path: Path) -> dict[str, Any]:
     return {}
 
 
+def recorded_sha256(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 that the ``razz train`` run folder holding ``path`` recorded for it in ``hashes.json`` when it
+    wrote it (beside it, or one folder up for a checkpoint); ``None`` when the file is in no run folder."""
+    where = Path(path).resolve()
+    for folder in (where.parent, where.parent.parent):
+        record = folder / "hashes.json"
+        if record.is_file():
+            try:
+                hashes = json.loads(record.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                return None
+            digest = hashes.get(where.relative_to(folder).as_posix()) if isinstance(hashes, dict) else None
+            return digest if isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest) else None
+    return None
+
+
+def model_label(path: str | os.PathLike[str]) -> str:
+    """A model file's short name: its stem, after its ``razz train`` run folder's name when it sits in one
+    (``runs/mine/final.zip``: ``mine/final``; ``runs/mine/checkpoints/step_64.zip``: ``mine/step_64``)."""
+    where = Path(path)
+    for folder in (where.parent, where.parent.parent):
+        if (folder / RUN_CONFIG).is_file():
+            return f"{folder.resolve().name}/{where.stem}"
+    return where.stem
+
+
 def load_model_path(path: str | os.PathLike[str], *, sha256: str | None = None, variant: str | None = None,
                     num_seats: int | None = None, algorithm: str | None = None, encoding: str | None = None,
                     name: str | None = None, deterministic: bool = True, seed: int | None = None) -> ModelFileAgent:
     """A model file given by its path (``make_agent("runs/x/final.zip")``), through :func:`load_model_file`.
 
     What is not given comes from the ``razz train`` run folder the file sits in (its ``config.json``), else
-    razz heads-up, ``maskable_ppo``, ``flat``; ``sha256`` defaults to the file's as it is now, so every
-    process that rebuilds the agent (a worker) loads these same bytes or refuses.
+    razz heads-up, ``maskable_ppo``, ``flat``; ``sha256`` defaults to the one the run folder recorded when it
+    wrote the file (``hashes.json``), else the file's as it is now, so every process that rebuilds the agent (a
+    worker) loads these same bytes or refuses.
     """
     where = Path(path)
     if not where.is_file():
         raise ValueError(f"model file {str(path)!r}: no such file")
     found = _run_settings(where)
+    if sha256 is None:
+        sha256 = recorded_sha256(where)
     if sha256 is None:
         import hashlib
 
