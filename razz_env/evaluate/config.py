@@ -37,8 +37,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "monte_carlo",
     "ppo_razz",
     "qrdqn_razz",
-    "ppo_razz_pool",
-    "ppo_razz_multiway",
+    "ppo_razz_pool",  # ppo_razz_multiway is this network widened to eight seats: heads-up it plays identically
     "ppo_razz_psro",
     "maniac",
     "check_raiser",
