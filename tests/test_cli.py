@@ -592,3 +592,11 @@ def test_ctrl_c_in_exploit_exact_is_one_line_and_exit_130(monkeypatch, tmp_path,
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("razz exploit: interrupted") and captured.err.count("\n") == 1
+
+
+def test_a_tournament_seating_a_trained_agent_without_the_train_extra_names_it(tmp_path):
+    result = _razz_without("sb3_contrib", "tournament", "--deals", "2", "--output", str(tmp_path / "t"), "--quiet",
+                           "--no-plots")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("razz tournament: agents[4] (ppo_razz): this needs sb3_contrib, which is not "
+                                     "installed: pip install 'razz-env[train]'")
