@@ -11,7 +11,7 @@ CPU time of the fastest of ``--rounds`` rounds, so other load on the machine ske
 compiles the kernels (numba caches them on disk).
 
 Run: ``python benchmarks/bench_batch.py`` (a few minutes; ``--decisions``, ``--rounds``, ``--sizes``;
-``--plot docs/batch_scaling.png`` draws the rate against the batch size, needs matplotlib). With ``pgx``
+``--plot results/batch_scaling.png`` draws the rate against the batch size, needs matplotlib). With ``pgx``
 installed (the ``bench`` extra) each batch size also runs Pgx's ``leduc_holdem`` (JAX, ``vmap`` with
 ``auto_reset``, random legal actions, its observations built every step) at the same batch size; JAX
 uses every core, so its CPU time is its cost here and its wall-clock rate is printed beside.

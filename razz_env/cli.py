@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, missing_extra
 
 DEMO_SEATS = 4
 
@@ -136,7 +136,7 @@ def _check_train_flags(args: argparse.Namespace) -> None:
 
 def _cmd_train(args: argparse.Namespace) -> int:
     from razz_env.train.config import TrainConfig
-    from razz_env.train.trainer import TrainingInterrupted, train
+    from razz_env.train.trainer import TrainingInterrupted, summary_line, train
 
     def notify(message: str) -> None:
         print(f"razz train: {message}", file=sys.stderr)
@@ -154,7 +154,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         notify("interrupted outside the training loop; no checkpoint was saved now")
         return 130
-    print(json.dumps(summary, indent=2))
+    print(json.dumps(summary, indent=2) if args.dry_run else summary_line(summary, config.output))
     return 0
 
 
@@ -204,7 +204,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from razz_env.play import play_cli
 
     opponents = args.opponents and [agent_spec_argument("--opponents", text) for text in args.opponents]
-    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed)
+    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed, stack=args.stack)
 
 
 def _backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -313,7 +313,12 @@ def _exploit_exactly(args: argparse.Namespace) -> int:
                           "solved game's tree")
     agent = agent_spec_argument("--agent", args.agent)
     output = args.output or default_output(agent, "exact")
-    result = exploitability(agent, "exact", variant=args.variant, output=output, fresh=args.fresh)
+    try:
+        result = exploitability(agent, "exact", variant=args.variant, output=output, fresh=args.fresh)
+    except KeyboardInterrupt:
+        print("razz exploit: interrupted before the exact figure was computed; rerun the command to measure it",
+              file=sys.stderr)
+        return 130
     print(format_result(result.detail))
     print(f"\nwrote {', '.join(str(Path(output) / name) for name in REPORT_FILES)}")
     return 0
@@ -521,6 +526,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     play.add_argument("--seed", type=int, help="seed of the deals and the agents' randomness (default: random)")
+    play.add_argument("--stack", type=int, help="every seat's chips at the start of each hand (default: the table the "
+                                               "shipped trained opponents were trained at, 1000)")
     play.set_defaults(func=_cmd_play)
 
     train = sub.add_parser("train", help="train an SB3 agent on the single-agent view (needs the train extra)")
@@ -641,6 +648,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except ConfigError as err:
         print(f"razz {args.command}: {err}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as err:
+        extra = missing_extra(err)
+        if extra is None:
+            raise
+        print(f"razz {args.command}: {extra}", file=sys.stderr)
         return 2
 
 

@@ -120,6 +120,25 @@ def _announce(hand: HandState, entry: HistoryEntry, street: int, names: dict[int
     return hand.street
 
 
+PROJECT_STACK = 1000
+"""Chips per seat when no opponent says otherwise: the table every shipped agent was trained and measured at."""
+
+
+def _opponents_stack(opponents: Sequence[str | dict[str, Any]]) -> int | None:
+    """The starting stack the shipped trained opponents were trained at (their manifest tables), else ``None``."""
+    try:
+        from razz_env.agents.sb3_zoo import manifest, zoo_table
+    except ImportError:
+        return None
+    names = [spec if isinstance(spec, str) else spec.get("type") for spec in opponents]
+    stacks = {zoo_table(name).stacks[0] for name in names if isinstance(name, str) and name in manifest()}
+    if len(stacks) > 1:
+        shown_stacks = ", ".join(map(str, sorted(stacks)))
+        raise ConfigError(f"--stack: the opponents were trained at different stacks ({shown_stacks}); give the one "
+                          f"to play")
+    return stacks.pop() if stacks else None
+
+
 def play_cli(
     variant: str = "razz",
     opponents: Sequence[str | dict[str, Any]] | None = None,
@@ -128,44 +147,50 @@ def play_cli(
     seed: int | None = None,
     input_fn: Callable[[str], str] = input,
     output_fn: Callable[[str], Any] = print,
+    stack: int | None = None,
 ) -> int:
     """Play ``hands`` hands of ``variant`` at the terminal against ``opponents`` (agent specs).
 
     The person sits at ``seat``; the opponents (default one, :func:`default_opponent`) fill the other
-    seats in order. ``seed`` fixes the deals and the agents' own randomness. Stacks are the default 200
-    chips at the variant's stakes (1/2/5/10; MiniRazz 1/1/2/4) and reset every hand; the chips won or lost
-    are totalled across hands. Returns the exit status: 0 (also after quitting early), 2 for bad arguments.
+    seats in order. ``seed`` fixes the deals and the agents' own randomness. Every seat starts each hand with
+    ``stack`` chips (default: the stack the shipped trained opponents were trained at, else
+    :data:`PROJECT_STACK`) at the variant's stakes (1/2/5/10; MiniRazz 1/1/2/4); the chips won or lost are
+    totalled across hands. Returns 0 (also after quitting early); bad arguments raise :class:`ConfigError`.
     """
-    from razz_env.agents.registry import UnknownAgentError, make_agent
+    from razz_env.agents.registry import AgentSpecError, make_agent
 
     if opponents is None:
         opponents = [default_opponent(variant)]
     num_seats = len(opponents) + 1
+    if not opponents:
+        raise ConfigError("--opponents: name at least one opponent")
+    if not 0 <= seat < num_seats:
+        raise ConfigError(f"--seat: expected 0-{num_seats - 1} with {len(opponents)} opponent(s), got {seat}")
+    if hands < 1:
+        raise ConfigError(f"--hands: expected at least 1, got {hands}")
+    if stack is None:
+        stack = _opponents_stack(opponents) or PROJECT_STACK
+    elif stack < 1:
+        raise ConfigError(f"--stack: expected a positive number of chips, got {stack}")
+    config = HandConfig.create(variant, num_seats=num_seats, stacks=stack)
+    rng = random.Random(seed)
+    others = [s for s in range(num_seats) if s != seat]
     try:
-        if not opponents:
-            raise ValueError("name at least one opponent")
-        if not 0 <= seat < num_seats:
-            raise ValueError(f"seat must be 0-{num_seats - 1} with {len(opponents)} opponent(s), got {seat}")
-        if hands < 1:
-            raise ValueError(f"hands must be at least 1, got {hands}")
-        config = HandConfig.create(variant, num_seats=num_seats)
-        rng = random.Random(seed)
-        others = [s for s in range(num_seats) if s != seat]
         agents: dict[int, Agent] = {
             s: make_agent(spec, seed=rng.randrange(2**31)) for s, spec in zip(others, opponents)
         }
-        for agent in agents.values():
-            problem = seating_problem(agent, variant, num_seats)
-            if problem:
-                raise ValueError(problem)
-        observers = {s: Observer(agent, config) for s, agent in agents.items()}
-    except (ConfigError, ValueError, TypeError, UnknownAgentError) as err:
-        output_fn(f"razz play: {err}")
-        return 2
+    except (AgentSpecError, ValueError, TypeError) as err:
+        raise ConfigError(str(err)) from None
+    for agent in agents.values():
+        problem = seating_problem(agent, variant, num_seats)
+        if problem:
+            raise ConfigError(problem)
+    observers = {s: Observer(agent, config) for s, agent in agents.items()}
     names = {seat: "you"} | {s: f"seat {s} ({a.name})" for s, a in agents.items()}
     totals = [0] * num_seats
     played = 0
-    output_fn(f"{config.variant.title}: you are seat {seat} of {num_seats}; keys f/c/b/i/B, q quits")
+    output_fn(f"{config.variant.title}: you are seat {seat} of {num_seats}, {stack} chips each; keys f/c/b/i/B, "
+              f"q quits")
     for number in range(1, hands + 1):
         hand = HandState(config, seed=rng.randrange(2**63))
         for s, agent in agents.items():

@@ -298,7 +298,7 @@ def test_default_tournament_runs(tmp_path, capsys):
                  "--no-plots"]) == 0
     out = capsys.readouterr().out
     assert "ppo_razz vs qrdqn_razz" in out and "monte_carlo vs check_raiser" in out and "rock vs tag" in out
-    assert "ppo_razz_pool vs maniac" in out and "ppo_razz_multiway vs tag" in out
+    assert "ppo_razz_pool vs maniac" in out and "ppo_razz_multiway" not in out
     assert "ppo_razz_psro vs maniac" in out
 
 
@@ -554,3 +554,49 @@ def test_exploit_into_a_file_is_one_line_and_exit_2(tmp_path, capsys):
     taken.write_text("mine")
     assert main(["exploit", "--agent", "random", "--deals", "2", "--output", str(taken), "--fresh"]) == 2
     assert "is a file" in capsys.readouterr().err and taken.read_text() == "mine"
+
+
+def _razz_without(modules: str, *argv: str) -> subprocess.CompletedProcess:
+    """Run ``razz argv`` in a subprocess where the comma-separated ``modules`` cannot be imported."""
+    code = (f"import sys\nfor m in {modules!r}.split(','): sys.modules[m] = None\n"
+            f"from razz_env.cli import main\nsys.exit(main({list(argv)!r}))")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+
+
+def test_agents_lists_the_zoo_from_the_manifest_without_the_train_extra():
+    result = _razz_without("sb3_contrib,stable_baselines3,torch", "agents")
+    assert result.returncode == 0, result.stderr
+    assert "torch" not in result.stderr
+    rows = {line.split()[0]: line for line in result.stdout.splitlines()[1:]}
+    assert "ppo_razz_multiway" in rows and "2/3/4/5/6/7/8" in rows["ppo_razz_multiway"]
+    assert "stud " in rows["ppo_stud"]
+
+
+def test_a_missing_optional_dependency_names_the_extra_to_install():
+    result = _razz_without("sb3_contrib", "play", "--opponents", "ppo_razz")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("razz play: this needs sb3_contrib, which is not installed: "
+                                     "pip install 'razz-env[train]'")
+
+
+def test_ctrl_c_in_exploit_exact_is_one_line_and_exit_130(monkeypatch, tmp_path, capsys):
+    import razz_env.exploit
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(razz_env.exploit, "exploitability", interrupted)
+    assert main(["exploit", "--agent", "minirazz_cfr", "--method", "exact", "--variant", "minirazz",
+                 "--output", str(tmp_path / "out")]) == 130
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("razz exploit: interrupted") and captured.err.count("\n") == 1
+
+
+def test_a_tournament_seating_a_trained_agent_without_the_train_extra_names_it(tmp_path):
+    result = _razz_without("sb3_contrib", "tournament", "--deals", "2", "--output", str(tmp_path / "t"), "--quiet",
+                           "--no-plots")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("razz tournament: agents[4] (ppo_razz): this needs sb3_contrib, which is not "
+                                     "installed: pip install 'razz-env[train]'")

@@ -44,3 +44,36 @@ def test_the_example_runs(code: str, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+WRITES = re.compile(r"(?:--(?:output|html|png|plot|out)[ =]|--screenshot=|\.save(?:fig)?\(['\"])([^\s'\"`)\]]+)")
+SCRATCH = ("runs/", "results/", "/tmp/", "$TMPDIR/")
+
+
+def _fenced(text: str) -> list[str]:
+    """The contents of every fenced code block of a Markdown page, whatever its language."""
+    blocks, current = [], None
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            if current is None:
+                current = []
+            else:
+                blocks.append("\n".join(current))
+                current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_documented_commands_write_only_under_ignored_folders_or_a_temp_path() -> None:
+    """A command copied from the docs never overwrites a tracked file nor leaves an untracked one in the checkout:
+    what it writes goes under runs/ or results/ (ignored by git) or /tmp."""
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    assert "runs/" in ignored and "results/" in ignored
+    outside = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        for block in _fenced(page.read_text(encoding="utf-8")):
+            for target in WRITES.findall(block):
+                if not target.startswith(SCRATCH) and not re.fullmatch(r"<[^>]*>?|[A-Z_]+(\.html)?:?", target):
+                    outside.append(f"{page.relative_to(ROOT)}: {target}")
+    assert outside == []

@@ -44,6 +44,7 @@ import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, seating_problem
+from razz_env.engine.errors import missing_extra
 
 ALGORITHMS = ("maskable_ppo", "ppo", "a2c", "dqn", "qrdqn")
 
@@ -102,14 +103,22 @@ def read_verified(path: str | Path, sha256: str | None) -> bytes:
 def load_model(data: bytes, algorithm: str, **kwargs: Any) -> Any:
     """An SB3 model of ``algorithm`` from the archive bytes ``data`` (on the CPU; ``kwargs`` go to ``load``).
 
-    An archive of another algorithm (a MaskablePPO file loaded as QR-DQN) is a ``ValueError`` saying so. The
-    action space is given, not unpickled: archives name the class by the module path it had when they were saved.
+    An archive of another algorithm (a MaskablePPO file loaded as QR-DQN) is a ``ValueError`` saying so; a missing
+    SB3 install is a ``ConfigError`` naming the extra to install. The action space is given, not unpickled:
+    archives name the class by the module path it had when they were saved.
     """
     from gymnasium import spaces
 
     custom = {"action_space": spaces.Discrete(NUM_ACTIONS), **kwargs.pop("custom_objects", {})}
     try:
-        return algorithm_class(algorithm).load(io.BytesIO(data), device="cpu", custom_objects=custom, **kwargs)
+        cls = algorithm_class(algorithm)
+    except ModuleNotFoundError as err:
+        extra = missing_extra(err)
+        if extra is None:
+            raise
+        raise extra from None
+    try:
+        return cls.load(io.BytesIO(data), device="cpu", custom_objects=custom, **kwargs)
     except (AttributeError, KeyError) as err:  # SB3 builds the algorithm's networks, then finds the file's missing
         raise ValueError(f"the file does not hold a {algorithm} model ({type(err).__name__}: {err}); give the "
                          f"algorithm it was trained with") from None
@@ -231,9 +240,14 @@ class SB3Agent:
         self.model = model
         self.name = name
         self.deterministic = bool(deterministic)
-        self.declaration = Declaration(observes=("vector",), encoding=encoding, variants=variants,
-                                       seat_counts=seat_counts, states_policy=True, acts_in_batch=True)
+        self.declaration = self.declare(encoding, variants, seat_counts)
         self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
+
+    @staticmethod
+    def declare(encoding: str, variants: Sequence[str] | None, seat_counts: Sequence[int] | None) -> Declaration:
+        """The declaration of a policy reading ``encoding`` trained for these tables (known before any model loads)."""
+        return Declaration(observes=("vector",), encoding=encoding, variants=variants, seat_counts=seat_counts,
+                           states_policy=True, acts_in_batch=True)
 
     @classmethod
     def load(cls, path: str | Path, algorithm: str, sha256: str, **kwargs: Any) -> SB3Agent:

@@ -35,6 +35,7 @@ from razz_env.agents.sb3_agent import (
     read_verified,
     trained_seat_counts,
 )
+from razz_env.encoding.interface import Declaration
 from razz_env.engine.table import TABLE_KEYS, Table
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
@@ -79,10 +80,9 @@ def _load_model(name: str) -> Any:
 def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = None) -> SB3Agent:
     """A shipped agent by name (the model is loaded once per process and shared)."""
     entry = manifest()[name]
-    table = zoo_table(name)
-    counts = trained_seat_counts(entry["encoding"], table.variant.name, table.num_seats)
+    declared = zoo_declaration(name)
     return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
-                    seed=seed, variants=(table.variant.name,), seat_counts=counts)
+                    seed=seed, variants=declared.variants, seat_counts=declared.seat_counts)
 
 
 def zoo_table(name: str) -> Table:
@@ -91,12 +91,21 @@ def zoo_table(name: str) -> Table:
     return Table.from_mapping({key: entry[key] for key in TABLE_KEYS if key in entry}, f"zoo agent {name!r}")
 
 
+def zoo_declaration(name: str) -> Declaration:
+    """What the shipped agent ``name`` declares, read from its manifest entry without loading its model."""
+    entry = manifest()[name]
+    table = zoo_table(name)
+    counts = trained_seat_counts(entry["encoding"], table.variant.name, table.num_seats)
+    return SB3Agent.declare(entry["encoding"], (table.variant.name,), counts)
+
+
 def _zoo_factory(name: str) -> Callable[..., SB3Agent]:
     """The registry's factory for the shipped agent ``name``: its options are the agent's, never its name."""
     def factory(deterministic: bool = True, seed: int | None = None) -> SB3Agent:
         return load_zoo_agent(name, deterministic, seed)
 
     factory.__doc__ = f"Shipped trained agent {name!r} (see razz_env/agents/zoo/manifest.json)."
+    factory.declaration = zoo_declaration(name)
     return factory
 
 
@@ -231,19 +240,48 @@ def _run_settings(path: Path) -> dict[str, Any]:
     return {}
 
 
+def recorded_sha256(path: str | os.PathLike[str]) -> str | None:
+    """The SHA-256 that the ``razz train`` run folder holding ``path`` recorded for it in ``hashes.json`` when it
+    wrote it (beside it, or one folder up for a checkpoint); ``None`` when the file is in no run folder."""
+    where = Path(path).resolve()
+    for folder in (where.parent, where.parent.parent):
+        record = folder / "hashes.json"
+        if record.is_file():
+            try:
+                hashes = json.loads(record.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                return None
+            digest = hashes.get(where.relative_to(folder).as_posix()) if isinstance(hashes, dict) else None
+            return digest if isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest) else None
+    return None
+
+
+def model_label(path: str | os.PathLike[str]) -> str:
+    """A model file's short name: its stem, after its ``razz train`` run folder's name when it sits in one
+    (``runs/mine/final.zip``: ``mine/final``; ``runs/mine/checkpoints/step_64.zip``: ``mine/step_64``)."""
+    where = Path(path)
+    for folder in (where.parent, where.parent.parent):
+        if (folder / RUN_CONFIG).is_file():
+            return f"{folder.resolve().name}/{where.stem}"
+    return where.stem
+
+
 def load_model_path(path: str | os.PathLike[str], *, sha256: str | None = None, variant: str | None = None,
                     num_seats: int | None = None, algorithm: str | None = None, encoding: str | None = None,
                     name: str | None = None, deterministic: bool = True, seed: int | None = None) -> ModelFileAgent:
     """A model file given by its path (``make_agent("runs/x/final.zip")``), through :func:`load_model_file`.
 
     What is not given comes from the ``razz train`` run folder the file sits in (its ``config.json``), else
-    razz heads-up, ``maskable_ppo``, ``flat``; ``sha256`` defaults to the file's as it is now, so every
-    process that rebuilds the agent (a worker) loads these same bytes or refuses.
+    razz heads-up, ``maskable_ppo``, ``flat``; ``sha256`` defaults to the one the run folder recorded when it
+    wrote the file (``hashes.json``), else the file's as it is now, so every process that rebuilds the agent (a
+    worker) loads these same bytes or refuses.
     """
     where = Path(path)
     if not where.is_file():
         raise ValueError(f"model file {str(path)!r}: no such file")
     found = _run_settings(where)
+    if sha256 is None:
+        sha256 = recorded_sha256(where)
     if sha256 is None:
         import hashlib
 

@@ -22,6 +22,7 @@ acting seats, masks and payoffs.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -85,6 +86,19 @@ def _shape_of(array: np.ndarray | None) -> str:
     return "a ragged sequence" if array is None else f"{array.dtype} of shape {array.shape}"
 
 
+_announced = False
+
+
+def _announce_compiling() -> None:
+    """Say on stderr, once per process, that the kernels are about to compile (a silent pause looks like a hang)."""
+    global _announced
+    if not _announced:
+        _announced = True
+        note = _k.compile_note()
+        if note is not None:
+            print(f"razz: {note}", file=sys.stderr, flush=True)
+
+
 class BatchEngine:
     """``num_tables`` hands of ``config`` in lockstep; see the module docstring.
 
@@ -105,6 +119,7 @@ class BatchEngine:
         if not isinstance(config, HandConfig):
             raise ConfigError(f"config: expected a HandConfig, got {shown(config)}")
         num_tables = as_int("num_tables", num_tables, 1)
+        _announce_compiling()
         self.config = config
         self.num_tables = num_tables
         n = self.num_seats = config.num_seats

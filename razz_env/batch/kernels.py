@@ -10,12 +10,43 @@ order them.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from math import comb
+from pathlib import Path
 
 import numpy as np
 from llvmlite import ir
 from numba import njit
+from numba.core import config as numba_config
+from numba.core.registry import CPUDispatcher
 from numba.extending import intrinsic
+from numba.misc.appdirs import AppDirs
+
+COMPILE_SECONDS = 30
+"""About how long the first compile of the kernels takes (measured: 35 s wall, 17 s CPU on a loaded 2-core box)."""
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` exists or can be made, and takes a file (numba's own test before it caches there)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def cache_folders() -> list[Path]:
+    """Where numba may cache the kernels, in its order: ``NUMBA_CACHE_DIR``, beside this file, the user's cache."""
+    folders = [Path(numba_config.CACHE_DIR)] if numba_config.CACHE_DIR else []
+    return [*folders, Path(__file__).resolve().parent / "__pycache__",
+            Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)]
+
+
+CACHE = any(_writable(folder) for folder in cache_folders())
+"""Cache the compiled kernels (never into a read-only install: numba then uses the user's cache folder); False
+when no folder is writable, so the kernels compile in each process instead of failing to import."""
 
 # ---------------------------------------------------------------- layout of the batch arrays
 
@@ -52,7 +83,7 @@ NUM_WORK = 11
 WORK_WIDTH = max(MAX_SEATS, MAX_HAND)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def new_work():
     """A scratch array for the kernels that settle hands (one per engine, reused by every step)."""
     return np.zeros((NUM_WORK, WORK_WIDTH), dtype=np.int64)
@@ -90,7 +121,7 @@ def _borrowed(typingctx, array):
 # ---------------------------------------------------------------- random decks
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _next_u64(rng: np.ndarray, t: int) -> np.uint64:
     """splitmix64: the table's own stream."""
     z = rng[t] + np.uint64(0x9E3779B97F4A7C15)
@@ -100,7 +131,7 @@ def _next_u64(rng: np.ndarray, t: int) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def shuffle_deck(t, deck, cards, rng):
     """A Fisher-Yates shuffle of the variant's ``cards`` into ``deck[t]``, from table ``t``'s stream."""
     size = cards.shape[0]
@@ -117,12 +148,12 @@ def shuffle_deck(t, deck, cards, rng):
 # ---------------------------------------------------------------- boards (order.py)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _high_order(card):
     return (((card >> 2) + 12) % 13) * 4 + (card & 3)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _board_strength(cards, t, seat, start, stop, low):
     """``order.board_strength`` of ``cards[t, seat, start:stop]``, without allocating: a card's place in the
     descending order is the number of cards keyed above it, and the rank counts are packed 3 bits a rank."""
@@ -164,7 +195,7 @@ def _board_strength(cards, t, seat, start, stop, low):
     return -key if low else key
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _has_pair(cards, t, seat, start, stop):
     for i in range(start, stop):
         for j in range(i + 1, stop):
@@ -191,7 +222,7 @@ def _subsets() -> np.ndarray:
 _SUBSETS = _subsets()
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _rank_groups(counts):
     """``(shape, singles, groups)`` of rank counts packed 3 bits a rank: ``shape`` sums 1 a pair, 3 a trips, 5 a
     quads; ``singles`` the bits of the ranks held once; ``groups`` the quads, trips, pairs and singles bit sets
@@ -214,7 +245,7 @@ def _rank_groups(counts):
     return shape, g1, (g4 << 39) | (g3 << 26) | (g2 << 13) | g1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _high_key(hand, mask):
     """The high sort key (larger is better) of the hand's cards picked by ``mask``; counts packed 3 bits a rank
     (aces high) and 4 bits a suit, so nothing is allocated."""
@@ -245,7 +276,7 @@ def _high_key(hand, mask):
     return key
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _best_high(hand, size):
     """``(key, top)`` of the best ``size`` cards of ``hand`` for high (every subset tried; ``top`` the highest
     card, aces high, of the best subsets)."""
@@ -271,7 +302,7 @@ def _best_high(hand, size):
     return best, top
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _best_low(hand, size):
     """``(key, top)`` of the best ``size``-card low of ``hand`` (aces low, smaller key better; 0 and -1 when it
     holds fewer cards). The best subset takes one card of every rank, lowest ranks first, then a second of
@@ -303,7 +334,7 @@ def _best_low(hand, size):
     return (np.int64(shape) << 52) | groups, top
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def hand_value(hand, kind, size):
     """``(value, top)``: the ``kind`` value of the best ``size`` cards of ``hand`` (higher better, ordered as
     ``hand_value.evaluator``) and the top card (rank, suit order of the kind) of the best hand, for odd chips."""
@@ -325,7 +356,7 @@ def hand_value(hand, kind, size):
 # ---------------------------------------------------------------- the hand (state.py)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _compute_legal(t, p, tab, seat_arr):
     seat = tab[t, C_ACTOR]
     stack = seat_arr[t, seat, S_STACK]
@@ -358,7 +389,7 @@ def _compute_legal(t, p, tab, seat_arr):
     return L_FOLD_CHECK_BET_BIG if tab[t, C_BIG_OPEN] else L_FOLD_CHECK_BET
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
     """Open the betting on ``street``; True when fewer than two seats can bet (the caller deals on)."""
     n = p[P_N]
@@ -424,13 +455,13 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
     return False
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _give(t, seat, card, seat_arr, cards):
     cards[t, seat, seat_arr[t, seat, S_NCARDS]] = card
     seat_arr[t, seat, S_NCARDS] += 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _deal_street(t, street, following, p, tab, seat_arr, cards, deck, used):
     """Deal what ``following`` deals to the live seats (the dealer's fixed slots; community card when short)."""
     n = p[P_N]
@@ -474,7 +505,7 @@ def _deal_street(t, street, following, p, tab, seat_arr, cards, deck, used):
             _give(t, s, deck[t, index], seat_arr, cards)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _finish(t, p, tab, seat_arr, cards, payoffs, work):
     """Settle every pot (showdown.settle) and add the payoffs to ``payoffs[t]``; the hand is over."""
     n = p[P_N]
@@ -500,7 +531,7 @@ def _finish(t, p, tab, seat_arr, cards, payoffs, work):
         seat_arr[t, s, S_STACK] += winnings[s]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _split(amount, winners, count, tops, work):
     winnings = work[W_WINNINGS]
     taken = work[W_TAKEN]
@@ -518,7 +549,7 @@ def _split(amount, winners, count, tops, work):
         winnings[winners[pick]] += 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _showdown(t, p, tab, seat_arr, cards, work):
     n = p[P_N]
     size = p[P_HAND_SIZE]
@@ -574,7 +605,7 @@ def _showdown(t, p, tab, seat_arr, cards, work):
         _award(pot_amount, pot_count, halves, p, work)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _award(amount, count, halves, p, work):
     """Award a pot to the best of its ``count`` eligible seats (``work[W_POT_ELIGIBLE]``), split by halves."""
     eligible = work[W_POT_ELIGIBLE]
@@ -610,7 +641,7 @@ def _award(amount, count, halves, p, work):
         _split(amount, work[W_WINNERS], won0, work[W_TOPS + half0], work)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _end_round(t, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, work):
     """Close the betting and deal on (repeatedly while fewer than two seats can bet), or settle."""
     while True:
@@ -624,7 +655,7 @@ def _end_round(t, p, bets_by_street, next_street, tab, seat_arr, cards, deck, us
             return
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _street_index(street, p, next_street):
     """Index of street number ``street`` among the variant's streets (0 for the first)."""
     index = 0
@@ -635,14 +666,14 @@ def _street_index(street, p, next_street):
     return index
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts):
     """``_act_with`` and a scratch array of its own: the signature ``razz_env.batch.vec_env`` steps tables with."""
     _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
               new_work())
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
               work):
     """``HandState.act`` for table ``t`` and the engine action value ``action`` (legal: checked before); the
@@ -706,7 +737,7 @@ def _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, d
     _end_round(t, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, work)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts):
     """Ante and deal the first street of ``deck[t]`` (``HandState(config, deck=...)``) and open the betting
     (the starting stacks leave two seats chips after the antes, so there is a decision)."""
@@ -730,7 +761,7 @@ def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, 
     _start_round(t, first, p, bets_by_street, tab, seat_arr, cards)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
                 variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
                 offsets, card_index, inv_big_bet, out):
@@ -769,7 +800,7 @@ def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr
     return -1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def deal_tables(tables, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
                 variant_cards, masks, mask_table, payoffs, counts):
     """Start a new hand at each of ``tables`` (from ``deck`` when ``given``, else a shuffle of its stream)."""
@@ -799,7 +830,7 @@ BET_COUNT_BINS = 6
 NUM_KINDS = 8
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def encode_tables(p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, out):
     """The acting seat's vector at every table, as ``TableEncoder.encode(hand, actor)`` writes it."""
     p, next_street, offsets, card_index, out = (_borrowed(p), _borrowed(next_street), _borrowed(offsets),
@@ -811,7 +842,7 @@ def encode_tables(p, next_street, offsets, card_index, inv_big_bet, tab, seat_ar
                       out[t])
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, buf):
     """Table ``t``'s acting seat's vector into ``buf``."""
     n = p[P_N]
@@ -884,7 +915,7 @@ def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat
 # ---------------------------------------------------------------- random play
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def random_legal(masks, state, out):
     """A uniformly random legal id per row of ``masks`` into ``out``, from the splitmix64 stream ``state[0]``.
     Returns -1, or (drawing nothing) the first row with no legal id."""
@@ -909,3 +940,22 @@ def random_legal(masks, state, out):
                     break
                 pick -= 1
     return -1
+
+
+def is_compiled() -> bool:
+    """Whether numba's cache holds the kernels from an earlier run (some kernels are only ever compiled inside
+    others, so any cached entry point counts), so the first batch plays at once."""
+    if not CACHE:
+        return False
+    kernels = [value for value in globals().values() if isinstance(value, CPUDispatcher)]
+    return any(os.path.exists(kernel._cache._cache_file._index_path) for kernel in kernels)
+
+
+def compile_note() -> str | None:
+    """The one line to print before the kernels compile in this process (None: they load from the cache)."""
+    if is_compiled():
+        return None
+    if not CACHE:
+        return (f"compiling the batched engine's kernels (about {COMPILE_SECONDS} s in every process: no cache "
+                f"folder is writable; set NUMBA_CACHE_DIR to one)")
+    return f"compiling the batched engine's kernels (first run only, about {COMPILE_SECONDS} s)"

@@ -22,3 +22,21 @@ def shown(value: object) -> str:
     except Exception:  # a message must never fail, whatever the object (deep nesting included)
         text = f"<{type(value).__name__}>"
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+EXTRAS = {"sb3_contrib": "train", "stable_baselines3": "train", "torch": "train", "tensorboard": "train",
+          "numba": "batch", "ray": "ray", "pyspiel": "openspiel", "open_spiel": "openspiel", "yaml": "eval",
+          "matplotlib": "eval", "tqdm": "eval", "openskill": "eval", "gymnasium": "env", "pettingzoo": "env"}
+
+
+def missing_extra(err: ModuleNotFoundError) -> ConfigError | None:
+    """A :class:`ConfigError` naming the install extra that provides the module ``err`` misses (None: no extra).
+
+    >>> str(missing_extra(ModuleNotFoundError("No module named 'sb3_contrib'", name="sb3_contrib")))
+    "this needs sb3_contrib, which is not installed: pip install 'razz-env[train]'"
+    """
+    top = (err.name or "").partition(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return ConfigError(f"this needs {top}, which is not installed: pip install 'razz-env[{extra}]'")

@@ -37,8 +37,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "monte_carlo",
     "ppo_razz",
     "qrdqn_razz",
-    "ppo_razz_pool",
-    "ppo_razz_multiway",
+    "ppo_razz_pool",  # ppo_razz_multiway is this network widened to eight seats: heads-up it plays identically
     "ppo_razz_psro",
     "maniac",
     "check_raiser",
@@ -62,13 +61,18 @@ _SPEC_SIZE = 1000
 
 
 def agent_label(spec: AgentSpec) -> str:
-    """Display name of an agent spec: its ``label`` key, else its type (and options); an instance's ``name``."""
+    """Display name of an agent spec: its ``label`` key, else its type (and options); an instance's ``name``; a
+    model file spec's ``name``, else the file's short name (not its whole spec, hash included)."""
     if isinstance(spec, str):
         return spec
     if not isinstance(spec, Mapping):
         return str(getattr(spec, "name", None) or type(spec).__name__)
     if "label" in spec:
         return str(spec["label"])
+    if spec.get("type") == "sb3_model" and isinstance(spec.get("path"), str):
+        from razz_env.agents.sb3_zoo import model_label
+
+        return str(spec.get("name") or model_label(spec["path"]))
     options = ",".join(f"{k}={v}" for k, v in sorted(spec.items()) if k not in ("type", "seed", "isolated"))
     return f"{spec['type']}({options})" if options else str(spec["type"])
 
@@ -143,8 +147,13 @@ def _agent_spec(index: int, spec: Any) -> AgentSpec:
 
 
 def _pinned(where: str, spec: dict[str, Any]) -> dict[str, Any]:
-    """A model file's spec with the file's SHA-256 (unless given): results stay those of these bytes."""
+    """A model file's spec with its SHA-256 (unless given: the one its run folder recorded, else the file's as it is
+    now): results stay those of these bytes."""
+    from razz_env.agents.sb3_zoo import recorded_sha256
+
     if "sha256" not in spec:
+        spec["sha256"] = recorded_sha256(spec["type"])
+    if spec["sha256"] is None:
         try:
             spec["sha256"] = hashlib.sha256(Path(spec["type"]).read_bytes()).hexdigest()
         except OSError as err:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,12 +70,7 @@ def format_terminal(result: TournamentResult) -> str:
                      f"{row['rating']:>9.2f}")
     lines.append("ranked by bb/100 against the field; rating: openskill mu - 3 sigma over the blocks")
     if config.format == "round_robin":
-        width = max(8, max(len(label) for label in result.labels[:12]) + 1)
-        lines += ["", "crosstable: bb/100 of row agent against column agent"]
-        lines.append(" " * 28 + "".join(f"{label[:width - 1]:>{width}}" for label in result.labels))
-        for label, row in zip(result.labels, crosstable(result)):
-            cells = "".join(f"{'-':>{width}}" if math.isnan(v) else f"{v:>{width}.1f}" for v in row)
-            lines.append(f"{label[:27]:<28}{cells}")
+        lines += _crosstable_lines(result)
         lines += ["", f"{'pairing':<44}{'bb/100':>9}{'95% CI':>20}{'sd':>9}{'plain CI':>10}{'hands':>9}"]
         for pairing in result.pairings:
             if pairing.opponent is None or pairing.agent > pairing.opponent:
@@ -88,6 +84,26 @@ def format_terminal(result: TournamentResult) -> str:
                      "duplicate pairing")
     lines += failure_lines(result)
     return "\n".join(lines)
+
+
+TERMINAL_WIDTH = 120
+"""Columns the terminal report fits in."""
+
+
+def _crosstable_lines(result: TournamentResult) -> list[str]:
+    """The crosstable, its columns numbered as its rows (labels in the rows only), if it fits
+    :data:`TERMINAL_WIDTH`; else a pointer to crosstable.png and pairings.csv."""
+    cell, name = 7, 23
+    count = len(result.labels)
+    if 4 + name + cell * count > TERMINAL_WIDTH:
+        return ["", f"crosstable: {count} agents are too many columns for the terminal; see crosstable.png and "
+                    f"pairings.csv, or the pairings below"]
+    lines = ["", "crosstable: bb/100 of row agent against column agent (columns numbered as the rows)"]
+    lines.append(" " * (4 + name) + "".join(f"{index:>{cell}}" for index in range(1, count + 1)))
+    for index, (label, row) in enumerate(zip(result.labels, crosstable(result)), start=1):
+        cells = "".join(f"{'-':>{cell}}" if math.isnan(v) else f"{v:>{cell}.1f}" for v in row)
+        lines.append(f"{index:>2}  {label[:name - 1]:<{name}}{cells}")
+    return lines
 
 
 def failure_lines(result: TournamentResult) -> list[str]:
@@ -166,20 +182,67 @@ def crosstable_figure(result: TournamentResult) -> Any:
     return fig
 
 
+MAX_PAIRING_ROWS = 24
+"""The CI plot lists each pairing too when there are at most this many (else each agent against the field only;
+``pairings.csv`` and the crosstable hold every pairing)."""
+
+
+def ci_rows(result: TournamentResult) -> list[tuple[str, float, float]]:
+    """The CI plot's rows (name, bb/100, 95% half-width): each agent against the field, best first, then each
+    pairing when there are at most :data:`MAX_PAIRING_ROWS`."""
+    labels = result.labels
+    field = sorted((p for p in result.pairings if p.opponent is None), key=lambda p: -p.duplicate.mean_bb100)
+    rows = [(f"{labels[p.agent]} vs field", p.duplicate.mean_bb100, p.duplicate.half_width) for p in field]
+    pairs = [p for p in result.pairings if p.opponent is not None and p.agent < p.opponent]
+    if len(pairs) <= MAX_PAIRING_ROWS:
+        rows += [(f"{labels[p.agent]} vs {labels[p.opponent]}", p.duplicate.mean_bb100, p.duplicate.half_width)
+                 for p in pairs]
+    return rows
+
+
+def axis_limits(rows: Sequence[tuple[str, float, float]], whole: int) -> tuple[float, float]:
+    """The bb/100 axis: every interval of the first ``whole`` rows (each agent against the field) and most of the
+    rest (up to the 80th percentile of their far ends, with a margin), so a few far-off pairings are drawn at the
+    edge instead of squashing every other interval to its dot."""
+    finite = [(mean, half) for _, mean, half in rows if math.isfinite(mean) and math.isfinite(half)]
+    if not finite:
+        return -1.0, 1.0
+    ends = sorted(abs(mean) + half for mean, half in finite)
+    limit = 1.1 * ends[min(len(ends) - 1, int(0.8 * len(ends)))]
+    limit = max([limit, 1.0] + [abs(mean) + half for _, mean, half in rows[:whole] if math.isfinite(mean + half)])
+    low = max(-limit, min(min(mean - half for mean, half in finite), 0.0))
+    high = min(limit, max(max(mean + half for mean, half in finite), 0.0))
+    margin = 0.05 * (high - low)
+    return low - margin, high + margin
+
+
 def ci_figure(result: TournamentResult) -> Any:
-    """Each pairing's (and each agent's against the field) bb/100 with its 95% confidence interval."""
+    """Each agent's bb/100 against the field (and each pairing's, when few) with its 95% confidence interval, on an
+    axis clipped to a robust range: an interval past it is drawn to the edge with an arrow and its value."""
     import matplotlib.pyplot as plt
 
-    labels = result.labels
-    shown = [p for p in result.pairings if p.opponent is None or p.agent < p.opponent]
-    names = [f"{labels[p.agent]} vs {'field' if p.opponent is None else labels[p.opponent]}" for p in shown]
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(shown) + 1.5))
-    means = [p.duplicate.mean_bb100 for p in shown]
-    errors = [p.duplicate.half_width for p in shown]
-    ax.errorbar(means, range(len(shown)), xerr=errors, fmt="o", capsize=3)
+    rows = ci_rows(result)
+    left, right = axis_limits(rows, sum(p.opponent is None for p in result.pairings))
+    fig, ax = plt.subplots(figsize=(8, min(0.3 * len(rows) + 1.6, 12)))
+    clipped = False
+    for y, (_, mean, half) in enumerate(rows):
+        if not math.isfinite(mean):
+            continue
+        ax.plot([max(mean - half, left), min(mean + half, right)], [y, y], color="tab:blue", lw=1.5)
+        if left <= mean <= right:
+            ax.plot([mean], [y], "o", color="tab:blue", ms=4)
+        else:
+            clipped = True
+            edge = right if mean > 0 else left
+            ax.plot([edge], [y], ">" if mean > 0 else "<", color="tab:red", ms=7)
+            ax.annotate(f"{mean:+.0f}", (edge, y), xytext=(-4 if mean > 0 else 4, 5), textcoords="offset points",
+                        ha="right" if mean > 0 else "left", fontsize=7, color="tab:red")
     ax.axvline(0, color="grey", lw=1)
-    ax.set_yticks(range(len(shown)), names)
-    ax.set_xlabel("bb/100 (big bets won per 100 hands) with 95% CI")
+    ax.set_xlim(left, right)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_yticks(range(len(rows)), [name for name, _, _ in rows])
+    ax.set_xlabel("bb/100 (big bets won per 100 hands) with 95% CI"
+                  + ("\nred arrows: off the axis (value shown)" if clipped else ""))
     ax.set_title(f"{result.config.name}: win rates in bb/100 (95% CI)")
     fig.tight_layout()
     return fig

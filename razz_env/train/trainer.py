@@ -265,6 +265,20 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     return rows
 
 
+def summary_line(summary: dict[str, Any], output: str | Path) -> str:
+    """One readable line of a run's summary: steps, minutes, steps/s and the final evaluation with its 95% CIs."""
+    rows = summary["final_eval"]
+    several = len({row.get("seats") for row in rows}) > 1
+    evals = []
+    for row in rows:
+        table = f" at {row['seats']} seats" if several else ""
+        evals.append(f"{row['opponent']}{table} {row['bb_per_100']:+.1f} [{row['ci95_low']:+.1f}, "
+                     f"{row['ci95_high']:+.1f}]")
+    rate = f"{summary['steps_per_second']:,.0f} steps/s" if summary["steps_per_second"] else "steps/s n/a"
+    return (f"{summary['name']}: {summary['steps']:,} steps in {summary['train_seconds'] / 60:.1f} min ({rate}); "
+            f"final eval bb/100 [95% CI]: {', '.join(evals) or 'none'}; details in {Path(output) / SUMMARY}")
+
+
 def eval_label(config: TrainConfig, row: dict[str, Any]) -> str:
     """An evaluation row's name in TensorBoard and the progress bar: the opponent, and the table size when the run
     trains at several."""

@@ -10,6 +10,7 @@ import pytest
 
 from razz_env.agents.sb3_zoo import manifest
 from razz_env.engine.actions import Action
+from razz_env.engine.errors import ConfigError
 from razz_env.play import default_opponent, parse_choice, play_cli
 
 
@@ -72,17 +73,32 @@ def test_quit_word() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"seat": 3}, "seat must be"),
+        ({"seat": 3}, "--seat: expected 0-1"),
         ({"opponents": ["nobody"]}, "unknown agent"),
         ({"variant": "holdem"}, "unknown variant"),
         ({"opponents": []}, "at least one opponent"),
-        ({"hands": 0}, "hands must be"),
+        ({"hands": 0}, "--hands: expected at least 1"),
+        ({"stack": 0}, "--stack: expected a positive number of chips"),
     ],
 )
-def test_bad_arguments_are_reported(kwargs, message: str) -> None:
+def test_bad_arguments_are_refused(kwargs, message: str) -> None:
     lines: list[str] = []
-    assert play_cli(input_fn=scripted([]), output_fn=lines.append, **kwargs) == 2
-    assert message in lines[0]
+    with pytest.raises(ConfigError, match=message):
+        play_cli(input_fn=scripted([]), output_fn=lines.append, **kwargs)
+    assert lines == []
+
+
+def test_the_table_is_the_one_the_zoo_was_trained_at_unless_a_stack_is_given() -> None:
+    for kwargs, chips in (({"opponents": ["ppo_razz"]}, 1000), ({}, 1000), ({"stack": 300}, 300)):
+        lines: list[str] = []
+        assert play_cli(seed=1, input_fn=lambda prompt: "q", output_fn=lines.append, **kwargs) == 0
+        assert f", {chips} chips each;" in lines[0]
+
+
+def test_errors_go_to_stderr_with_exit_2() -> None:
+    done = subprocess.run([sys.executable, "-m", "razz_env.cli", "play", "--hands", "0"], capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "razz play: --hands: expected at least 1, got 0\n")
 
 
 def test_parse_choice_keys_ids_and_names() -> None:
@@ -116,16 +132,16 @@ def test_a_zoo_agent_is_not_seated_at_a_table_it_was_not_trained_for(name: str) 
     plays another variant."""
     lines: list[str] = []
     variant, padded = manifest()[name]["variant"], manifest()[name]["encoding"].endswith("8")
-    assert play_cli(variant, opponents=[name, "random"], seed=3, input_fn=scripted(["c", "i"] * 60),
-                    output_fn=lines.append) == (0 if padded else 2)
     if padded:
+        assert play_cli(variant, opponents=[name, "random"], seed=3, input_fn=scripted(["c", "i"] * 60),
+                        output_fn=lines.append) == 0
         assert "running totals after 1 hand:" in "\n".join(lines)
     else:
-        assert f"cannot be seated at {variant} with 3 seats" in lines[-1]
-    lines.clear()
+        with pytest.raises(ConfigError, match=f"cannot be seated at {variant} with 3 seats"):
+            play_cli(variant, opponents=[name, "random"], seed=3, input_fn=scripted([]), output_fn=lines.append)
     other = "stud8" if variant != "stud8" else "razz"
-    assert play_cli(other, opponents=[name], input_fn=scripted([]), output_fn=lines.append) == 2
-    assert f"cannot be seated at {other} with 2 seats" in lines[-1]
+    with pytest.raises(ConfigError, match=f"cannot be seated at {other} with 2 seats"):
+        play_cli(other, opponents=[name], input_fn=scripted([]), output_fn=lines.append)
 
 
 def test_minirazz_plays_its_two_streets_against_the_default_opponent() -> None:
@@ -138,7 +154,7 @@ def test_minirazz_plays_its_two_streets_against_the_default_opponent() -> None:
 
 
 def test_a_seven_card_agent_is_not_seated_at_minirazz() -> None:
-    lines: list[str] = []
-    assert play_cli("minirazz", ["razz_heuristic"], input_fn=scripted([]), output_fn=lines.append) == 2
-    assert lines[-1] == ("razz play: agent 'razz_heuristic' plays razz or action_razz or stud or stud8 at any number "
-                         "of seats; it cannot be seated at minirazz with 2 seats")
+    with pytest.raises(ConfigError) as refused:
+        play_cli("minirazz", ["razz_heuristic"], input_fn=scripted([]), output_fn=print)
+    assert str(refused.value) == ("agent 'razz_heuristic' plays razz or action_razz or stud or stud8 at any number "
+                                  "of seats; it cannot be seated at minirazz with 2 seats")

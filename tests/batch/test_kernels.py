@@ -72,3 +72,55 @@ def test_board_strength_matches_order(size, low):
     boards = _hands(rng, 400, size).reshape(400, 1, size)
     keys = _strengths(boards, low)
     assert keys.tolist() == [board_strength(board[0].tolist(), low) for board in boards]
+
+
+def test_a_read_only_install_with_no_writable_cache_folder_still_imports_and_says_so(tmp_path):
+    """numba would cache into the package or the user's cache folder; with neither writable the kernels compile
+    in each process instead of failing at import, and the note says how to get a cache."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if os.geteuid() == 0 and not shutil.which("setpriv"):
+        pytest.skip("running as root without setpriv: permissions cannot bind")
+    drop = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
+    package = Path(k.__file__).resolve().parents[1]
+    copy = tmp_path / "install"
+    shutil.copytree(package, copy / "razz_env", ignore=shutil.ignore_patterns("__pycache__"))
+    home = tmp_path / "home"
+    home.mkdir()
+    folders = [home, copy, *(p for p in copy.rglob("*") if p.is_dir())]
+    for folder in folders:
+        folder.chmod(0o555)
+    env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    env.update(PYTHONPATH=str(copy), HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
+    try:
+        done = subprocess.run([*drop, sys.executable, "-c", "from razz_env.batch import kernels as k; "
+                               "print(k.CACHE); print(k.compile_note())"], capture_output=True, text=True, env=env,
+                              cwd=tmp_path, timeout=120)
+    finally:
+        for folder in folders:
+            folder.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["False", "compiling the batched engine's kernels (about 30 s in every "
+                                        "process: no cache folder is writable; set NUMBA_CACHE_DIR to one)"]
+    assert not list(copy.rglob("__pycache__"))
+
+
+def test_the_compile_note_is_printed_once_before_the_first_engine_and_not_once_cached(monkeypatch, capsys):
+    from razz_env.batch import BatchEngine
+    from razz_env.batch import engine as batch_engine
+    from razz_env.engine.config import HandConfig
+
+    config = HandConfig.create("razz", num_seats=2)
+    engine = BatchEngine(config, 2, seed=0)
+    engine.step(engine.masks.argmax(axis=1))
+    assert k.is_compiled() and k.compile_note() is None
+    monkeypatch.setattr(batch_engine, "_announced", False)
+    monkeypatch.setattr(k, "is_compiled", lambda: False)
+    capsys.readouterr()
+    BatchEngine(config, 2, seed=0)
+    BatchEngine(config, 2, seed=0)
+    assert capsys.readouterr().err == "razz: compiling the batched engine's kernels (first run only, about 30 s)\n"

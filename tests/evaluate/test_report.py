@@ -116,3 +116,59 @@ def test_ci_plot_is_titled_in_bb_per_100():
 def test_plots_are_written(tmp_path):
     paths = {p.name for p in write_reports(_result(), tmp_path)}
     assert {"crosstable.png", "ci.png", "standings.csv", "summary.json"} <= paths
+
+
+def _round_robin(labels: list[str], rate) -> TournamentResult:
+    """A finished round robin of ``labels`` where ``rate(a, b)`` is a's bb/100 against b."""
+    config = TournamentConfig.from_dict({"agents": labels, "name": "wide"})
+    pairings = []
+    for a in range(len(labels)):
+        for b in range(a + 1, len(labels)):
+            pairings.append(PairingResult(a, b, WinRate(500, rate(a, b), 150.0), WinRate(1000, rate(a, b), 220.0),
+                                          1000))
+            pairings.append(PairingResult(b, a, WinRate(500, -rate(a, b), 150.0),
+                                          WinRate(1000, -rate(a, b), 220.0), 1000))
+    field = {i: sum(rate(i, j) if i < j else -rate(j, i) for j in range(len(labels)) if j != i) / len(labels)
+             for i in range(len(labels))}
+    pairings += [PairingResult(i, None, WinRate(1000, r, 150.0), WinRate(2000, r, 220.0), 2000)
+                 for i, r in field.items()]
+    rows = [{"agent": labels[i], "bb_per_100": field[i], "ci95": 9.3, "hands": 2000, "rating_mu": 6.0,
+             "rating_sigma": 2.0, "rating": 0.0} for i in range(len(labels))]
+    return TournamentResult(config, labels, pairings, rows, [], 6, 6)
+
+
+def test_the_terminal_report_of_the_default_lineup_fits_120_columns():
+    from razz_env.evaluate.config import DEFAULT_AGENTS
+
+    labels = [str(label) for label in DEFAULT_AGENTS]
+    text = format_terminal(_round_robin(labels, lambda a, b: -123.4 * (b - a)))
+    assert max(len(line) for line in text.splitlines()) <= 120
+    assert "crosstable: bb/100 of row agent against column agent" in text
+    wider = format_terminal(_round_robin([f"agent_{i}" for i in range(20)], lambda a, b: 1.0))
+    assert max(len(line) for line in wider.splitlines()) <= 120 and "see crosstable.png" in wider
+
+
+def test_the_default_lineup_seats_no_two_agents_that_play_alike_heads_up():
+    from razz_env.evaluate.config import DEFAULT_AGENTS
+
+    assert "ppo_razz_pool" in DEFAULT_AGENTS and "ppo_razz_multiway" not in DEFAULT_AGENTS
+
+
+def test_the_ci_plot_of_a_big_round_robin_is_sized_sanely_and_clips_far_off_pairings():
+    big = _round_robin([f"agent_{i}" for i in range(13)], lambda a, b: 10.0 * (b - a))
+    fig = ci_figure(big)
+    try:
+        width, height = fig.get_size_inches() * 110
+        assert len(fig.axes[0].get_yticks()) == 13 and height < 1000 and width < 1000
+    finally:
+        plt.close(fig)
+    few = _round_robin(["a", "b", "c", "d"], lambda a, b: 400.0 if (a, b) == (0, 3) else 5.0)
+    fig = ci_figure(few)
+    try:
+        ax = fig.axes[0]
+        assert len(ax.get_yticks()) == 4 + 6
+        left, right = ax.get_xlim()
+        assert right < 400 and left > -400 and right - left > 50
+        assert [text.get_text() for text in ax.texts] == ["+400"]
+    finally:
+        plt.close(fig)

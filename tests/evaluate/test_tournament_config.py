@@ -76,9 +76,10 @@ def test_the_default_tournament_is_valid():
 
 
 def test_the_default_tournament_seats_the_trained_agents_and_every_exploiter():
-    wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_multiway", "ppo_razz_psro", "monte_carlo", "maniac",
+    """Every trained heads-up agent; ppo_razz_multiway plays as ppo_razz_pool heads-up, so only one of them sits."""
+    wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_psro", "monte_carlo", "maniac",
               "check_raiser", "board_bully", "rock", "tag"}
-    assert wanted <= set(TournamentConfig().labels)
+    assert wanted <= set(TournamentConfig().labels) and "ppo_razz_multiway" not in TournamentConfig().labels
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -159,3 +160,43 @@ def test_stakes_and_cap_default_to_the_variants_and_the_identity_is_fixed():
     with pytest.raises(ConfigError, match="agents: a table seats at most 2 agents in minirazz_tiny .*, got 3"):
         TournamentConfig.from_dict({**BASE, "variant": "minirazz_tiny", "format": "table",
                                     "agents": ["random", "calling_station", {"type": "random", "label": "r2"}]})
+
+
+def _run_folder(tmp_path):
+    """A ``razz train`` run folder holding the zoo's ppo_razz model as its final.zip, with its recorded hash."""
+    import hashlib
+    import json
+    import shutil
+
+    from razz_env.agents.sb3_zoo import ZOO_DIR
+
+    run = tmp_path / "runs" / "mine"
+    run.mkdir(parents=True)
+    shutil.copy(ZOO_DIR / "ppo_razz.zip", run / "final.zip")
+    (run / "config.json").write_text(json.dumps({"variant": "razz", "num_seats": 2, "algorithm": "maskable_ppo",
+                                                 "encoding": "flat"}))
+    digest = hashlib.sha256((run / "final.zip").read_bytes()).hexdigest()
+    (run / "hashes.json").write_text(json.dumps({"final.zip": digest}))
+    return run, digest
+
+
+def test_a_trained_model_is_labelled_by_a_short_name_and_pinned_to_its_run_folders_hash(tmp_path):
+    from razz_env.agents.registry import make_agent
+    from razz_env.evaluate.config import agent_label
+
+    run, digest = _run_folder(tmp_path)
+    long_spec = {"type": "sb3_model", "path": str(run / "final.zip"), "sha256": digest, "variant": "razz",
+                 "num_seats": 2, "algorithm": "maskable_ppo", "encoding": "flat"}
+    config = TournamentConfig.from_dict({"agents": [long_spec, {**long_spec, "name": "my_bot"}, "razz_heuristic"]})
+    assert config.labels == ["mine/final", "my_bot", "razz_heuristic"]
+    assert agent_label({"type": "sb3_model", "path": "elsewhere/model.zip"}) == "model"
+    config = TournamentConfig.from_dict({"agents": [str(run / "final.zip"), "razz_heuristic"]})
+    assert config.agents[0]["sha256"] == digest
+    with (run / "final.zip").open("ab") as changed:
+        changed.write(b"\0")
+    assert TournamentConfig.from_dict({"agents": [str(run / "final.zip"), "calling_station"]}).agents[0][
+        "sha256"] == digest
+    from razz_env.agents.sb3_agent import UntrustedModelError
+
+    with pytest.raises(UntrustedModelError):
+        make_agent(str(run / "final.zip"))

@@ -143,8 +143,11 @@ def test_razz_train_learns_minirazz_for_a_few_hundred_steps(tmp_path, capsys):
     path.write_text(path.read_text().replace("opponents: {snapshot_every: 64, max_snapshots: 2}\n", ""))
     run = tmp_path / "run"
     assert main(["train", "--config", str(path), "--output", str(run), "--quiet"]) == 0
-    summary = json.loads(capsys.readouterr().out)
+    (line,) = capsys.readouterr().out.splitlines()
+    summary = json.loads((run / "summary.json").read_text())
     assert summary["steps"] >= 256
+    assert line.startswith(f"mini: {summary['steps']:,} steps in ") and line.endswith(f"details in {run}/summary.json")
+    assert "final eval bb/100 [95% CI]: random " in line and ", calling_station " in line
     config = json.loads((run / "config.json").read_text())
     assert (config["variant"], config["ante"], config["bring_in"], config["small_bet"], config["big_bet"]) == (
         "minirazz", 1, 1, 2, 4)
@@ -237,3 +240,16 @@ def test_mixed_table_sizes_train_evaluate_and_save_a_model_that_plays_two_to_eig
         players = [agent] + [make_agent("tag") for _ in range(seats - 1)]
         tables = play_deals(players, HandConfig.create("razz", num_seats=seats), 1, f"mixed-{seats}")
         assert len(tables) == seats and all(t.hand.is_over for t in tables)
+
+
+def test_the_summary_line_names_each_opponent_with_its_ci_and_the_table_when_several():
+    from razz_env.train.trainer import summary_line
+
+    row = {"opponent": "random", "bb_per_100": 12.345, "ci95_low": -1.0, "ci95_high": 25.7, "hands": 100, "seats": 2}
+    summary = {"name": "x", "steps": 1_500_000, "train_seconds": 90.0, "steps_per_second": 16666.7,
+               "final_eval": [row, {**row, "opponent": "calling_station"}]}
+    assert summary_line(summary, "runs/x") == (
+        "x: 1,500,000 steps in 1.5 min (16,667 steps/s); final eval bb/100 [95% CI]: random +12.3 [-1.0, +25.7], "
+        "calling_station +12.3 [-1.0, +25.7]; details in runs/x/summary.json")
+    summary["final_eval"] = [row, {**row, "seats": 6}]
+    assert "random at 2 seats +12.3 [-1.0, +25.7], random at 6 seats +12.3" in summary_line(summary, "runs/x")

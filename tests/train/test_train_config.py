@@ -235,3 +235,37 @@ def test_the_stakes_default_to_the_variants_and_seven_card_agents_are_refused_at
     with pytest.raises(ConfigError, match=r"eval_opponents\[2\]: agent 'razz_heuristic' plays razz or action_razz "
                                           r"or stud or stud8 at any number of seats; it cannot be seated at minirazz"):
         TrainConfig.from_dict({"variant": "minirazz"})
+
+
+def _yaml_default(value: object) -> str:
+    """A default as the key reference writes it: YAML flow style."""
+    import yaml
+
+    return yaml.safe_dump(value, default_flow_style=True, width=1000).strip().removesuffix("\n...").strip()
+
+
+def test_the_key_reference_in_docs_training_lists_every_key_with_its_default():
+    import dataclasses
+    import re
+
+    text = (REPO / "docs" / "training.md").read_text()
+    section = text.split("## Every training key", 1)[1].split("\n## ", 1)[0]
+    documented = dict(re.findall(r"^\| `([\w.]+)` \| `?([^|`]+?)`? \|", section, flags=re.M))
+    expected = {}
+    for cls, prefix in ((TrainConfig, ""), (OpponentPoolConfig, "opponents.")):
+        for field in dataclasses.fields(cls):
+            if field.name == "opponents":
+                continue
+            default = field.default if field.default is not dataclasses.MISSING else field.default_factory()
+            expected[prefix + field.name] = _yaml_default(list(default) if isinstance(default, tuple) else default)
+    expected.update(name="the file's name", output="runs/<name>")
+    assert documented == expected
+
+
+def test_the_minimal_config_sets_a_few_keys_and_runs_with_defaults():
+    import yaml
+
+    path = REPO / "configs" / "train_minimal.yaml"
+    assert len(yaml.safe_load(path.read_text())) <= 4
+    config = TrainConfig.from_yaml(path)
+    assert config.algorithm == "maskable_ppo" and config.opponents == OpponentPoolConfig()
