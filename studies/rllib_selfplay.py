@@ -211,6 +211,25 @@ def build_config(args: Args) -> Any:
     )
 
 
+class StalledRun(RuntimeError):
+    """Training whose environment steps stopped advancing: nothing more is being learned."""
+
+
+STEPS_KEY = "num_env_steps_sampled_lifetime"
+
+
+def env_steps_after(result: dict[str, Any], before: int, iteration: int) -> int:
+    """The lifetime environment steps an ``algo.train()`` result reports; :class:`StalledRun` when they did not
+    advance past ``before`` (under load RLlib's ``sample_timeout_s`` can expire every iteration and train nothing)."""
+    steps = result.get(STEPS_KEY, (result.get("env_runners") or {}).get(STEPS_KEY))
+    if steps is None or int(steps) <= before:
+        seen = "reported no " + STEPS_KEY if steps is None else f"{STEPS_KEY} stayed at {int(steps):,}"
+        raise StalledRun(f"iteration {iteration} sampled no environment steps ({seen}): the env runners timed out "
+                         "(sample_timeout_s) or failed, so nothing was trained; stopped (free the CPUs or raise "
+                         "sample_timeout_s)")
+    return int(steps)
+
+
 def train(args: Args) -> list[dict[str, Any]]:
     """Train, evaluating every ``eval_every`` iterations (and after the last); writes the outputs, returns the curve."""
     import ray
@@ -232,7 +251,7 @@ def train(args: Args) -> list[dict[str, Any]]:
         steps = 0
         for iteration in range(1, args.iterations + 1):
             result = algo.train()
-            steps = int(result.get("num_env_steps_sampled_lifetime", steps))
+            steps = env_steps_after(result, steps, iteration)
             if iteration % args.eval_every == 0 or iteration == args.iterations:
                 export_policy(algo.get_module("shared"), weights)
                 row = {"iteration": iteration, "env_steps": steps,
@@ -337,3 +356,6 @@ if __name__ == "__main__":
     except ConfigError as err:
         print(f"rllib_selfplay: {err}", file=sys.stderr)
         sys.exit(2)
+    except StalledRun as err:
+        print(f"rllib_selfplay: {err}", file=sys.stderr)
+        sys.exit(1)

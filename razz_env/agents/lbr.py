@@ -46,6 +46,7 @@ derive from both), so tournament blocks replay exactly.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -75,7 +76,7 @@ from razz_env.encoding.interface import (
 from razz_env.encoding.table import TableEncoder
 from razz_env.engine.cards import DECK_SIZE
 from razz_env.engine.config import HandConfig
-from razz_env.engine.equity import DEFAULT_RANGE_MAX_OUTCOMES, range_equity
+from razz_env.engine.equity import DEFAULT_RANGE_MAX_OUTCOMES, check_range_samples, range_equity
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import SEVEN_CARD_GAMES
 from razz_env.engine.view import SeatView
@@ -90,6 +91,11 @@ DEFAULT_MAX_OUTCOMES = {"razz": 250_000, "action_razz": 250_000, "stud": DEFAULT
                         "stud8": DEFAULT_RANGE_MAX_OUTCOMES}
 MAX_CACHED_HANDS = 4096
 SUIT_FREE = ("razz", "action_razz")
+SEVENTH_STREET_UNSEEN = 52 - 7 - 4
+"""Cards LBR has not seen on 7th street (its seven, the target's four up cards): the target's range is widest there."""
+SUITED_RANGE_SIZE = math.comb(SEVENTH_STREET_UNSEEN, 3)
+RANK_RANGE_SIZE = math.comb(13 + 2, 3)
+"""Rank multisets of three down cards: a suit-free range's distinct holdings, which is all it samples."""
 _TOLERANCE = 1e-9
 _PROBABILITY_SLACK = 1e-6
 
@@ -226,8 +232,8 @@ class LocalBestResponse:
         self.declaration = Declaration(variants=variants, seat_counts=(SEATS,), acts_in_batch=True)
         self.stakes = {"stacks": stacks, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
                        "big_bet": big_bet, "raise_cap": raise_cap}
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-            raise ValueError(f"samples: expected an integer of at least 2, got {samples!r}")
+        worst = max(RANK_RANGE_SIZE if v in SUIT_FREE else SUITED_RANGE_SIZE for v in variants)
+        check_range_samples(samples, worst, SEVENTH_STREET_UNSEEN)
         if max_outcomes is not None and (isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int)
                                          or max_outcomes < 1):
             raise ValueError(f"max_outcomes: expected a positive integer or None (the variant's default), got "

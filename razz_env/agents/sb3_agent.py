@@ -36,6 +36,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,18 @@ from razz_env.encoding.interface import Declaration, Observation, seating_proble
 from razz_env.engine.errors import missing_extra
 
 ALGORITHMS = ("maskable_ppo", "ppo", "a2c", "dqn", "qrdqn")
+
+
+def _one_torch_thread_after_fork() -> None:
+    """In a forked child, run torch on one thread: the parent's intra-op thread pool does not survive a fork, and
+    a child that enters it (a zoo model's forward pass in a ``fork`` vector env's worker) deadlocks."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_one_torch_thread_after_fork)
 
 
 def algorithm_class(name: str) -> Any:

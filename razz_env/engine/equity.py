@@ -423,6 +423,8 @@ def _by_sampling(holdings: Sequence[Holding], unseen: np.ndarray, game: _Game, s
 
 RANGE_METHODS = ("auto", "ranks", "cards", "monte_carlo")
 DEFAULT_RANGE_MAX_OUTCOMES = 2_000_000
+RANGE_SAMPLING_MAX_BYTES = 16 * 2**30
+"""Most memory ``range_equity``'s sampling may hold at once (its runouts are not chunked); more is refused up front."""
 DEFAULT_RANGE_SAMPLES = 2_000
 _MAX_SAMPLING_ROUNDS = 50
 
@@ -450,6 +452,27 @@ class RangeEquity:
     def exact(self) -> bool:
         """True when every deal was counted (no sampling error)."""
         return self.std_error is None
+
+
+def range_sampling_bytes(holdings: int, samples: int, unseen: int = 52) -> int:
+    """About the bytes ``range_equity`` holds to sample ``samples`` runouts for ``holdings`` distinct holdings (a
+    shuffle key per unseen card and runout, and about 128 bytes per holding and runout)."""
+    return samples * (16 * unseen + 128 * holdings)
+
+
+def check_range_samples(samples: object, holdings: int | None = None, unseen: int = 52) -> int:
+    """``samples`` if an int from 2 to :data:`MAX_SAMPLES` whose runouts for ``holdings`` (when given) fit
+    :data:`RANGE_SAMPLING_MAX_BYTES`; else ``ConfigError`` with the estimated memory."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
+        raise ConfigError(f"samples: must be an int from 2 to {MAX_SAMPLES:,}, got {shown(samples)}")
+    if holdings is None:
+        return samples
+    need = range_sampling_bytes(holdings, samples, unseen)
+    if need > RANGE_SAMPLING_MAX_BYTES:
+        raise ConfigError(f"samples: {samples:,} runouts of {holdings:,} holdings would hold about "
+                          f"{need / 2**30:,.0f} GiB at once, more than {RANGE_SAMPLING_MAX_BYTES // 2**30} GiB; "
+                          "give fewer samples")
+    return samples
 
 
 def range_equity(
@@ -492,6 +515,7 @@ def range_equity(
         raise ConfigError(f"max_outcomes: must be a positive int, got {shown(max_outcomes)}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ConfigError(f"seed: must be None or an int of at least 0, got {shown(seed)}")
+    check_range_samples(samples)
     hero_ids = _card_ids(_items(hero, "hero"), "hero")
     up_ids = _card_ids(_items(opponent_up, "opponent_up"), "opponent_up")
     dead_ids = _card_ids(_items(dead, "dead"), "dead")
@@ -527,8 +551,7 @@ def range_equity(
     elif method == "cards":
         per, outcomes, evaluated = _range_by_cards(hero_ids, up_ids, held, unseen, hero_draw, opp_draw, game)
     else:
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-            raise ConfigError(f"samples: must be an int of at least 2, got {shown(samples)}")
+        check_range_samples(samples, len(_rank_keys(held)[1]) if rank_only else len(held), len(unseen))
         if not rank_only:
             return _range_by_sampling(hero_ids, up_ids, held, weight, unseen, (hero_draw, opp_draw), game,
                                       False, samples, seed)

@@ -17,15 +17,23 @@ the single-agent module. In any import order, name this module in the id and
 Gymnasium imports it first::
 
     gymnasium.make("razz_env.envs.registration:razz_env/Razz-v0")
+
+A child process (SB3's ``SubprocVecEnv`` with ``forkserver`` or ``spawn``) starts without the parent's
+imports: an ``env_fn`` that only calls ``gymnasium.make("razz_env/Razz-v0")`` finds no such namespace
+there unless something in it imports razz_env. Give it :func:`make_env` instead
+(``functools.partial(make_env, "razz_env/Razz-v0", opponents=...)``): pickled by reference, it imports this
+module in the child, which registers the ids, then makes the environment.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import gymnasium
 
 from razz_env.engine.variants import VARIANTS
 
-__all__ = ["ENTRY_POINT", "GYMNASIUM_IDS", "register_envs"]
+__all__ = ["ENTRY_POINT", "GYMNASIUM_IDS", "make_env", "register_envs"]
 
 ENTRY_POINT = "razz_env.envs.single_agent:SingleAgentEnv"
 _ID_WORDS = {"minirazz": "MiniRazz"}
@@ -44,6 +52,13 @@ def register_envs() -> None:
     for variant, env_id in GYMNASIUM_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs={"variant": variant})
+
+
+def make_env(env_id: str = "razz_env/Razz-v0", **kwargs: Any) -> gymnasium.Env:
+    """``gymnasium.make(env_id, **kwargs)`` with the ids registered first: an ``env_fn`` for child processes
+    (picklable by reference, so the child imports this module and its ids before making the environment)."""
+    register_envs()
+    return gymnasium.make(env_id, **kwargs)
 
 
 register_envs()

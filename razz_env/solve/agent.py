@@ -127,8 +127,17 @@ def _checked(game: Game, name: str, decisions: np.ndarray, privates: np.ndarray,
            | (np.abs(np.where(legal, 0.0, rows)) > TOLERANCE).any(axis=1) | (np.abs(rows.sum(axis=1) - 1) > TOLERANCE))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
+        row = rows[i]
+        if not np.isfinite(row).all():
+            what = "hold a number that is not finite"
+        elif (row < -TOLERANCE).any():
+            what = "hold a negative number"
+        elif (np.abs(np.where(legal[i], 0.0, row)) > TOLERANCE).any():
+            what = "put weight on an illegal id"
+        else:
+            what = f"sum to {row.sum():.6g}, not 1"
         raise ValueError(f"agent {name!r} at {game.infoset_key(int(decisions[i]), int(privates[i]))!r}: probabilities "
-                         f"{np.round(rows[i], 6).tolist()} are not a distribution over the legal ids "
+                         f"{np.round(row, 6).tolist()} {what}; a policy is a distribution over the legal ids "
                          f"{np.flatnonzero(legal[i]).tolist()}")
     rows = np.where(legal, np.maximum(rows, 0.0), 0.0)
     return rows / rows.sum(axis=1, keepdims=True)

@@ -16,6 +16,7 @@ reach. :class:`CFRPlus` floors regrets at zero and weights the average linearly 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -130,8 +131,8 @@ class CFRSolver:
         check_every = as_int("check_every", check_every, 1)
         if target_mbb is not None and not target_mbb > 0:
             raise ConfigError(f"target_mbb: expected a positive number of mbb/hand, got {target_mbb!r}")
-        if seconds is not None and not seconds > 0:
-            raise ConfigError(f"seconds: expected a positive number, got {seconds!r}")
+        if seconds is not None and not (seconds > 0 and math.isfinite(seconds)):
+            raise ConfigError(f"seconds: expected a positive finite number, got {seconds!r}")
         start_iterations, start_seconds = self.iterations, self.seconds
         measured: list[Checkpoint] = []
         while True:

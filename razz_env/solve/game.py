@@ -42,6 +42,10 @@ from razz_env.solve.keys import key_head, key_tail
 CHANCE, DECISION, TERMINAL = 0, 1, 2
 DEFAULT_MAX_NODES = 4_000_000
 """Public nodes :func:`build_game` builds before refusing (about 1 GB of arrays at six holdings)."""
+ESTIMATED_PUBLIC_NODES = {"minirazz_large": 33_000_000}
+"""Public nodes of a preset's rank game at its default table, where known only by sampling (docs/solving.md):
+checked against ``max_nodes`` before building, so a tree too large is refused at once rather than minutes in."""
+NODE_BYTES = 250
 
 
 def solver_stakes(config: HandConfig) -> Stakes:
@@ -280,6 +284,11 @@ def build_game(game: str | Variant | HandConfig = "minirazz", *, suited: bool = 
     """
     config = as_config(game)
     stakes = solver_stakes(config)
+    estimate = ESTIMATED_PUBLIC_NODES.get(game) if isinstance(game, str) else None
+    if estimate is not None and estimate > max_nodes:
+        raise ConfigError(f"solve: the {game} tree has about {estimate / 1e6:.0f} million public nodes (estimated, "
+                          f"docs/solving.md), about {estimate * NODE_BYTES / 1e9:.0f} GB of arrays: beyond max_nodes "
+                          f"{max_nodes:,}, so it is not built; solve minirazz, minirazz_small or minirazz_tiny")
     model = card_model(config.variant, suited)
     return _Builder(config, model, stakes, max_nodes).build()
 
@@ -315,7 +324,7 @@ class _Builder:
                         raise ConfigError(
                             f"solve: the {self.config.variant.name} tree ({'suited' if self.model.suited else 'rank'} "
                             f"game) has more than {self.max_nodes:,} public nodes; pass a larger max_nodes to build "
-                            "it (memory grows about 250 bytes a node per holding)")
+                            f"it (memory grows about {NODE_BYTES} bytes a node per holding)")
             level = following
         public = [Public(node.boards, dict(node.coins), "/".join(node.actions)) for node in nodes
                   if node.kind == DECISION]

@@ -54,10 +54,15 @@ def check_folder(output: str | Path, fresh: bool) -> Path:
 
 
 def measure_exactly(agent: Any, label: str, variant: str) -> ExactExploitability:
-    """Read ``agent``'s policy into ``variant``'s tree and compute its exploitability."""
+    """Read ``agent``'s policy into ``variant``'s tree and compute its exploitability.
+
+    ``ConfigError`` naming the information set when the agent states no distribution there (a row summing to 2, NaN)."""
     game = build_game(variant)
     began = time.perf_counter()
-    policy = policy_from_agent(game, agent)
+    try:
+        policy = policy_from_agent(game, agent)
+    except ValueError as err:
+        raise ConfigError(f"agent: {err}") from None
     queried = time.perf_counter()
     measured = exploitability(game, policy)
     done = time.perf_counter()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import resource
 import time
@@ -117,6 +118,9 @@ def solve(game_name: str, output: str | Path, *, method: str = "dcfr", iteration
         raise ConfigError(f"--method: unknown solver {method!r}; known: {', '.join(SOLVERS)}")
     if iterations is None and target_mbb is None and seconds is None:
         raise ConfigError("give --iterations, --target-mbb or --seconds (or several: the first reached stops)")
+    if seconds is not None and not math.isfinite(seconds):
+        raise ConfigError(f"--seconds: expected a finite number of seconds, got {seconds}; give --iterations or "
+                          "--target-mbb for a run that stops on those alone")
     began = time.perf_counter()
     game = build_game(game_name)
     build_seconds = time.perf_counter() - began

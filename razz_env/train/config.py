@@ -37,6 +37,23 @@ SET_BY_TRAINER = {
     "tensorboard_log": "the run folder's tb/ is used", "device": "training runs on the CPU",
     "verbose": "the trainer sets it", "_init_setup_model": "the trainer sets it",
 }
+# The ranges SB3 needs of the algo_kwargs it would otherwise fail on mid-run (after the run folder is written):
+# (low, high), None for an open end, both ends allowed.
+_PPO_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "n_steps": (1, None), "batch_size": (2, None), "n_epochs": (1, None), "gamma": (0, 1), "gae_lambda": (0, 1),
+    "ent_coef": (0, None), "vf_coef": (0, None),
+}
+_DQN_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "buffer_size": (1, None), "batch_size": (1, None), "learning_starts": (0, None),
+    "target_update_interval": (1, None), "gamma": (0, 1), "tau": (0, 1), "exploration_fraction": (0, 1),
+    "exploration_initial_eps": (0, 1), "exploration_final_eps": (0, 1),
+}
+ALGO_KWARG_RANGES: dict[str, dict[str, tuple[float | None, float | None]]] = {
+    "maskable_ppo": _PPO_RANGES, "ppo": _PPO_RANGES, "dqn": _DQN_RANGES, "qrdqn": _DQN_RANGES,
+    "a2c": {"n_steps": (1, None), "gamma": (0, 1), "gae_lambda": (0, 1), "ent_coef": (0, None), "vf_coef": (0, None)},
+}
+# Keys that must be a positive number when given as a number (a schedule is not checked).
+POSITIVE_ALGO_KWARGS = ("learning_rate", "clip_range", "max_grad_norm")
 SET_BY_POLICY = {
     "observation_space": "the environment's", "action_space": "the environment's",
     "lr_schedule": "set from algo_kwargs.learning_rate", "net_arch": "use the net_arch field",
@@ -125,6 +142,23 @@ def _check_recordable(settings: Any) -> None:
 def _require_positive_int(label: str, value: int) -> None:
     if value < 1:
         raise ConfigError(f"{label}: expected a positive integer, got {shown(value)}")
+
+
+def _check_algo_ranges(algorithm: str, kwargs: Mapping[str, Any], n_envs: int) -> None:
+    """Refuse ``algo_kwargs`` values SB3 fails on only once training starts (``n_steps: 0``, ``gamma: 2``)."""
+    for key, value in kwargs.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if key in POSITIVE_ALGO_KWARGS and not (math.isfinite(value) and value > 0):
+            raise ConfigError(f"algo_kwargs.{key}: expected a positive number, got {shown(value)}")
+        low, high = ALGO_KWARG_RANGES[algorithm].get(key, (None, None))
+        if (low is not None and not value >= low) or (high is not None and not value <= high):
+            allowed = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise ConfigError(f"algo_kwargs.{key}: {algorithm} needs {allowed}, got {shown(value)}")
+    n_steps = kwargs.get("n_steps")
+    if algorithm in ("maskable_ppo", "ppo") and isinstance(n_steps, int) and n_steps * n_envs < 2:
+        raise ConfigError(f"algo_kwargs.n_steps: {algorithm} needs n_steps * n_envs of at least 2 (a rollout of "
+                          f"more than one step), got {n_steps} * {n_envs}")
 
 
 def checked_mapping(cls: type, data: Any, label: str) -> dict[str, Any]:
@@ -310,7 +344,7 @@ class TrainConfig:
             raise ConfigError("output: expected a folder path, got an empty string")
 
     def _check_table(self) -> None:
-        from razz_env.encoding import ENCODINGS, is_padded
+        from razz_env.encoding import ENCODINGS, is_padded, make_encoder
 
         if isinstance(self.num_seats, tuple) and (len(set(self.num_seats)) < 2
                                                     or len(set(self.num_seats)) != len(self.num_seats)):
@@ -326,6 +360,10 @@ class TrainConfig:
             self.table(seats)
         if self.encoding not in ENCODINGS:
             raise ConfigError(f"encoding: unknown encoding {shown(self.encoding)}; known: {', '.join(ENCODINGS)}")
+        try:
+            make_encoder(self.encoding, table.hand_config())
+        except ValueError as err:
+            raise ConfigError(str(err) if str(err).startswith("encoding") else f"encoding: {err}") from None
         if self.mixed_sizes and not is_padded(self.encoding):
             padded = ", ".join(name for name in ENCODINGS if is_padded(name))
             raise ConfigError(f"num_seats: a list of table sizes needs a padded encoding (one observation layout "
@@ -363,6 +401,7 @@ class TrainConfig:
             raise ConfigError(f"algorithm: {self.algorithm} needs the train extra "
                               f"(pip install 'razz-env[train]'): {err}") from err
         _check_sb3_kwargs("algo_kwargs", self.algo_kwargs, cls.__init__, SET_BY_TRAINER)
+        _check_algo_ranges(self.algorithm, self.algo_kwargs, self.n_envs)
         _check_sb3_kwargs("policy_kwargs", self.policy_kwargs, cls.policy_aliases["MlpPolicy"].__init__,
                           SET_BY_POLICY)
 

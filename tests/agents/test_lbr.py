@@ -461,7 +461,10 @@ def test_decisions_depend_only_on_the_seed_and_the_observation() -> None:
 
 @pytest.mark.parametrize(("build", "message"), [
     (lambda: LocalBestResponse("calling_station_without_policy"), "unknown agent"),
-    (lambda: LocalBestResponse("lbr_test_station", samples=1), "samples: expected an integer of at least 2"),
+    (lambda: LocalBestResponse("lbr_test_station", samples=1), "samples: must be an int from 2 to 1,000,000,000"),
+    (lambda: LocalBestResponse("lbr_test_station", samples=10**10), "samples: must be an int from 2 to"),
+    (lambda: LocalBestResponse("lbr_test_station", samples=10**6), r"samples: 1,000,000 runouts of [\d,]+ holdings "
+                                                                    r"would hold about [\d,]+ GiB at once"),
     (lambda: LocalBestResponse("lbr_test_station", ante=-1), "ante"),
 ])
 def test_bad_setups_are_refused_with_a_message(build, message: str) -> None:

@@ -156,3 +156,55 @@ def test_every_variant_has_an_id_minirazz_included() -> None:
     stakes = env.unwrapped.config.stakes
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (1, 1, 2, 4)
     assert env.unwrapped.config.rules.raise_cap == 2 and env.observation_space.shape == (188,)
+
+
+CHILD_SCRIPT = '''
+import functools
+import sys
+
+import gymnasium
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+
+def main() -> None:
+    import razz_env  # inside a function: a forkserver child never imports it
+    from razz_env.envs import make_env
+
+    del razz_env
+    fns = {"make_env": [functools.partial(make_env, "razz_env/Razz-v0")] * 2,
+           "entry point id": [lambda: gymnasium.make("razz_env.envs.registration:razz_env/Razz-v0")] * 2,
+           "plain id": [lambda: gymnasium.make("razz_env/Razz-v0")]}
+    for name, env_fns in fns.items():
+        try:
+            venv = SubprocVecEnv(env_fns, start_method="forkserver")
+        except Exception as err:  # the child's NamespaceNotFound reaches the parent as a broken pipe
+            print(name, "fails", type(err).__name__)
+            continue
+        observations = venv.reset()
+        venv.close()
+        print(name, "works", observations.shape[0])
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_make_env_and_the_entry_point_id_work_in_forkserver_children(tmp_path) -> None:
+    """A plain-id lambda fails in a child that never imported razz_env; make_env and the module-named id work."""
+    script = tmp_path / "children.py"
+    script.write_text(CHILD_SCRIPT)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                            cwd=tmp_path)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert lines[:2] == ["make_env works 2", "entry point id works 2"], result.stderr[-2000:]
+    assert lines[2].startswith("plain id fails")
+
+
+def test_make_env_pickles_by_reference_and_makes_a_registered_id() -> None:
+    from razz_env.envs import make_env
+
+    assert pickle.loads(pickle.dumps(make_env)) is make_env
+    env = make_env("razz_env/MiniRazzTiny-v0", num_seats=2)
+    assert isinstance(env.unwrapped, SingleAgentEnv) and env.unwrapped.table.variant.name == "minirazz_tiny"

@@ -90,9 +90,10 @@ class Unnormalised(Illegal):
         return observation.action_mask.astype(float)
 
 
-@pytest.mark.parametrize("agent", [Illegal(), Unnormalised()])
-def test_a_policy_that_is_not_a_distribution_is_refused(tiny, agent):
-    with pytest.raises(ValueError, match=rf"agent '{agent.name}' at 's1 \[.*: probabilities .* are not a "
+@pytest.mark.parametrize(("agent", "what"), [(Illegal(), "put weight on an illegal id"),
+                                             (Unnormalised(), "sum to 2, not 1")])
+def test_a_policy_that_is_not_a_distribution_is_refused(tiny, agent, what):
+    with pytest.raises(ValueError, match=rf"agent '{agent.name}' at 's1 \[.*: probabilities .* {what}; a policy is a "
                                          r"distribution over the legal ids \[2, 3\]"):
         policy_from_agent(tiny, agent)
 

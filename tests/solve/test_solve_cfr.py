@@ -62,7 +62,8 @@ def test_run_stops_on_seconds(tiny):
     ({"iterations": 0}, "iterations"),
     ({"iterations": 5, "check_every": 0}, "check_every"),
     ({"target_mbb": -1}, "target_mbb: expected a positive number"),
-    ({"seconds": 0}, "seconds: expected a positive number"),
+    ({"seconds": 0}, "seconds: expected a positive finite number"),
+    ({"seconds": float("inf")}, "seconds: expected a positive finite number, got inf"),
 ])
 def test_run_refuses_bad_arguments(tiny, kwargs, message):
     solver = CFRPlus(tiny)

@@ -1,5 +1,7 @@
 """The flattened public tree: sizes, structure, chance, keys, and the tables the solver refuses."""
 
+import time
+
 import numpy as np
 import pytest
 
@@ -120,8 +122,16 @@ def test_refuses_a_deck_that_runs_short():
 
 
 def test_refuses_a_tree_over_the_node_limit():
-    with pytest.raises(ConfigError, match="minirazz_large tree .* more than 5,000 public nodes"):
-        build_game("minirazz_large", max_nodes=5000)
+    with pytest.raises(ConfigError, match="minirazz tree .* more than 5,000 public nodes"):
+        build_game("minirazz", max_nodes=5000)
+
+
+def test_a_preset_known_to_be_too_large_is_refused_before_building_with_its_estimated_size():
+    began = time.perf_counter()
+    with pytest.raises(ConfigError, match=r"minirazz_large tree has about 33 million public nodes \(estimated.*"
+                                          r"about 8 GB of arrays: beyond max_nodes 4,000,000"):
+        build_game("minirazz_large")
+    assert time.perf_counter() - began < 5
 
 
 def test_stacks_exactly_the_most_a_seat_can_put_in_are_accepted():

@@ -3,10 +3,13 @@
 import csv
 import json
 
+import numpy as np
 import pytest
 
 from razz_env.agents.simple import RandomAgent
 from razz_env.cli import main
+from razz_env.engine.errors import ConfigError
+from razz_env.exploit import exploitability as measure
 from razz_env.solve.agent import policy_from_agent
 from razz_env.solve.best_response import exploitability
 from razz_env.solve.game import build_game
@@ -51,6 +54,31 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, argv,
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+class Doubled(RandomAgent):
+    """States a row that sums to 2."""
+
+    name = "doubled"
+
+    def action_probabilities_batch(self, observations):
+        return 2 * super().action_probabilities_batch(observations)
+
+
+class NotANumber(RandomAgent):
+    """States NaN everywhere."""
+
+    name = "not_a_number"
+
+    def action_probabilities_batch(self, observations):
+        return super().action_probabilities_batch(observations) * np.nan
+
+
+@pytest.mark.parametrize(("agent", "what"), [(Doubled(), "sum to 2, not 1"), (NotANumber(), "not finite")])
+def test_a_stated_policy_that_is_not_a_distribution_is_one_line_naming_the_information_set(tmp_path, agent, what):
+    with pytest.raises(ConfigError, match=rf"^agent: agent '{agent.name}' at 's1 \[.*\]A vs A .*{what}") as caught:
+        measure(agent, "exact", variant="minirazz_tiny", output=str(tmp_path / "bad"))
+    assert "\n" not in str(caught.value) and not (tmp_path / "bad").exists()
 
 
 def test_an_earlier_report_is_kept_unless_fresh(tmp_path, capsys):

@@ -59,6 +59,7 @@ def test_an_earlier_solve_is_kept_unless_fresh(tmp_path, capsys):
     (["--target-mbb", "-1"], "--target-mbb: expected a positive number"),
     (["--seconds", "nan"], "--seconds: expected a positive number"),
     ([], "give --iterations, --target-mbb or --seconds"),
+    (["--seconds", "inf"], "--seconds: expected a finite number of seconds, got inf"),
 ])
 def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, flags, message):
     out = tmp_path / "bad"
@@ -73,6 +74,14 @@ def test_an_output_that_is_a_file_is_refused(tmp_path, capsys):
     target.write_text("mine")
     assert main(["solve", "--game", "minirazz_tiny", "--iterations", "2", "--output", str(target)]) == 2
     assert "is a file" in capsys.readouterr().err and target.read_text() == "mine"
+
+
+def test_minirazz_large_is_refused_at_once_with_its_estimated_size(tmp_path, capsys):
+    out = tmp_path / "large"
+    assert main(["solve", "--game", "minirazz_large", "--iterations", "1", "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "about 33 million public nodes (estimated" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
 
 
 def test_only_minirazz_games_can_be_solved(capsys):

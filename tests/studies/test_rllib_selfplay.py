@@ -65,6 +65,23 @@ def test_missing_weights_is_a_clear_error(selfplay: ModuleType, tmp_path: Path) 
         selfplay.RLlibPolicyAgent(str(tmp_path / "absent.npz"))
 
 
+def test_env_steps_that_advance_are_read_at_the_top_or_under_env_runners(selfplay: ModuleType) -> None:
+    assert selfplay.env_steps_after({"num_env_steps_sampled_lifetime": 4000}, 0, 1) == 4000
+    assert selfplay.env_steps_after({"env_runners": {"num_env_steps_sampled_lifetime": 8000}}, 4000, 2) == 8000
+
+
+@pytest.mark.parametrize(("result", "before", "message"), [
+    ({"num_env_steps_sampled_lifetime": 4000}, 4000, "iteration 3 sampled no environment steps "
+                                               r"\(num_env_steps_sampled_lifetime stayed at 4,000\)"),
+    ({"env_runners": {"num_env_steps_sampled_lifetime": 0}}, 0, "stayed at 0"),
+    ({"env_runners": {}}, 0, "reported no num_env_steps_sampled_lifetime"),
+])
+def test_a_run_whose_env_steps_do_not_advance_stops_saying_so(selfplay: ModuleType, result, before, message) -> None:
+    """Under load RLlib's sample_timeout_s expired every iteration: the lifetime steps stayed put."""
+    with pytest.raises(selfplay.StalledRun, match=message):
+        selfplay.env_steps_after(result, before, 3)
+
+
 def test_bad_arguments_exit_2_with_one_line(study) -> None:
     for argv, message in ((["--iterations", "0"], "--iterations must be positive, got 0"),
                           (["--minibatch", "4000"], "--minibatch must not exceed --train-batch"),

@@ -278,7 +278,8 @@ def test_resume_refuses_a_changed_hyper_parameter_and_applies_a_longer_run(tmp_p
 
 
 def test_dry_run_checks_everything_and_touches_nothing(tmp_path):
-    config = _config(tmp_path, "maskable_ppo", steps=128, algo_kwargs={"n_steps": 64, "learning_rate": -1})
+    config = _config(tmp_path, "maskable_ppo", steps=128, algo_kwargs={"n_steps": 64},
+                     policy_kwargs={"optimizer_kwargs": {"eps": -1.0}})
     with pytest.raises(ConfigError, match="algo_kwargs/policy_kwargs/net_arch: maskable_ppo refuses them"):
         train(config, progress=False, dry_run=True)
     plan = train(_config(tmp_path, "maskable_ppo", steps=128), progress=False, dry_run=True)

@@ -55,6 +55,8 @@ def _refused(capsys, argv) -> str:
     ("opponents: {max_snapshots: 0}\n", "opponents.max_snapshots: expected a positive integer, got 0"),
     ("num_seats: [2, 6]\n", "num_seats: a list of table sizes needs a padded encoding"),
     ("num_seats: [2, 6]\nencoding: flat8\nn_envs: 3\n", "n_envs: expected a multiple of the 2 table sizes"),
+    ("algo_kwargs: {n_steps: 0}\n", "algo_kwargs.n_steps: maskable_ppo needs at least 1, got 0"),
+    ("variant: stud\nencoding: ranks\n", "encoding 'ranks' drops suits, which matter in stud"),
 ])
 def test_bad_config_files_are_one_line_and_create_nothing(tmp_path, capsys, text, message):
     path = tmp_path / "c.yaml"

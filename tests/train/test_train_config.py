@@ -156,6 +156,17 @@ def test_config_errors_name_the_field():
     ({"encoding": "flat8",
       "init_model": {"path": "a.zip", "sha256": "0" * 64, "widen_from": {"encoding": "flat", "num_seats": True}}},
      "init_model.widen_from.num_seats: expected an integer, got True"),
+    ({"variant": "stud", "encoding": "ranks"}, "encoding 'ranks' drops suits, which matter in stud"),
+    ({"variant": "stud", "encoding": "ranks8"}, "encoding 'ranks8' drops suits, which matter in stud"),
+    ({"algo_kwargs": {"n_steps": 0}}, "algo_kwargs.n_steps: maskable_ppo needs at least 1, got 0"),
+    ({"algo_kwargs": {"n_steps": 1}, "n_envs": 1}, "needs n_steps * n_envs of at least 2"),
+    ({"algo_kwargs": {"batch_size": 1}}, "algo_kwargs.batch_size: maskable_ppo needs at least 2, got 1"),
+    ({"algorithm": "ppo", "algo_kwargs": {"n_epochs": 0}}, "algo_kwargs.n_epochs: ppo needs at least 1, got 0"),
+    ({"algorithm": "a2c", "algo_kwargs": {"gamma": 1.5}}, "algo_kwargs.gamma: a2c needs from 0 to 1, got 1.5"),
+    ({"algorithm": "dqn", "algo_kwargs": {"buffer_size": 0}}, "algo_kwargs.buffer_size: dqn needs at least 1, got 0"),
+    ({"algorithm": "qrdqn", "algo_kwargs": {"exploration_fraction": float("nan")}},
+     "algo_kwargs.exploration_fraction: qrdqn needs from 0 to 1, got nan"),
+    ({"algo_kwargs": {"learning_rate": 0}}, "algo_kwargs.learning_rate: expected a positive number, got 0"),
 ])
 def test_bad_values_name_the_field(data, message):
     with pytest.raises(ConfigError) as err:
