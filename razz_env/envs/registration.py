@@ -18,11 +18,13 @@ Gymnasium imports it first::
 
     gymnasium.make("razz_env.envs.registration:razz_env/Razz-v0")
 
-A child process (SB3's ``SubprocVecEnv`` with ``forkserver`` or ``spawn``) starts without the parent's
-imports: an ``env_fn`` that only calls ``gymnasium.make("razz_env/Razz-v0")`` finds no such namespace
-there unless something in it imports razz_env. Give it :func:`make_env` instead
-(``functools.partial(make_env, "razz_env/Razz-v0", opponents=...)``): pickled by reference, it imports this
-module in the child, which registers the ids, then makes the environment.
+A child process starts without the parent's imports. Forked children (Gymnasium's ``AsyncVectorEnv`` on
+Linux) inherit the registry. For ``forkserver`` children (SB3's ``SubprocVecEnv`` default on Linux) this
+module asks multiprocessing's fork server to import it before it forks, so the plain id works there even when
+the script imported razz_env only inside a function (a fork server started before that keeps its own
+modules). A ``spawn`` child imports nothing of the parent's: give it :func:`make_env`
+(``functools.partial(make_env, "razz_env/Razz-v0", opponents=...)``), which pickles by reference, imports
+this module in the child, registers the ids and then makes the environment, or the module-named id above.
 """
 
 from __future__ import annotations
@@ -61,4 +63,15 @@ def make_env(env_id: str = "razz_env/Razz-v0", **kwargs: Any) -> gymnasium.Env:
     return gymnasium.make(env_id, **kwargs)
 
 
+def preload_in_forkserver_children() -> None:
+    """Add this module to the fork server's preloaded modules (kept: the ones already listed, ``__main__``
+    first), so every child it forks has the ids registered."""
+    from multiprocessing import forkserver
+
+    modules = getattr(getattr(forkserver, "_forkserver", None), "_preload_modules", None)
+    if isinstance(modules, list) and __name__ not in modules:
+        forkserver.set_forkserver_preload([*modules, __name__])
+
+
 register_envs()
+preload_in_forkserver_children()
