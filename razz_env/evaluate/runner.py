@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,6 +133,9 @@ def _play(config: TournamentConfig, folder: ResultsFolder, tasks: list[Task], mo
         pending = [t for t in tasks if block_key(t) not in done or "error" in done[block_key(t)]]
         _note_records(config, folder, finished, bool(pending))
         bar = _progress_bar(len(tasks), len(tasks) - len(pending), progress)
+        if bar is not None and pending:
+            bar.write(f"playing {len(pending)} block(s) in worker processes: each builds its agents (loading trained "
+                      "models) before its first block, so the first blocks take the longest", file=sys.stderr)
         try:
             blocks = run_blocks(config, pending, modules) if ray_blocks is None else ray_blocks.run(pending, modules)
             for result in blocks:

@@ -95,3 +95,12 @@ def test_tournament_takes_a_mapping_a_yaml_file_or_a_config(tmp_path):
     assert "calling_station" in str(from_mapping)
     with pytest.raises(ConfigError, match="tournament: expected a TournamentConfig"):
         tournament(3)
+
+
+def test_a_tournament_with_progress_says_why_its_first_blocks_are_slow(tmp_path, capsys):
+    """A first run sat at 0% while workers loaded models, with no word; a resumed one has nothing left to say."""
+    config = TournamentConfig.from_yaml(_config(tmp_path, ["razz_heuristic", "calling_station"]), deals=10, workers=1)
+    tournament(config, progress=True)
+    assert "playing 1 block(s) in worker processes: each builds its agents" in capsys.readouterr().err
+    tournament(config, progress=True)
+    assert "in worker processes" not in capsys.readouterr().err
