@@ -498,7 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Pot equity from known cards: one argument per player, cards like 'As 2d' with 'x' for an "
                     "unseen card (an opponent's down card); each player is dealt up to seven from the unseen "
                     "cards. Razz and Action Razz enumerate rank draws exactly; stud and stud8 enumerate the "
-                    "cards when at most --max-outcomes showdowns are needed (rank draws: 25 times as many), else "
+                    "cards when at most --max-outcomes showdowns are needed (rank draws: 17 times as many), else "
                     "sample (with standard errors) and say so.")
     equity_.add_argument("hands", nargs="+", help="one player's cards, e.g. 'As 2s 3s' or '(x x) 8h'")
     equity_.add_argument("--variant", default="razz", choices=list(VARIANTS),
@@ -508,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="exact rank draws (razz, Action Razz), exact card deals, or sampling; auto picks "
                               "the exact one that fits --max-outcomes")
     equity_.add_argument("--max-outcomes", type=int, default=20_000_000, dest="max_outcomes",
-                         help="most card showdowns to enumerate (rank draws: 25 times as many) before auto samples; "
+                         help="most card showdowns to enumerate (rank draws: 17 times as many) before auto samples; "
                               "an exact --method past it is refused")
     equity_.add_argument("--samples", type=int, default=200_000, help="random deals when sampling")
     equity_.add_argument("--seed", type=int, default=0, help="seed of the sampling")
