@@ -9,6 +9,7 @@ checked on construction, type included (``records: 'no'`` is not a flag, ``seed:
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import math
@@ -370,9 +371,10 @@ class TournamentConfig:
         data = self.to_dict()
         return {name: data[name] for name in RESULT_FIELDS}
 
-    @property
+    @functools.cached_property
     def config_id(self) -> str:
-        """A short hash of :meth:`identity`, carried by every result line and the folder's stamp."""
+        """A short hash of :meth:`identity`, carried by every result line and the folder's stamp (computed once:
+        every block and every results line reads it)."""
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

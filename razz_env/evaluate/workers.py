@@ -61,7 +61,7 @@ def run_blocks(config: TournamentConfig, tasks: list[Task], modules: Iterable[st
 def picklable(config: TournamentConfig) -> bool:
     """Whether every agent of ``config`` can travel to a worker (an instance that does not pickle cannot)."""
     return not any(isinstance(data, dict) and "instance" in data and data["pickle_sha256"] is None
-                   for data in config.to_dict()["agents"])
+                   for data in config._agent_data)
 
 
 def _contained(config: TournamentConfig, task: Task) -> dict[str, Any]:
