@@ -20,6 +20,7 @@ import json
 import math
 import os
 import resource
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -152,7 +153,8 @@ def solve(game_name: str, output: str | Path, *, method: str = "dcfr", iteration
         counts=game.counts(), tree_megabytes=round(array_bytes(game) / 2**20, 1),
         peak_rss_megabytes=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1))
     partial = folder / ".partial"
-    partial.mkdir(exist_ok=True)
+    shutil.rmtree(partial, ignore_errors=True)  # what a run killed while writing left there is not this run's
+    partial.mkdir()
     written = [policy.save(partial / POLICY), write_convergence(solver.history, partial / CONVERGENCE_CSV)]
     if plots:
         written.append(plot_convergence({f"{game_name} {method}": solver.history}, partial / CONVERGENCE_PNG))

@@ -124,3 +124,13 @@ def test_an_interrupted_fresh_solve_keeps_the_earlier_one_and_resumes_from_its_c
     assert summary["iterations"] == 40 and not (out / run.CHECKPOINT).exists()
     assert [(p.iteration, p.mbb) for p in run.read_convergence(out / "convergence.csv")] == [
         (p.iteration, p.mbb) for p in reference]
+
+
+def test_files_a_killed_run_left_half_written_never_join_the_output(tmp_path):
+    """A kill -9 while writing leaves ``.partial/``; a later run without plots moved its stale picture in."""
+    out = tmp_path / "tiny"
+    (out / ".partial").mkdir(parents=True)
+    (out / ".partial" / "convergence.png").write_bytes(b"stale picture of another run")
+    assert main(["solve", "--game", "minirazz_tiny", "--iterations", "20", "--check-every", "20", "--output",
+                 str(out), "--quiet", "--no-plots"]) == 0
+    assert not (out / "convergence.png").exists() and not (out / ".partial").exists()
