@@ -201,7 +201,7 @@ def load_recipe(name: str, folder: Path | None = None, _seen: tuple[str, ...] = 
         for ref in _references(stage.config):
             _check_reference(f"{path.name}: stage {stage.name}", ref["path"], before, bases)
     product = data.get("product")
-    if not isinstance(product, str):
+    if not isinstance(product, str) or not product.startswith("@"):
         raise ConfigError(f"{path.name}: product: expected '@STAGE/FILE', the model shipped, got {shown(product)}")
     _check_reference(f"{path.name}: product", product, known, [])
     return Recipe(name, product, tuple(stages), seed, folder, base)

@@ -85,6 +85,7 @@ def test_a_recipe_starts_from_its_base_and_plans_every_stage_with_its_cpu_time(z
     ({"name": "other"}, "top.recipe.yaml: name: expected 'top' (the file's name), got 'other'"),
     ({"from": "top"}, "from: top starts from top again (a loop)"),
     ({"product": "@nowhere/final.zip"}, "product: '@nowhere/final.zip' names no earlier stage's file"),
+    ({"product": "runs/x.zip"}, "product: expected '@STAGE/FILE', the model shipped, got 'runs/x.zip'"),
     ({"stages": []}, "stages: expected a list of stages"),
     ({"stages": [{"name": "s", "kind": "bake", "config": TINY}]}, "stage s: kind: expected one of train, psro"),
     ({"stages": [{"name": "s", "kind": "train", "config": {**TINY, "max_minutes": 5}}]},
