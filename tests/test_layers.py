@@ -43,12 +43,24 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
+APPLICATION = "applications"
+"""The rank of the top-level modules: above every layer, so a layer that imports one imports up."""
+
+
 def layer_of(module: str) -> str | None:
-    """The layer (first folder under ``razz_env``) a module belongs to; None for the applications on top."""
+    """The layer (first folder under ``razz_env``) a module belongs to; :data:`APPLICATION` for the modules on top
+    (``razz_env`` itself included); None outside the package."""
     parts = module.split(".")
-    if parts[0] != "razz_env" or len(parts) < 2 or parts[1] in APPLICATIONS:
+    if parts[0] != "razz_env":
         return None
+    if len(parts) < 2 or parts[1] in APPLICATIONS:
+        return APPLICATION
     return parts[1] if parts[1] in LAYERS else "?" + parts[1]
+
+
+def rank(layer: str) -> int:
+    """A layer's place in the import order; the applications come after every layer."""
+    return len(LAYERS) if layer == APPLICATION else LAYERS.index(layer)
 
 
 def dependencies() -> dict[str, dict[str, list[str]]]:
@@ -56,7 +68,7 @@ def dependencies() -> dict[str, dict[str, list[str]]]:
     found: dict[str, dict[str, list[str]]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         source = layer_of(module_name(path))
-        if source is None:
+        if source == APPLICATION:
             continue
         for name in imported_modules(path):
             target = layer_of(name) if name.startswith("razz_env.") else None
@@ -75,7 +87,7 @@ def test_every_folder_of_the_package_is_a_known_layer():
 def test_no_import_runs_up_a_layer():
     upward = [f"{module} ({source}) imports {target}"
               for source, targets in dependencies().items() for target, modules in targets.items()
-              for module in modules if target.startswith("?") or LAYERS.index(target) > LAYERS.index(source)]
+              for module in modules if target.startswith("?") or rank(target) > rank(source)]
     assert upward == []
 
 
@@ -84,7 +96,8 @@ def test_layers_form_no_cycle():
     graph = {source: set(targets) for source, targets in dependencies().items()}
     done: set[str] = set()
     while graph.keys() - done:
-        ready = [layer for layer in graph.keys() - done if graph[layer] <= done | (set(LAYERS) - graph.keys())]
+        ready = [layer for layer in graph.keys() - done
+                 if graph[layer] <= done | ((set(LAYERS) | {APPLICATION}) - graph.keys())]
         assert ready, f"import cycle among layers {sorted(graph.keys() - done)}"
         done |= set(ready)
 
@@ -97,22 +110,14 @@ def test_nothing_imports_outside_the_package():
         assert not outside, f"{module_name(path)} imports {sorted(outside)}"
 
 
-@pytest.mark.parametrize("source", ["from razz_env.agents import base", "import razz_env.envs.single_agent as m"])
-def test_the_walker_sees_imports(tmp_path, source):
-    """The walker finds both import forms, so the checks above can fail."""
+@pytest.mark.parametrize("source", ["from razz_env.agents import base", "import razz_env.envs.single_agent as m",
+                                    "from ..agents import base", "importlib.import_module('razz_env.agents.base')"])
+def test_the_walker_sees_every_form_of_import(monkeypatch, source):
+    """Static, relative and string-named imports are all found, so the checks above can fail."""
     path = PACKAGE / "engine" / "example.py"
-    names = imported_modules_of_source(path, source)
-    assert {"razz_env.agents", "razz_env.envs.single_agent"} & names
-
-
-def imported_modules_of_source(path: Path, source: str) -> set[str]:
-    """``imported_modules`` for source text standing at ``path`` (no file is written)."""
     original = Path.read_text
-    try:
-        Path.read_text = lambda self, *a, **k: source if self == path else original(self, *a, **k)
-        return imported_modules(path)
-    finally:
-        Path.read_text = original
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: source if self == path else original(self, *a, **k))
+    assert imported_modules(path) & {"razz_env.agents", "razz_env.agents.base", "razz_env.envs.single_agent"}
 
 
 def test_an_upward_import_is_reported(monkeypatch):
@@ -122,4 +127,14 @@ def test_an_upward_import_is_reported(monkeypatch):
     monkeypatch.setattr(__import__(__name__), "imported_modules",
                         lambda path: real(path) | ({"razz_env.agents.registry"} if path == target else set()))
     with pytest.raises(AssertionError, match="razz_env.engine.cards"):
+        test_no_import_runs_up_a_layer()
+
+
+def test_a_layer_importing_an_application_is_reported(monkeypatch):
+    """The applications on top (``cli``, ``recipes`` ...) rank above every layer: importing one runs up."""
+    real = imported_modules
+    target = PACKAGE / "exploit" / "bound.py"
+    monkeypatch.setattr(__import__(__name__), "imported_modules",
+                        lambda path: real(path) | ({"razz_env.recipes"} if path == target else set()))
+    with pytest.raises(AssertionError, match=r"razz_env.exploit.bound \(exploit\) imports applications"):
         test_no_import_runs_up_a_layer()
