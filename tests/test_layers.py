@@ -71,7 +71,7 @@ def dependencies() -> dict[str, dict[str, list[str]]]:
         if source == APPLICATION:
             continue
         for name in imported_modules(path):
-            target = layer_of(name) if name.startswith("razz_env.") else None
+            target = layer_of(name)
             if target is not None and target != source:
                 found.setdefault(source, {}).setdefault(target, []).append(module_name(path))
     return found

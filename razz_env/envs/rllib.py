@@ -16,9 +16,9 @@ import numpy as np
 
 def masked_env(config: dict | None = None) -> Any:
     """``razz_env.env(**config)`` in RLlib's ``PettingZooEnv`` with action-masking observations."""
-    import razz_env
+    from razz_env.envs.aec import env
 
-    return _masked_env_class()(razz_env.env(**(config or {})))
+    return _masked_env_class()(env(**(config or {})))
 
 
 @cache
