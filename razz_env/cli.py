@@ -353,8 +353,6 @@ def _cmd_agents(args: argparse.Namespace) -> int:
 
 def _inputs(given: list[str]) -> dict:
     """``--input REF=PATH`` flags as a mapping of stage file (or recipe) to the file given for it."""
-    from pathlib import Path
-
     inputs = {}
     for text in given:
         key, sign, path = text.partition("=")
