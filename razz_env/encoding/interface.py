@@ -34,6 +34,7 @@ from razz_env.engine.variants import VARIANTS
 if TYPE_CHECKING:
     from razz_env.encoding.table import TableEncoder
     from razz_env.engine.config import HandConfig
+    from razz_env.engine.seat_views import SeatViews
     from razz_env.engine.state import HandState
     from razz_env.engine.view import SeatView
 
@@ -81,6 +82,76 @@ class Observation:
     def __repr__(self) -> str:
         parts = [p for p in OBSERVATION_PARTS if getattr(self, f"_{p}") is not None]
         return f"Observation(seat={self.seat}, mask={self.action_mask.tolist()}, parts={parts})"
+
+
+class ObservationBatch(Sequence[Observation]):
+    """Many seats' observations at their turns, as arrays: what ``act_batch`` receives.
+
+    ``seats`` (N,), ``masks`` (N, 5) int8 and, when the agent reads them, ``views`` (a
+    :class:`~razz_env.engine.seat_views.SeatViews`, one row per decision) and ``vectors`` (N, size) float32;
+    every array is read-only. It is also a sequence of :class:`Observation` (``batch[i]``, built on demand),
+    so an agent written one decision at a time reads it unchanged.
+    """
+
+    __slots__ = ("seats", "masks", "views", "vectors", "_built")
+
+    def __init__(self, seats: np.ndarray, masks: np.ndarray, views: SeatViews | None = None,
+                 vectors: np.ndarray | None = None) -> None:
+        seats, masks = np.asarray(seats, dtype=np.int64), np.asarray(masks, dtype=np.int8)
+        if masks.shape != (len(seats), NUM_ACTIONS):
+            raise ValueError(f"masks: expected shape ({len(seats)}, {NUM_ACTIONS}), got {masks.shape}")
+        for name, part in (("views", views), ("vectors", vectors)):
+            if part is not None and len(part) != len(seats):
+                raise ValueError(f"{name}: {len(part)} rows for {len(seats)} seats")
+        for array in (seats, masks, vectors):
+            if array is not None:
+                array.flags.writeable = False
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "masks", masks)
+        object.__setattr__(self, "views", views)
+        object.__setattr__(self, "vectors", vectors)
+        object.__setattr__(self, "_built", {})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ObservationBatch is read-only: cannot set {name!r}")
+
+    @classmethod
+    def of(cls, observations: Sequence[Observation]) -> ObservationBatch:
+        """``observations`` as a batch (itself when it is one): their masks, views and vectors stacked."""
+        if isinstance(observations, ObservationBatch):
+            return observations
+        from razz_env.engine.seat_views import SeatViews
+
+        observations = list(observations)
+        seats = np.array([o.seat for o in observations], dtype=np.int64)
+        masks = (np.stack([o.action_mask for o in observations]) if observations
+                 else np.zeros((0, NUM_ACTIONS), dtype=np.int8))
+        views = vectors = None
+        if observations and all(o._view is not None for o in observations):
+            views = SeatViews.from_views([o._view for o in observations])
+        if observations and all(o._vector is not None for o in observations):
+            vectors = np.stack([o._vector for o in observations])
+        return cls(seats, masks, views, vectors)
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    def __getitem__(self, index: int) -> Observation:  # type: ignore[override]
+        if not isinstance(index, (int, np.integer)):
+            raise TypeError(f"ObservationBatch indices are integers, got {type(index).__name__}")
+        i = int(index) + (len(self) if index < 0 else 0)
+        if not 0 <= i < len(self):
+            raise IndexError(f"observation {index} of {len(self)}")
+        built = self._built.get(i)
+        if built is None:
+            built = self._built[i] = Observation(
+                int(self.seats[i]), self.masks[i], None if self.views is None else self.views.view(i),
+                None if self.vectors is None else self.vectors[i])
+        return built
+
+    def __repr__(self) -> str:
+        parts = [p for p in OBSERVATION_PARTS if getattr(self, f"{p}s") is not None]
+        return f"ObservationBatch({len(self)} decisions, parts={parts})"
 
 
 def observe(hand: HandState, seat: int, *, view: bool = True, encoder: TableEncoder | None = None,
@@ -275,7 +346,8 @@ def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.
     if not observations:
         return np.zeros((0, NUM_ACTIONS))
     if declared.acts_in_batch:
-        probabilities = np.asarray(agent.action_probabilities_batch(observations), dtype=np.float64)
+        probabilities = np.asarray(agent.action_probabilities_batch(ObservationBatch.of(observations)),
+                                   dtype=np.float64)
     else:
         probabilities = np.array([agent.action_probabilities(o) for o in observations],
                                  dtype=np.float64).reshape(len(observations), -1)
@@ -286,7 +358,8 @@ def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.
 
 
 def act_batch(agent: Agent, observations: Sequence[Observation]) -> list[int]:
-    """Many decisions at once: uses ``agent.act_batch`` when it declares it acts in batch (one network pass)."""
+    """Many decisions at once: ``agent.act_batch`` on them as an :class:`ObservationBatch` when it declares it
+    acts in batch (array code over every decision), else ``agent.act`` one observation at a time."""
     if declaration_of(agent).acts_in_batch:
-        return list(agent.act_batch(observations))
+        return list(agent.act_batch(ObservationBatch.of(observations)))
     return [agent.act(obs) for obs in observations]

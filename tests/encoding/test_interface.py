@@ -221,3 +221,50 @@ def test_seating_problem_reads_the_declared_tables() -> None:
 
 def test_action_probabilities_of_no_observations_is_an_empty_table() -> None:
     assert action_probabilities(make_agent("random"), []).shape == (0, 5)
+
+
+def test_observation_batch_stacks_and_reads_back() -> None:
+    from razz_env.encoding import make_encoder
+    from razz_env.encoding.interface import ObservationBatch, observe
+    from razz_env.engine.config import HandConfig
+    from razz_env.engine.state import HandState
+
+    config = HandConfig.create("razz", num_seats=3)
+    encoder = make_encoder("flat", config)
+    hands = [HandState(config, seed=s) for s in range(5)]
+    observations = [observe(h, h.actor, encoder=encoder) for h in hands]
+    batch = ObservationBatch.of(observations)
+    assert ObservationBatch.of(batch) is batch
+    assert len(batch) == 5 and batch.masks.shape == (5, 5) and batch.vectors.shape == (5, encoder.size)
+    assert batch.seats.tolist() == [h.actor for h in hands]
+    for i, obs in enumerate(observations):
+        assert batch[i].view == obs.view and (batch[i].vector == obs.vector).all()
+        assert (batch[i].action_mask == obs.action_mask).all()
+    assert batch[-1].seat == hands[-1].actor
+    with pytest.raises(IndexError):
+        batch[5]
+    with pytest.raises(AttributeError, match="read-only"):
+        batch.masks = None
+    with pytest.raises(ValueError):
+        batch.masks[0, 0] = 1
+
+
+def test_act_batch_hands_an_observation_batch_to_batch_agents() -> None:
+    from razz_env.encoding.interface import Declaration, ObservationBatch, act_batch, observe
+    from razz_env.engine.config import HandConfig
+    from razz_env.engine.state import HandState
+
+    seen = []
+
+    class Recorder:
+        name = "recorder"
+        declaration = Declaration(acts_in_batch=True)
+
+        def act_batch(self, observations):
+            seen.append(observations)
+            return observations.masks.argmax(axis=1).tolist()
+
+    hands = [HandState(HandConfig.create("razz"), seed=s) for s in range(3)]
+    ids = act_batch(Recorder(), [observe(h, h.actor) for h in hands])
+    assert isinstance(seen[0], ObservationBatch) and seen[0].views is not None
+    assert ids == [int(np.flatnonzero(observe(h, h.actor).action_mask)[0]) for h in hands]
