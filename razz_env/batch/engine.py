@@ -35,6 +35,7 @@ from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_int
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.seat_views import NO_CARD, SeatViews
 
 try:
     from razz_env.batch import kernels as _k
@@ -50,6 +51,13 @@ _LEGAL_SETS = (
     (Action.FOLD, Action.CHECK, Action.BET, Action.BET_BIG), (),
 )
 """The scalar engine's legal sets, indexed by the kernels' legal codes (``kernels.L_*``)."""
+
+
+_LEGAL_ACTIONS = np.zeros((len(_LEGAL_SETS), len(Action)), dtype=bool)
+for _code, _legal in enumerate(_LEGAL_SETS):
+    _LEGAL_ACTIONS[_code, list(_legal)] = True
+_FIRST_VIEW_SLOTS = 16
+"""Decisions kept per street at first when an engine keeps views (doubled whenever a street fills them)."""
 
 
 def _action_tables(allow_open_fold: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -106,7 +114,8 @@ class BatchEngine:
     ``config.stacks``). ``encoder``: a table encoder of ``config`` (``FlatEncoder``, ``RanksEncoder``, any
     ``max_players``/``history_slots``, or their padded twins ``"flat8"``/``"ranks8"``) for :meth:`observe`.
     ``decks``: the first hand's deck per table, shape (T, deck size) (default: drawn from each table's stream).
-    ``allow_open_fold``: as the environments' option.
+    ``allow_open_fold``: as the environments' option. ``views``: keep every decision of each hand, so that
+:meth:`seat_views` can give the acting seats' views (the history of a view is the whole hand's).
     Arrays (read-only views, updated in place by :meth:`step`): ``actor``, ``masks``, ``street``,
     ``cards`` (T, S, cards a seat) with ``num_cards``, ``community`` (-1: none), ``stacks``, ``bets``,
     ``contributed``, ``folded``, ``decks``, ``bring_in_seat``, ``level``.
@@ -115,7 +124,7 @@ class BatchEngine:
     def __init__(self, config: HandConfig, num_tables: int, *, seed: int | None = None,
                  stacks: np.ndarray | Sequence[Sequence[int]] | None = None,
                  decks: np.ndarray | Sequence[Sequence[int]] | None = None, allow_open_fold: bool = False,
-                 encoder: TableEncoder | None = None) -> None:
+                 encoder: TableEncoder | None = None, views: bool = False) -> None:
         if not isinstance(config, HandConfig):
             raise ConfigError(f"config: expected a HandConfig, got {shown(config)}")
         num_tables = as_int("num_tables", num_tables, 1)
@@ -152,6 +161,7 @@ class BatchEngine:
         self._work = _k.new_work()
         self._result = StepResult(self._payoffs, self._finished)
         self._inv_big_bet = 1.0 / config.big_bet
+        self.keeps_views = bool(views)
         self._setup_encoder(encoder)
         self.reset(decks=decks)
 
@@ -175,6 +185,8 @@ class BatchEngine:
                                      + [encoder.card_width, encoder.seats, encoder.history_slots], dtype=np.int64)
             self._card_index = np.array(encoder.card_index, dtype=np.int64)
             slots = encoder.history_slots
+        if self.keeps_views:
+            slots = max(slots, _FIRST_VIEW_SLOTS)
         streets = len(self.config.variant.streets)
         # int32 halves the history's memory (a step at thousands of tables is bound by memory traffic) and holds
         # any chip amount a table's stacks allow; int64 only for stacks beyond it
@@ -259,11 +271,70 @@ class BatchEngine:
                              self._id_to_engine, self._masks, self._mask_table, self._payoffs, self._finished,
                              self._history, self._counts, self._work, observe, self._offsets, self._card_index,
                              self._inv_big_bet, vectors)
+        self.make_history_room()
         if bad >= 0:
             legal = ", ".join(str(i) for i in np.flatnonzero(self._masks[bad]))
             raise ValueError(f"actions[{bad}]: id {int(array[bad])} is not legal for seat {int(self.actor[bad])} "
                              f"at table {bad}; legal ids: {legal}")
         return self._result
+
+    def make_history_room(self) -> None:
+        """With ``views``, double the decisions kept per street once a street fills them, before any is lost
+        (a step adds at most one decision per table); every path that steps tables calls it."""
+        if self.keeps_views and self._counts.max(initial=0) >= self._history.shape[2]:
+            grown = np.zeros(self._history.shape[:2] + (2 * self._history.shape[2], 3), dtype=self._history.dtype)
+            grown[:, :, :self._history.shape[2]] = self._history
+            self._history = grown
+
+    def seat_views(self, tables: np.ndarray | Sequence[int] | None = None) -> SeatViews:
+        """The acting seat's view at each of ``tables`` (default: all), as :class:`SeatViews` rows in that order.
+
+        Built from the engine's arrays with every other seat's down cards and the undealt cards hidden; row
+        ``i`` read back (``.view(i)``) equals the scalar engine's view of that seat. Needs ``views=True``.
+        """
+        if not self.keeps_views:
+            raise ConfigError("seat_views: this engine keeps only the encoder's recent decisions; build it with "
+                              "views=True")
+        index = np.arange(self.num_tables) if tables is None else np.asarray(tables, dtype=np.int64)
+        tab, seat_arr = self._tab[index], self._seat[index]
+        rows, n = len(index), self.num_seats
+        actor = tab[:, _k.C_ACTOR]
+        up = self.config.variant.up_positions
+        cards = self._cards[index].copy()
+        position = np.arange(cards.shape[2])
+        visible = (position[None, None, :] < seat_arr[:, :, _k.S_NCARDS, None]) & (
+            ((position >= up.start) & (position < up.stop))[None, None, :]
+            | (np.arange(n)[None, :, None] == actor[:, None, None]))
+        cards[~visible] = NO_CARD
+        stacks, bets = seat_arr[:, :, _k.S_STACK], seat_arr[:, :, _k.S_BET]
+        folded = seat_arr[:, :, _k.S_FOLDED].astype(bool)
+        mine = np.arange(rows), actor
+        history, length = self._full_history(index)
+        return SeatViews(
+            variant=self.config.variant.name, num_seats=n, seat=actor.copy(), street=tab[:, _k.C_STREET],
+            cards=cards, community=tab[:, _k.C_COMMUNITY], stacks=stacks, bets=bets,
+            contributed=seat_arr[:, :, _k.S_CONTRIB], folded=folded, all_in=~folded & (stacks == 0),
+            pot=seat_arr[:, :, _k.S_CONTRIB].sum(axis=1), actor=actor.copy(),
+            to_call=np.minimum(tab[:, _k.C_LEVEL] - bets[mine], stacks[mine]), level=tab[:, _k.C_LEVEL],
+            bet_count=tab[:, _k.C_BET_COUNT], bet_size=tab[:, _k.C_INCREMENT],
+            bring_in_seat=tab[:, _k.C_BRING_SEAT], history=history, history_length=length,
+            legal=_LEGAL_ACTIONS[tab[:, _k.C_LEGAL]], is_over=tab[:, _k.C_OVER].astype(bool))
+
+    def _full_history(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, L, 4) every decision of each table's hand so far as (street, seat, action, amount), in order."""
+        counts = self._counts[index].astype(np.int64)
+        kept = self._history[index]
+        slots = kept.shape[2]
+        present = np.arange(slots)[None, None, :] < counts[:, :, None]
+        length = counts.sum(axis=1)
+        flat = present.reshape(len(index), -1)
+        order = np.argsort(~flat, axis=1, kind="stable")[:, :int(length.max(initial=0))]
+        streets = np.repeat(np.array(self.config.variant.street_numbers, dtype=np.int64), slots)
+        entries = np.concatenate([np.broadcast_to(streets[None, :, None], flat.shape + (1,)),
+                                  kept.reshape(len(index), -1, 3).astype(np.int64)], axis=2)
+        history = np.take_along_axis(entries, order[:, :, None], axis=1)
+        history[np.arange(history.shape[1])[None, :] >= length[:, None]] = -1
+        return history, length
 
     def _vectors(self, out: object) -> np.ndarray:
         """``out`` checked as the (T, encoder.size) float32 array the vectors go to (a new one for ``None``)."""

@@ -896,12 +896,13 @@ def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat
     buf[offsets[O_BET_SIZE]] = tab[t, C_INCREMENT] * inv_big_bet
     buf[offsets[O_BET_COUNT] + min(tab[t, C_BET_COUNT], BET_COUNT_BINS - 1)] = 1.0
     buf[offsets[O_BIG_OPEN]] = 1.0 if tab[t, C_BIG_OPEN] else 0.0
+    ring = history.shape[2]  # the slots kept per street: the encoder's, or more when full histories are kept
     for index in range(street_count):
         count = counts[t, index]
         shown = min(count, slots)
         if count > slots:
             buf[offsets[O_OVERFLOW] + index] = 1.0
-        slot = 0 if count <= slots else (count - slots) % slots  # the oldest decision shown
+        slot = (count - shown) % ring  # the oldest decision shown
         for k in range(shown):
             base = offsets[O_HISTORY] + (index * slots + k) * width
             relative = history[t, index, slot, 0] - seat
@@ -910,7 +911,7 @@ def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat
             amount = history[t, index, slot, 2]
             if amount:
                 buf[base + seats + NUM_KINDS] = amount * inv_big_bet
-            slot = slot + 1 if slot + 1 < slots else 0
+            slot = slot + 1 if slot + 1 < ring else 0
 
 
 # ---------------------------------------------------------------- random play

@@ -91,6 +91,7 @@ def _step_tables(engine: Any, tables: np.ndarray, actions: np.ndarray) -> None:
     _STEPPER[0](tables, actions, e._p, e._bets_by_street, e._next_street, e._starting, e._tab, e._seat, e._cards,
                 e._deck, e._used, e._rng, e._variant_cards, e._id_to_engine, e._masks, e._mask_table, e._payoffs,
                 e._finished, e._history, e._counts)
+    e.make_history_room()
 
 
 class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):

@@ -32,9 +32,11 @@ class Played(NamedTuple):
 
 
 def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: bool = False,
-         fold_weight: float = 1.0, encoding: str = "flat") -> Played:
+         fold_weight: float = 1.0, encoding: str = "flat", views: bool = False) -> Played:
     """Play until ``hands`` hands have ended; ``AssertionError`` at the first difference. Actions are drawn
-    uniformly from the legal ids, a fold with ``fold_weight`` times the others' weight (low: more showdowns)."""
+    uniformly from the legal ids, a fold with ``fold_weight`` times the others' weight (low: more showdowns).
+    With ``views``, every table's ``seat_views()`` row must also equal the scalar view of its acting seat and
+    hold no card hidden from that seat."""
     rng = np.random.default_rng(seed)
     n = config.num_seats
     stacks = None
@@ -43,7 +45,7 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
         stacks = rng.integers(low, low + 4 * config.big_bet, size=(tables, n))
         stacks[rng.random((tables, n)) < 0.4] = max(config.stacks)
     encoder = make_encoder(encoding, config)
-    engine = BatchEngine(config, tables, seed=seed, stacks=stacks, encoder=encoder)
+    engine = BatchEngine(config, tables, seed=seed, stacks=stacks, encoder=encoder, views=views)
     starting = engine._starting
     table_configs = [dataclasses.replace(config, stacks=tuple(int(s) for s in starting[t])) for t in range(tables)]
     action_table = ActionTable()
@@ -56,6 +58,7 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
         masks = engine.masks
         vectors = fused if stepped_with_vectors else engine.observe()
         overflows += int(vectors[:, overflow_flags].any(axis=1).sum())
+        seat_views = engine.seat_views() if views else None
         weights = np.cumsum(masks * np.array([fold_weight, 1, 1, 1, 1]), axis=1)
         actions = (weights < rng.random((tables, 1)) * weights[:, -1:]).sum(axis=1)
         for t, hand in enumerate(scalar):
@@ -68,6 +71,11 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
             assert engine.bets[t].tolist() == hand.bets, where
             expected = encoder.encode(hand, hand.actor)
             assert np.array_equal(vectors[t], expected), f"{where}: vector differs at {vectors[t] != expected}"
+            if seat_views is not None:
+                assert seat_views.view(t) == hand.view(hand.actor), where
+                hidden = {c for s in range(n) if s != hand.actor for c in hand.down_cards(s)}
+                hidden |= set(engine.decks[t].tolist()) - {c for s in range(n) for c in hand.cards[s]}
+                assert not hidden & set(seat_views.cards[t].ravel().tolist()), where
         stepped_with_vectors = bool(rng.random() < 0.5)  # half the steps write the next vectors themselves
         result = engine.step(actions, out=fused) if stepped_with_vectors else engine.step(actions)
         decisions += tables

@@ -41,6 +41,39 @@ def test_padded_encodings_match_the_encoder(encoding, variant, seats):
     assert played.hands >= 60
 
 
+@pytest.mark.parametrize(("variant", "seats", "options"), CASES, ids=[f"{v}-{s}" for v, s, _ in CASES])
+def test_seat_views_match_the_scalar_views(variant, seats, options):
+    """``seat_views()`` rows read back as the scalar engine's views, with no hidden card in them."""
+    played = play(config_for(variant, seats, options), tables=8, hands=40, seed=seats, short_stacks=seats == 3,
+                  views=True)
+    assert played.hands >= 40
+
+
+def test_seat_views_keep_whole_raising_wars():
+    """A raising war past a street's first slots grows the kept history: every decision stays in the views."""
+    config = HandConfig.create("razz", num_seats=2, raise_cap=0, stacks=400)
+    engine = BatchEngine(config, 2, seed=4, views=True)
+    hands = [HandState(config, deck=engine.decks[t].tolist()) for t in range(2)]
+    longest = 0
+    while not any(hand.is_over for hand in hands):
+        views = engine.seat_views()
+        for t, hand in enumerate(hands):
+            assert views.view(t) == hand.view(hand.actor)
+        longest = max(longest, int(views.history_length.max()))
+        actions = engine.masks[:, ::-1].argmax(axis=1)
+        actions = engine.masks.shape[1] - 1 - actions  # the most aggressive legal id: raise until all in
+        engine.step(actions)
+        for t, hand in enumerate(hands):
+            hand.act(engine_action(int(actions[t]), hand))
+    assert longest > 64
+
+
+def test_seat_views_need_the_option():
+    engine = BatchEngine(HandConfig.create("razz"), 2, seed=1)
+    with pytest.raises(ConfigError, match="views=True"):
+        engine.seat_views()
+
+
 def test_community_card_hands_are_compared():
     """Stud at eight seats runs the deck short when five or more reach 7th street: those hands are covered."""
     played = play(HandConfig.create("stud", num_seats=8), tables=64, hands=300, seed=3,
