@@ -532,9 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--config", required=True, help="training YAML, e.g. configs/train_ppo_razz.yaml")
     train.add_argument("--steps", type=int, help="override total_timesteps")
     train.add_argument("--n-envs", type=int, dest="n_envs", help="override n_envs: environments stepped together")
-    train.add_argument("--vec-env", choices=["dummy", "subproc", "batch"], dest="vec_env",
-                       help="override vec_env: one process (dummy), one per environment (subproc) or the tables "
-                            "of the batched engine (batch; needs the batch extra)")
+    train.add_argument("--vec-env", choices=["auto", "dummy", "subproc", "batch"], dest="vec_env",
+                       help="override vec_env: one process (dummy), one per environment (subproc), the tables "
+                            "of the batched engine (batch; needs the batch extra) or batch when the pool allows (auto)")
     train.add_argument("--max-minutes", type=float, dest="max_minutes", help="stop after this wall-clock time")
     train.add_argument("--seed", type=int, help="override seed (0 to 2**32 - 1)")
     train.add_argument("--output", help="run folder (default runs/<config name>)")

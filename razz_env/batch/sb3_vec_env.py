@@ -22,43 +22,69 @@ __all__ = ["BatchSB3VecEnv"]
 class BatchSB3VecEnv(VecEnv):
     """:class:`BatchSingleAgentVecEnv` as a Stable-Baselines3 ``VecEnv`` with ``action_masks()``.
 
-    Takes the same arguments. ``env_method("action_masks")`` and ``get_attr("action_masks")`` answer per
-    table, as sb3-contrib's ``MaskablePPO`` asks them.
+    Takes the same arguments, or (:meth:`of_parts`) several batched envs of one observation layout, one per
+    table size, whose tables follow one another. ``env_method("action_masks")`` and
+    ``get_attr("action_masks")`` answer per table, as sb3-contrib's ``MaskablePPO`` asks them.
     """
 
     def __init__(self, num_envs: int, opponents: Any = None, seat: int | str = "random", *, controls: Any = None,
                  **options: Any) -> None:
-        self.venv = BatchSingleAgentVecEnv(num_envs, opponents, seat, **options)
+        self._setup([BatchSingleAgentVecEnv(num_envs, opponents, seat, **options)], controls)
+
+    @classmethod
+    def of_parts(cls, parts: list[BatchSingleAgentVecEnv], controls: Any = None) -> BatchSB3VecEnv:
+        """One VecEnv over the tables of ``parts`` in order (e.g. one part per table size, padded encodings)."""
+        spaces = {(part.single_observation_space.shape, part.encoder.name) for part in parts}
+        if len(spaces) != 1:
+            raise ValueError(f"parts: expected one observation layout (a padded encoding for mixed table sizes), "
+                             f"got {sorted(spaces)}")
+        env = cls.__new__(cls)
+        env._setup(list(parts), controls)
+        return env
+
+    def _setup(self, parts: list[BatchSingleAgentVecEnv], controls: Any) -> None:
+        self.parts = parts
+        self.venv = parts[0]
         self.controls = controls
-        super().__init__(self.venv.num_envs, self.venv.single_observation_space, self.venv.single_action_space)
+        self._bounds = np.cumsum([0] + [part.num_envs for part in parts])
+        super().__init__(int(self._bounds[-1]), self.venv.single_observation_space, self.venv.single_action_space)
         self._actions: np.ndarray | None = None
 
     def set_opponents(self, opponents: Any) -> None:
         """Seat new opponents from the next step on (see :meth:`BatchSingleAgentVecEnv.set_opponents`)."""
-        self.venv.set_opponents(opponents)
+        for part in self.parts:
+            part.set_opponents(opponents)
 
     def reset(self) -> np.ndarray:
         seed = self._seeds[0] if self._seeds else None
         self._reset_seeds()
-        obs, _ = self.venv.reset(seed=seed)
-        return obs
+        return np.concatenate([part.reset(seed=None if seed is None else seed + k)[0]
+                               for k, part in enumerate(self.parts)])
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions).reshape(self.num_envs)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
-        obs, rewards, terminated, _, infos = self.venv.step(self._actions)
-        out = [{} for _ in range(self.num_envs)]
-        for t in np.flatnonzero(terminated).tolist():
-            out[t] = {"terminal_observation": infos["final_obs"][t], "TimeLimit.truncated": False}
-        return obs, rewards.astype(np.float32), terminated, out
+        observations, rewards, dones, out = [], [], [], []
+        for k, part in enumerate(self.parts):
+            obs, reward, terminated, _, infos = part.step(self._actions[self._bounds[k]:self._bounds[k + 1]])
+            observations.append(obs)
+            rewards.append(reward)
+            dones.append(terminated)
+            finished = [{} for _ in range(part.num_envs)]
+            for t in np.flatnonzero(terminated).tolist():
+                finished[t] = {"terminal_observation": infos["final_obs"][t], "TimeLimit.truncated": False}
+            out.extend(finished)
+        return (np.concatenate(observations), np.concatenate(rewards).astype(np.float32), np.concatenate(dones),
+                out)
 
     def action_masks(self) -> np.ndarray:
-        """(T, 5) int8 masks of the learner at every table."""
-        return self.venv.action_masks().astype(bool)
+        """(T, 5) masks of the learner at every table."""
+        return np.concatenate([part.action_masks() for part in self.parts]).astype(bool)
 
     def close(self) -> None:
-        self.venv.engine = None
+        for part in self.parts:
+            part.engine = None
 
     def _indices(self, indices: Any) -> list[int]:
         if indices is None:

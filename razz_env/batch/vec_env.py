@@ -14,9 +14,11 @@ pass for a learned one), repeated until the learner is to act everywhere.
   Algorithms that bootstrap only on truncation (SB3, never truncated here) do not read it.
 * ``infos["action_mask"]`` (T, 5) and :meth:`action_masks` give the learner's masks; ``infos["seat"]`` its seats.
 * ``opponents``: ``None`` (uniform random legal ids from the env's seeded generator), one agent for every
-  other seat, or a list, one per other seat clockwise from the learner. Opponents get observations with
-  the mask and the vector only (the batched engine builds no ``SeatView``): an agent that reads the view,
-  or reads another encoding than the env's (one that names none reads ``"flat"``), is refused. Each
+  other seat, or a list, one per other seat clockwise from the learner. Opponents get an
+  :class:`~razz_env.encoding.interface.ObservationBatch` with the parts they read: the masks, the seat views
+  as arrays (kept when ``views`` is true: by default when a listed opponent reads them; pass ``views=True``
+  for an ``opponent_sampler`` that draws such agents) and the env's vectors; an agent that reads another
+  encoding than the env's (one that names none reads ``"flat"``) is refused. Each
   opponent's ``reset`` is called once per seat it takes when it is seated, not every hand, so it must not
   keep per-hand state.
 * Hands that end before the learner's first decision (short stacks) are skipped, as in the scalar env.
@@ -36,7 +38,7 @@ from gymnasium.vector.utils import batch_space
 
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import BRING_IN, CHECK_CALL, FOLD, NUM_ACTIONS
-from razz_env.encoding.interface import Observation, act_batch, declaration_of
+from razz_env.encoding.interface import ObservationBatch, act_batch, declaration_of
 from razz_env.engine.checks import as_index
 from razz_env.engine.table import Table
 from razz_env.envs.common import env_table, reset_seed
@@ -103,7 +105,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
                  opponent_sampler: Callable[[], Any] | None = None, illegal_action: str = "raise",
                  allow_open_fold: bool = False, encoding: str = DEFAULT_ENCODING,
                  max_players: int | None = None, history_slots: int | None = None, seed: int | None = None,
-                 table: Table | None = None, **table_options: Any) -> None:
+                 views: bool | None = None, table: Table | None = None, **table_options: Any) -> None:
         self.table = env_table(table, **table_options)
         self.config = config = self.table.hand_config()
         self.num_envs = as_index(num_envs)
@@ -131,6 +133,10 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         self._big_bet = config.big_bet
         self._seed = seed
         self._opponents: list[Any] | None = None
+        self.views = bool(views)
+        if views is None and opponents is not None:
+            self.views = any("view" in declaration_of(agent).observes
+                             for agent in opponents_per_seat(opponents, self.config))
         self.set_opponents(opponents)
         self.opponent_sampler = opponent_sampler
         self._sampled: list[Any] = []
@@ -161,12 +167,12 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         self._check_batched(agent)
 
     def _check_batched(self, agent: Any) -> None:
-        """``ValueError`` if ``agent`` (an agent that accepts the table) reads what the batched engine does not
-        build: the view, or another encoding than the env's."""
+        """``ValueError`` if ``agent`` (an agent that accepts the table) reads what this env does not build: the
+        view when it keeps none, or another encoding than the env's."""
         declared = declaration_of(agent)
-        if "view" in declared.observes:
-            raise ValueError(f"opponents: {agent.name!r} reads the view; the batched env gives opponents the mask "
-                             "and the vector only (use SingleAgentEnv, or an agent declaring observes=('vector',))")
+        if "view" in declared.observes and not self.views:
+            raise ValueError(f"opponents: {agent.name!r} reads the view; this env keeps no seat views "
+                             "(pass views=True)")
         wanted = declared.encoding
         if wanted is not None and wanted != self.encoder.name:
             raise ValueError(f"opponents: {agent.name!r} reads the {wanted!r} encoding; this env encodes "
@@ -208,7 +214,10 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
             agent = agents[k]
             groups.setdefault(id(agent), (agent, []))[1].append(i)
         for agent, rows in groups.values():
-            observations = [Observation(int(actors[i]), masks[i].copy(), None, vectors[i]) for i in rows]
+            observes = declaration_of(agent).observes
+            observations = ObservationBatch(actors[rows], masks[rows],
+                                            engine.seat_views(tables[rows]) if "view" in observes else None,
+                                            vectors[rows] if "vector" in observes else None)
             answers = np.asarray(act_batch(agent, observations))
             if answers.shape != (len(rows),) or answers.dtype.kind not in "iu":
                 raise ValueError(f"opponent {agent.name!r}: expected {len(rows)} integer ids, "
@@ -275,7 +284,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         elif self.engine is not None:
             self._seed = int(self._rng.integers(2**63))
         self.engine = _batch_engine()(self.config, self.num_envs, seed=self._seed, encoder=self.encoder,
-                                      allow_open_fold=self.allow_open_fold)
+                                      allow_open_fold=self.allow_open_fold, views=self.views)
         self._draw_seats(np.arange(self.num_envs))
         rewards = np.zeros(self.num_envs)
         skipped = self._play_opponents(rewards, np.zeros(self.num_envs, dtype=bool))

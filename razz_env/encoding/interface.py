@@ -115,6 +115,9 @@ class ObservationBatch(Sequence[Observation]):
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ObservationBatch is read-only: cannot set {name!r}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return ObservationBatch, (self.seats, self.masks, self.views, self.vectors)
+
     @classmethod
     def of(cls, observations: Sequence[Observation]) -> ObservationBatch:
         """``observations`` as a batch (itself when it is one): their masks, views and vectors stacked."""

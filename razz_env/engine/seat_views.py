@@ -84,6 +84,9 @@ class SeatViews:
     def __len__(self) -> int:
         return len(self.seat)
 
+    def __reduce__(self) -> tuple[type[SeatViews], tuple]:
+        return SeatViews, tuple(getattr(self, f.name) for f in fields(self))
+
     # ------------------------------------------------------------------ derived arrays
 
     @property

@@ -9,10 +9,11 @@ table. A broken agent (raises, exceeds its time, picks an illegal action or trie
 exit) ends the task with an error record instead of an exception; an agent's
 ``counters()`` (LBR's off-policy actions, say) are recorded with the block's sums.
 
-When every agent of the lineup can act in batch (it reads masks and vectors, no
-seat view: :func:`batch_problem`), the block is played on the batched engine
-(:func:`play_deals_batched`, ``config.engine``: ``auto``, ``scalar`` or ``batch``),
-with the same decks, the same calls to each agent and the same results.
+When the batched engine can play the lineup (:func:`batch_problem`) and no agent reads
+the seat view one decision at a time (:func:`one_at_a_time`), the block is played on it
+(:func:`play_deals_batched`, ``config.engine``: ``auto``, ``scalar`` or ``batch``): each agent
+gets one :class:`~razz_env.encoding.interface.ObservationBatch` per step for every table where it
+acts, with the same decks, the same decisions and the same results as the scalar engine.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS, mask_for, to_engine
-from razz_env.encoding.interface import Agent, Observation, Observer, act_batch, declaration_of
+from razz_env.encoding.interface import Agent, Observation, ObservationBatch, Observer, act_batch, declaration_of
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.errors import ConfigError
@@ -366,8 +367,9 @@ def play_deals(
 def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | None:
     """Why ``players`` cannot play ``hand_config`` on the batched engine, or None when they can.
 
-    The batched engine (:mod:`razz_env.batch`, numba) gives each decision its mask and one encoding's vectors,
-    never a seat view, and needs two seats with more than the ante (else a hand ends before any decision).
+    The batched engine (:mod:`razz_env.batch`, numba) gives each decision its mask, the seat views as arrays
+    (:class:`~razz_env.engine.seat_views.SeatViews`) and one encoding's vectors, and needs two seats with more
+    than the ante (else a hand ends before any decision).
     """
     from razz_env.encoding import BATCHED_ENCODERS, make_encoder
 
@@ -377,8 +379,6 @@ def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | No
             declared = declaration_of(player)
         except ValueError as err:
             return str(err)
-        if "view" in declared.observes:
-            return f"agent {player.name!r} reads the seat view; the batched engine gives masks and vectors only"
         if declared.encoding is not None:
             encodings.add(declared.encoding)
     if len(encodings) > 1:
@@ -400,6 +400,17 @@ def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | No
     except ImportError:
         return "the batched engine needs numba: pip install 'razz-env[batch]'"
     return None
+
+
+def one_at_a_time(players: Sequence[Agent]) -> list[str]:
+    """The players that read the seat view one decision at a time (no ``act_batch``): ``engine: auto`` seats
+    a lineup holding one on the scalar engine, whose views cost no more than one built from arrays."""
+    slow = []
+    for player in players:
+        declared = declaration_of(player)
+        if "view" in declared.observes and not declared.acts_in_batch:
+            slow.append(player.name)
+    return slow
 
 
 def play_deals_batched(
@@ -432,7 +443,7 @@ def play_deals_batched(
     if not dealt:
         return []
     encoder = next((o.encoder for o in observers if o.encoder is not None), None)
-    engine = BatchEngine(hand_config, len(dealt), seed=0, encoder=encoder,
+    engine = BatchEngine(hand_config, len(dealt), seed=0, encoder=encoder, views=any(o.view for o in observers),
                          decks=np.array([deck for _, deck, _ in dealt], dtype=np.int64))
     positions = np.array([rotation for _, _, rotation in dealt], dtype=np.int64).reshape(len(dealt), seats)
     payoffs = np.zeros((len(dealt), seats), dtype=np.int64)
@@ -451,13 +462,13 @@ def play_deals_batched(
             group = rows[acting == position]
             group_masks = masks[group]
             group_masks.flags.writeable = False
-            group_vectors = vectors[group] if observers[position].encoder is not None else None
-            group_seats = actor[group].tolist()
-            observations = [Observation(seat, group_masks[i],
-                                        vector=None if group_vectors is None else group_vectors[i])
-                            for i, seat in enumerate(group_seats)]
+            observer = observers[position]
+            group_seats = actor[group]
+            observations = ObservationBatch(group_seats, group_masks,
+                                            engine.seat_views(group) if observer.view else None,
+                                            vectors[group] if observer.encoder is not None else None)
             ids = _ask(players[position], position, observations, timeout)
-            actions[group] = _checked_ids(position, group_seats, ids, group_masks)
+            actions[group] = _checked_ids(position, group_seats.tolist(), ids, group_masks)
         result = engine.step(actions, out=vectors)
         if records:
             taken.append(actions.astype(np.int8))
@@ -494,12 +505,13 @@ def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks:
 
 def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig,
           task: Task) -> list[_Table] | list[_BatchTable]:
-    """The task's tables: on the batched engine when ``config.engine`` allows it and the agents can act in batch."""
+    """The task's tables: on the batched engine when ``config.engine`` allows it (``auto``: when no agent reads the
+    seat view one decision at a time)."""
     args = (players, hand_config, task.deals, task.seed, config.duplicate, config.decision_timeout,
             task.block * config.block_deals)
     if config.engine != "scalar":
         problem = batch_problem(players, hand_config)
-        if problem is None:
+        if problem is None and (config.engine == "batch" or not one_at_a_time(players)):
             return play_deals_batched(*args, records=config.records)
         if config.engine == "batch":
             raise ConfigError(f"engine: batch: {problem}")

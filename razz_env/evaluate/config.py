@@ -236,9 +236,10 @@ class TournamentConfig:
     table, seats rotated). ``deals``: deals per pairing (or per table); with
     ``duplicate`` each deal is replayed once per seat permutation so card luck cancels.
     ``block_deals``: deals per unit of work (one result line, one resume point).
-    ``engine``: ``auto`` plays a lineup on the batched engine (:mod:`razz_env.batch`) when every agent in it
-    can act in batch (it reads no seat view), else on the scalar one; ``scalar`` always on the scalar one;
-    ``batch`` refuses a lineup that cannot. The results are the same either way.
+    ``engine``: ``auto`` plays a lineup on the batched engine (:mod:`razz_env.batch`) unless an agent in it reads
+    the seat view one decision at a time (no ``act_batch``), then on the scalar one; ``scalar`` always on the
+    scalar one; ``batch`` always on the batched one (refusing a lineup it cannot play). The results are the same
+    either way.
     The table options are those of :class:`~razz_env.engine.table.Table`, but the seats, which the format sets:
     ``stacks`` (default 1000), ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``street_bets``, ``raise_cap``
     (``0`` is no cap), ``heads_up_uncapped``, ``open_pair_big_bet``; left out, the variant's (1/2/5/10 cap 4 in the

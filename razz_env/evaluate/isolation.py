@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from razz_env.encoding.interface import Observation, act_batch, declaration_of
+from razz_env.encoding.interface import Observation, ObservationBatch, act_batch, declaration_of
 
 START_SECONDS = 120.0
 
@@ -73,9 +73,8 @@ class IsolatedAgent:
         return self.act_batch([observation])[0]
 
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
-        """The agent's ids for ``observations``, which travel as their parts (no hand goes with them)."""
-        parts = [(o.seat, o.action_mask, o._view, o._vector) for o in observations]
-        return self._ask(("act", parts))
+        """The agent's ids for ``observations``, which travel as one batch of arrays (no hand goes with them)."""
+        return self._ask(("act", ObservationBatch.of(observations)))
 
     def close(self) -> None:
         """Kill the agent's process (it holds nothing worth a goodbye)."""
@@ -113,8 +112,7 @@ def _serve(requests: Connection, replies: Connection) -> None:
             elif message[0] == "reset":
                 reply = agent.reset(*message[1:])
             else:
-                observations = [Observation(seat, mask, view, vector) for seat, mask, view, vector in message[1]]
-                reply = [int(i) for i in act_batch(agent, observations)]
+                reply = [int(i) for i in act_batch(agent, message[1])]
             answer = ("ok", reply)
         except Exception as err:  # noqa: BLE001 - the agent's error goes back to the harness, which names it
             answer = ("error", f"{type(err).__name__}: {' '.join(str(err).split())}")

@@ -79,7 +79,7 @@ def _check_batch(config: TournamentConfig, agents: list[Any]) -> None:
         if problem is not None:
             names = " vs ".join(config.labels[index] for index in lineup)
             raise ConfigError(f"engine: batch cannot play {names}: {problem}; use engine 'auto' (the batched engine "
-                              f"where every agent can act in batch, the scalar one elsewhere) or 'scalar'")
+                              f"where it can play the lineup, the scalar one elsewhere) or 'scalar'")
 
 
 def load_results(config: TournamentConfig) -> dict[str, dict[str, Any]]:

@@ -25,7 +25,7 @@ from razz_env.engine.settings import checked_fields, read_settings_file, with_ov
 from razz_env.engine.table import TABLE_KEYS, Table
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
-VEC_ENVS = ("dummy", "subproc", "batch")
+VEC_ENVS = ("auto", "dummy", "subproc", "batch")
 INIT_MODEL_KEYS = ("path", "sha256")
 WIDEN_FROM_KEYS = ("encoding", "num_seats")
 SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
@@ -268,8 +268,11 @@ class TrainConfig:
 
     ``num_seats`` is one table size, or a list of two or more (mixed table sizes, e.g. ``[2, 6]``): then
     environment ``i`` of the ``n_envs`` plays ``num_seats[i % len(num_seats)]`` seats (round-robin, so
-    ``n_envs`` must be a multiple of the number of sizes), the encoding must be a padded one (``flat8`` or
-    ``ranks8``: one observation layout for every size), and ``vec_env`` ``dummy`` or ``subproc``.
+    ``n_envs`` must be a multiple of the number of sizes; ``vec_env: batch`` plays them as one batched engine per
+    size, each size's tables one after another), and the encoding must be a padded one (``flat8`` or ``ranks8``:
+    one observation layout for every size).
+    ``vec_env``: ``auto`` (default: ``batch`` when every pool baseline acts in batch or reads no seat view, else
+    ``dummy``), ``dummy``, ``subproc`` or ``batch``.
 
     ``init_model`` (``{path, sha256}``) starts a new run from the weights and optimizer state of a model
     file instead of random ones (the steps still count from 0); the file is loaded only if its bytes match
@@ -296,7 +299,7 @@ class TrainConfig:
     encoding: str = "flat"
     total_timesteps: int = 1_000_000
     n_envs: int = 8
-    vec_env: str = "dummy"
+    vec_env: str = "auto"
     seed: int = 0
     net_arch: tuple[int, ...] = (256, 256)
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
@@ -382,9 +385,6 @@ class TrainConfig:
             if self.n_envs % sizes:
                 raise ConfigError(f"n_envs: expected a multiple of the {sizes} table sizes in num_seats (environment "
                                   f"i plays num_seats[i % {sizes}] seats), got {self.n_envs}")
-            if self.vec_env == "batch":
-                raise ConfigError("vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of "
-                                  "num_seats")
         for index, width in enumerate(self.net_arch):
             _require_positive_int(f"net_arch[{index}]", width)
         if self.max_minutes is not None and not (math.isfinite(self.max_minutes) and self.max_minutes > 0):

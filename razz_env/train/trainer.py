@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from razz_env.encoding.interface import declaration_of
 from razz_env.engine.errors import ConfigError
 from razz_env.train.config import TrainConfig
 from razz_env.train.pool import BatchPoolControls, OpponentPool, PoolWrapper
@@ -102,41 +103,66 @@ def _timed_vec_env(venv: Any) -> Any:
     return TimedVecEnv(venv)
 
 
+def vec_env_kind(config: TrainConfig) -> str:
+    """The vec_env ``config`` trains on: ``auto`` is ``batch`` when the batched engine is installed and every
+    baseline of the pool acts in batch or reads no seat view, else ``dummy``."""
+    if config.vec_env != "auto":
+        return config.vec_env
+    try:
+        import razz_env.batch  # noqa: F401 - only whether the extra is installed
+    except ImportError:
+        return "dummy"
+    from razz_env.agents.registry import make_agent
+
+    for spec in config.opponents.baselines:
+        declared = declaration_of(make_agent(spec, seed=0))
+        if "view" in declared.observes and not declared.acts_in_batch:
+            return "dummy"
+    return "batch"
+
+
 def build_vec_env(config: TrainConfig) -> Any:
     """``n_envs`` environments, in this process (``dummy``), in worker processes (``subproc``) or as the
-    tables of one batched engine (``batch``)."""
+    tables of batched engines (``batch``, one per table size); ``auto`` picks (:func:`vec_env_kind`)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    if config.vec_env == "batch":
+    kind = vec_env_kind(config)
+    if kind == "batch":
         return _timed_vec_env(build_batch_vec_env(config))
     fns = [make_env_fn(config, rank) for rank in range(config.n_envs)]
-    if config.vec_env == "subproc":
+    if kind == "subproc":
         return _timed_vec_env(SubprocVecEnv(fns, start_method="spawn"))
     return _timed_vec_env(DummyVecEnv(fns))
 
 
 def build_batch_vec_env(config: TrainConfig) -> Any:
-    """``n_envs`` tables of the batched engine, one opponent pool drawing the opponent of every hand.
+    """``n_envs`` tables of the batched engine (split evenly across the table sizes, one engine each), one opponent
+    pool drawing the opponent of every hand; seat views are kept when a baseline reads them.
 
-    ``ConfigError`` names a baseline the batched env cannot seat (one that reads the view, not the vector).
+    ``ConfigError`` names a baseline the batched env cannot seat (one that reads another encoding).
     """
     from stable_baselines3.common.vec_env import VecMonitor
 
     try:
         from razz_env.batch.sb3_vec_env import BatchSB3VecEnv
+        from razz_env.batch.vec_env import BatchSingleAgentVecEnv
     except ImportError as err:
         raise ConfigError(f"vec_env: 'batch' needs numba: pip install 'razz-env[batch]' ({err})") from None
     pool = OpponentPool(config.opponents, config.algorithm, config.encoding, config.seed * 1000)
     mode = "raise" if config.masks_natively else "check_fold"
-    venv = BatchSB3VecEnv(config.n_envs, opponent_sampler=pool, controls=BatchPoolControls(pool), illegal_action=mode,
-                          seed=config.seed * 1000, **config.env_kwargs())
+    views = any("view" in declaration_of(agent).observes for agent in pool.baselines)
+    tables = config.n_envs // len(config.seat_counts)
+    parts = [BatchSingleAgentVecEnv(tables, opponent_sampler=pool, illegal_action=mode, seed=config.seed * 1000 + k,
+                                    views=views, **config.env_kwargs(seats))
+             for k, seats in enumerate(config.seat_counts)]
     for index, agent in enumerate(pool.baselines):
-        try:
-            venv.venv.check_opponent(agent)
-        except ValueError as err:
-            raise ConfigError(f"opponents.baselines[{index}]: vec_env 'batch' cannot seat it ({err}); "
-                              "use vec_env 'dummy' or drop it from the pool") from None
-    return VecMonitor(venv)
+        for part in parts:
+            try:
+                part.check_opponent(agent)
+            except ValueError as err:
+                raise ConfigError(f"opponents.baselines[{index}]: vec_env 'batch' cannot seat it ({err}); "
+                                  "use vec_env 'dummy' or drop it from the pool") from None
+    return VecMonitor(BatchSB3VecEnv.of_parts(parts, controls=BatchPoolControls(pool)))
 
 
 def build_model(config: TrainConfig, venv: Any, tensorboard: str | None) -> Any:
@@ -556,7 +582,7 @@ def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: 
         "train_seconds": round(wall, 1), "steps_per_second": round(steps_done / wall, 1) if wall > 0 else None,
         "env_seconds": round(venv.env_seconds, 1),
         "env_share": round(venv.env_seconds / wall, 3) if wall > 0 else None,
-        "vec_env": config.vec_env, "n_envs": config.n_envs, "seat_counts": list(config.seat_counts),
+        "vec_env": vec_env_kind(config), "n_envs": config.n_envs, "seat_counts": list(config.seat_counts),
         "final_eval": final_eval,
         "opponent_draws": venv.env_method("opponent_counts"),
     }

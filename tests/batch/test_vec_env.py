@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -30,6 +32,28 @@ class VectorHashOpponent:
         return int(legal[int(np.dot(observation.vector, weights) * 1000) % len(legal)])
 
 
+class ViewHashOpponent:
+    """Deterministic, and its choice depends on the whole seat view: a view that differs changes the hand."""
+
+    name = "view-hash"
+    declaration = Declaration(observes=("view",), acts_in_batch=True)
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Stateless."""
+
+    def act(self, observation: Observation) -> int:
+        legal = np.flatnonzero(observation.action_mask)
+        digest = zlib.crc32(repr(observation.view).encode())
+        return int(legal[digest % len(legal)])
+
+    def act_batch(self, observations) -> list[int]:
+        return [self.act(o) for o in observations]
+
+
+def _opponent(kind: str, encoding: str | None) -> object:
+    return ViewHashOpponent() if kind == "view" else VectorHashOpponent(encoding)
+
+
 class CountingOpponent(VectorHashOpponent):
     """Counts its batched calls."""
 
@@ -54,9 +78,10 @@ CASES = [
 ]
 
 
-def _record(options: dict, seat: object, illegal_action: str, tables: int, steps: int, seed: int) -> list[dict]:
+def _record(options: dict, seat: object, illegal_action: str, tables: int, steps: int, seed: int,
+            opponent: str = "vector") -> list[dict]:
     """Play the batched env with random learner ids (some illegal when ``check_fold``); the finished episodes."""
-    env = BatchSingleAgentVecEnv(tables, VectorHashOpponent(options.get("encoding")), seat,
+    env = BatchSingleAgentVecEnv(tables, _opponent(opponent, options.get("encoding")), seat,
                                  illegal_action=illegal_action, seed=seed, **options)
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
@@ -88,11 +113,12 @@ def _record(options: dict, seat: object, illegal_action: str, tables: int, steps
 @pytest.mark.parametrize("options", CASES,
                          ids=lambda o: "-".join(str(o[k]) for k in ("variant", "num_seats", "encoding") if k in o))
 @pytest.mark.parametrize("seat, illegal_action", [("random", "raise"), (1, "check_fold")])
-def test_episodes_equal_the_scalar_env(options: dict, seat: object, illegal_action: str) -> None:
-    episodes = _record(options, seat, illegal_action, tables=16, steps=40, seed=7)
+@pytest.mark.parametrize("opponent", ["vector", "view"])
+def test_episodes_equal_the_scalar_env(options: dict, seat: object, illegal_action: str, opponent: str) -> None:
+    episodes = _record(options, seat, illegal_action, tables=16, steps=40, seed=7, opponent=opponent)
     assert len(episodes) >= 60
     for episode in episodes:
-        scalar = SingleAgentEnv(VectorHashOpponent(options.get("encoding")), seat=episode["seat"],
+        scalar = SingleAgentEnv(_opponent(opponent, options.get("encoding")), seat=episode["seat"],
                                 illegal_action=illegal_action, **options)
         obs, info = scalar.reset(options={"deck": episode["deck"].tolist()})
         for k, action in enumerate(episode["actions"]):
@@ -133,9 +159,10 @@ def test_illegal_id_raises_and_changes_nothing() -> None:
     np.testing.assert_array_equal(env.engine.observe(), obs)
 
 
-def test_refuses_view_readers_and_bad_arguments(folder: object) -> None:
-    with pytest.raises(ValueError, match="reads the view"):
-        BatchSingleAgentVecEnv(4, folder)
+def test_refuses_view_readers_without_views_and_bad_arguments(folder: object) -> None:
+    assert BatchSingleAgentVecEnv(4, folder).views
+    with pytest.raises(ValueError, match="reads the view; this env keeps no seat views"):
+        BatchSingleAgentVecEnv(4).set_opponents(folder)
     for encoding in ("ranks", "flat8"):  # a vector reader naming no encoding reads "flat", as in SingleAgentEnv
         with pytest.raises(ValueError, match=f"'vector-hash' reads the 'flat' encoding; this env encodes '{encoding}'"):
             BatchSingleAgentVecEnv(4, VectorHashOpponent(), encoding=encoding)

@@ -147,11 +147,25 @@ def test_no_deals_is_no_tables_on_both_paths():
     assert play_deals_batched(players, config, 0, "none") == play_deals(players, config, 0, "none") == []
 
 
+class ViewReader(RandomAgent):
+    """A seeded random agent that reads the seat view one decision at a time (no act_batch) and logs the views."""
+
+    declaration = Declaration(states_policy=True)
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.seen: list = []
+
+    def act(self, observation) -> int:
+        self.seen.append(observation.view)
+        return super().act(observation)
+
+
 def test_batch_problem_names_what_keeps_a_lineup_on_the_scalar_engine(monkeypatch):
     config = HandConfig.create("razz", num_seats=2)
     assert batch_problem([make_agent("random"), make_agent("calling_station")], config) is None
-    assert "'razz_heuristic' reads the seat view" in batch_problem([make_agent("random"),
-                                                                    make_agent("razz_heuristic")], config)
+    assert batch_problem([make_agent("random"), ViewReader(1)], config) is None
+    assert blocks.one_at_a_time([make_agent("random"), ViewReader(1)]) == [ViewReader.name]
     mixed = batch_problem([Recorder(1), Recorder(1, encoding="ranks")], config)
     assert "different encodings (flat, ranks)" in mixed
     with pytest.raises(ConfigError, match="declaration: encoding: expected one of flat, ranks"):
@@ -283,18 +297,25 @@ def test_a_tournament_writes_the_same_files_on_both_engines(tmp_path, monkeypatc
     assert any(name.startswith("hands/") for name in auto_files) == bool(settings.get("records"))
 
 
-def test_run_task_keeps_view_readers_and_engine_scalar_on_the_scalar_path(tmp_path, monkeypatch):
+def test_run_task_keeps_one_at_a_time_view_readers_and_engine_scalar_on_the_scalar_path(tmp_path, monkeypatch):
+    register("batchtest_view_reader", replace=True)(ViewReader)
     monkeypatch.setattr(blocks, "play_deals_batched", lambda *a, **k: pytest.fail("took the batched path"))
-    heuristic = _tournament(tmp_path, "h", agents=("random", "razz_heuristic"))
-    assert "deal_sum" in run_task(heuristic, Task.for_block(heuristic, (0, 1), 0, 12))
+    reader = _tournament(tmp_path, "h", agents=("random", "batchtest_view_reader"))
+    assert "deal_sum" in run_task(reader, Task.for_block(reader, (0, 1), 0, 12))
     scalar = _tournament(tmp_path, "s", engine="scalar")
     assert "deal_sum" in run_task(scalar, Task.for_block(scalar, (0, 1), 0, 12))
 
 
-def test_run_task_under_engine_batch_refuses_a_lineup_that_cannot(tmp_path):
-    config = _tournament(tmp_path, "b", agents=("random", "razz_heuristic"), engine="batch")
-    with pytest.raises(ConfigError, match="engine: batch: agent 'razz_heuristic' reads the seat view"):
-        run_task(config, Task.for_block(config, (0, 1), 0, 12))
+def test_engine_batch_plays_a_one_at_a_time_view_reader_as_the_scalar_engine(tmp_path):
+    """Under ``engine: batch`` an agent without act_batch reads views built from the engine's arrays, one row at a
+    time: the same views, ids and payoffs as on the scalar engine."""
+    config = HandConfig.create("stud", num_seats=3, stacks=60)
+    scalar_players = [ViewReader(2), make_agent("random", seed=4), make_agent("calling_station")]
+    batch_players = [ViewReader(2), make_agent("random", seed=4), make_agent("calling_station")]
+    scalar = play_deals(scalar_players, config, 30, "views", True, 60.0)
+    batched = play_deals_batched(batch_players, config, 30, "views", True, 60.0)
+    assert _per_deal(batched) == _per_deal(scalar)
+    assert batch_players[0].seen == scalar_players[0].seen and len(scalar_players[0].seen) > 100
 
 
 def test_a_folder_played_on_one_engine_resumes_and_extends_on_the_other(tmp_path):
@@ -315,8 +336,6 @@ def test_stacks_at_the_ante_play_on_the_scalar_engine_under_auto(tmp_path):
 
 
 @pytest.mark.parametrize(("settings", "message"), [
-    ({"agents": ("random", "razz_heuristic")}, "engine: batch cannot play random vs razz_heuristic: agent "
-                                                "'razz_heuristic' reads the seat view"),
     ({"agents": ("batchtest_random", "random", "batchtest_ranks", "ppo_razz")},
      "engine: batch cannot play batchtest_ranks vs ppo_razz: the agents read different encodings (flat, ranks)"),
     ({"stacks": 1}, "leave fewer than two seats with more than the ante (1)"),
@@ -345,11 +364,11 @@ def test_engine_must_be_auto_scalar_or_batch(tmp_path, engine):
 
 def test_cli_engine_option(tmp_path, capsys):
     config = tmp_path / "t.yaml"
-    config.write_text(f"agents: [random, razz_heuristic]\ndeals: 4\nblock_deals: 4\nworkers: 1\n"
+    config.write_text(f"agents: [random, razz_heuristic]\ndeals: 4\nblock_deals: 4\nworkers: 1\nstacks: 1\n"
                       f"output: {tmp_path / 'out'}\n")
     assert main(["tournament", "--config", str(config), "--engine", "batch", "--quiet", "--no-plots"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("razz tournament: engine: batch cannot play random vs razz_heuristic")
+    assert err.startswith("razz tournament: engine: batch cannot play random vs razz_heuristic: stacks [1, 1]")
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
     with pytest.raises(SystemExit) as caught:
