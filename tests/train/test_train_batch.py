@@ -65,7 +65,8 @@ def _legal(venv):
 
 def test_a_baseline_reading_another_encoding_is_refused_before_the_folder_is_touched(tmp_path):
     config = _config(tmp_path, encoding="ranks", opponents={"baselines": ["random", "ppo_razz"], "weights": [1, 1]})
-    with pytest.raises(ConfigError, match=r"opponents.baselines\[1\]: vec_env 'batch' cannot seat it .*'flat' encoding"):
+    refusal = r"opponents.baselines\[1\]: vec_env 'batch' cannot seat it .*'flat' encoding"
+    with pytest.raises(ConfigError, match=refusal):
         train(config, progress=False)
     assert not (tmp_path / "run").exists()
 
