@@ -4,10 +4,10 @@ Two measures, each printing whether both engines gave the same results (result l
 
 - Whole tournaments, wall time and CPU time (this process and its workers; each run in a fresh temporary
   folder, once per engine per round, engines alternating, best kept): ``default``, the embedded default
-  ``razz tournament`` (README's first command: the shipped agents, 4,000 deals per pairing, 2 workers;
-  ``razz_heuristic`` and ``monte_carlo`` read the seat view, so only the pairings among the other four
-  play on the batched engine), and ``batchable`` (``random``, ``calling_station``, ``ppo_razz``,
-  ``qrdqn_razz``: every pairing batched). This includes each worker's start (imports, model loading).
+  ``razz tournament`` (README's first command: the shipped agents, 4,000 deals per pairing, 2 workers; every
+  shipped agent acts in batch, so every pairing plays on the batched engine under ``auto``), and ``batchable``
+  (``random``, ``calling_station``, ``ppo_razz``, ``qrdqn_razz``). This includes each worker's start
+  (imports, model loading).
 - Each pairing of the ``batchable`` agents in this one warm process: one block of ``--block-deals`` deals
   (``run_task``) per engine, best of ``--rounds``, in hands per CPU second.
 

@@ -136,6 +136,8 @@ class SeatViews:
     def take(self, rows: np.ndarray | Sequence[int]) -> SeatViews:
         """The views of ``rows`` only (an index array or a boolean mask)."""
         index = np.asarray(rows)
+        if index.dtype != bool:
+            index = index.astype(np.intp)
         return SeatViews(**{f.name: (getattr(self, f.name)[index] if isinstance(getattr(self, f.name), np.ndarray)
                                      else getattr(self, f.name)) for f in fields(self)})
 

@@ -108,8 +108,7 @@ def test_config_errors_name_the_field():
     ({"num_seats": [2, 3, 6], "encoding": "flat8", "n_envs": 8},
      "n_envs: expected a multiple of the 3 table sizes in num_seats (environment i plays num_seats[i % 3] "
      "seats), got 8"),
-    ({"num_seats": [2, 6], "encoding": "flat8", "vec_env": "batch"},
-     "vec_env: 'batch' plays one table size; use 'dummy' or 'subproc' with a list of num_seats"),
+    ({"vec_env": "gpu"}, "vec_env: expected one of auto, dummy, subproc, batch, got 'gpu'"),
     ({"num_seats": [2, 6], "encoding": "flat8", "eval_opponents": ["random", "ppo_razz"]},
      "eval_opponents[1]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 6 seats"),
     ({"num_seats": [6, 2], "encoding": "flat8", "opponents": {"baselines": ["ppo_razz"], "weights": [1]}},
