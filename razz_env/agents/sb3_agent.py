@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.encoding.interface import Declaration, Observation, seating_problem
+from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
 from razz_env.engine.errors import missing_extra
 
 ALGORITHMS = ("maskable_ppo", "ppo", "a2c", "dqn", "qrdqn")
@@ -276,26 +276,27 @@ class SB3Agent:
 
     def act(self, observation: Observation) -> int:
         """One decision (prefer :meth:`act_batch`: one forward pass for many tables)."""
-        return self.act_batch([observation])[0]
+        return self.act_batch(_single(observation))[0]
 
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
-        """Decisions for many tables in one forward pass."""
-        if not observations:
+        """Decisions for many tables in one forward pass over the batch's vectors and masks."""
+        observations = ObservationBatch.of(observations)
+        if not len(observations):
             return []
-        vectors, masks = self._stacked(observations)
-        actions = masked_actions(self.model, vectors, masks, self.deterministic, self._generator)
+        actions = masked_actions(self.model, self._vectors(observations), observations.masks, self.deterministic,
+                                 self._generator)
         return [int(a) for a in actions]
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         """The distribution :meth:`act` uses now (prefer :meth:`action_probabilities_batch`)."""
-        return self.action_probabilities_batch([observation])[0]
+        return self.action_probabilities_batch(_single(observation))[0]
 
     def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
         """The policy at each observation in one forward pass, float64 (N, 5)."""
-        if not observations:
+        observations = ObservationBatch.of(observations)
+        if not len(observations):
             return np.zeros((0, NUM_ACTIONS))
-        vectors, masks = self._stacked(observations)
-        return masked_probabilities(self.model, vectors, masks, self.deterministic)
+        return masked_probabilities(self.model, self._vectors(observations), observations.masks, self.deterministic)
 
     def action_probabilities_varied(self, observation: Observation, columns: np.ndarray) -> np.ndarray:
         """The policy at variants of ``observation``, float64 (H, 5): row ``h`` reads its vector plus 1 at each
@@ -326,6 +327,15 @@ class SB3Agent:
     def _split(self) -> tuple[Any, Any] | None:
         return first_layer_split(self.model)
 
-    @staticmethod
-    def _stacked(observations: Sequence[Observation]) -> tuple[np.ndarray, np.ndarray]:
-        return np.stack([o.vector for o in observations]), np.stack([o.action_mask for o in observations])
+    def _vectors(self, observations: ObservationBatch) -> np.ndarray:
+        """The batch's vectors, or ``AttributeError`` when it carries none."""
+        if observations.vectors is None:
+            raise AttributeError(f"agent {self.name!r} reads vectors, and these observations carry none: list "
+                                 "'vector' in the observes of its declaration")
+        return observations.vectors
+
+
+def _single(observation: Observation) -> ObservationBatch:
+    """``observation`` as a batch of one: its mask and vector, never its view (an agent of vectors reads none)."""
+    vector = observation.vector
+    return ObservationBatch(np.array([observation.seat]), observation.action_mask[None], vectors=vector[None])

@@ -14,7 +14,8 @@ and tie-breaks) is measured at those suits. ``check_suits`` asks it again on a s
 information sets with the other suits and warns when its answers differ.
 
 :class:`TabularPolicyAgent` plays a tabular policy at a table: it keys its view
-(:func:`razz_env.solve.keys.view_key`) and draws from the policy there.
+(:func:`razz_env.solve.keys.view_key`) and draws from the policy there; in batch it keys every view at once
+(:func:`razz_env.solve.keys.view_keys`) and draws what its calls one by one would.
 """
 
 from __future__ import annotations
@@ -22,16 +23,23 @@ from __future__ import annotations
 import copy
 import random
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS, to_engine
-from razz_env.encoding.interface import Declaration, Observation, Observer, action_probabilities, seating_problem
+from razz_env.encoding.interface import (
+    Declaration,
+    Observation,
+    ObservationBatch,
+    Observer,
+    action_probabilities,
+    seating_problem,
+)
 from razz_env.engine.state import HandState
 from razz_env.solve.game import Game
-from razz_env.solve.keys import view_key
+from razz_env.solve.keys import view_key, view_keys
 from razz_env.solve.policy import TabularPolicy
 
 LETTER_IDS = {"f": 0, "k": 1, "c": 1, "r": 2, "b": 3, "B": 4}
@@ -163,12 +171,18 @@ def _check_suits(game: Game, agent: Any, observer: Observer, policy: TabularPoli
 
 
 class TabularPolicyAgent:
-    """Plays a :class:`TabularPolicy`: draws from its probabilities at the information set of each view."""
+    """Plays a :class:`TabularPolicy`: draws from its probabilities at the information set of each view.
+
+    In batch (:meth:`act_batch`) it draws from its generator exactly what :meth:`act` would on the same
+    observations in order, so the ids and the generator's state after are the same (a batch that raises
+    draws nothing).
+    """
 
     @staticmethod
     def declare(variant: str) -> Declaration:
-        """The declaration of a policy solved for heads-up ``variant``: it reads the view and states its policy."""
-        return Declaration(variants=(variant,), seat_counts=(2,), states_policy=True)
+        """The declaration of a policy solved for heads-up ``variant``: it reads the view, states its policy and
+        acts in batch."""
+        return Declaration(variants=(variant,), seat_counts=(2,), states_policy=True, acts_in_batch=True)
 
     def __init__(self, policy: TabularPolicy, seed: int | None = None, name: str | None = None) -> None:
         self.policy = policy
@@ -191,14 +205,44 @@ class TabularPolicyAgent:
         index = game.infoset_index(key)
         decision = game.infoset_decision[index]
         if game.decision_pot[decision] != view.pot:
-            raise ValueError(f"agent {self.name!r}: the pot is {view.pot} at {key!r} but {game.describe()} has "
-                             f"{int(game.decision_pot[decision])} there: the table plays other stakes")
+            raise self._other_stakes(key, view.pot, int(decision))
         return self.policy.array[decision, :, game.infoset_private[index]].copy()
+
+    def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
+        """The policy's probabilities at the information set of each observation, (N, 5)."""
+        observations = ObservationBatch.of(observations)
+        if not len(observations):
+            return np.zeros((0, NUM_ACTIONS))
+        views = observations.views
+        if views is None:
+            raise AttributeError(f"agent {self.name!r} reads views, and these observations carry none")
+        game = self.policy.game
+        keys = view_keys(game.model, views)
+        index = np.array([game.infoset_index(key) for key in keys], dtype=np.int64)
+        decisions = game.infoset_decision[index]
+        other = np.flatnonzero(game.decision_pot[decisions] != views.pot)
+        if len(other):
+            row = int(other[0])
+            raise self._other_stakes(keys[row], int(views.pot[row]), int(decisions[row]))
+        return self.policy.array[decisions, :, game.infoset_private[index]]
 
     def act(self, observation: Observation) -> int:
         """An action id drawn from the policy here."""
         probabilities = self.action_probabilities(observation)
         return self.rng.choices(range(NUM_ACTIONS), weights=probabilities.tolist())[0]
+
+    def act_batch(self, observations: Sequence[Observation]) -> list[int]:
+        """An action id drawn at each observation: the ids :meth:`act` draws on them in order, one draw each."""
+        probabilities = self.action_probabilities_batch(observations)
+        cumulative = np.cumsum(probabilities, axis=1)  # random.choices' running sums, added in the same order
+        drawn = np.array([self.rng.random() for _ in range(len(cumulative))]) * cumulative[:, -1]
+        return (cumulative[:, :-1] <= drawn[:, None]).sum(axis=1).tolist()  # its bisect over the first four
+
+    def _other_stakes(self, key: str, pot: int, decision: int) -> ValueError:
+        """The error for a view whose pot is not the tree's at its information set."""
+        game = self.policy.game
+        return ValueError(f"agent {self.name!r}: the pot is {pot} at {key!r} but {game.describe()} has "
+                          f"{int(game.decision_pot[decision])} there: the table plays other stakes")
 
     def __repr__(self) -> str:
         return f"TabularPolicyAgent(name={self.name!r}, game={self.policy.game.describe()!r})"

@@ -16,11 +16,11 @@ pytest.importorskip("sb3_contrib")
 import torch
 
 from razz_env.agents import sb3_zoo
-from razz_env.agents.registry import make_agent
+from razz_env.agents.registry import get_factory, make_agent
 from razz_env.agents.sb3_agent import SB3Agent, load_model, trained_seat_counts
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import to_engine
-from razz_env.encoding.interface import observe, seating_problem
+from razz_env.encoding.interface import declaration_of, observe, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 
@@ -124,6 +124,15 @@ def test_a_padded_encoding_declares_every_table_size_of_its_variant(private_zoo,
     padded.reset(3, 8, "stud")
     with pytest.raises(ValueError, match="cannot be seated at razz"):
         padded.reset(0, 2, "razz")
+
+
+def test_every_shipped_agent_and_model_file_agent_acts_in_batch():
+    for name in SHIPPED:
+        assert get_factory(name).declaration.acts_in_batch, name
+    path = SHIPPED_DIR / SHIPPED["ppo_razz"]["file"]
+    agent = make_agent({"type": "sb3_model", "path": str(path), "sha256": SHIPPED["ppo_razz"]["sha256"],
+                        "variant": "razz", "num_seats": 2})
+    assert declaration_of(agent).methods == ("action_probabilities", "act_batch", "action_probabilities_batch")
 
 
 def test_an_undeclared_sb3_agent_sits_anywhere():

@@ -7,7 +7,7 @@ import pytest
 
 from razz_env.agents.simple import RandomAgent
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.encoding.interface import Declaration, Observation, seating_problem
+from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, declaration_of, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 from razz_env.evaluate.blocks import play_deals
@@ -136,6 +136,32 @@ def test_tabular_agent_refuses_other_stakes(solved):
     observation = Observation(hand.actor, np.ones(5, dtype=np.int8), hand.view(hand.actor))
     with pytest.raises(ValueError, match="the pot is 4 at .* has 2 there: the table plays other stakes"):
         agent.action_probabilities(observation)
+    fine = Observation(hand.actor, np.ones(5, dtype=np.int8), HandState(solved.game.config, seed=4).view(hand.actor))
+    with pytest.raises(ValueError, match="the pot is 4 at .* has 2 there: the table plays other stakes"):
+        agent.act_batch([fine, observation])
+
+
+def test_tabular_agent_acts_in_batch_as_it_acts_one_by_one(solved, random_decisions):
+    """Rows of 300 hands, mixed across hands, streets and seats: the same ids, probabilities and draws."""
+    observations = random_decisions(solved.game.config, 300, 1)
+    assert {o.seat for o in observations} == {0, 1}
+    one, many = TabularPolicyAgent(solved, seed=9), TabularPolicyAgent(solved, seed=9)
+    assert "act_batch" in declaration_of(many).methods
+    probabilities = np.array([one.action_probabilities(o) for o in observations])
+    assert ((probabilities > 0).sum(axis=1) > 1).mean() > 0.5  # mostly mixed: every draw counts
+    expected = [one.act(o) for o in observations]
+    half = len(observations) // 2
+    assert many.act_batch(observations[:half]) + many.act_batch(ObservationBatch.of(observations[half:])) == expected
+    assert many.rng.getstate() == one.rng.getstate()
+    assert np.array_equal(many.action_probabilities_batch(observations), probabilities)
+    assert many.act_batch([]) == [] and many.action_probabilities_batch([]).shape == (0, NUM_ACTIONS)
+    assert many.rng.getstate() == one.rng.getstate()
+
+
+def test_tabular_agent_in_batch_needs_the_views(solved):
+    hand = HandState(solved.game.config, seed=4)
+    with pytest.raises(AttributeError, match="reads views, and these observations carry none"):
+        TabularPolicyAgent(solved).act_batch([Observation(hand.actor, np.ones(5, dtype=np.int8))])
 
 
 def test_tabular_agent_plays_its_policy_in_the_tournament(tiny, solved):
