@@ -108,7 +108,6 @@ def test_config_errors_name_the_field():
     ({"num_seats": [2, 3, 6], "encoding": "flat8", "n_envs": 8},
      "n_envs: expected a multiple of the 3 table sizes in num_seats (environment i plays num_seats[i % 3] "
      "seats), got 8"),
-    ({"vec_env": "gpu"}, "vec_env: expected one of auto, dummy, subproc, batch, got 'gpu'"),
     ({"num_seats": [2, 6], "encoding": "flat8", "eval_opponents": ["random", "ppo_razz"]},
      "eval_opponents[1]: agent 'ppo_razz' plays razz at 2 seats; it cannot be seated at razz with 6 seats"),
     ({"num_seats": [6, 2], "encoding": "flat8", "opponents": {"baselines": ["ppo_razz"], "weights": [1]}},
@@ -120,7 +119,7 @@ def test_config_errors_name_the_field():
     ({"ante": -1}, "ante"),
     ({"variant": "holdem"}, "variant: unknown variant 'holdem'"),
     ({"encoding": "pixels"}, "encoding: unknown encoding 'pixels'; known: flat"),
-    ({"vec_env": "threads"}, "vec_env: expected one of dummy, subproc, batch, got 'threads'"),
+    ({"vec_env": "threads"}, "vec_env: expected one of auto, dummy, subproc, batch, got 'threads'"),
     ({"seed": -1}, "seed: expected an integer from 0 to 4294967295, got -1"),
     ({"name": "a/b"}, "name: expected a non-empty name without slashes"),
     ({"name": ""}, "name: expected a non-empty name"),
