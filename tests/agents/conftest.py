@@ -56,13 +56,14 @@ def bb_per_100() -> Callable[..., float]:
     return duplicate_match
 
 
-WEIGHTS = (1, 4, 3, 2, 2)
+WEIGHTS = ((1, 4, 3, 2, 2), (0, 6, 1, 2, 1))
 """How often the random chooser of :func:`random_decisions` takes each legal id: few folds, many raises, so
-hands reach the late streets, capped rounds and (with short stacks) all-ins."""
+hands reach the late streets, capped rounds and (with short stacks) all-ins; and, every fifth hand, no folds
+at all, so that eight seats reach 7th street and share a community card."""
 
 
 @functools.cache
-def random_decisions(variant: str, num_seats: int, hands: int = 30, seed: int = 0) -> tuple[Observation, ...]:
+def random_decisions(variant: str, num_seats: int, hands: int = 40, seed: int = 0) -> tuple[Observation, ...]:
     """The acting seat's observation at every decision of ``hands`` seeded random hands (every third with short
     stacks, every fourth letting a seat fold for free): rows of every street, seat and betting state."""
     observations = []
@@ -70,12 +71,12 @@ def random_decisions(variant: str, num_seats: int, hands: int = 30, seed: int = 
         rng = random.Random(seed * 7919 + deal)
         stacks = [rng.randint(3, 60) if deal % 3 == 1 else 200 for _ in range(num_seats)]
         hand = HandState(HandConfig.create(variant, stacks=stacks), seed=seed * 7919 + deal)
-        open_fold = deal % 4 == 3
+        open_fold, weights = deal % 4 == 3, WEIGHTS[deal % 5 == 4]
         while not hand.is_over:
             observation = observe(hand, hand.actor, allow_open_fold=open_fold)
             observations.append(observation)
             legal = np.flatnonzero(observation.action_mask).tolist()
-            action_id = rng.choices(legal, [WEIGHTS[i] for i in legal])[0]
+            action_id = rng.choices(legal, [weights[i] for i in legal])[0]
             hand.act(to_engine(action_id, hand.legal_actions(), allow_open_fold=open_fold))
     return tuple(observations)
 
