@@ -24,6 +24,7 @@ decide thousands of decisions at once: cards are (N, K) with ``-1`` for none, ra
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -155,8 +156,7 @@ def low_ranks_batch(cards: np.ndarray) -> np.ndarray:
 
 def rank_counts(ranks: np.ndarray) -> np.ndarray:
     """(N, 14) how many cards of each low rank (column ``r`` for rank ``r``) each row of ``ranks`` holds."""
-    ranks = np.asarray(ranks, dtype=np.int64)
-    counts = (ranks[:, :, None] == np.arange(14)).sum(axis=1)
+    counts = _row_counts(np.asarray(ranks, dtype=np.int64), 14)
     counts[:, NO_RANK] = 0
     return counts
 
@@ -176,7 +176,7 @@ def low_key_missing(keys: np.ndarray) -> np.ndarray:
 
 
 def _low_key_of_counts(counts: np.ndarray, action: bool, final: bool | np.ndarray) -> np.ndarray:
-    """:func:`low_key_batch` from (N, 14) rank counts."""
+    """:func:`low_key_batch` from (N, 14) rank counts: the set's lowest five cards read off :data:`_LOWEST_FIVE`."""
     rows = len(counts)
     final = np.broadcast_to(np.asarray(final, dtype=bool), (rows,))
     qualified = np.ones(rows, dtype=bool)
@@ -186,28 +186,54 @@ def _low_key_of_counts(counts: np.ndarray, action: bool, final: bool | np.ndarra
         top_face = 13 - np.argmax(faces[:, ::-1], axis=1)
         counts = counts.copy()
         counts[np.flatnonzero(qualified), top_face[qualified]] -= 1
-    present = counts[:, 1:] > 0
-    order = np.cumsum(present, axis=1)
-    kept = present & (order <= 5)
-    size = np.minimum(order[:, -1], 5)
-    shift = np.where(kept, 4 * (4 - (size[:, None] - order)), 0)
-    cards = np.where(kept, np.arange(1, 14) << shift, 0).sum(axis=1)
+    size, cards = _LOWEST_FIVE[:, _rank_set(counts, 13)]
     missing = 5 - size + (action & ~qualified & ~final)
     unqualified = final & ~qualified
     return (unqualified.astype(np.int64) << (_MISSING_SHIFT + 4)) | (missing << _MISSING_SHIFT) | cards
 
 
+def _rank_set(counts: np.ndarray, highest: int) -> np.ndarray:
+    """Each row's ranks 1 to ``highest`` held, as bits (rank ``r`` is bit ``r - 1``)."""
+    return (counts[:, 1:highest + 1] > 0).astype(np.int64) @ (1 << np.arange(highest))
+
+
+def _lowest_five(present: np.ndarray) -> np.ndarray:
+    """(2, N) for each row of (N, 13) held ranks: how many of the lowest five it has, and them packed (highest
+    first, four bits each, zero past the last)."""
+    order = np.cumsum(present, axis=1)
+    kept = present & (order <= 5)
+    size = np.minimum(order[:, -1], 5)
+    shift = np.where(kept, 4 * (4 - (size[:, None] - order)), 0)
+    return np.stack([size, np.where(kept, np.arange(1, 14) << shift, 0).sum(axis=1)])
+
+
+def _all_sets(highest: int) -> np.ndarray:
+    """(2 ** highest, highest) every set of ranks 1 to ``highest``, row ``m`` holding the ranks of bits of ``m``."""
+    return (np.arange(2 ** highest)[:, None] >> np.arange(highest)) & 1 == 1
+
+
+_LOWEST_FIVE = _lowest_five(_all_sets(13))
+"""(2, 8192) :func:`_lowest_five` of every set of the 13 ranks, by its bits: what low keys are read off."""
+
+
 def assumed_hole_ranks_batch(board: np.ndarray, hidden: int | np.ndarray, picks: Sequence[int]) -> np.ndarray:
     """:func:`assumed_hole_ranks` of every row of ``board`` ranks: (N, len(picks)), :data:`NO_RANK` past ``hidden``."""
     board = np.asarray(board, dtype=np.int64)
-    available = rank_counts(board)[:, 1:LOW_LIMIT + 1] == 0
+    assumed = _assumed_table(tuple(picks))[_rank_set(rank_counts(board), LOW_LIMIT)]
+    hidden = np.broadcast_to(np.asarray(hidden, dtype=np.int64), (len(board),))
+    return np.where(np.arange(len(picks)) < hidden[:, None], assumed, NO_RANK)
+
+
+@functools.cache
+def _assumed_table(picks: tuple[int, ...]) -> np.ndarray:
+    """(256, len(picks)) the ranks :func:`assumed_hole_ranks` assumes behind each set of low ranks on the board."""
+    available = ~_all_sets(LOW_LIMIT)
     order = np.cumsum(available, axis=1)
-    assumed = np.full((len(board), len(picks)), BRICK, dtype=np.int64)
+    assumed = np.full((len(available), len(picks)), BRICK, dtype=np.int64)
     for column, pick in enumerate(picks):
         hit = available & (order == pick + 1)
         assumed[:, column] = np.where(hit.any(axis=1), np.argmax(hit, axis=1) + 1, BRICK)
-    hidden = np.broadcast_to(np.asarray(hidden, dtype=np.int64), (len(board),))
-    return np.where(np.arange(len(picks)) < hidden[:, None], assumed, NO_RANK)
+    return assumed
 
 
 def live_low_cards_batch(my_ranks: np.ndarray, seen: np.ndarray, below: int = LOW_LIMIT + 1) -> np.ndarray:
@@ -222,15 +248,14 @@ def high_strength_batch(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     cards = np.asarray(cards, dtype=np.int64)
     valid = cards >= 0
     high = np.where(valid, ((cards >> 2) - 1) % 13 + 2, 0)
-    counts = (high[:, :, None] == np.arange(15)).sum(axis=1)
+    counts = _row_counts(high, 15)
     counts[:, 0] = 0
     top_count = counts.max(axis=1)
     top_rank = np.where(top_count > 0, 14 - np.argmax((counts == top_count[:, None])[:, ::-1], axis=1), 0)
     pairs = counts >= 2
     two_pair = pairs.sum(axis=1) >= 2
     top_pair = 14 - np.argmax(pairs[:, ::-1], axis=1)
-    suits = ((cards & 3)[:, :, None] == np.arange(4)) & valid[:, :, None]
-    flush = (valid.sum(axis=1) >= 5) & (suits.sum(axis=1).max(axis=1) >= 5)
+    flush = (valid.sum(axis=1) >= 5) & (flush_draw_batch(cards) >= 5)
     highest = 14 - np.argmax((counts > 0)[:, ::-1], axis=1)
     present = counts > 0
     present[:, 1] = present[:, 14]
@@ -254,5 +279,10 @@ def high_key(category: np.ndarray, rank: np.ndarray) -> np.ndarray:
 def flush_draw_batch(cards: np.ndarray) -> np.ndarray:
     """:func:`flush_draw` of every row of ``cards`` (``-1`` none)."""
     cards = np.asarray(cards, dtype=np.int64)
-    suits = ((cards & 3)[:, :, None] == np.arange(4)) & (cards >= 0)[:, :, None]
-    return suits.sum(axis=1).max(axis=1, initial=0)
+    return _row_counts(np.where(cards >= 0, cards & 3, 4), 5)[:, :4].max(axis=1)
+
+
+def _row_counts(values: np.ndarray, size: int) -> np.ndarray:
+    """(N, ``size``) how many times each value 0 to ``size - 1`` occurs in each row of ``values``."""
+    slots = (np.arange(len(values))[:, None] * size + values).ravel()
+    return np.bincount(slots, minlength=len(values) * size).reshape(len(values), size)
