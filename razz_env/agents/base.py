@@ -7,7 +7,8 @@ the legal ids
 off the mask, picking the first legal one of a list of preferences, checking or folding when it
 wants no part, stating a deterministic choice as a one-hot policy); it knows nothing of the game's rules.
 Each of these has a batched form over the (N, 5) masks of an :class:`ObservationBatch` (``first_legal_batch``,
-``passive_batch``, ``give_up_batch``, ``one_hot_batch``), so rule agents decide many rows with array code.
+``passive_batch``, ``give_up_batch``, ``one_hot_batch``), so rule agents decide many rows with array code; an
+agent that reads the view decides a plain list of observations one at a time (``decides_one_at_a_time``).
 """
 
 from __future__ import annotations
@@ -89,6 +90,12 @@ class BaseAgent:
         if to_call > 0:
             return cls.first_legal(observation, (FOLD, CHECK_CALL, BRING_IN))
         return cls.passive(observation)
+
+    def decides_one_at_a_time(self, observations: Sequence[Observation]) -> bool:
+        """Whether ``act_batch`` should call ``act`` per observation: for a plain list given to an agent that reads
+        the view, as stacking the views costs more than the array code saves (an :class:`ObservationBatch` from a
+        batched harness comes stacked)."""
+        return "view" in self.declaration.observes and not isinstance(observations, ObservationBatch)
 
     @staticmethod
     def first_legal_batch(masks: np.ndarray, preferences: Sequence[int]) -> np.ndarray:

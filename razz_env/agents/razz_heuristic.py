@@ -33,6 +33,7 @@ where it is ``bluff`` on the bet and ``1 - bluff`` on the check: exactly the dis
 It also acts in batch (``act_batch``, ``action_probabilities_batch``): the same plan as array code over
 the rows of an :class:`~razz_env.encoding.interface.ObservationBatch`, decision for decision equal to
 ``act``; its generator is drawn once per bluff spot in row order, as ``act`` on the rows in order would.
+A plain list of observations is decided one at a time (stacking its views would cost more).
 """
 
 from __future__ import annotations
@@ -206,6 +207,8 @@ class RazzHeuristic(BaseAgent):
 
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
         """:meth:`act` at every observation: array code, one draw per bluff spot in row order (as in order)."""
+        if self.decides_one_at_a_time(observations):
+            return [self.act(o) for o in observations]
         ids, bets, bluffs = self._decide_batch(ObservationBatch.of(observations))
         rows = np.flatnonzero(bluffs)
         draws = np.array([self.rng.random() for _ in rows], dtype=np.float64)
@@ -214,6 +217,8 @@ class RazzHeuristic(BaseAgent):
 
     def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
         """:meth:`action_probabilities` at every observation, shape (N, 5)."""
+        if self.decides_one_at_a_time(observations):
+            return np.array([self.action_probabilities(o) for o in observations]).reshape(-1, NUM_ACTIONS)
         batch = ObservationBatch.of(observations)
         ids, bets, bluffs = self._decide_batch(batch)
         probabilities = np.zeros((len(ids), NUM_ACTIONS), dtype=np.float64)

@@ -66,25 +66,31 @@ def test_the_batch_decides_and_draws_as_one_at_a_time(variant: str, seats: int, 
     assert ids == [single.act(o) for o in observations] and all(type(i) is int for i in ids)
     assert batched.rng.getstate() == single.rng.getstate()
     expected = np.array([single.action_probabilities(o) for o in observations])
-    assert np.array_equal(batched.action_probabilities_batch(observations), expected)
+    assert np.array_equal(batched.action_probabilities_batch(ObservationBatch.of(observations)), expected)
     FIGURES[f"batch: {variant} decisions"] += len(observations)
     FIGURES[f"batch: {variant} bluff spots"] += int(((expected > 0) & (expected < 1)).any(axis=1).sum())
 
 
 def test_chunks_of_a_batch_draw_as_the_whole(decisions) -> None:
-    """Deciding the rows in uneven chunks (plain lists of observations, an empty one) draws as deciding them in
-    order; bluffing always or never needs no draw at all."""
+    """Deciding the rows in uneven chunks (an empty one included) draws as deciding them in order; so does a plain
+    list (decided one at a time); bluffing always or never needs no draw at all."""
     observations = decisions("razz", 6)
     chunked, single = RazzHeuristic(seed=3, bluff=0.5), RazzHeuristic(seed=3, bluff=0.5)
     ids, start = [], 0
     for size in (1, 0, 7, 100, 13, len(observations)):
-        ids += chunked.act_batch(list(observations[start:start + size]))
+        ids += chunked.act_batch(ObservationBatch.of(list(observations[start:start + size])))
         start += size
     assert ids == [single.act(o) for o in observations]
     assert chunked.rng.getstate() == single.rng.getstate()
+    listed, single = RazzHeuristic(seed=3, bluff=0.5), RazzHeuristic(seed=3, bluff=0.5)
+    assert listed.act_batch(list(observations)) == [single.act(o) for o in observations]
+    assert listed.rng.getstate() == single.rng.getstate()
+    expected = np.array([single.action_probabilities(o) for o in observations])
+    assert np.array_equal(listed.action_probabilities_batch(list(observations)), expected)
+    assert listed.action_probabilities_batch([]).shape == (0, 5) and listed.act_batch([]) == []
     for bluff in (0.0, 1.0):
         batched, single = RazzHeuristic(seed=3, bluff=bluff), RazzHeuristic(seed=3, bluff=bluff)
-        assert batched.act_batch(observations) == [single.act(o) for o in observations]
+        assert batched.act_batch(ObservationBatch.of(observations)) == [single.act(o) for o in observations]
         assert batched.rng.getstate() == single.rng.getstate()
 
 
@@ -108,4 +114,4 @@ def test_the_batch_reads_the_community_card(variant: str, decisions) -> None:
     observations = [o for o in decisions(variant, 8, hands=200) if o.view.community is not None]
     assert len(observations) > 200
     batched, single = RazzHeuristic(seed=2), RazzHeuristic(seed=2)
-    assert batched.act_batch(observations) == [single.act(o) for o in observations]
+    assert batched.act_batch(ObservationBatch.of(observations)) == [single.act(o) for o in observations]
