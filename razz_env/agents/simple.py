@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from razz_env.agents.base import BaseAgent, Declaration, Observation
+from razz_env.agents.base import BaseAgent, Declaration, Observation, ObservationBatch
 from razz_env.agents.registry import register
-from razz_env.encoding.actions import BRING_IN, CHECK_CALL, NUM_ACTIONS
+from razz_env.encoding.actions import BRING_IN, CHECK_CALL
 
 
 @register("random")
@@ -45,12 +45,11 @@ class RandomAgent(BaseAgent):
 
     def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
         """Uniform over each observation's legal ids, shape (N, 5)."""
-        if not observations:
-            return np.zeros((0, NUM_ACTIONS))
-        masks = np.stack([o.action_mask for o in observations]).astype(np.float64)
+        batch = ObservationBatch.of(observations)
+        masks = batch.masks.astype(np.float64)
         counts = masks.sum(axis=1, keepdims=True)
         if not counts.all():
-            seat = observations[int(np.flatnonzero(counts[:, 0] == 0)[0])].seat
+            seat = batch.seats[int(np.flatnonzero(counts[:, 0] == 0)[0])]
             raise ValueError(f"seat {seat} has no legal action: it is not its turn")
         return masks / counts
 
@@ -64,12 +63,21 @@ class CallingStation(BaseAgent):
     """
 
     name = "calling_station"
-    declaration = Declaration(observes=(), states_policy=True)
+    declaration = Declaration(observes=(), states_policy=True, acts_in_batch=True)
 
     def act(self, observation: Observation) -> int:
         """Check/call, or the bring-in when that is the forced first action."""
         return self.first_legal(observation, (CHECK_CALL, BRING_IN))
 
+    def act_batch(self, observations: Sequence[Observation]) -> list[int]:
+        """:meth:`act` for every observation at once, read off the masks."""
+        return self.passive_batch(ObservationBatch.of(observations).masks).tolist()
+
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         """The one-hot of :meth:`act`: the station never mixes."""
         return self.one_hot(observation, self.act(observation))
+
+    def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
+        """The one-hot of :meth:`act_batch`, shape (N, 5)."""
+        masks = ObservationBatch.of(observations).masks
+        return self.one_hot_batch(masks, self.passive_batch(masks))
