@@ -171,10 +171,10 @@ def test_valid_files_pass_the_dry_run_without_writing(where, value):
 @given(st.one_of(st.integers(-1, 10), st.lists(st.integers(0, 10) | st.sampled_from([True, "6", 2.0, None]),
                                                max_size=5)),
        st.sampled_from(["flat", "ranks", "flat8", "ranks8"]), st.integers(1, 12),
-       st.sampled_from(["dummy", "subproc", "batch"]))
+       st.sampled_from(["auto", "dummy", "subproc", "batch"]))
 def test_table_size_lists_are_valid_or_refused_with_one_line(num_seats, encoding, n_envs, vec_env):
-    """Mixed table sizes: a valid config lists different legal sizes, a padded encoding, a multiple of them as
-    n_envs and no batched env; anything else is one ConfigError line."""
+    """Mixed table sizes: a valid config lists different legal sizes, a padded encoding and a multiple of them as
+    n_envs (any vec env: the batched one plays an engine per size); anything else is one ConfigError line."""
     data = {**VALID, "num_seats": num_seats, "encoding": encoding, "n_envs": n_envs, "vec_env": vec_env}
     config = _outcome(lambda: TrainConfig.from_dict(data))
     if config is None:
@@ -183,4 +183,4 @@ def test_table_size_lists_are_valid_or_refused_with_one_line(num_seats, encoding
     assert all(2 <= seats <= 8 for seats in sizes) and len(set(sizes)) == len(sizes)
     if isinstance(num_seats, list):
         assert sizes == tuple(num_seats) and len(sizes) >= 2 and config.to_dict()["num_seats"] == num_seats
-        assert encoding in ("flat8", "ranks8") and n_envs % len(sizes) == 0 and vec_env != "batch"
+        assert encoding in ("flat8", "ranks8") and n_envs % len(sizes) == 0
