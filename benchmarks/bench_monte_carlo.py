@@ -25,7 +25,6 @@ from types import ModuleType
 from unittest import mock
 
 from razz_env.agents import monte_carlo
-from razz_env.agents.base import SEVEN_CARD_GAMES
 from razz_env.agents.razz_heuristic import RazzHeuristic
 from razz_env.encoding.actions import to_engine
 from razz_env.encoding.interface import Observation, Observer, act_batch, observe
@@ -33,6 +32,7 @@ from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.state import HandState
+from razz_env.engine.variants import SEVEN_CARD_GAMES
 
 PASSIVE = (Action.BRING_IN, Action.CHECK, Action.CALL)
 
