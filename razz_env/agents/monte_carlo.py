@@ -296,7 +296,8 @@ class _Plan:
         first = (self.deck_start[:, None] + deal // per_deck) * DECK_SIZE + deal % per_deck * self.total[:, None]
         pairs = len(self.pair_row)
         fixed = decks.size + np.arange(pairs * HAND_SIZE).reshape(pairs, HAND_SIZE)
-        index = first[self.pair_row][:, :, None] * self.drawn[:, None] + np.where(self.drawn, self.slot, fixed)[:, None]
+        index = first[self.pair_row][:, :, None] * self.drawn[:, None]
+        index += np.where(self.drawn, self.slot, fixed)[:, None]
         return np.concatenate([decks.ravel(), self.fixed.ravel()])[index.reshape(-1, HAND_SIZE)]
 
     def scores(self, values: np.ndarray) -> np.ndarray:
