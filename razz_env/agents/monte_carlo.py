@@ -235,13 +235,16 @@ class Seen(NamedTuple):
 
 def _seen(views: SeatViews, rows: np.ndarray) -> list[Seen]:
     """What the estimate of each of ``rows`` reads: what :meth:`MonteCarloAgent.deals_generator` keys on."""
-    up_cards = [[[c for c in up if c != NO_CARD] for up in row] for row in views.up_cards[rows].tolist()]
+    positions = views.up_positions
+    own = views.cards[rows, views.seat[rows]]
+    own_down = np.concatenate([own[:, :positions.start], own[:, positions.stop:]], axis=1)
+    up_cards = [[[c for c in cards if c != NO_CARD] for cards in row] for row in views.up_cards[rows].tolist()]
     return [
         Seen(views.variant, street, seat, views.num_seats, [c for c in down if c != NO_CARD], up[seat], up,
              [c for f, cards in zip(folded, up) if f for c in cards], None if community == NO_CARD else community,
              folded)
         for street, seat, down, up, community, folded in zip(
-            views.street[rows].tolist(), views.seat[rows].tolist(), views.own_down[rows].tolist(), up_cards,
+            views.street[rows].tolist(), views.seat[rows].tolist(), own_down.tolist(), up_cards,
             views.community[rows].tolist(), views.folded[rows].tolist())
     ]
 
