@@ -67,12 +67,16 @@ CARD_MASK = np.uint64((1 << CARD_BITS) - 1)
 RAW_TO_KEY = 11  # ``random()`` is ``(raw >> 11) * 2**-53`` for a raw 64-bit draw: its 53-bit key
 
 VALUE, PASSIVE, GIVE_UP = range(3)
-PREFERENCES = np.array([
+PREFERENCES = (
     (BET_RAISE, CHECK_CALL, BRING_IN),  # bet, complete or raise for value
-    (CHECK_CALL, BRING_IN, BRING_IN),  # check or call
+    (CHECK_CALL, BRING_IN),  # check or call
     (FOLD, CHECK_CALL, BRING_IN),  # fold to a bet, else check
-])
+)
 """Action ids in order of preference for each intent; the first legal one is played, else the lowest legal id."""
+MASK_BITS = 1 << np.arange(NUM_ACTIONS)
+CHOICES = np.array([[next((a for a in (*wanted, *range(NUM_ACTIONS)) if bits >> a & 1), -1)
+                     for bits in range(1 << NUM_ACTIONS)] for wanted in PREFERENCES])
+"""``CHOICES[intent, mask bits]``: the id played (as :meth:`BaseAgent.first_legal` picks it); -1: none legal."""
 
 
 BATCH_EVALUATORS = {
@@ -194,9 +198,9 @@ class MonteCarloAgent(BaseAgent):
 
     def _decide(self, views: SeatViews, masks: np.ndarray, seats: Sequence[int]) -> list[int]:
         """The action id of each row (``masks``: its legal ids; ``seats``: for the error when it has none)."""
-        idle = ~masks.any(axis=1)
-        if idle.any():
-            raise ValueError(f"seat {seats[int(np.argmax(idle))]} has no legal action: it is not its turn")
+        bits = (masks != 0) @ MASK_BITS
+        if not bits.all():
+            raise ValueError(f"seat {seats[int(np.argmin(bits))]} has no legal action: it is not its turn")
         live = views.live_opponents
         equity = self._equities(views, live)
         to_call = views.to_call
@@ -204,10 +208,7 @@ class MonteCarloAgent(BaseAgent):
         pot_odds = to_call / np.maximum(views.pot + to_call, 1) * np.where(views.street < 7, 1 - self.implied_odds, 1.0)
         wanted = np.where(equity > fair + self.margin, VALUE,
                           np.where((to_call == 0) | (equity >= pot_odds), PASSIVE, GIVE_UP))
-        rows = np.arange(len(wanted))
-        preferences = PREFERENCES[wanted]
-        allowed = masks[rows[:, None], preferences] != 0
-        return np.where(allowed.any(axis=1), preferences[rows, allowed.argmax(axis=1)], masks.argmax(axis=1)).tolist()
+        return CHOICES[wanted, bits].tolist()
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         """The one-hot of :meth:`act`, which is a function of the observation (see the module docstring)."""
