@@ -173,7 +173,8 @@ class MonteCarloAgent(BaseAgent):
             raw = self.deals_generator(seen).bit_generator.random_raw((count, unseen))
             keys[start:start + count, :unseen] = raw >> RAW_TO_KEY << CARD_BITS | cards[:unseen]
         keys.sort(axis=1)
-        hands = plan.hands((keys & CARD_MASK).astype(np.int8))
+        keys &= CARD_MASK
+        hands = plan.hands(keys.astype(np.int8))
         scores = {half: plan.scores(BATCH_EVALUATORS[half](hands)) for half in get_variant(views.variant).showdown}
         if "eight" not in scores:
             (score,) = scores.values()
