@@ -4,7 +4,7 @@ At each decision the agent removes every card it can see from the deck (its own 
 every up card, the dead cards, the community card), deals the live opponents their
 missing down cards and everyone the rest of their cards to 7th street, and scores each
 deal with the variant's showdown evaluators (the numpy batch versions, one call per pot half
-for every seat and deal). Its equity is its average share of the pot against the live
+for every seat and deal of many decisions). Its equity is its average share of the pot against the live
 opponents: ties share fractionally, and in stud8 each half is half the pot (the high
 half takes all when no low qualifies). Opponents' hidden cards are drawn uniformly: the
 agent reads no betting, which keeps it simple and makes it a clean "showdown value" baseline.
@@ -25,7 +25,8 @@ for them; they are numpy array code, without numba (``docs/batch.md`` has the me
 :class:`~razz_env.encoding.interface.ObservationBatch`: each row still draws its deals from its own
 generator (below), and then the deals of every row are laid out, scored and averaged together as
 arrays. ``act`` is ``act_batch`` of one observation: one code path, so a decision is the same alone
-or in any batch (``benchmarks/bench_monte_carlo.py`` times both).
+or in any batch. That array set-up makes one decision alone slower than the earlier code made it (a
+few hundred microseconds more): ask for many at once (``benchmarks/bench_monte_carlo.py`` times both).
 
 **Deterministic by design.** Each estimate draws its deals from a generator (Philox) keyed by
 a stable hash (BLAKE2b, the same in every process) of the agent's ``seed`` and the inputs of the
