@@ -1,16 +1,22 @@
-"""Decisions/s of the Monte Carlo player, and the time of a short heads-up match with it; one process.
+"""Decisions/s of the Monte Carlo player, in batch and one at a time, and the time of a short heads-up match with it.
 
-The decisions are reached by passive play (bring-in, check or call) in seeded hands, so every street
-has them: for each variant, seat count and street, ``--decisions`` observations of the seat to act.
-Each implementation answers all of them with ``act`` for ``--rounds`` rounds and keeps its best round
-(CPU time), the implementations taking turns so that load from other processes skews the ratio less.
+**Batch** (the issue's figure: ``act_batch`` against its scalar form): for each variant and seat count,
+``--batch-decisions`` mixed decisions (every street; seeded hands played to the end by a seeded chooser that
+folds 15% of the time it may) are decided by one ``act_batch`` call and by ``act`` one at a time, the same
+player and observations, which must give the same ids; the ratio is batch over scalar.
+**Streets**: the decisions are reached by passive play (bring-in, check or call) in seeded hands, so every
+street has them: for each variant, seat count and street, ``--decisions`` observations of the seat to act,
+answered with ``act``. Each implementation keeps its best of ``--rounds`` rounds (CPU time), the
+implementations taking turns so that load from other processes skews the ratio less.
 ``--reference FILE`` times another copy of ``razz_env/agents/monte_carlo.py`` beside the installed one (e.g.
-``git show HEAD~1:razz_env/agents/monte_carlo.py > /tmp/old_monte_carlo.py``) and checks that both decide the
-same on every observation. The match: ``--match-deals`` duplicate deals of heads-up ``--match-variant``
-(each played twice, the seats swapped) between the player and ``razz_heuristic``, as ``razz tournament`` plays them
-(scalar engine, one ``act_batch`` call per agent and step over all tables of the block), wall clock.
+``git show HEAD~1:razz_env/agents/monte_carlo.py > /tmp/old_monte_carlo.py``; its ``act`` one at a time)
+and checks that both decide the same on every observation. The match: ``--match-deals`` duplicate deals of
+heads-up ``--match-variant`` (each played twice, the seats swapped) between the player and ``razz_heuristic``,
+as ``razz tournament`` plays them (scalar engine, one ``act_batch`` call per agent and step over all tables of
+the block), wall clock.
 
-Run: ``python benchmarks/bench_monte_carlo.py [--reference FILE] [--variants razz stud8] [--samples 200]``.
+Run: ``python benchmarks/bench_monte_carlo.py [--reference FILE] [--variants razz stud8] [--samples 200]
+[--parts batch streets match]``.
 """
 
 from __future__ import annotations
@@ -25,16 +31,17 @@ from types import ModuleType
 from unittest import mock
 
 from razz_env.agents import monte_carlo
-from razz_env.agents.base import SEVEN_CARD_GAMES
 from razz_env.agents.razz_heuristic import RazzHeuristic
 from razz_env.encoding.actions import to_engine
-from razz_env.encoding.interface import Observation, Observer, act_batch, observe
+from razz_env.encoding.interface import Observation, ObservationBatch, Observer, act_batch, observe
 from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.state import HandState
+from razz_env.engine.variants import SEVEN_CARD_GAMES
 
 PASSIVE = (Action.BRING_IN, Action.CHECK, Action.CALL)
+PARTS = ("batch", "streets", "match")
 
 
 def load_reference(path: str) -> ModuleType:
@@ -59,6 +66,41 @@ def decisions(variant: str, seats: int, street: int, count: int) -> list[Observa
         if not hand.is_over:
             found.append(observe(hand, hand.actor))
     return found
+
+
+def mixed_decisions(variant: str, seats: int, count: int) -> list[Observation]:
+    """``count`` decisions of every street: seeded hands played to the end, folding 15% of the time it may."""
+    rng = random.Random(f"{variant}/{seats}")
+    found: list[Observation] = []
+    while len(found) < count:
+        hand = HandState(HandConfig.create(variant, num_seats=seats), seed=rng.randrange(2**32))
+        while not hand.is_over and len(found) < count:
+            found.append(observe(hand, hand.actor))
+            legal = hand.legal_actions()
+            fold = Action.FOLD in legal and rng.random() < 0.15
+            hand.act(Action.FOLD if fold else rng.choice([a for a in legal if a is not Action.FOLD]))
+    return found
+
+
+def batch_rates(player: monte_carlo.MonteCarloAgent, observations: list[Observation], rounds: int,
+                reference: object | None = None) -> dict[str, float]:
+    """Decisions/s of one ``act_batch`` call on ``observations``, of ``act`` one at a time and of the
+    ``reference``'s ``act`` if given, best of ``rounds`` (CPU time); every way must give the same ids."""
+    batch = ObservationBatch.of(observations)
+    ways = {"act_batch": lambda: player.act_batch(batch), "act": lambda: [player.act(o) for o in observations]}
+    if reference is not None:
+        ways["reference act"] = lambda: [reference.act(o) for o in observations]
+    best = dict.fromkeys(ways, float("inf"))
+    for _ in range(rounds):
+        chosen = []
+        for name, way in ways.items():
+            start = time.process_time()
+            chosen.append(way())
+            best[name] = min(best[name], time.process_time() - start)
+        if any(ids != chosen[0] for ids in chosen):
+            raise SystemExit(f"{sum(a != b for a, b in zip(*chosen[:2]))} decisions differ between "
+                             f"{' and '.join(ways)}")
+    return {name: len(observations) / seconds for name, seconds in best.items()}
 
 
 def best_rates(players: dict[str, object], observations: list[Observation], rounds: int) -> dict[str, float]:
@@ -106,33 +148,52 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--match-deals", type=int, default=500)
     parser.add_argument("--match-variant", default="razz", choices=SEVEN_CARD_GAMES)
+    parser.add_argument("--batch-decisions", type=int, default=1024)
+    parser.add_argument("--batch-seats", nargs="+", type=int, default=[2, 6, 8])
+    parser.add_argument("--parts", nargs="+", default=PARTS, choices=PARTS)
     args = parser.parse_args(argv)
     modules = {"now": monte_carlo}
     if args.reference:
         modules["reference"] = load_reference(args.reference)
     players = {name: module.MonteCarloAgent(samples=args.samples, seed=1) for name, module in modules.items()}
-    print(f"samples {args.samples}; decisions/s, best of {args.rounds} rounds of {args.decisions} decisions")
-    print("| variant | seats | street | " + " | ".join(players) + (" | now / reference |" if args.reference else " |"))
-    print("|---" * (3 + len(players) + bool(args.reference)) + "|")
-    for variant in args.variants:
-        for seats in args.seats:
-            for street in args.streets:
-                observations = decisions(variant, seats, street, args.decisions)
-                for player in players.values():  # first use builds the evaluators' tables
-                    player.act(observations[0])
-                if args.reference:
-                    differ = sum(players["now"].act(o) != players["reference"].act(o) for o in observations)
-                    if differ:
-                        raise SystemExit(f"{variant} {seats} seats street {street}: {differ} decisions differ")
-                rates = best_rates(players, observations, args.rounds)
-                ratio = f" | {rates['now'] / rates['reference']:.2f}" if args.reference else ""
-                print(f"| {variant} | {seats} | {street} | " + " | ".join(f"{r:,.0f}" for r in rates.values())
-                      + ratio + " |", flush=True)
-    for name, player in players.items():
-        seconds = match_seconds(player, args.match_variant, args.match_deals)
-        print(f"{name}: {args.match_deals} duplicate deals ({2 * args.match_deals} hands) of heads-up "
-              f"{args.match_variant} against "
-              f"razz_heuristic in {seconds:.2f} s", flush=True)
+    if "batch" in args.parts:
+        print(f"samples {args.samples}; decisions/s of {args.batch_decisions} mixed decisions, best of {args.rounds}")
+        names = ["act_batch", "act"] + ["reference act"] * bool(args.reference)
+        ratios = ["act_batch / act"] + ["act_batch / reference act"] * bool(args.reference)
+        print("| variant | seats | " + " | ".join(names + ratios) + " |")
+        print("|---" * (2 + len(names) + len(ratios)) + "|")
+        for variant in args.variants:
+            for seats in args.batch_seats:
+                observations = mixed_decisions(variant, seats, args.batch_decisions)
+                rates = batch_rates(players["now"], observations, args.rounds, players.get("reference"))
+                shown = [f"{rates[name]:,.0f}" for name in names]
+                shown += [f"{rates['act_batch'] / rates[name]:.2f}" for name in names[1:]]
+                print(f"| {variant} | {seats} | " + " | ".join(shown) + " |", flush=True)
+    if "streets" in args.parts:
+        print(f"samples {args.samples}; decisions/s of act, best of {args.rounds} rounds of {args.decisions} "
+              "decisions")
+        print("| variant | seats | street | " + " | ".join(players)
+              + (" | now / reference |" if args.reference else " |"))
+        print("|---" * (3 + len(players) + bool(args.reference)) + "|")
+        for variant in args.variants:
+            for seats in args.seats:
+                for street in args.streets:
+                    observations = decisions(variant, seats, street, args.decisions)
+                    for player in players.values():  # first use builds the evaluators' tables
+                        player.act(observations[0])
+                    if args.reference:
+                        differ = sum(players["now"].act(o) != players["reference"].act(o) for o in observations)
+                        if differ:
+                            raise SystemExit(f"{variant} {seats} seats street {street}: {differ} decisions differ")
+                    rates = best_rates(players, observations, args.rounds)
+                    ratio = f" | {rates['now'] / rates['reference']:.2f}" if args.reference else ""
+                    print(f"| {variant} | {seats} | {street} | " + " | ".join(f"{r:,.0f}" for r in rates.values())
+                          + ratio + " |", flush=True)
+    if "match" in args.parts:
+        for name, player in players.items():
+            seconds = match_seconds(player, args.match_variant, args.match_deals)
+            print(f"{name}: {args.match_deals} duplicate deals ({2 * args.match_deals} hands) of heads-up "
+                  f"{args.match_variant} against razz_heuristic in {seconds:.2f} s", flush=True)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from razz_env.agents import monte_carlo
 from razz_env.agents.monte_carlo import MonteCarloAgent
 from razz_env.agents.registry import make_agent
 from razz_env.encoding.actions import to_engine
-from razz_env.encoding.interface import Observation, observe
+from razz_env.encoding.interface import Observation, ObservationBatch, act_batch, declaration_of, observe
 from razz_env.engine import hand_value
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import parse_cards
@@ -326,6 +326,78 @@ def test_the_player_needs_no_numba() -> None:
         hand = HandState(HandConfig.create(variant, num_seats=3), seed=5)
         here.append(f"{agent.act(observe(hand, hand.actor))} {agent.equity(hand.view(hand.actor))!r}")
     assert there == [*here, "['numba']"]
+
+
+def _played(variant: str, seats: int, hands: int, seed: int = 0) -> list[Observation]:
+    """The observation of the seat to act at every decision of ``hands`` seeded hands at ``seats`` seats, played to
+    the end by a seeded chooser: folds 15% of the time it may, else any other legal action."""
+    rng = random.Random(f"{variant}/{seats}/{seed}")
+    observations = []
+    for _ in range(hands):
+        hand = HandState(HandConfig.create(variant, num_seats=seats), seed=rng.randrange(2**32))
+        while not hand.is_over:
+            observations.append(observe(hand, hand.actor))
+            legal = hand.legal_actions()
+            fold = Action.FOLD in legal and rng.random() < 0.15
+            hand.act(Action.FOLD if fold else rng.choice([a for a in legal if a is not Action.FOLD]))
+    return observations
+
+
+def _batch_equals_one_at_a_time(agent: MonteCarloAgent, observations: list[Observation], seed: int) -> None:
+    """``act_batch`` of the observations in a shuffled order gives each the id ``act`` gives it alone, and its
+    stated policy is the one-hot of that id."""
+    alone = [agent.act(o) for o in observations]
+    order = list(range(len(observations)))
+    random.Random(seed).shuffle(order)
+    batch = ObservationBatch.of([observations[i] for i in order])
+    assert agent.act_batch(batch) == [alone[i] for i in order]
+    np.testing.assert_array_equal(agent.action_probabilities_batch(batch), np.eye(5)[[alone[i] for i in order]])
+
+
+@pytest.mark.parametrize("variant", SEVEN_CARD_GAMES)
+def test_act_batch_decides_as_act_at_every_decision(variant: str) -> None:
+    """Every decision of 8 random hands at each table size from 2 to 8 seats, in one shuffled batch per size."""
+    for seats in range(2, 9):
+        observations = _played(variant, seats, hands=8)
+        for samples in (1, 24):
+            _batch_equals_one_at_a_time(MonteCarloAgent(samples=samples, seed=seats), observations, seed=seats)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", SEVEN_CARD_GAMES)
+def test_act_batch_decides_as_act_with_the_default_samples(variant: str) -> None:
+    """As above with the default 200 samples, 40 hands at each table size."""
+    for seats in range(2, 9):
+        _batch_equals_one_at_a_time(MonteCarloAgent(seed=seats), _played(variant, seats, hands=40, seed=1), seats)
+
+
+def test_a_row_is_estimated_as_alone_whatever_the_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row's equity (bit for bit) does not depend on the other rows of its batch, their number, order and
+    mix of streets and table sizes, nor on how the batch is cut into chunks of hands."""
+    agent = MonteCarloAgent(samples=40, seed=9)
+    for variant, seats in (("razz", 2), ("stud8", 5), ("action_razz", 8)):
+        views = ObservationBatch.of(_played(variant, seats, hands=6, seed=2)).views
+        alone = np.array([agent.equity(views.view(i)) for i in range(len(views))])
+        rng = np.random.default_rng(seats)
+        for chunk_hands in (1, 500, monte_carlo.CHUNK_HANDS, 10**9):
+            monkeypatch.setattr(monte_carlo, "CHUNK_HANDS", chunk_hands)
+            order = rng.permutation(len(views))
+            np.testing.assert_array_equal(agent.equities(views.take(order)), alone[order])
+            rows = rng.choice(len(views), size=len(views) // 3, replace=True)  # repeated rows too
+            np.testing.assert_array_equal(agent.equities(views.take(rows)), alone[rows])
+
+
+def test_act_batch_is_declared_and_checks_its_rows() -> None:
+    agent = MonteCarloAgent(samples=8, seed=1)
+    assert declaration_of(agent).acts_in_batch and agent.act_batch([]) == []
+    observations = _played("razz", 3, hands=2)
+    assert act_batch(agent, observations) == [agent.act(o) for o in observations]
+    hand = HandState(HandConfig.create("razz", num_seats=3), seed=4)
+    idle = observe(hand, (hand.actor + 1) % 3)
+    with pytest.raises(ValueError, match=f"seat {idle.seat} has no legal action"):
+        agent.act_batch([*observations[:3], idle])
+    with pytest.raises(ValueError, match="reads the seat views"):
+        agent.act_batch([Observation(o.seat, o.action_mask) for o in observations[:2]])
 
 
 if __name__ == "__main__":  # rewrite the recording: only after a deliberate change of the agent's decisions
