@@ -45,7 +45,6 @@ derive from both), so tournament blocks replay exactly.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 import sys
@@ -93,6 +92,8 @@ DEFAULT_SAMPLES = 400
 DEFAULT_MAX_OUTCOMES = {"razz": 250_000, "action_razz": 250_000, "stud": DEFAULT_RANGE_MAX_OUTCOMES,
                         "stud8": DEFAULT_RANGE_MAX_OUTCOMES}
 MAX_CACHED_HANDS = 4096
+FIRST_FOLD_QUERIES = 64
+"""Holdings whose fold probability after a raise LBR asks first; each later round asks four times as many."""
 MAX_CACHED_ANSWERS = 65536
 """Observations whose answers (per holding) LBR keeps at most; beyond, it forgets them all."""
 DEVICES = ("auto", "cpu", "cuda")
@@ -198,14 +199,46 @@ class _Table:
 
 
 @dataclasses.dataclass
+class _Raise:
+    """A raise being valued: its fold query, LBR's showdown value per holding if called, and the fold probabilities
+    asked so far (NaN where not yet), in the order they are asked (the holdings that can move the value most first)."""
+
+    action: int
+    decision: _Decision
+    showdown: np.ndarray
+    order: np.ndarray
+    fold: np.ndarray
+    asked: int = 0
+
+    def bounds(self, weights: np.ndarray, pot: int) -> tuple[float, float]:
+        """The raise's value if each holding not yet asked folds or calls, whichever is worse, and whichever better."""
+        known = ~np.isnan(self.fold)
+        swing = weights * (pot - self.showdown)
+        value = float(weights @ self.showdown + swing[known] @ self.fold[known])
+        rest = swing[~known]
+        return value + float(rest[rest < 0].sum()), value + float(rest[rest > 0].sum())
+
+
+@dataclasses.dataclass
 class _Spot:
-    """One LBR decision being valued: the values known, the raises still to value (action, fold query, showdown
-    value per holding), the pot before LBR acts and the choice if already settled."""
+    """One LBR decision being valued: the values known, the raises still to value, the pot before LBR acts, its
+    range's weights and the choice once settled."""
 
     values: dict[int, float]
-    raises: list[tuple[int, _Decision, np.ndarray]]
+    raises: list[_Raise]
     pot: int
-    settled: int | None
+    weights: np.ndarray
+    settled: int | None = None
+
+    def settle(self) -> None:
+        """Settle the choice if the raises' bounds make it, or once every raise's fold probabilities are in."""
+        if all(r.asked == len(r.order) for r in self.raises):
+            values = dict(self.values)
+            for r in self.raises:
+                values[r.action] = float(self.weights @ (r.fold * self.pot + (1 - r.fold) * r.showdown))
+            self.settled = _preferred(values)
+            return
+        self.settled = _settled(self.values, {r.action: r.bounds(self.weights, self.pot) for r in self.raises})
 
 
 class TargetPolicyError(ValueError):
@@ -526,20 +559,28 @@ class LocalBestResponse:
     # ------------------------------------------------------------------ the decision
 
     def _choose(self, tables: list[_Table], masks: list[np.ndarray]) -> list[int]:
-        """Each table's legal id of highest local expected value (see the module docstring), the opponent's fold
-        probabilities after a raise asked for every table in one call, and only where they can change the choice."""
+        """Each table's legal id of highest local expected value (see the module docstring).
+
+        A raise's value needs the opponent's fold probability per holding; they are asked in rounds, for every
+        table at once, the holdings that can move the value most first (:data:`FIRST_FOLD_QUERIES`, then four
+        times as many each round), until the raises' bounds settle the choice or every holding is in.
+        """
         spots = [self._spot(table, mask) for table, mask in zip(tables, masks)]
-        queries = [(decision, table.state.holdings, 1 - table.view.seat)
-                   for table, spot in zip(tables, spots) for _, decision, _ in spot.raises]
-        answers = iter(self._ask(queries))
-        chosen = []
-        for table, spot in zip(tables, spots):
-            weights, values = table.state.weights, dict(spot.values)
-            for action, _, showdown in spot.raises:
-                fold = next(answers)[:, FOLD]
-                values[action] = float(weights @ (fold * spot.pot + (1 - fold) * showdown))
-            chosen.append(_preferred(values, spot.settled))
-        return chosen
+        size = FIRST_FOLD_QUERIES
+        while True:
+            asking = [(spot, r, r.order[r.asked:r.asked + size], 1 - table.view.seat, table.state.holdings)
+                      for table, spot in zip(tables, spots) if spot.settled is None
+                      for r in spot.raises if r.asked < len(r.order)]
+            if not asking:
+                break
+            answers = self._ask([(r.decision, holdings[rows], seat) for _, r, rows, seat, holdings in asking])
+            for (_, r, rows, _, _), answer in zip(asking, answers):
+                r.fold[rows] = answer[:, FOLD]
+                r.asked += len(rows)
+            for spot in {id(spot): spot for spot, _, _, _, _ in asking}.values():
+                spot.settle()
+            size *= 4
+        return [_preferred(spot.values, spot.settled) for spot in spots]
 
     def _spot(self, table: _Table, mask: np.ndarray) -> _Spot:
         """The values known without the target (passive actions, raises the opponent cannot answer), and the raises
@@ -562,7 +603,7 @@ class LocalBestResponse:
                 contributed[view.seat] += added
                 stacks[view.seat] -= added
                 values[action] = float(_showdown_value(contributed, stacks, view.seat, mine, result.equity))
-        raises, bounds = [], {}
+        spot = _Spot(values, [], pot, state.weights)
         for action in (a for a in legal if a in AGGRESSIVE_IDS):
             after = self._after(table, action)
             showdown = np.asarray(_showdown_value(after.contributed, after.stacks, view.seat, mine,
@@ -574,15 +615,15 @@ class LocalBestResponse:
             decision = _Decision(after.street, mask_for(after.legal_actions()),
                                  after.view(opponent) if observer.view else None,
                                  observer.encoder.encode(after, opponent) if observer.encoder else None, FOLD)
-            raises.append((action, decision, showdown))
-            bounds[action] = (float(state.weights @ np.minimum(pot, showdown)),
-                              float(state.weights @ np.maximum(pot, showdown)))
-        settled = _settled(values, bounds)
-        return _Spot(values, [] if settled is not None else raises, pot, settled)
+            order = np.argsort(-np.abs(state.weights * (pot - showdown)), kind="stable")
+            spot.raises.append(_Raise(action, decision, showdown, order, np.full(len(showdown), np.nan)))
+        if spot.raises:
+            spot.settle()
+        return spot
 
     def _after(self, table: _Table, action: int) -> HandState:
-        """The hand after LBR's ``action`` (a copy of the replayed hand, one action on)."""
-        hand = copy.deepcopy(table.hand)
+        """The hand after LBR's ``action`` (replayed again: cheaper than copying a hand state)."""
+        hand = self._replay(table.view)
         hand.act(to_engine(action, hand.legal_actions()))
         return hand
 

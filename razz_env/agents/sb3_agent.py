@@ -333,10 +333,12 @@ class SB3Agent:
         first, rest = split
         kind = getattr(torch, dtype)
         with torch.no_grad():
-            base = first(torch.tensor(np.asarray(vectors), dtype=kind, device=device))
-            added = torch.nn.functional.embedding_bag(torch.as_tensor(columns, device=device), first.weight.T,
-                                                      mode="sum")
-            scores = rest(base[torch.as_tensor(bases, device=device)] + added)
+            weights = first.weight.T.contiguous()
+            hidden = first(torch.tensor(np.asarray(vectors), dtype=kind, device=device))[torch.as_tensor(bases,
+                                                                                                         device=device)]
+            for column in torch.as_tensor(columns, device=device).T:
+                hidden += weights[column]
+            scores = rest(hidden)
         return _as_probabilities(*_policy_from_scores(self.model, scores, row_masks, self.deterministic),
                                  row_masks.shape)
 
