@@ -731,3 +731,18 @@ def test_the_float64_device_path_equals_the_default_path() -> None:
     second = _match(LocalBestResponse("ppo_razz", seed=1, samples=200, device="cpu", dtype="float64"),
                     make_agent("ppo_razz"), 3, "device")
     assert first == second
+
+
+@pytest.mark.parametrize("target", ["lbr_test_view_policy", "razz_heuristic"])
+def test_the_raises_bounds_never_change_a_choice(monkeypatch, target: str) -> None:
+    """Stopping the fold queries once a raise's bounds settle the choice gives the ids of asking every holding."""
+    import razz_env.agents.lbr as lbr_module
+
+    pruned = _Recorder(LocalBestResponse(target, seed=4, samples=200))
+    play_deals([pruned, make_agent(target, seed=5)], CONFIG, 6, "bounds", True, 600.0)
+    monkeypatch.setattr(lbr_module, "_settled", lambda values, bounds: None)
+    full = LocalBestResponse(target, seed=4, samples=200)
+    full.reset(0, 2, "razz")
+    for observations, ids, _ in pruned.calls:
+        assert full.act_batch(observations) == ids
+    assert full.observations_asked > pruned.lbr.observations_asked
