@@ -9,9 +9,12 @@ triples once the 7th-street down card is dealt), and at each decision:
 2. **Bayes' rule** at each opponent action since its last decision: the public history is replayed
    on a :class:`~razz_env.engine.state.HandState` with hypothesised down cards, the opponent's
    observation is built once at its decision and only its down cards are varied per holding (the
-   ``own_down`` slice of the encoded vector, or ``dataclasses.replace(view, own_down=...)``), and
+   ``own_down`` slice of the encoded vector, or the view copied with other ``own_down``), and
    the target's ``action_probabilities`` (one batched call through
-   :func:`razz_env.encoding.interface.action_probabilities`) gives each holding's likelihood of the action taken.
+   :func:`razz_env.encoding.interface.action_probabilities`, or a network target's
+   ``action_probabilities_varied_batch`` on LBR's ``device``) gives each holding's likelihood of the action
+   taken. Each distinct observation is asked once per hand: holdings that give the same observation share
+   its answer, and answers are kept (a raise's fold query is the opponent's next observation).
 3. **Local expected value** of each legal action, in chips relative to LBR's stack now, assuming that
    afterwards both players only check or call to the showdown (``docs/exploitability.md``):
 
@@ -23,9 +26,13 @@ triples once the 7th-street down card is dealt), and at each decision:
    * an aggressive action (complete, bet, raise, big bet), per holding ``h``: ``f_h * pot + (1 - f_h)
      * (e_h * pot_final + returned - added)``, ``f_h`` the opponent's fold probability from its
      policy on the state after the raise, ``pot`` the chips in before it; the opponent's non-fold
-     probability counts as a call (a re-raise is not modelled).
+     probability counts as a call (a re-raise is not modelled). The ``f_h`` are asked in rounds, the
+     holdings that can move the value most first, until the raise's bounds (all fold, none fold) settle
+     the choice: the same choice as asking them all.
 
    It takes the action of highest value (ties: check/call, bring-in, bet/raise, big bet, fold).
+   :meth:`LocalBestResponse.act_batch` does this for many tables at once, their range updates and fold
+   queries gathered into one target query per step; each table's choice is the one ``act`` makes alone.
 
 If an opponent action has probability 0 under every holding left (a target whose ``act`` differs
 from its stated policy, say), that action is skipped: the range stays as it was before it, and

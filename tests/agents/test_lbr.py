@@ -466,6 +466,8 @@ def test_decisions_depend_only_on_the_seed_and_the_observation() -> None:
     (lambda: LocalBestResponse("lbr_test_station", samples=10**6), r"samples: 1,000,000 runouts of [\d,]+ holdings "
                                                                     r"would hold about [\d,]+ GiB at once"),
     (lambda: LocalBestResponse("lbr_test_station", ante=-1), "ante"),
+    (lambda: LocalBestResponse("lbr_test_station", device="tpu"), "device, dtype: expected one of auto, cpu, cuda"),
+    (lambda: LocalBestResponse("lbr_test_station", dtype="float16"), "and one of float32, float64, got 'auto' and"),
 ])
 def test_bad_setups_are_refused_with_a_message(build, message: str) -> None:
     with pytest.raises((ValueError, KeyError), match=message):
