@@ -707,14 +707,6 @@ def _visible(view: SeatView) -> tuple[int, ...]:
     return view.own_down + view.own_up + view.up_cards[1 - view.seat]
 
 
-def _rank_groups(holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first holding of each rank multiset among ``holdings``, and each holding's group."""
-    ranks = np.sort(holdings >> 2, axis=1)
-    codes = ranks @ (13 ** np.arange(ranks.shape[1], dtype=np.int64))
-    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-    return first, inverse.ravel()
-
-
 def _holdings(seen: Sequence[int], size: int = 2) -> np.ndarray:
     """Every set of ``size`` cards not in ``seen``, shape (H, size)."""
     free = [c for c in range(DECK_SIZE) if c not in set(seen)]
