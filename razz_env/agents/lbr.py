@@ -642,11 +642,23 @@ class LocalBestResponse:
 
 
 def _device(device: str) -> str:
-    """``device``, with ``"auto"`` resolved: CUDA when torch is loaded and sees a GPU, else the CPU."""
-    if device != "auto":
-        return device
-    torch = sys.modules.get("torch")
-    return "cuda" if torch is not None and torch.cuda.is_available() else "cpu"
+    """``device``, with ``"auto"`` resolved: CUDA when torch is loaded and sees a GPU, else the CPU; ``"cuda"``
+    without a GPU is refused (``ValueError``) before any hand, not blamed on the target at the first query."""
+    if device == "auto":
+        torch = sys.modules.get("torch")
+        return "cuda" if torch is not None and torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not _cuda_available():
+        raise ValueError("device: 'cuda', but torch sees no GPU here; use 'auto' or 'cpu'")
+    return device
+
+
+def _cuda_available() -> bool:
+    """Whether torch is installed and sees a GPU."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
 
 
 def _preferred(values: Mapping[int, float], settled: int | None = None) -> int:

@@ -459,6 +459,15 @@ def test_decisions_depend_only_on_the_seed_and_the_observation() -> None:
     assert together == backwards == alone
 
 
+def _has_gpu() -> bool:
+    """Whether torch sees a GPU here (False without torch)."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
 @pytest.mark.parametrize(("build", "message"), [
     (lambda: LocalBestResponse("calling_station_without_policy"), "unknown agent"),
     (lambda: LocalBestResponse("lbr_test_station", samples=1), "samples: must be an int from 2 to 1,000,000,000"),
@@ -468,6 +477,8 @@ def test_decisions_depend_only_on_the_seed_and_the_observation() -> None:
     (lambda: LocalBestResponse("lbr_test_station", ante=-1), "ante"),
     (lambda: LocalBestResponse("lbr_test_station", device="tpu"), "device, dtype: expected one of auto, cpu, cuda"),
     (lambda: LocalBestResponse("lbr_test_station", dtype="float16"), "and one of float32, float64, got 'auto' and"),
+    pytest.param(lambda: LocalBestResponse("lbr_test_station", device="cuda"), "device: 'cuda', but torch sees no GPU",
+                 marks=pytest.mark.skipif(_has_gpu(), reason="a GPU is here")),
 ])
 def test_bad_setups_are_refused_with_a_message(build, message: str) -> None:
     with pytest.raises((ValueError, KeyError), match=message):
