@@ -9,9 +9,12 @@ triples once the 7th-street down card is dealt), and at each decision:
 2. **Bayes' rule** at each opponent action since its last decision: the public history is replayed
    on a :class:`~razz_env.engine.state.HandState` with hypothesised down cards, the opponent's
    observation is built once at its decision and only its down cards are varied per holding (the
-   ``own_down`` slice of the encoded vector, or ``dataclasses.replace(view, own_down=...)``), and
+   ``own_down`` slice of the encoded vector, or the view copied with other ``own_down``), and
    the target's ``action_probabilities`` (one batched call through
-   :func:`razz_env.encoding.interface.action_probabilities`) gives each holding's likelihood of the action taken.
+   :func:`razz_env.encoding.interface.action_probabilities`, or a network target's
+   ``action_probabilities_varied_batch`` on LBR's ``device``) gives each holding's likelihood of the action
+   taken. Each distinct observation is asked once per hand: holdings that give the same observation share
+   its answer, and answers are kept (a raise's fold query is the opponent's next observation).
 3. **Local expected value** of each legal action, in chips relative to LBR's stack now, assuming that
    afterwards both players only check or call to the showdown (``docs/exploitability.md``):
 
@@ -23,9 +26,13 @@ triples once the 7th-street down card is dealt), and at each decision:
    * an aggressive action (complete, bet, raise, big bet), per holding ``h``: ``f_h * pot + (1 - f_h)
      * (e_h * pot_final + returned - added)``, ``f_h`` the opponent's fold probability from its
      policy on the state after the raise, ``pot`` the chips in before it; the opponent's non-fold
-     probability counts as a call (a re-raise is not modelled).
+     probability counts as a call (a re-raise is not modelled). The ``f_h`` are asked in rounds, the
+     holdings that can move the value most first, until the raise's bounds (all fold, none fold) settle
+     the choice: the same choice as asking them all.
 
    It takes the action of highest value (ties: check/call, bring-in, bet/raise, big bet, fold).
+   :meth:`LocalBestResponse.act_batch` does this for many tables at once, their range updates and fold
+   queries gathered into one target query per step; each table's choice is the one ``act`` makes alone.
 
 If an opponent action has probability 0 under every holding left (a target whose ``act`` differs
 from its stated policy, say), that action is skipped: the range stays as it was before it, and
@@ -47,6 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -68,6 +76,7 @@ from razz_env.encoding.actions import (
 from razz_env.encoding.interface import (
     Declaration,
     Observation,
+    ObservationBatch,
     Observer,
     action_probabilities,
     declaration_of,
@@ -90,6 +99,12 @@ DEFAULT_SAMPLES = 400
 DEFAULT_MAX_OUTCOMES = {"razz": 250_000, "action_razz": 250_000, "stud": DEFAULT_RANGE_MAX_OUTCOMES,
                         "stud8": DEFAULT_RANGE_MAX_OUTCOMES}
 MAX_CACHED_HANDS = 4096
+FIRST_FOLD_QUERIES = 64
+"""Holdings whose fold probability after a raise LBR asks first; each later round asks four times as many."""
+MAX_CACHED_ANSWERS = 65536
+"""Observations whose answers (per holding) LBR keeps at most; beyond, it forgets them all."""
+DEVICES = ("auto", "cpu", "cuda")
+DTYPES = ("float32", "float64")
 SUIT_FREE = ("razz", "action_razz")
 SEVENTH_STREET_UNSEEN = 52 - 7 - 4
 """Cards LBR has not seen on 7th street (its seven, the target's four up cards): the target's range is widest there."""
@@ -98,6 +113,8 @@ RANK_RANGE_SIZE = math.comb(13 + 2, 3)
 """Rank multisets of three down cards: a suit-free range's distinct holdings, which is all it samples."""
 _TOLERANCE = 1e-9
 _PROBABILITY_SLACK = 1e-6
+_BOUND_MARGIN = 1e-6
+"""Chips of rounding allowed for when a raise's value bounds settle a choice without the target's fold probabilities."""
 
 
 def _masks(cards: np.ndarray) -> np.ndarray:
@@ -188,6 +205,49 @@ class _Table:
     pending: list[_Decision]
 
 
+@dataclasses.dataclass
+class _Raise:
+    """A raise being valued: its fold query, LBR's showdown value per holding if called, and the fold probabilities
+    asked so far (NaN where not yet), in the order they are asked (the holdings that can move the value most first)."""
+
+    action: int
+    decision: _Decision
+    showdown: np.ndarray
+    order: np.ndarray
+    fold: np.ndarray
+    asked: int = 0
+
+    def bounds(self, weights: np.ndarray, pot: int) -> tuple[float, float]:
+        """The raise's value if each holding not yet asked folds or calls, whichever is worse, and whichever better."""
+        known = ~np.isnan(self.fold)
+        swing = weights * (pot - self.showdown)
+        value = float(weights @ self.showdown + swing[known] @ self.fold[known])
+        rest = swing[~known]
+        return value + float(rest[rest < 0].sum()), value + float(rest[rest > 0].sum())
+
+
+@dataclasses.dataclass
+class _Spot:
+    """One LBR decision being valued: the values known, the raises still to value, the pot before LBR acts, its
+    range's weights and the choice once settled."""
+
+    values: dict[int, float]
+    raises: list[_Raise]
+    pot: int
+    weights: np.ndarray
+    settled: int | None = None
+
+    def settle(self) -> None:
+        """Settle the choice if the raises' bounds make it, or once every raise's fold probabilities are in."""
+        if all(r.asked == len(r.order) for r in self.raises):
+            values = dict(self.values)
+            for r in self.raises:
+                values[r.action] = float(self.weights @ (r.fold * self.pot + (1 - r.fold) * r.showdown))
+            self.settled = _preferred(values)
+            return
+        self.settled = _settled(self.values, {r.action: r.bounds(self.weights, self.pot) for r in self.raises})
+
+
 class TargetPolicyError(ValueError):
     """The target's stated policy could not be read (it raised, or is no distribution over the legal ids).
 
@@ -212,12 +272,16 @@ class LocalBestResponse:
     LBR plays the seven-card games its target plays (its declaration's ``variants``, from
     :data:`~razz_env.engine.variants.SEVEN_CARD_GAMES`); MiniRazz is small enough for an exact best response
     instead. It reads the view, plays heads-up, acts in batch and states no policy.
+    ``device`` (``"auto"``: CUDA when torch sees a GPU, else the CPU) and ``dtype`` say where and in what precision
+    a network target answers LBR's queries (through its ``action_probabilities_varied_batch``); other targets
+    answer as they always do.
     """
 
     def __init__(self, target: str | Mapping[str, Any], *, stacks: int = 1000, ante: int = 1,
                  bring_in: int = 2, small_bet: int = 5, big_bet: int = 10, raise_cap: int | None = 4,
                  samples: int = DEFAULT_SAMPLES, max_outcomes: int | None = None, suit_blind: bool = False,
-                 seed: int | None = None, name: str = "lbr") -> None:
+                 seed: int | None = None, device: str = "auto", dtype: str = "float32",
+                 name: str = "lbr") -> None:
         self.name = name
         self.target = make_agent(target, seed=seed)
         declared = declaration_of(self.target)
@@ -240,6 +304,9 @@ class LocalBestResponse:
                              f"{max_outcomes!r}")
         if not isinstance(suit_blind, bool):
             raise ValueError(f"suit_blind: expected true or false, got {suit_blind!r}")
+        if device not in DEVICES or dtype not in DTYPES:
+            raise ValueError(f"device, dtype: expected one of {', '.join(DEVICES)} and one of {', '.join(DTYPES)}, "
+                             f"got {device!r} and {dtype!r}")
         self.samples = samples
         self.max_outcomes = max_outcomes
         self.suit_blind = suit_blind
@@ -247,6 +314,8 @@ class LocalBestResponse:
         self.off_policy_actions = 0
         self.target_actions = 0
         self.observations_asked = 0
+        self.device, self.dtype = _device(device), dtype
+        self._memo: dict[Any, tuple[np.ndarray, np.ndarray]] = {}
         self._variant = ""
         self._config = self._observer = None
         self._setup(variants[0])
@@ -277,25 +346,23 @@ class LocalBestResponse:
         self._setup(variant)
         self.target.reset(1 - seat, num_seats, variant)
         self._ranges.clear()
+        self._memo.clear()
 
     def act(self, observation: Observation) -> int:
         """The action of highest local expected value."""
         return self.act_batch([observation])[0]
 
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
-        """Decisions for many tables, the target's policy queried in one batched call per step."""
-        decisions: list[int | None] = [None] * len(observations)
-        tables: dict[int, _Table] = {}
-        for index, observation in enumerate(observations):
-            legal = np.flatnonzero(observation.action_mask)
-            if len(legal) == 1:
-                decisions[index] = int(legal[0])
-            else:
-                tables[index] = self._table(observation.view)
-        self._learn(list(tables.values()))
-        for index, table in tables.items():
-            decisions[index] = self._choose(table, observations[index].action_mask)
-        return [int(d) for d in decisions]
+        """Decisions for many tables: the range updates, then every table's fold queries, one batched policy query
+        per step (each holding's observation asked once), and the local values as array code per table."""
+        observations = ObservationBatch.of(observations)
+        decisions = [int(np.flatnonzero(mask)[0]) for mask in observations.masks]
+        choices = np.flatnonzero(observations.masks.sum(axis=1) > 1)
+        tables = [self._table(observations[int(index)].view) for index in choices]
+        self._learn(tables)
+        for index, decision in zip(choices, self._choose(tables, [observations.masks[i] for i in choices])):
+            decisions[index] = decision
+        return decisions
 
     def counters(self) -> dict[str, int]:
         """The opponent's actions seen and those off the target's stated policy (tournament blocks record them)."""
@@ -332,9 +399,9 @@ class LocalBestResponse:
         state.done, state.history, state.own, state.opponent_up = len(view.history), view.history, own, up
         return _Table(view, hand, state, pending)
 
-    def _replay(self, view: SeatView, extra: int | None = None, record_from: int | None = None,
+    def _replay(self, view: SeatView, record_from: int | None = None,
                 into: list[_Decision] | None = None) -> HandState:
-        """The public history of ``view`` replayed with stand-in opponent down cards (plus LBR's ``extra`` id).
+        """The public history of ``view`` replayed with stand-in opponent down cards.
 
         With ``into``, each opponent decision from history entry ``record_from`` on is recorded there.
         """
@@ -360,8 +427,6 @@ class LocalBestResponse:
                 or hand.legal_actions() != view.legal_actions):
             raise ValueError(f"LBR's replay of the hand does not match the table (chips in {hand.contributed} vs "
                              f"{list(view.contributed)}): give lbr the table's stakes {sorted(self.stakes)}")
-        if extra is not None:
-            hand.act(to_engine(extra, hand.legal_actions()))
         return hand
 
     def _learn(self, tables: list[_Table]) -> None:
@@ -391,54 +456,96 @@ class LocalBestResponse:
     def _ask(self, queries: list[tuple[_Decision, np.ndarray, int]]) -> list[np.ndarray]:
         """The target's probabilities (H, 5) for each query's holdings at its decision, in one call.
 
-        A target that reads neither view nor vector is asked once per decision; with ``suit_blind``, once
-        per rank multiset of the holdings.
+        Each distinct observation is asked once: holdings that give the target the same observation (with
+        ``suit_blind``, the same rank multiset) share its answer, and answers are kept for the hand (a raise's
+        fold query is the observation of the opponent's next decision). A target that reads neither view nor
+        vector is asked once per decision.
         """
-        observations: list[Observation] = []
-        masks, spans = [], []
-        varied = getattr(self.target, "action_probabilities_varied", None)
-        for decision, holdings, seat in queries:
-            asked, expand = holdings, None
+        keys: list[tuple[Any, np.ndarray]] = []
+        needed: dict[Any, tuple[_Decision, int, list[np.ndarray], list[np.ndarray]]] = {}
+        for number, (decision, holdings, seat) in enumerate(queries):
             if decision.view is None and decision.vector is None:
-                asked, expand = holdings[:1], np.zeros(len(holdings), dtype=np.intp)
-            elif self.suit_blind:
-                first, expand = _rank_groups(holdings)
-                asked = holdings[first]
-            if varied is not None and decision.view is None and decision.vector is not None:
-                spans.append((self._ask_varied(varied, decision, asked, seat), None, expand))
-                continue
-            start = len(observations)
-            observations += self._observations(decision, asked, seat)
-            masks.append(np.broadcast_to(decision.mask, (len(asked), NUM_ACTIONS)))
-            spans.append((start, len(observations), expand))
-        self.observations_asked += len(observations)
-        probabilities = np.zeros((0, NUM_ACTIONS))
-        if observations:
-            try:
-                probabilities = action_probabilities(self.target, observations)
-            except Exception as err:  # noqa: BLE001 - whatever the target's policy raises is the target's fault
-                raise TargetPolicyError(f"target {self.target.name!r}: action_probabilities raised "
-                                        f"{type(err).__name__}: {err}") from err
-            _check_policy(probabilities, np.concatenate(masks), self.target)
-        answers = [start if stop is None else probabilities[start:stop] for start, stop, _ in spans]
-        return [rows if expand is None else rows[expand] for rows, (_, _, expand) in zip(answers, spans)]
+                key, codes = number, np.zeros(len(holdings), dtype=np.int64)
+                missing = np.arange(len(holdings)) < 1
+            else:
+                key = (seat, decision.mask.tobytes(), _template(decision, self._observer.encoder))
+                codes = self._codes(holdings)
+                known = self._memo.get(key)
+                missing = np.ones(len(codes), dtype=bool) if known is None else ~_found(known[0], codes)
+            keys.append((key, codes))
+            if missing.any():
+                pooled = needed.setdefault(key, (decision, seat, [], []))
+                pooled[2].append(holdings[missing])
+                pooled[3].append(codes[missing])
+        asked = []
+        for decision, seat, holdings, codes in needed.values():
+            unique, first = np.unique(np.concatenate(codes), return_index=True)
+            asked.append((decision, np.concatenate(holdings)[first], seat, unique))
+        for key, (_, _, _, codes), rows in zip(needed, asked, self._query(asked)):
+            known = self._memo.get(key)
+            if known is not None:
+                codes, rows = np.concatenate([known[0], codes]), np.concatenate([known[1], rows])
+            order = np.argsort(codes, kind="stable")
+            self._memo[key] = (codes[order], rows[order])
+        out = [self._memo[key][1][np.searchsorted(self._memo[key][0], codes)] for key, codes in keys]
+        for key, _ in keys:
+            if isinstance(key, int):
+                del self._memo[key]
+        if len(self._memo) > MAX_CACHED_ANSWERS:
+            self._memo.clear()
+        return out
 
-    def _ask_varied(self, varied: Any, decision: _Decision, holdings: np.ndarray, seat: int) -> np.ndarray:
-        """The target's probabilities for ``holdings`` through its ``action_probabilities_varied`` (one base
-        vector with the own-down slice cleared, and each holding's down-card columns)."""
+    def _codes(self, holdings: np.ndarray) -> np.ndarray:
+        """One int64 per holding, equal for holdings the target cannot tell apart (with ``suit_blind``: ranks)."""
+        cards = np.sort(holdings >> 2 if self.suit_blind else holdings, axis=1)
+        return cards @ (DECK_SIZE ** np.arange(cards.shape[1], dtype=np.int64))
+
+    def _query(self, asked: list[tuple[_Decision, np.ndarray, int, np.ndarray]]) -> list[np.ndarray]:
+        """The target's probabilities for each (decision, holdings) in one call: its varied fast path when it
+        has one and reads the vector only, else its batched policy on each holding's observation."""
+        if not asked:
+            return []
+        self.observations_asked += sum(len(holdings) for _, holdings, _, _ in asked)
+        varied = getattr(self.target, "action_probabilities_varied_batch", None)
+        if varied is not None and all(d.view is None and d.vector is not None for d, _, _, _ in asked):
+            return self._ask_varied(varied, asked)
+        observations: list[Observation] = []
+        for decision, holdings, seat, _ in asked:
+            observations += self._observations(decision, holdings, seat)
+        try:
+            probabilities = action_probabilities(self.target, observations)
+        except Exception as err:  # noqa: BLE001 - whatever the target's policy raises is the target's fault
+            raise TargetPolicyError(f"target {self.target.name!r}: action_probabilities raised "
+                                    f"{type(err).__name__}: {err}") from err
+        masks = np.concatenate([np.broadcast_to(d.mask, (len(h), NUM_ACTIONS)) for d, h, _, _ in asked])
+        _check_policy(probabilities, masks, self.target)
+        return np.split(probabilities, np.cumsum([len(h) for _, h, _, _ in asked])[:-1])
+
+    def _ask_varied(self, varied: Any, asked: list[tuple[_Decision, np.ndarray, int, np.ndarray]]) -> list[np.ndarray]:
+        """The target's probabilities through its ``action_probabilities_varied_batch``: one base vector per decision
+        with the own-down slice cleared, and each holding's down-card columns, on LBR's device (one call per number
+        of down cards: pairs and triples)."""
         encoder = self._observer.encoder
         down = encoder.layout.slices["own_down"]
-        base = decision.vector.copy()
-        base[down] = 0.0
-        columns = down.start + np.asarray(encoder.card_index)[holdings]
-        try:
-            probabilities = np.asarray(varied(Observation(seat, decision.mask, None, base), columns), dtype=np.float64)
-        except Exception as err:  # noqa: BLE001 - whatever the target's policy raises is the target's fault
-            raise TargetPolicyError(f"target {self.target.name!r}: action_probabilities_varied raised "
-                                    f"{type(err).__name__}: {err}") from err
-        self.observations_asked += len(holdings)
-        _check_policy(probabilities, np.broadcast_to(decision.mask, probabilities.shape), self.target)
-        return probabilities
+        out: list[np.ndarray] = [np.zeros((0, NUM_ACTIONS))] * len(asked)
+        for width in sorted({h.shape[1] for _, h, _, _ in asked}):
+            group = [i for i, (_, h, _, _) in enumerate(asked) if h.shape[1] == width]
+            bases = np.stack([asked[i][0].vector for i in group])
+            bases[:, down] = 0.0
+            masks = np.stack([asked[i][0].mask for i in group])
+            sizes = [len(asked[i][1]) for i in group]
+            columns = down.start + np.asarray(encoder.card_index)[np.concatenate([asked[i][1] for i in group])]
+            rows = np.repeat(np.arange(len(group)), sizes)
+            try:
+                probabilities = np.asarray(varied(bases, masks, columns, rows, device=self.device, dtype=self.dtype),
+                                           dtype=np.float64)
+            except Exception as err:  # noqa: BLE001 - whatever the target's policy raises is the target's fault
+                raise TargetPolicyError(f"target {self.target.name!r}: action_probabilities_varied_batch raised "
+                                        f"{type(err).__name__}: {err}") from err
+            _check_policy(probabilities, masks[rows], self.target)
+            for i, part in zip(group, np.split(probabilities, np.cumsum(sizes)[:-1])):
+                out[i] = part
+        return out
 
     def _observations(self, decision: _Decision, holdings: np.ndarray, seat: int) -> list[Observation]:
         """The target's observation at ``decision`` for each holding: only its down cards differ."""
@@ -453,27 +560,46 @@ class LocalBestResponse:
             vectors = list(rows)
         views: Sequence[SeatView | None] = [None] * len(holdings)
         if decision.view is not None:
-            views = [dataclasses.replace(decision.view, own_down=tuple(h)) for h in holdings.tolist()]
+            views = [_with_down(decision.view, tuple(h)) for h in holdings.tolist()]
         return [Observation(seat, decision.mask, v, x) for v, x in zip(views, vectors)]
 
     # ------------------------------------------------------------------ the decision
 
-    def _choose(self, table: _Table, mask: np.ndarray) -> int:
-        """The legal id of highest local expected value (see the module docstring)."""
+    def _choose(self, tables: list[_Table], masks: list[np.ndarray]) -> list[int]:
+        """Each table's legal id of highest local expected value (see the module docstring).
+
+        A raise's value needs the opponent's fold probability per holding; they are asked in rounds, for every
+        table at once, the holdings that can move the value most first (:data:`FIRST_FOLD_QUERIES`, then four
+        times as many each round), until the raises' bounds settle the choice or every holding is in.
+        """
+        spots = [self._spot(table, mask) for table, mask in zip(tables, masks)]
+        size = FIRST_FOLD_QUERIES
+        while True:
+            asking = [(spot, r, r.order[r.asked:r.asked + size], 1 - table.view.seat, table.state.holdings)
+                      for table, spot in zip(tables, spots) if spot.settled is None
+                      for r in spot.raises if r.asked < len(r.order)]
+            if not asking:
+                break
+            answers = self._ask([(r.decision, holdings[rows], seat) for _, r, rows, seat, holdings in asking])
+            for (_, r, rows, _, _), answer in zip(asking, answers):
+                r.fold[rows] = answer[:, FOLD]
+                r.asked += len(rows)
+            for spot in {id(spot): spot for spot, _, _, _, _ in asking}.values():
+                spot.settle()
+            size *= 4
+        return [_preferred(spot.values, spot.settled) for spot in spots]
+
+    def _spot(self, table: _Table, mask: np.ndarray) -> _Spot:
+        """The values known without the target (passive actions, raises the opponent cannot answer), and the raises
+        still to value with its fold probabilities: none when their bounds already settle the choice."""
         view, state = table.view, table.state
         opponent = 1 - view.seat
         legal = [int(i) for i in np.flatnonzero(mask)]
         result = range_equity(view.own_down + view.own_up, view.up_cards[opponent], state.holdings, state.weights,
                               view.variant, method="auto", max_outcomes=self.max_outcomes_for(view.variant),
                               samples=self.samples, seed=self._decision_seed(view))
-        equities = result.per_holding
         pot, mine = table.hand.pot, table.hand.contributed[view.seat]
         values: dict[int, float] = {}
-        raises = [(action, self._replay(view, extra=action)) for action in legal if action in AGGRESSIVE_IDS]
-        folds = self._fold_probabilities([hand for _, hand in raises], state.holdings, opponent)
-        for (action, after), fold in zip(raises, folds):
-            showdown = _showdown_value(after.contributed, after.stacks, view.seat, mine, equities)
-            values[action] = float(state.weights @ (fold * pot + (1 - fold) * showdown))
         for action in legal:
             if action == FOLD:
                 values[action] = 0.0
@@ -484,26 +610,29 @@ class LocalBestResponse:
                 contributed[view.seat] += added
                 stacks[view.seat] -= added
                 values[action] = float(_showdown_value(contributed, stacks, view.seat, mine, result.equity))
-        best = max(values.values())
-        return next(a for a in PREFERENCE if a in values and values[a] >= best - _TOLERANCE)
-
-    def _fold_probabilities(self, hands: list[HandState], holdings: np.ndarray, opponent: int) -> list[np.ndarray]:
-        """Per holding, the target's probability of folding at each hand (0 where it is not to act)."""
-        out: list[np.ndarray | None] = [None] * len(hands)
-        queries = []
-        for index, hand in enumerate(hands):
-            if hand.actor != opponent:
-                out[index] = np.zeros(len(holdings))
+        spot = _Spot(values, [], pot, state.weights)
+        for action in (a for a in legal if a in AGGRESSIVE_IDS):
+            after = self._after(table, action)
+            showdown = np.asarray(_showdown_value(after.contributed, after.stacks, view.seat, mine,
+                                                  result.per_holding), dtype=np.float64)
+            if after.actor != opponent:
+                values[action] = float(state.weights @ showdown)
                 continue
             observer = self._observer
-            decision = _Decision(hand.street, mask_for(hand.legal_actions()),
-                                 hand.view(opponent) if observer.view else None,
-                                 observer.encoder.encode(hand, opponent) if observer.encoder else None, FOLD)
-            queries.append((index, decision))
-        answers = self._ask([(decision, holdings, opponent) for _, decision in queries])
-        for (index, _), rows in zip(queries, answers):
-            out[index] = np.asarray(rows[:, FOLD])
-        return out
+            decision = _Decision(after.street, mask_for(after.legal_actions()),
+                                 after.view(opponent) if observer.view else None,
+                                 observer.encoder.encode(after, opponent) if observer.encoder else None, FOLD)
+            order = np.argsort(-np.abs(state.weights * (pot - showdown)), kind="stable")
+            spot.raises.append(_Raise(action, decision, showdown, order, np.full(len(showdown), np.nan)))
+        if spot.raises:
+            spot.settle()
+        return spot
+
+    def _after(self, table: _Table, action: int) -> HandState:
+        """The hand after LBR's ``action`` (replayed again: cheaper than copying a hand state)."""
+        hand = self._replay(table.view)
+        hand.act(to_engine(action, hand.legal_actions()))
+        return hand
 
     def _decision_seed(self, view: SeatView) -> int:
         """A sampling seed from the base seed and what this seat sees now (the same observation, the same seed)."""
@@ -512,17 +641,82 @@ class LocalBestResponse:
         return int(np.random.SeedSequence(entropy).generate_state(1)[0])
 
 
+def _device(device: str) -> str:
+    """``device``, with ``"auto"`` resolved: CUDA when torch is loaded and sees a GPU, else the CPU; ``"cuda"``
+    without a GPU is refused (``ValueError``) before any hand, not blamed on the target at the first query."""
+    if device == "auto":
+        torch = sys.modules.get("torch")
+        return "cuda" if torch is not None and torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not _cuda_available():
+        raise ValueError("device: 'cuda', but torch sees no GPU here; use 'auto' or 'cpu'")
+    return device
+
+
+def _cuda_available() -> bool:
+    """Whether torch is installed and sees a GPU."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+def _preferred(values: Mapping[int, float], settled: int | None = None) -> int:
+    """``settled`` if given, else the id of highest value (ties broken by :data:`PREFERENCE`)."""
+    if settled is not None:
+        return settled
+    best = max(values.values())
+    return next(a for a in PREFERENCE if a in values and values[a] >= best - _TOLERANCE)
+
+
+def _settled(values: Mapping[int, float], bounds: Mapping[int, tuple[float, float]]) -> int | None:
+    """The choice when the raises' value bounds (all fold, none fold) already make it, else None.
+
+    Every raise below the best known value (by more than the tie tolerance and a rounding margin) is never
+    chosen; a lone raise above every known value is. Otherwise the fold probabilities are needed.
+    """
+    if not bounds or not values:
+        return None
+    best = max(values.values())
+    if all(high < best - _TOLERANCE - _BOUND_MARGIN for _, high in bounds.values()):
+        return _preferred(values)
+    if len(bounds) == 1:
+        action, (low, _) = next(iter(bounds.items()))
+        if low > best + _TOLERANCE + _BOUND_MARGIN:
+            return action
+    return None
+
+
+def _template(decision: _Decision, encoder: TableEncoder | None) -> Any:
+    """What the target sees at ``decision`` but the down cards: the key its answers are kept under."""
+    if decision.vector is not None:
+        vector = decision.vector.copy()
+        vector[encoder.layout.slices["own_down"]] = 0.0
+        return vector.tobytes(), None if decision.view is None else _with_down(decision.view, ())
+    return None, _with_down(decision.view, ())
+
+
+def _found(known: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Which of ``codes`` are in the sorted ``known``."""
+    at = np.minimum(np.searchsorted(known, codes), len(known) - 1)
+    return known[at] == codes
+
+
+_VIEW_FIELDS = SeatView.__slots__
+
+
+def _with_down(view: SeatView, down: tuple[int, ...]) -> SeatView:
+    """``view`` with ``own_down`` replaced: ``dataclasses.replace`` without its per-call checks, for many holdings."""
+    out = object.__new__(SeatView)
+    for field in _VIEW_FIELDS:
+        object.__setattr__(out, field, getattr(view, field))
+    object.__setattr__(out, "own_down", down)
+    return out
+
+
 def _visible(view: SeatView) -> tuple[int, ...]:
     """Every card the seat of ``view`` can see: its own and the opponent's up cards."""
     return view.own_down + view.own_up + view.up_cards[1 - view.seat]
-
-
-def _rank_groups(holdings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The first holding of each rank multiset among ``holdings``, and each holding's group."""
-    ranks = np.sort(holdings >> 2, axis=1)
-    codes = ranks @ (13 ** np.arange(ranks.shape[1], dtype=np.int64))
-    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-    return first, inverse.ravel()
 
 
 def _holdings(seen: Sequence[int], size: int = 2) -> np.ndarray:

@@ -305,23 +305,58 @@ class SB3Agent:
         Equal to :meth:`action_probabilities_batch` on those vectors, but the first layer is computed once
         and each variant only adds its columns' weights: what a best response asks about every holding.
         """
+        columns = np.asarray(columns, dtype=np.int64).reshape(len(columns), -1)
+        return self.action_probabilities_varied_batch(observation.vector[None], observation.action_mask[None],
+                                                      columns, np.zeros(len(columns), dtype=np.intp))
+
+    def action_probabilities_varied_batch(self, vectors: np.ndarray, masks: np.ndarray, columns: np.ndarray,
+                                          bases: np.ndarray, device: str = "cpu",
+                                          dtype: str = "float32") -> np.ndarray:
+        """:meth:`action_probabilities_varied` for many base vectors in one forward pass, float64 (H, 5).
+
+        Row ``h`` reads ``vectors[bases[h]]`` plus 1 at each column of ``columns[h]``, under the mask
+        ``masks[bases[h]]``. ``device`` (``"cpu"``, ``"cuda"``) and ``dtype`` (``"float32"``, ``"float64"``) say
+        where and in what precision the network runs (a copy of it is kept per pair): what lets a best response
+        put its many queries on a GPU, and check that path in float64 on a CPU.
+        """
         import torch
 
         columns = np.asarray(columns, dtype=np.int64).reshape(len(columns), -1)
-        split = self._split
+        bases = np.asarray(bases, dtype=np.intp)
+        row_masks = np.asarray(masks)[bases]
+        if not len(columns):
+            return np.zeros((0, NUM_ACTIONS))
+        split = self._split_on(device, dtype)
         if split is None:
-            vectors = np.repeat(observation.vector[None], len(columns), axis=0)
-            np.add.at(vectors, (np.arange(len(columns))[:, None], columns), 1.0)
-            return masked_probabilities(self.model, vectors, np.broadcast_to(observation.action_mask,
-                                                                             (len(columns), NUM_ACTIONS)),
-                                        self.deterministic)
+            rows = np.asarray(vectors)[bases].astype(np.float32)
+            np.add.at(rows, (np.arange(len(columns))[:, None], columns), 1.0)
+            return masked_probabilities(self.model, rows, row_masks, self.deterministic)
         first, rest = split
-        masks = np.broadcast_to(observation.action_mask, (len(columns), NUM_ACTIONS))
+        kind = getattr(torch, dtype)
         with torch.no_grad():
-            base = first(torch.tensor(observation.vector, dtype=torch.float32)[None])
-            added = first.weight.T[torch.as_tensor(columns)].sum(dim=1)
-            scores = rest(base + added)
-        return _as_probabilities(*_policy_from_scores(self.model, scores, masks, self.deterministic), masks.shape)
+            weights = first.weight.T.contiguous()
+            hidden = first(torch.tensor(np.asarray(vectors), dtype=kind, device=device))[torch.as_tensor(bases,
+                                                                                                         device=device)]
+            for column in torch.as_tensor(columns, device=device).T:
+                hidden += weights[column]
+            scores = rest(hidden)
+        return _as_probabilities(*_policy_from_scores(self.model, scores, row_masks, self.deterministic),
+                                 row_masks.shape)
+
+    def _split_on(self, device: str, dtype: str) -> tuple[Any, Any] | None:
+        """:func:`first_layer_split` of the policy on ``device`` in ``dtype`` (the model's own on the CPU, float32)."""
+        if (device, dtype) == ("cpu", "float32"):
+            return self._split
+        splits = self.__dict__.setdefault("_splits", {})
+        if (device, dtype) not in splits:
+            import copy
+            import types
+
+            import torch
+
+            policy = copy.deepcopy(self.model.policy).to(device=device, dtype=getattr(torch, dtype))
+            splits[device, dtype] = first_layer_split(types.SimpleNamespace(policy=policy))
+        return splits[device, dtype]
 
     @functools.cached_property
     def _split(self) -> tuple[Any, Any] | None:

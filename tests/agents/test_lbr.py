@@ -459,6 +459,15 @@ def test_decisions_depend_only_on_the_seed_and_the_observation() -> None:
     assert together == backwards == alone
 
 
+def _has_gpu() -> bool:
+    """Whether torch sees a GPU here (False without torch)."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
 @pytest.mark.parametrize(("build", "message"), [
     (lambda: LocalBestResponse("calling_station_without_policy"), "unknown agent"),
     (lambda: LocalBestResponse("lbr_test_station", samples=1), "samples: must be an int from 2 to 1,000,000,000"),
@@ -466,6 +475,10 @@ def test_decisions_depend_only_on_the_seed_and_the_observation() -> None:
     (lambda: LocalBestResponse("lbr_test_station", samples=10**6), r"samples: 1,000,000 runouts of [\d,]+ holdings "
                                                                     r"would hold about [\d,]+ GiB at once"),
     (lambda: LocalBestResponse("lbr_test_station", ante=-1), "ante"),
+    (lambda: LocalBestResponse("lbr_test_station", device="tpu"), "device, dtype: expected one of auto, cpu, cuda"),
+    (lambda: LocalBestResponse("lbr_test_station", dtype="float16"), "and one of float32, float64, got 'auto' and"),
+    pytest.param(lambda: LocalBestResponse("lbr_test_station", device="cuda"), "device: 'cuda', but torch sees no GPU",
+                 marks=pytest.mark.skipif(_has_gpu(), reason="a GPU is here")),
 ])
 def test_bad_setups_are_refused_with_a_message(build, message: str) -> None:
     with pytest.raises((ValueError, KeyError), match=message):
@@ -565,18 +578,184 @@ def test_fuzz_lbr_acts_legally_with_a_proper_range_in_any_state(seed, variant, m
 
 
 def test_a_targets_varied_fast_path_gives_the_same_range(monkeypatch) -> None:
-    """Against an SB3 agent the range update goes through ``action_probabilities_varied``; it equals the slow path."""
+    """Against an SB3 agent the range update goes through ``action_probabilities_varied_batch``; it equals the slow
+    path."""
     from razz_env.agents.sb3_agent import SB3Agent
 
     deck = deck_for(["9c Kd 2s 5h 3d 8h", "As 3c 4s 7h 6d Tc"])
     hand, observation = _play_until(deck, make_agent("ppo_razz"), 3)
     assert sum(entry.seat == 1 for entry in hand.history) >= 2
     calls = []
-    varied = SB3Agent.action_probabilities_varied
-    monkeypatch.setattr(SB3Agent, "action_probabilities_varied", lambda *a: calls.append(1) or varied(*a))
+    varied = SB3Agent.action_probabilities_varied_batch
+    monkeypatch.setattr(SB3Agent, "action_probabilities_varied_batch",
+                        lambda *a, **k: calls.append(1) or varied(*a, **k))
     fast_holdings, fast_weights = _range("ppo_razz", observation)
     assert calls, "LBR did not use the target's varied fast path"
-    monkeypatch.delattr(SB3Agent, "action_probabilities_varied")
+    monkeypatch.delattr(SB3Agent, "action_probabilities_varied_batch")
     slow_holdings, slow_weights = _range("ppo_razz", observation)
     np.testing.assert_array_equal(fast_holdings, slow_holdings)
     np.testing.assert_allclose(fast_weights, slow_weights, rtol=1e-9)
+
+
+class _Recorder:
+    """Wraps an LBR: every ``act_batch`` call's observations, the ids it gave, and each table's range after it."""
+
+    def __init__(self, lbr: LocalBestResponse) -> None:
+        self.lbr, self.name, self.declaration = lbr, lbr.name, lbr.declaration
+        self.calls: list[tuple[list[Observation], list[int], list[tuple[np.ndarray, np.ndarray]]]] = []
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        self.lbr.reset(seat, num_seats, variant)
+
+    def act(self, observation: Observation) -> int:
+        return self.act_batch([observation])[0]
+
+    def act_batch(self, observations) -> list[int]:
+        observations = list(observations)
+        ids = self.lbr.act_batch(observations)
+        self.calls.append((observations, ids, [_kept_range(self.lbr, o) for o in observations]))
+        return ids
+
+
+def _kept_range(lbr: LocalBestResponse, observation: Observation) -> tuple[np.ndarray, np.ndarray]:
+    """The range LBR keeps for the hand of ``observation`` (empty when it had one legal id and kept none)."""
+    view = observation.view
+    key = (view.seat, view.own_down[:2], view.own_up[:1], view.up_cards[1 - view.seat][:1])
+    state = lbr._ranges.get(key)
+    return (np.zeros((0, 2), dtype=np.int64), np.zeros(0)) if state is None else (state.holdings, state.weights)
+
+
+@pytest.mark.parametrize(("target", "variant", "deals"), [
+    ("lbr_test_view_policy", "razz", 6), ("lbr_test_vector_policy", "stud", 3), ("razz_heuristic", "razz", 4),
+    ("ppo_razz", "razz", 4), ("lbr_test_view_policy", "action_razz", 3),
+])
+def test_batched_decisions_equal_one_at_a_time_on_the_same_deals(target: str, variant: str, deals: int) -> None:
+    """LBR across every table at once (lockstep blocks) gives, decision for decision, the ids, ranges and counters
+    of a fresh LBR deciding the same observations one at a time."""
+    config = HandConfig.create(variant, num_seats=2, stacks=1000)
+    batched = _Recorder(LocalBestResponse(target, seed=4, samples=200))
+    play_deals([batched, make_agent(target, seed=5)], config, deals, "same", True, 600.0)
+    alone = LocalBestResponse(target, seed=4, samples=200)
+    alone.reset(0, 2, variant)
+    asked = 0
+    for observations, ids, ranges in batched.calls:
+        for observation, expected, (holdings, weights) in zip(observations, ids, ranges):
+            assert alone.act(observation) == expected
+            mine = _kept_range(alone, observation)
+            np.testing.assert_array_equal(mine[0], holdings)
+            np.testing.assert_allclose(mine[1], weights, rtol=1e-9, atol=1e-12)
+            asked += 1
+    assert asked > 10 * deals // 3
+    assert alone.counters() == batched.lbr.counters()
+    assert batched.lbr.counters()["target_actions"] > 0
+
+
+class _Counting(BaseAgent):
+    """A suit-aware vector policy that records every observation it is asked about."""
+
+    name = "counting"
+    declaration = Declaration(observes=("vector",), encoding="flat", states_policy=True, acts_in_batch=True)
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        self.inner = VectorPolicy(seed)
+        self.asked: list[bytes] = []
+
+    def act(self, observation: Observation) -> int:
+        return self.inner.act(observation)
+
+    def act_batch(self, observations) -> list[int]:
+        return [self.act(o) for o in observations]
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        return self.action_probabilities_batch([observation])[0]
+
+    def action_probabilities_batch(self, observations) -> np.ndarray:
+        self.asked += [o.vector.tobytes() + o.action_mask.tobytes() + bytes([o.seat]) for o in observations]
+        return np.array([self.inner.action_probabilities(o) for o in observations])
+
+
+register("lbr_test_counting", replace=True)(_Counting)
+
+
+@pytest.mark.parametrize("suit_blind", [False, True])
+def test_each_distinct_observation_reaches_the_target_once(suit_blind: bool) -> None:
+    """Over a block of tables, no observation is asked twice: holdings that give the target the same observation
+    (with ``suit_blind``, the same ranks) share one answer, and a raise's fold query serves the opponent's reply."""
+    lbr = LocalBestResponse("lbr_test_counting", seed=2, samples=200, suit_blind=suit_blind)
+    play_deals([lbr, VectorPolicy(seed=3)], CONFIG, 6, "dedup", True, 600.0)
+    asked = lbr.target.asked
+    assert len(asked) == lbr.observations_asked > 1000
+    assert len(set(asked)) == len(asked), f"{len(asked) - len(set(asked))} observations asked more than once"
+
+
+def test_a_network_targets_queries_arrive_without_repeats() -> None:
+    """Against an SB3 agent (its varied fast path) the rows reaching the network are distinct observations too."""
+    from razz_env.agents.sb3_agent import SB3Agent
+
+    lbr = LocalBestResponse("ppo_razz", seed=2, samples=200)
+    seen: list[bytes] = []
+    varied = lbr.target.action_probabilities_varied_batch
+
+    def recording(vectors, masks, columns, bases, **options) -> np.ndarray:
+        for base, cards in zip(bases.tolist(), np.sort(columns, axis=1).tolist()):
+            seen.append(vectors[base].tobytes() + masks[base].tobytes() + bytes(cards))
+        return varied(vectors, masks, columns, bases, **options)
+
+    lbr.target.action_probabilities_varied_batch = recording
+    assert isinstance(lbr.target, SB3Agent)
+    play_deals([lbr, make_agent("ppo_razz", seed=3)], CONFIG, 4, "dedup", True, 600.0)
+    assert len(seen) == lbr.observations_asked > 500
+    assert len(set(seen)) == len(seen)
+
+
+def test_the_float64_device_path_equals_the_default_path() -> None:
+    """The network queries run where ``device`` says in ``dtype``: on the CPU in float64 they equal the full
+    forward pass of a float64 copy of the policy, and LBR decides as on the default path."""
+    import copy
+
+    import torch
+
+    from razz_env.agents.sb3_agent import SB3Agent, _policy_from_scores
+
+    zoo = make_agent("ppo_razz")
+    stochastic = SB3Agent(zoo.model, deterministic=False, encoding="flat")
+    rng = np.random.default_rng(0)
+    encoder = make_encoder("flat", CONFIG)
+    down = encoder.layout.slices["own_down"]
+    vectors = np.stack([observe(_passive_until_seat_zero(HandState(CONFIG, seed=s), s % 4), 0,
+                                encoder=encoder).vector for s in range(3)])
+    vectors[:, down] = 0.0
+    masks = np.array([[0, 1, 1, 0, 1]] * 3, dtype=np.int8)
+    columns = np.sort(rng.choice(52, size=(40, 2)), axis=1) + down.start
+    columns = columns[columns[:, 0] != columns[:, 1]]
+    bases = rng.integers(0, 3, len(columns))
+    policy = copy.deepcopy(zoo.model.policy).double()
+    full = vectors[bases].astype(np.float64)
+    np.put_along_axis(full, columns, 1.0, axis=1)
+    with torch.no_grad():
+        scores = policy.action_net(policy.mlp_extractor.forward_actor(torch.tensor(full)))
+    reference = _policy_from_scores(zoo.model, scores, masks[bases], False)[0].numpy()
+    got = stochastic.action_probabilities_varied_batch(vectors, masks, columns, bases, device="cpu", dtype="float64")
+    np.testing.assert_allclose(got, reference, rtol=0, atol=1e-12)
+    default = stochastic.action_probabilities_varied_batch(vectors, masks, columns, bases)
+    np.testing.assert_allclose(default, reference, atol=1e-5)
+    first = _match(LocalBestResponse("ppo_razz", seed=1, samples=200), make_agent("ppo_razz"), 3, "device")
+    second = _match(LocalBestResponse("ppo_razz", seed=1, samples=200, device="cpu", dtype="float64"),
+                    make_agent("ppo_razz"), 3, "device")
+    assert first == second
+
+
+@pytest.mark.parametrize("target", ["lbr_test_view_policy", "razz_heuristic"])
+def test_the_raises_bounds_never_change_a_choice(monkeypatch, target: str) -> None:
+    """Stopping the fold queries once a raise's bounds settle the choice gives the ids of asking every holding."""
+    import razz_env.agents.lbr as lbr_module
+
+    pruned = _Recorder(LocalBestResponse(target, seed=4, samples=200))
+    play_deals([pruned, make_agent(target, seed=5)], CONFIG, 6, "bounds", True, 600.0)
+    monkeypatch.setattr(lbr_module, "_settled", lambda values, bounds: None)
+    full = LocalBestResponse(target, seed=4, samples=200)
+    full.reset(0, 2, "razz")
+    for observations, ids, _ in pruned.calls:
+        assert full.act_batch(observations) == ids
+    assert full.observations_asked > pruned.lbr.observations_asked
