@@ -23,13 +23,14 @@ policy (``None``) gets no correction; with no policy at all only the chance corr
 >>> while not hand.is_over:
 ...     _ = hand.act(hand.legal_actions()[-1] if hand.street == 3 else hand.legal_actions()[1])
 >>> result = aivat(hand)
->>> float(result.corrected.sum()), result.value
-(0.0, 'showdown_share v1')
+>>> bool(abs(result.corrected.sum()) < 1e-9), result.value  # zero-sum, like the payoffs
+(True, 'showdown_share v1')
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -171,48 +172,63 @@ class ShowdownShare:
         and their mean over ``outcomes`` (each card that could have come, equally likely): :meth:`shares`
         grouped by what the outcome changes (the dealt seat's value against the others' best)."""
         live = [other for other, held in enumerate(hands) if held is not None]
-        counts = [len(held) + (other == seat or seat < 0) for other, held in enumerate(hands) if held is not None]
-        fewest = min(counts)
-        if seat < 0 or len(live) == 1 or fewest == 0:
+        if seat < 0:
             return self._mean_shares(variant, hands, seat, outcomes, taken)
+        fewest = min(len(hands[other]) + (other == seat) for other in live)
+        if len(live) == 1 or fewest == 0:  # the shares do not depend on the card
+            shares = self.shares(variant, [None if held is None else [*held, taken] if other == seat else held
+                                           for other, held in enumerate(hands)])
+            return shares, shares
         size = min(fewest, variant.hand_size)
         halves = variant.showdown
         others = [[hand_value(half, size, hands[other]) for other in live if other != seat] for half in halves]
-        column = live.index(seat)
-        held = hands[seat]
-        key = 0
-        for card in held:
-            key += RANK_KEY[card]
         bests = [max(values) for values in others]
+        held = hands[seat]
         by_rank = _rank_only(halves, size)
         groups: dict[int, int] = {}  # outcomes that give the dealt seat one value: by rank where suits play no part
-        for card in outcomes:
-            group = card >> 2 if by_rank else card
-            groups[group] = groups.get(group, 0) + 1
-        cases: dict[tuple[int, ...], list] = {}
-        tables = [_rank_values(half, size) for half in halves] if by_rank else []
-        chosen = taken >> 2 if by_rank else taken
-        for group, count in groups.items():
-            if by_rank:
-                mine = [table[key + RANK_KEY[group * 4]] for table in tables]
-            else:
-                mine = [hand_value(half, size, [*held, group]) for half in halves]
-            case = tuple([(v > best) - (v < best) + 3 * (v > 0) for v, best in zip(mine, bests)])
-            entry = cases.get(case)
-            if entry is None:
-                cases[case] = [count, mine]
-            else:
+        if by_rank:
+            for card in outcomes:
+                group = card >> 2
+                groups[group] = groups.get(group, 0) + 1
+            chosen = taken >> 2
+        else:
+            groups = dict.fromkeys(outcomes, 1)
+            chosen = taken
+        cases: dict[tuple[int, ...], list] = {}  # what decides the split: the seat's value against the others' best
+        if by_rank and len(halves) == 1 and halves[0] != "eight":
+            table, best = _rank_values(halves[0], size), bests[0]
+            key = 0
+            for card in held:
+                key += RANK_KEY[card]
+            for group, count in groups.items():
+                value = table[key + RANK_KEY[group * 4]]
+                case = ((value > best) - (value < best),)
+                entry = cases.get(case)
+                if entry is None:
+                    entry = cases[case] = [0, [value]]
                 entry[0] += count
-            if group == chosen:
-                taken_case = case
+                if group == chosen:
+                    taken_case = case
+        else:
+            for group, count in groups.items():
+                mine = [hand_value(half, size, [*held, group * 4 if by_rank else group]) for half in halves]
+                case = tuple([(v > b) - (v < b) + 3 * (v > 0) for v, b in zip(mine, bests)])
+                entry = cases.get(case)
+                if entry is None:
+                    entry = cases[case] = [0, mine]
+                entry[0] += count
+                if group == chosen:
+                    taken_case = case
+        column = live.index(seat)
         total = len(outcomes)
         mean = [0.0] * len(hands)
         split_of = {}
         for case, (count, mine) in cases.items():
             values = [o[:column] + [v] + o[column:] for v, o in zip(mine, others)]
             split_of[case] = split = _split(values, halves, live, len(hands))
+            weight = count / total
             for index, share in enumerate(split):
-                mean[index] += count * share / total
+                mean[index] += weight * share
         return split_of[taken_case], mean
 
     def _mean_shares(self, variant: Variant, hands: Sequence[Sequence[int] | None], seat: int,
@@ -297,53 +313,62 @@ class _Walk:
         else:
             self.known[seat].append(card)
         dealt.add(card)
-        paid = np.array(hand.contributed, dtype=np.float64)
-        pot = paid.sum()
-        return Term(CHANCE, seat, card, np.array(taken) * pot - paid, np.array(mean) * pot - paid)
+        paid = hand.contributed
+        pot = sum(paid)
+        return Term(CHANCE, seat, card, _values(taken, pot, paid), _values(mean, pot, paid))
 
     def decide(self, hand: HandState, policy: object, taken: Action) -> Term:
         """The term of the seat to act taking ``taken`` under its stated ``policy`` (five action ids)."""
         seat = hand.actor
         legal = hand.legal_actions()
         probabilities = _checked_policy(policy, legal, taken)
-        expected = np.zeros(hand.num_seats)
+        expected = [0.0] * hand.num_seats
         chosen = expected
         shares_now = None
+        pot = sum(hand.contributed)
         for action in legal:
             weight = probabilities[ENGINE_TO_ID[action]]
             if not weight and action is not taken:
                 continue
-            folded = list(hand.folded)
             if action is Action.FOLD:
+                folded = list(hand.folded)
                 folded[seat] = True
                 shares = self.value.shares(self.variant, self._hands(folded))
             else:
                 if shares_now is None:
-                    shares_now = self.value.shares(self.variant, self._hands(folded))
+                    shares_now = self.value.shares(self.variant, self._hands(hand.folded))
                 shares = shares_now
-            paid = np.array(hand.contributed, dtype=np.float64)
-            paid[seat] += _amount(hand, action)
-            after = np.array(shares) * paid.sum() - paid
-            expected = expected + weight * after
+            amount = _amount(hand, action)
+            paid = list(hand.contributed)
+            paid[seat] += amount
+            after = _values(shares, pot + amount, paid)
+            expected = [e + weight * a for e, a in zip(expected, after)]
             if action is taken:
                 chosen = after
-        return Term(DECISION, seat, int(taken), chosen, expected)
+        return Term(DECISION, seat, int(taken), np.array(chosen), np.array(expected))
 
 
-def _checked_policy(policy: object, legal: tuple[Action, ...], taken: Action) -> np.ndarray:
-    """The policy as five float64 probabilities, or ``ValueError`` if it is not a distribution over the legal
+def _values(shares: Sequence[float], pot: float, paid: Sequence[int]) -> np.ndarray:
+    """``V`` per seat: its share of the pot less what it put in."""
+    return np.array([share * pot - chips for share, chips in zip(shares, paid)])
+
+
+def _checked_policy(policy: object, legal: tuple[Action, ...], taken: Action) -> list[float]:
+    """The policy as five probabilities, or ``ValueError`` if it is not a distribution over the legal
     action ids that gives the action taken a chance."""
-    probabilities = np.asarray(policy, dtype=np.float64)
-    if probabilities.shape != (NUM_ACTIONS,) or not np.isfinite(probabilities).all() or (probabilities < 0).any():
+    try:
+        probabilities = [float(p) for p in policy]  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        probabilities = []
+    if len(probabilities) != NUM_ACTIONS or not all(0 <= p < math.inf for p in probabilities):
         raise ValueError(f"policy: expected {NUM_ACTIONS} non-negative probabilities (one per action id), "
                          f"got {policy!r}")
     ids = {ENGINE_TO_ID[action] for action in legal}
-    stray = sum(float(p) for i, p in enumerate(probabilities) if i not in ids)
-    if stray > POLICY_TOLERANCE or abs(probabilities.sum() - 1.0) > POLICY_TOLERANCE:
-        raise ValueError(f"policy: {probabilities.tolist()} must sum to 1 over the legal action ids "
-                         f"{sorted(ids)}")
+    stray = sum(p for i, p in enumerate(probabilities) if i not in ids)
+    if stray > POLICY_TOLERANCE or abs(sum(probabilities) - 1.0) > POLICY_TOLERANCE:
+        raise ValueError(f"policy: {probabilities} must sum to 1 over the legal action ids {sorted(ids)}")
     if probabilities[ENGINE_TO_ID[taken]] <= 0:
-        raise ValueError(f"policy: {probabilities.tolist()} gives the action taken ({taken}) no chance")
+        raise ValueError(f"policy: {probabilities} gives the action taken ({taken}) no chance")
     return probabilities
 
 
