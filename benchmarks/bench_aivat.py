@@ -1,13 +1,14 @@
 """AIVAT (:mod:`razz_env.evaluate.aivat`): what it costs per hand and how much it narrows the spread, heads-up razz.
 
 For each pairing of shipped rule agents (``random``, ``calling_station``, ``razz_heuristic``; each states its
-policy) it plays ``--hands`` hands on the scalar engine, each seat acting by its stated probabilities (recorded
-per decision, as the harness records ``action_probabilities``), then corrects every hand with :func:`aivat`. It
-prints, in CPU microseconds per hand, playing the hand (engine, observations and the agents' policies: the peer)
-and correcting it, their ratio, and for seat 0 the standard deviation of the raw payoff, of the chance-only
-estimate (no policy known) and of the full AIVAT estimate, with the ratios raw/AIVAT (the confidence interval
-narrows by that factor: its square is the factor in hands saved). The means agree within their errors
-(unbiasedness is proven in ``tests/evaluate/test_aivat.py``).
+policy) it plays ``--hands`` hands on the scalar engine (seats alternate), each seat acting by its stated
+probabilities (recorded per decision, as the harness records ``action_probabilities``), then corrects every
+hand with :func:`aivat`. It prints, in CPU microseconds per hand, playing the hand (engine, observations and
+the agents' policies: the peer) and correcting it, their ratio, and for the first-named agent the standard
+deviation of the raw payoff, of the chance-only estimate (no policy known) and of the full AIVAT estimate,
+with the ratios raw/AIVAT (the confidence interval narrows by that factor: its square is the factor in hands
+saved), the means, and the mean of AIVAT less raw with its standard error (zero within it, expectedly;
+unbiasedness is proven in ``tests/evaluate/test_aivat.py``).
 
 Second peer: the batched engine's tournament speed (``play_deals_batched``, ``random`` vs ``calling_station``,
 ``--hands`` deals) measured in the same run, where ``razz_env.batch`` is installed: the issue's target is that
@@ -94,18 +95,20 @@ def main() -> None:
         start = time.process_time()
         results = [aivat(hand, policies) for hand, policies in zip(hands, stated)]
         aivat_seconds = time.process_time() - start
-        raw = np.array([r.payoffs[0] for r in results])
-        full = np.array([r.corrected[0] for r in results])
-        chance = raw - np.array([r.chance[0] for r in results])
+        seat = np.arange(len(results)) % 2  # the first-named agent's seat in each hand
+        raw = np.array([r.payoffs[s] for r, s in zip(results, seat)])
+        full = np.array([r.corrected[s] for r, s in zip(results, seat)])
+        chance = raw - np.array([r.chance[s] for r, s in zip(results, seat)])
         n = len(raw)
         play_us, aivat_us = play_seconds / n * 1e6, aivat_seconds / n * 1e6
         sd_raw, sd_chance, sd_full = raw.std(ddof=1), chance.std(ddof=1), full.std(ddof=1)
         print(f"{' vs '.join(names):34} {play_us:8.0f} {aivat_us:9.0f} {aivat_us / play_us:6.2f} {sd_raw:7.2f} "
               f"{sd_chance:9.2f} {sd_full:8.2f} {sd_raw / sd_chance:10.2f} {sd_raw / sd_full:9.2f} "
               f"{raw.mean():+9.3f} {full.mean():+10.3f}")
+        gap = full - raw
         print(f"{'':34} standard errors of the means: raw {sd_raw / math.sqrt(n):.3f}, aivat "
-              f"{sd_full / math.sqrt(n):.3f}" + (f"; aivat / batched play: {aivat_us / batched:.1f}x"
-                                                   if batched else ""))
+              f"{sd_full / math.sqrt(n):.3f}; aivat - raw {gap.mean():+.3f} ± {gap.std(ddof=1) / math.sqrt(n):.3f}"
+              + (f"; aivat / batched play: {aivat_us / batched:.1f}x" if batched else ""))
 
 
 if __name__ == "__main__":

@@ -204,7 +204,10 @@ class Scenario:
 @st.composite
 def scenarios(draw: st.DrawFn) -> Scenario:
     variant = draw(st.sampled_from(VARIANTS))
-    config = HandConfig.create(variant, num_seats=draw(st.integers(2, max_seats(get_variant(variant)))))
+    seats = draw(st.integers(2, max_seats(get_variant(variant))))
+    short = draw(st.booleans())  # short stacks: all-ins, side pots, streets dealt with no betting between
+    stacks = [draw(st.integers(1, 40)) if short else 1000 for _ in range(seats)]
+    config = HandConfig.create(variant, stacks=stacks)
     deck = list(config.variant.deck)
     random.Random(draw(st.integers(0, 2**32))).shuffle(deck)
     # id order: fold, check/call, bet/raise...; weighting check/call keeps most hands going to later streets
@@ -217,13 +220,10 @@ def terms_of(scenario: Scenario, deck: Sequence[int] | None = None, value: Showd
     return aivat_terms(hand, stated, value)
 
 
-@settings(max_examples=25, deadline=None)
-@given(scenarios(), st.data())
-def test_chance_corrections_average_zero_over_every_card_that_could_come(scenario: Scenario,
-                                                                          data: st.DataObject) -> None:
+def check_chance_event(scenario: Scenario, k: int) -> None:
+    """Event ``k`` (a card) of the scenario's hand: its expectation is the same whichever card came, and the
+    corrections average zero over every card that could have come."""
     terms = terms_of(scenario)
-    chances = [k for k, term in enumerate(terms) if term.kind == CHANCE]
-    k = data.draw(st.sampled_from(chances))
     seen = {term.taken for term in terms[:k] if term.kind == CHANCE}
     taken = terms[k].taken
     outcomes = [card for card in scenario.config.variant.deck if card not in seen]
@@ -237,6 +237,25 @@ def test_chance_corrections_average_zero_over_every_card_that_could_come(scenari
     for expected in expectations:
         np.testing.assert_allclose(expected, expectations[0], rtol=0, atol=1e-9)
     np.testing.assert_allclose(np.mean(corrections, axis=0), 0.0, atol=1e-9)
+
+
+@settings(max_examples=25, deadline=None)
+@given(scenarios(), st.data())
+def test_chance_corrections_average_zero_over_every_card_that_could_come(scenario: Scenario,
+                                                                          data: st.DataObject) -> None:
+    terms = terms_of(scenario)
+    check_chance_event(scenario, data.draw(st.sampled_from([k for k, t in enumerate(terms) if t.kind == CHANCE])))
+
+
+def test_a_community_card_is_corrected_over_every_card_that_could_come() -> None:
+    config = HandConfig.create("razz", num_seats=8)
+    deck = list(config.variant.deck)
+    random.Random(8).shuffle(deck)
+    calls = Scenario(config, deck, [1], {})  # everyone checks and calls: eight seats reach 7th street
+    terms = terms_of(calls)
+    community = [k for k, term in enumerate(terms) if term.kind == CHANCE and term.seat == -1]
+    assert len(community) == 1 and calls.play()[0].community is not None
+    check_chance_event(calls, community[0])
 
 
 @settings(max_examples=25, deadline=None)
@@ -334,7 +353,9 @@ def test_a_value_function_that_peeks_at_later_cards_is_caught() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(VARIANTS), st.integers(2, 8), st.integers(0, 2**32), st.integers(0, 2**32))
 def test_corrected_payoffs_sum_to_zero_at_every_table(variant: str, seats: int, seed: int, play_seed: int) -> None:
-    config = HandConfig.create(variant, num_seats=min(seats, max_seats(get_variant(variant))))
+    count = min(seats, max_seats(get_variant(variant)))
+    stacks = [random.Random(seed + seat).choice([3, 12, 30, 1000]) for seat in range(count)]
+    config = HandConfig.create(variant, stacks=stacks)
     hand, stated = play(config, (uniform,) * config.num_seats, random.Random(play_seed))
     result = aivat(hand, stated)
     assert result.corrected.dtype == np.float64 and result.corrected.shape == (config.num_seats,)
