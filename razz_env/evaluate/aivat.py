@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,6 +59,7 @@ Stated = Sequence[float] | np.ndarray
 POLICY_TOLERANCE = 1e-6
 """How far a stated policy may stray from summing to 1 (or from 0 on an action that is not legal)."""
 _NUM_RANKS = 13
+_RANK_OF = tuple(card >> 2 for card in range(52))
 _HIGH_STRENGTH = tuple((rank - 1) % _NUM_RANKS for rank in range(_NUM_RANKS))
 
 
@@ -195,15 +198,9 @@ class ShowdownShare:
         bests = [max(values) for values in others]
         held = hands[seat]
         by_rank = _rank_only(halves, size)
-        groups: dict[int, int] = {}  # outcomes that give the dealt seat one value: by rank where suits play no part
-        if by_rank:
-            for card in outcomes:
-                group = card >> 2
-                groups[group] = groups.get(group, 0) + 1
-            chosen = taken >> 2
-        else:
-            groups = dict.fromkeys(outcomes, 1)
-            chosen = taken
+        # outcomes that give the dealt seat one value: by rank where suits play no part
+        groups = Counter(map(_RANK_OF.__getitem__, outcomes)) if by_rank else dict.fromkeys(outcomes, 1)
+        chosen = taken >> 2 if by_rank else taken
         cases: dict[tuple[int, ...], list] = {}  # what decides the split: the seat's value against the others' best
         if by_rank and len(halves) == 1 and halves[0] != "eight":
             table, best = _rank_values(halves[0], size), bests[0]
@@ -316,7 +313,7 @@ class _Walk:
     def deal(self, seat: int, card: int, hand: HandState) -> Term:
         """The term of ``card`` dealt to ``seat`` (-1: the community card), then the card is known."""
         dealt = self.dealt
-        outcomes = [c for c in self.variant.deck if c not in dealt]
+        outcomes = list(filterfalse(dealt.__contains__, self.variant.deck))
         taken, mean = self.value.deal_shares(self.variant, self._hands(hand.folded), seat, outcomes, card)
         if seat < 0:
             self.community = card
