@@ -106,6 +106,7 @@ class _RankValues(dict):
 
 @functools.cache
 def _rank_values(kind: str, size: int) -> _RankValues:
+    """The one table of ``kind`` values of ``size``-card hands by rank key."""
     return _RankValues(kind, size)
 
 
@@ -307,6 +308,7 @@ class _Walk:
         self.dealt: set[int] = set()
 
     def _hands(self, folded: Sequence[bool]) -> list[list[int] | None]:
+        """Each live seat's known cards (the community card included), None for a folded seat."""
         extra = [] if self.community is None else [self.community]
         return [None if out else held + extra for held, out in zip(self.known, folded)]
 
