@@ -207,3 +207,43 @@ def test_maskable_ppo_trains_on_the_sb3_vec_env() -> None:
     assert model.num_timesteps >= 512
     masks = np.stack(venv.env_method("action_masks"))
     assert masks.shape == (16, 5) and masks.any(axis=1).all()
+
+
+SHIPPED_OPPONENTS = [
+    ({"type": "razz_heuristic", "bluff": 0.0}, dict(variant="razz", num_seats=2)),
+    ({"type": "monte_carlo", "samples": 10}, dict(variant="stud", num_seats=3, stacks=[200, 9, 30])),
+    ("tag", dict(variant="stud8", num_seats=3)),
+    ({"type": "lbr", "target": "calling_station", "samples": 20, "stacks": 200}, dict(variant="razz", num_seats=2)),
+]
+
+
+@pytest.mark.parametrize(("spec", "options"), SHIPPED_OPPONENTS,
+                         ids=[s if isinstance(s, str) else s["type"] for s, _ in SHIPPED_OPPONENTS])
+def test_episodes_against_shipped_agents_equal_the_scalar_env(spec, options: dict) -> None:
+    """Shipped agents whose decisions depend only on what they see give the batched env's episodes in the scalar env."""
+    from razz_env.agents.registry import make_agent
+
+    env = BatchSingleAgentVecEnv(8, make_agent(spec, seed=1), "random", seed=3, **options)
+    rng = np.random.default_rng(3)
+    obs, info = env.reset(seed=3)
+    episodes = [dict(deck=env.engine.decks[t].copy(), seat=int(info["seat"][t]), actions=[], obs=[obs[t].copy()])
+                for t in range(8)]
+    done = []
+    for _ in range(25):
+        masks = env.action_masks()
+        actions = np.where(masks > 0, rng.random(masks.shape), -1).argmax(axis=1)
+        obs, rewards, terminated, _, info = env.step(actions)
+        for t in range(8):
+            episodes[t]["actions"].append(int(actions[t]))
+            if terminated[t]:
+                done.append({**episodes[t], "reward": float(rewards[t])})
+                episodes[t] = dict(deck=env.engine.decks[t].copy(), seat=int(info["seat"][t]), actions=[], obs=[])
+            episodes[t]["obs"].append(obs[t].copy())
+    assert len(done) >= 20
+    for episode in done:
+        scalar = SingleAgentEnv(make_agent(spec, seed=1), seat=episode["seat"], **options)
+        observation, _ = scalar.reset(options={"deck": episode["deck"].tolist()})
+        for k, action in enumerate(episode["actions"]):
+            np.testing.assert_array_equal(observation, episode["obs"][k])
+            observation, reward, _, _, _ = scalar.step(action)
+        assert reward == pytest.approx(episode["reward"])
