@@ -812,7 +812,7 @@ def test_the_batched_target_observations_give_what_one_view_per_holding_gave(mon
 
 def test_a_target_without_act_batch_gets_one_scalar_view_per_holding() -> None:
     """A view-reading target that does not act in batch is asked observation by observation, each with a scalar
-    SeatView whose down cards are the holding's (the batch builds them row by row)."""
+    SeatView whose down cards are the holding's."""
     seen = []
 
     class Checking(ViewPolicy):
@@ -825,3 +825,25 @@ def test_a_target_without_act_batch_gets_one_scalar_view_per_holding() -> None:
     assert len(seen) == lbr.observations_asked > 100
     assert all(isinstance(view, SeatView) and view.own_down == tuple(sorted(view.own_down)) for view in seen)
     assert len({view.own_down for view in seen}) > 100
+
+
+def test_a_target_that_acts_in_batch_gets_one_batch_of_seat_views_per_query() -> None:
+    """``razz_heuristic`` is asked ObservationBatches whose views are SeatViews (its array path), one row per
+    holding, the target seat's down cards varying."""
+    from razz_env.agents.razz_heuristic import RazzHeuristic
+    from razz_env.encoding.interface import ObservationBatch
+    from razz_env.engine.seat_views import SeatViews
+
+    batches = []
+
+    class Checking(RazzHeuristic):
+        def action_probabilities_batch(self, observations) -> np.ndarray:
+            batches.append(observations)
+            return super().action_probabilities_batch(observations)
+
+    lbr = LocalBestResponse(Checking(), seed=1, samples=64)
+    play_deals([lbr, make_agent("razz_heuristic")], CONFIG, 1, "batch", True, 600.0)
+    assert sum(len(b) for b in batches) == lbr.observations_asked > 100
+    assert all(isinstance(b, ObservationBatch) and isinstance(b.views, SeatViews) for b in batches)
+    assert all((b.views.seat == b.seats).all() for b in batches)
+    assert all(len({tuple(r) for r in b.views.own_down.tolist()}) > 1 for b in batches if len(b) > 1)
