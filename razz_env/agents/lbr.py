@@ -9,9 +9,12 @@ triples once the 7th-street down card is dealt), and at each decision:
 2. **Bayes' rule** at each opponent action since its last decision: the public history is replayed
    on a :class:`~razz_env.engine.state.HandState` with hypothesised down cards, the opponent's
    observation is built once at its decision and only its down cards are varied per holding (the
-   ``own_down`` slice of the encoded vector, or the view copied with other ``own_down``), and
-   the target's ``action_probabilities`` (one batched call through
-   :func:`razz_env.encoding.interface.action_probabilities`, or a network target's
+   ``own_down`` slice of the encoded vector, and the view's row repeated in a
+   :class:`~razz_env.engine.seat_views.SeatViews` with other down cards:
+   :meth:`~razz_env.engine.seat_views.SeatViews.with_own_down`), and the target's ``action_probabilities``
+   (one :class:`~razz_env.encoding.interface.ObservationBatch` through
+   :func:`razz_env.encoding.interface.action_probabilities`, scalar observations for a target that does not
+   act in batch, or a network target's
    ``action_probabilities_varied_batch`` on LBR's ``device``) gives each holding's likelihood of the action
    taken. Each distinct observation is asked once per hand: holdings that give the same observation share
    its answer, and answers are kept (a raise's fold query is the opponent's next observation).
@@ -86,6 +89,7 @@ from razz_env.encoding.table import TableEncoder
 from razz_env.engine.cards import DECK_SIZE
 from razz_env.engine.config import HandConfig
 from razz_env.engine.equity import DEFAULT_RANGE_MAX_OUTCOMES, check_range_samples, range_equity
+from razz_env.engine.seat_views import SeatViews
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import SEVEN_CARD_GAMES
 from razz_env.engine.view import SeatView
@@ -294,6 +298,7 @@ class LocalBestResponse:
             raise ValueError(f"target {self.target.name!r} plays {' or '.join(plays)}; LBR plays the seven-card "
                              f"games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are sets of down cards from 52")
         self.declaration = Declaration(variants=variants, seat_counts=(SEATS,), acts_in_batch=True)
+        self._target_acts_in_batch = declared.acts_in_batch
         self.stakes = {"stacks": stacks, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
                        "big_bet": big_bet, "raise_cap": raise_cap}
         worst = max(RANK_RANGE_SIZE if v in SUIT_FREE else SUITED_RANGE_SIZE for v in variants)
@@ -509,16 +514,14 @@ class LocalBestResponse:
         varied = getattr(self.target, "action_probabilities_varied_batch", None)
         if varied is not None and all(d.view is None and d.vector is not None for d, _, _, _ in asked):
             return self._ask_varied(varied, asked)
-        observations: list[Observation] = []
-        for decision, holdings, seat, _ in asked:
-            observations += self._observations(decision, holdings, seat)
+        observations = self._observations(asked)
         try:
             probabilities = action_probabilities(self.target, observations)
         except Exception as err:  # noqa: BLE001 - whatever the target's policy raises is the target's fault
             raise TargetPolicyError(f"target {self.target.name!r}: action_probabilities raised "
                                     f"{type(err).__name__}: {err}") from err
-        masks = np.concatenate([np.broadcast_to(d.mask, (len(h), NUM_ACTIONS)) for d, h, _, _ in asked])
-        _check_policy(probabilities, masks, self.target)
+        _check_policy(probabilities, np.concatenate([np.broadcast_to(d.mask, (len(h), NUM_ACTIONS))
+                                                     for d, h, _, _ in asked]), self.target)
         return np.split(probabilities, np.cumsum([len(h) for _, h, _, _ in asked])[:-1])
 
     def _ask_varied(self, varied: Any, asked: list[tuple[_Decision, np.ndarray, int, np.ndarray]]) -> list[np.ndarray]:
@@ -547,21 +550,36 @@ class LocalBestResponse:
                 out[i] = part
         return out
 
-    def _observations(self, decision: _Decision, holdings: np.ndarray, seat: int) -> list[Observation]:
-        """The target's observation at ``decision`` for each holding: only its down cards differ."""
-        vectors: Sequence[np.ndarray | None] = [None] * len(holdings)
-        if decision.vector is not None:
+    def _observations(self, asked: list[tuple[_Decision, np.ndarray, int, np.ndarray]]) -> Sequence[Observation]:
+        """The target's observation at each query's decision for each of its holdings, one per holding in order:
+        each decision's view and vector repeated, only the down cards differing. A target that acts in batch gets
+        one :class:`ObservationBatch` (its views a :class:`SeatViews`); any other a list of scalar observations
+        (a scalar view per holding costs several times less than reading one back from a batch row)."""
+        sizes = [len(h) for _, h, _, _ in asked]
+        rows = np.repeat(np.arange(len(asked)), sizes)
+        width = max(h.shape[1] for _, h, _, _ in asked)
+        down = np.concatenate([np.pad(h, ((0, 0), (0, width - h.shape[1])), constant_values=-1)
+                               for _, h, _, _ in asked])
+        decisions = [d for d, _, _, _ in asked]
+        seats = np.repeat([seat for _, _, seat, _ in asked], sizes)
+        masks = np.stack([d.mask for d in decisions])[rows]
+        vectors = None
+        if decisions[0].vector is not None:
             encoder = self._observer.encoder
-            rows = np.repeat(decision.vector[None], len(holdings), axis=0)
-            width = encoder.card_width
-            cells = (np.arange(len(holdings))[:, None] * width + np.asarray(encoder.card_index)[holdings]).ravel()
-            down = np.bincount(cells, minlength=len(holdings) * width).reshape(len(holdings), width)
-            rows[:, encoder.layout.slices["own_down"]] = down
-            vectors = list(rows)
-        views: Sequence[SeatView | None] = [None] * len(holdings)
-        if decision.view is not None:
-            views = [_with_down(decision.view, tuple(h)) for h in holdings.tolist()]
-        return [Observation(seat, decision.mask, v, x) for v, x in zip(views, vectors)]
+            vectors = np.stack([d.vector for d in decisions])[rows]
+            line, column = np.nonzero(down >= 0)
+            block = np.zeros((len(rows), encoder.card_width), dtype=vectors.dtype)
+            np.add.at(block, (line, np.asarray(encoder.card_index)[down[line, column]]), 1)
+            vectors[:, encoder.layout.slices["own_down"]] = block
+        if not self._target_acts_in_batch:
+            views = [None if d.view is None else _with_down(d.view, tuple(h)) for d, held, _, _ in asked
+                     for h in held.tolist()]
+            return [Observation(seat, mask, view, None if vectors is None else vectors[i])
+                    for i, (seat, mask, view) in enumerate(zip(seats.tolist(), masks, views))]
+        views = None
+        if decisions[0].view is not None:
+            views = SeatViews.from_views([d.view for d in decisions]).with_own_down(rows, down)
+        return ObservationBatch(seats, masks, views, vectors)
 
     # ------------------------------------------------------------------ the decision
 

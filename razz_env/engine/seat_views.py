@@ -141,6 +141,24 @@ class SeatViews:
         return SeatViews(**{f.name: (getattr(self, f.name)[index] if isinstance(getattr(self, f.name), np.ndarray)
                                      else getattr(self, f.name)) for f in fields(self)})
 
+    def with_own_down(self, rows: np.ndarray | Sequence[int], down: np.ndarray) -> SeatViews:
+        """The views of ``rows`` (repeats allowed), each seat's own down cards replaced by the row of ``down`` (N, k):
+        card ids in dealing order, ``-1`` for none (what a range of hypothetical holdings is asked about)."""
+        index = np.asarray(rows, dtype=np.intp)
+        faces = VARIANTS[self.variant].faces
+        positions = np.array([p for p in range(len(faces)) if p not in self.up_positions], dtype=np.intp)
+        down = np.asarray(down, dtype=np.int64).reshape(len(index), -1)
+        if down.shape[1] > len(positions):
+            raise ValueError(f"SeatViews.with_own_down: {down.shape[1]} down cards, a seat has {len(positions)}")
+        cards = self.cards[index]
+        seats = self.seat[index][:, None]
+        lines = np.arange(len(index))[:, None]
+        cards[lines, seats, positions[None, :]] = NO_CARD
+        cards[lines, seats, positions[None, :down.shape[1]]] = down
+        return SeatViews(**{f.name: cards if f.name == "cards" else (
+            getattr(self, f.name)[index] if isinstance(getattr(self, f.name), np.ndarray) else getattr(self, f.name))
+            for f in fields(self)})
+
     # ------------------------------------------------------------------ scalar views in and out
 
     def view(self, row: int) -> SeatView:

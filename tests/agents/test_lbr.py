@@ -24,6 +24,7 @@ from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import deck_for
 from razz_env.engine.equity import range_equity
 from razz_env.engine.state import HandState
+from razz_env.engine.view import SeatView
 from razz_env.evaluate.blocks import play_deals, summarise_tables
 
 CONFIG = HandConfig.create("razz", num_seats=2, stacks=1000)
@@ -759,3 +760,90 @@ def test_the_raises_bounds_never_change_a_choice(monkeypatch, target: str) -> No
     for observations, ids, _ in pruned.calls:
         assert full.act_batch(observations) == ids
     assert full.observations_asked > pruned.lbr.observations_asked
+
+
+def _one_per_holding(lbr: LocalBestResponse, asked: list) -> list[Observation]:
+    """The target's observations as LBR built them before the batch: one scalar view (or vector) per holding, in a
+    plain list (what ``_observations`` is checked against)."""
+    import dataclasses
+
+    out = []
+    encoder = lbr._observer.encoder
+    for decision, holdings, seat, _ in asked:
+        for holding in holdings.tolist():
+            vector = None
+            if decision.vector is not None:
+                vector = decision.vector.copy()
+                down = np.zeros(encoder.card_width, dtype=vector.dtype)
+                np.add.at(down, np.asarray(encoder.card_index)[holding], 1)
+                vector[encoder.layout.slices["own_down"]] = down
+            view = None if decision.view is None else dataclasses.replace(decision.view, own_down=tuple(holding))
+            out.append(Observation(seat, decision.mask, view, vector))
+    return out
+
+
+@pytest.mark.parametrize(("target", "variant", "deals"), [
+    ("razz_heuristic", "razz", 4), ("tag", "stud", 2), ("calling_station", "razz", 2),
+    ({"type": "monte_carlo", "samples": 8}, "razz", 2), ("lbr_test_view_policy", "stud8", 2),
+    ("lbr_test_vector_policy", "razz", 2),
+])
+def test_the_batched_target_observations_give_what_one_view_per_holding_gave(monkeypatch, target, variant: str,
+                                                                             deals: int) -> None:
+    """Asking the target one ObservationBatch of repeated view rows gives the ids, ranges and counters of asking it a
+    list of scalar observations, one per holding, on the same deals."""
+    config = HandConfig.create(variant, num_seats=2, stacks=1000)
+    runs = []
+    for reference in (False, True):
+        lbr = LocalBestResponse(target, seed=4, samples=64)
+        if reference:
+            monkeypatch.setattr(lbr, "_observations", lambda asked, lbr=lbr: _one_per_holding(lbr, asked))
+        recorder = _Recorder(lbr)
+        tables = play_deals([recorder, make_agent(target, seed=5)], config, deals, "views", True, 600.0)
+        runs.append((recorder, [tuple(t.hand.history) for t in tables], lbr.counters(), lbr.observations_asked))
+    (batched, hands, counters, asked), (one, one_hands, one_counters, one_asked) = runs
+    assert hands == one_hands and counters == one_counters and asked == one_asked
+    assert len(batched.calls) == len(one.calls) > 0
+    for (_, ids, ranges), (_, one_ids, one_ranges) in zip(batched.calls, one.calls):
+        assert ids == one_ids
+        for (holdings, weights), (one_holdings, one_weights) in zip(ranges, one_ranges):
+            np.testing.assert_array_equal(holdings, one_holdings)
+            np.testing.assert_array_equal(weights, one_weights)
+
+
+def test_a_target_without_act_batch_gets_one_scalar_view_per_holding() -> None:
+    """A view-reading target that does not act in batch is asked observation by observation, each with a scalar
+    SeatView whose down cards are the holding's."""
+    seen = []
+
+    class Checking(ViewPolicy):
+        def action_probabilities(self, observation: Observation) -> np.ndarray:
+            seen.append(observation.view)
+            return super().action_probabilities(observation)
+
+    lbr = LocalBestResponse(Checking(), seed=1, samples=64)
+    play_deals([lbr, ViewPolicy(seed=2)], CONFIG, 1, "scalar", True, 600.0)
+    assert len(seen) == lbr.observations_asked > 100
+    assert all(isinstance(view, SeatView) and view.own_down == tuple(sorted(view.own_down)) for view in seen)
+    assert len({view.own_down for view in seen}) > 100
+
+
+def test_a_target_that_acts_in_batch_gets_one_batch_of_seat_views_per_query() -> None:
+    """``razz_heuristic`` is asked ObservationBatches whose views are SeatViews (its array path), one row per
+    holding, the target seat's down cards varying."""
+    from razz_env.agents.razz_heuristic import RazzHeuristic
+    from razz_env.encoding.interface import ObservationBatch
+    from razz_env.engine.seat_views import SeatViews
+
+    batches = []
+
+    class Checking(RazzHeuristic):
+        def action_probabilities_batch(self, observations) -> np.ndarray:
+            batches.append(observations)
+            return super().action_probabilities_batch(observations)
+
+    lbr = LocalBestResponse(Checking(), seed=1, samples=64)
+    play_deals([lbr, make_agent("razz_heuristic")], CONFIG, 1, "batch", True, 600.0)
+    assert sum(len(b) for b in batches) == lbr.observations_asked > 100
+    assert all(isinstance(b, ObservationBatch) and isinstance(b.views, SeatViews) for b in batches)
+    assert all((b.views.seat == b.seats).all() for b in batches)
+    assert all(len({tuple(r) for r in b.views.own_down.tolist()}) > 1 for b in batches if len(b) > 1)

@@ -71,3 +71,29 @@ def test_arrays_are_read_only() -> None:
     batch = SeatViews.from_views(_decisions("razz", 2, 2)[0])
     with pytest.raises(ValueError):
         batch.cards[0, 0, 0] = 5
+
+
+@pytest.mark.parametrize("variant", ["razz", "stud", "minirazz"])
+def test_rows_with_other_down_cards_read_back_as_the_replaced_views(variant: str) -> None:
+    """Repeated rows with the seat's down cards replaced (``-1`` for fewer) read back as the scalar views with
+    ``own_down`` replaced; every other card and field is the row's."""
+    import dataclasses
+
+    views, _ = _decisions(variant, 3, 4)
+    batch = SeatViews.from_views(views)
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, len(views), 40)
+    width = batch.own_down.shape[1]
+    down = np.full((len(rows), width), NO_CARD)
+    expected = []
+    for i, row in enumerate(rows):
+        seen = {c for up in views[row].up_cards for c in up}
+        count = min(width, len(views[row].own_down) + 1)
+        cards = rng.choice([c for c in range(52) if c not in seen], count, replace=False)
+        down[i, :count] = cards
+        expected.append(dataclasses.replace(views[row], own_down=tuple(int(c) for c in cards)))
+    replaced = batch.with_own_down(rows, down)
+    assert len(replaced) == len(rows)
+    assert [replaced.view(i) for i in range(len(rows))] == expected
+    with pytest.raises(ValueError, match="down cards"):
+        batch.with_own_down(rows[:1], np.zeros((1, width + 1), dtype=np.int64))
