@@ -85,8 +85,9 @@ MASK_BITS = 1 << np.arange(NUM_ACTIONS)
 CHOICES = tuple(tuple(next((a for a in (*wanted, *range(NUM_ACTIONS)) if bits >> a & 1), -1)
                       for bits in range(1 << NUM_ACTIONS)) for wanted in PREFERENCES)
 """``CHOICES[intent, mask bits]``: the id played (as :meth:`BaseAgent.first_legal` picks it); -1: none legal."""
-CARDS = np.arange(DECK_SIZE + 1, dtype=np.uint64)[None]
-"""The key of each unseen card in a row of keys (and of column -1: no card)."""
+ROW = DECK_SIZE + 1  # a row of keys: a deck, then a column that no card takes (written where ``shown`` is -1)
+CARDS = np.array([[*range(DECK_SIZE), (1 << 64) - 1]], dtype=np.uint64)
+"""The key of each unseen card in a row of keys; the last column sorts last."""
 SEEN_KEYS = np.uint64(1 << 59) | np.arange(1 << CARD_BITS, dtype=np.uint64) << np.uint64(CARD_BITS)
 """The key of the card seen at each code (:class:`_Layout`), but for the card in its low bits: above every drawn
 key (53 bits, then the card's 6), so that the seen cards sort after the unseen ones, in the order of their codes."""
@@ -180,11 +181,9 @@ class MonteCarloAgent(BaseAgent):
     def deals_key(self, view: SeatView | Seen) -> int:
         """The Philox key of one estimate's deals: a stable hash of ``seed`` and what the estimate reads of ``view``."""
         key = json.dumps([
-            self.seed, view.variant, view.street, view.seat, view.num_seats, [int(c) for c in view.own_down],
-            [int(c) for c in view.own_up], [[int(c) for c in up] for up in view.up_cards],
-            [int(c) for c in view.dead_cards], None if view.community is None else int(view.community),
-            [bool(f) for f in view.folded],
-        ])
+            self.seed, view.variant, view.street, view.seat, view.num_seats, view.own_down, view.own_up,
+            view.up_cards, view.dead_cards, view.community, [bool(f) for f in view.folded],
+        ], default=int)  # numpy integers as ints
         return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=16).digest(), "little")
 
     def deals_generator(self, view: SeatView | Seen) -> np.random.Generator:
@@ -210,16 +209,17 @@ class MonteCarloAgent(BaseAgent):
             result.append(0.0 if folded[seat] else 1.0)
             if not folded[seat] and folded.count(False) > 1:
                 todo.append(row)
-        layouts = _layouts(rows, todo)
+        shown = rows.shown[todo]
+        layouts = _layouts(rows, todo, shown)
         for start, stop in _chunks([layout.players * self.samples for layout in layouts], CHUNK_HANDS):
-            equities = self._rollouts(rows, todo[start:stop], layouts[start:stop]).tolist()
+            equities = self._rollouts(rows, todo[start:stop], shown[start:stop], layouts[start:stop]).tolist()
             for row, equity in zip(todo[start:stop], equities):
                 result[row] = equity
         return result
 
-    def _rollouts(self, rows: _Rows, index: list[int], layouts: list[_Layout]) -> np.ndarray:
-        """Equities of the rows ``index`` (laid out as ``layouts``), whose seats play on against one live opponent
-        at least (see :meth:`equities`).
+    def _rollouts(self, rows: _Rows, index: list[int], shown: np.ndarray, layouts: list[_Layout]) -> np.ndarray:
+        """Equities of the rows ``index`` (``shown``: their ``rows.shown``; laid out as ``layouts``), whose seats
+        play on against one live opponent at least (see :meth:`equities`).
 
         Each deck is the row's unseen cards in the order of the row's draws from its generator: the order
         ``np.argsort`` of its ``random()`` numbers gives. A ``random()`` number is the 53-bit key of a raw draw
@@ -231,24 +231,28 @@ class MonteCarloAgent(BaseAgent):
         count, samples = len(index), self.samples
         decks = [-(-samples // layout.per_deck) for layout in layouts]
         deck_start = list(accumulate(decks, initial=0))
-        shown = rows.shown[index]
         order = CARDS.repeat(count, axis=0)
         order[np.arange(count)[:, None], shown] = SEEN_KEYS[:shown.shape[1]] | shown.astype(np.uint64)
-        keys = np.sort(order[:, :DECK_SIZE], axis=1).repeat(decks, axis=0)  # the unseen cards first, in order
+        order.sort(axis=1)  # the unseen cards first, in card order
+        keys = order.repeat(decks, axis=0)
         for seen, start, stop, layout in zip(rows.seen(index), deck_start, deck_start[1:], layouts):
             keys[start:stop, :layout.unseen] |= _raw(self.deals_key(seen), (stop - start, layout.unseen)) >> (
                 RAW_TO_KEY - CARD_BITS) & ~CARD_MASK
         keys[:, :max(layout.unseen for layout in layouts)].sort(axis=1)  # the seen cards are in order already
         keys &= CARD_MASK
-        at = np.concatenate([_INDEXES.get(layout, samples) for layout in layouts])
-        pair_row = [row for row, layout in enumerate(layouts) for _ in range(layout.players)]
-        at += (np.array(deck_start)[pair_row] * DECK_SIZE)[:, None, None]
-        hands = keys.astype(np.int8).ravel().take(at.reshape(-1, HAND_SIZE))
-        pairs = (pair_row, [player for layout in layouts for player in range(layout.players)])
+        cards = keys.view(np.int64)
+        pair_start = list(accumulate((layout.players for layout in layouts), initial=0))
+        hands = np.empty((pair_start[-1], samples, HAND_SIZE), dtype=np.int64)
+        for start, stop, first, last, layout in zip(deck_start, deck_start[1:], pair_start, pair_start[1:], layouts):
+            cards[start:stop].take(_INDEXES.get(layout, samples), out=hands[first:last])  # its decks, flat
+        most = max(layout.players for layout in layouts)
+        pairs = np.array([row * most + player for row, layout in enumerate(layouts)
+                          for player in range(layout.players)])
         scores = {}
         for half in VARIANTS[rows.variant].showdown:
-            scores[half] = np.full((count, max(layout.players for layout in layouts), samples), -1, dtype=np.int32)
-            scores[half][pairs] = BATCH_EVALUATORS[half](hands).reshape(len(pair_row), samples)
+            scores[half] = np.full((count, most, samples), -1, dtype=np.int32)
+            scores[half].reshape(-1, samples)[pairs] = BATCH_EVALUATORS[half](hands.reshape(-1, HAND_SIZE)).reshape(
+                len(pairs), samples)
         if "eight" not in scores:
             (score,) = scores.values()
             return np.add.reduce(_pot_share(score), axis=1) / samples
@@ -373,10 +377,11 @@ class _Layout(NamedTuple):
     drawn: np.ndarray
 
 
-def _layouts(rows: _Rows, index: list[int]) -> list[_Layout]:
-    """The layout of each of the rows ``index``: where its seat sees cards, and who has folded."""
+def _layouts(rows: _Rows, index: list[int], shown: np.ndarray) -> list[_Layout]:
+    """The layout of each of the rows ``index`` (``shown``: their ``rows.shown``): where its seat sees cards, and
+    who has folded."""
     return [_layout(rows.variant, rows.num_seats, rows.seat[row], rows.street[row], tuple(rows.folded[row]),
-                    seen.tobytes()) for row, seen in zip(index, rows.shown[index] != NO_CARD)]
+                    seen.tobytes()) for row, seen in zip(index, shown != NO_CARD)]
 
 
 @functools.lru_cache(maxsize=LAYOUTS)
@@ -418,8 +423,8 @@ class _IndexCache:
         self.lock = threading.Lock()
 
     def get(self, layout: _Layout, samples: int) -> np.ndarray:
-        """(players, samples, 7) read-only: the column of its row's decks (rows of 52) that each card of each deal
-        is (:class:`_Layout`): ``deck * 52 + column``, plus ``deal * total`` where drawn."""
+        """(players, samples, 7) read-only: the column of its row's decks (rows of :data:`ROW` keys) that each card
+        of each deal is (:class:`_Layout`): ``deck * ROW + column``, plus ``deal * total`` where drawn."""
         key = (*layout.key, samples)
         with self.lock:
             found = self.indexes.get(key)
@@ -428,7 +433,7 @@ class _IndexCache:
                 return found
         deck, deal = np.divmod(np.arange(samples), layout.per_deck)
         index = deal[:, None] * layout.total * layout.drawn[:, None] + layout.column[:, None]
-        index += deck[:, None] * DECK_SIZE
+        index += deck[:, None] * ROW
         index.flags.writeable = False
         with self.lock:
             self.indexes[key] = index
