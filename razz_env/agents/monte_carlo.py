@@ -73,6 +73,8 @@ RAW_TO_KEY = 11  # ``random()`` is ``(raw >> 11) * 2**-53`` for a raw 64-bit dra
 LAYOUTS = 4096  # row layouts kept (a kilobyte or so each)
 INDEX_CACHE = 1 << 21  # entries of the deal indexes kept, in all: 16 MB
 WORD = (1 << 64) - 1
+KEY_ENCODER = json.JSONEncoder(default=int)
+"""``json.dumps`` (its defaults), but numpy integers as ints: what :meth:`MonteCarloAgent.deals_key` hashes."""
 
 VALUE, PASSIVE, GIVE_UP = range(3)
 PREFERENCES = (
@@ -81,7 +83,6 @@ PREFERENCES = (
     (FOLD, CHECK_CALL, BRING_IN),  # fold to a bet, else check
 )
 """Action ids in order of preference for each intent; the first legal one is played, else the lowest legal id."""
-MASK_BITS = 1 << np.arange(NUM_ACTIONS)
 CHOICES = tuple(tuple(next((a for a in (*wanted, *range(NUM_ACTIONS)) if bits >> a & 1), -1)
                       for bits in range(1 << NUM_ACTIONS)) for wanted in PREFERENCES)
 """``CHOICES[intent, mask bits]``: the id played (as :meth:`BaseAgent.first_legal` picks it); -1: none legal."""
@@ -180,10 +181,10 @@ class MonteCarloAgent(BaseAgent):
 
     def deals_key(self, view: SeatView | Seen) -> int:
         """The Philox key of one estimate's deals: a stable hash of ``seed`` and what the estimate reads of ``view``."""
-        key = json.dumps([
+        key = KEY_ENCODER.encode([
             self.seed, view.variant, view.street, view.seat, view.num_seats, view.own_down, view.own_up,
             view.up_cards, view.dead_cards, view.community, [bool(f) for f in view.folded],
-        ], default=int)  # numpy integers as ints
+        ])
         return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=16).digest(), "little")
 
     def deals_generator(self, view: SeatView | Seen) -> np.random.Generator:
@@ -245,14 +246,15 @@ class MonteCarloAgent(BaseAgent):
         hands = np.empty((pair_start[-1], samples, HAND_SIZE), dtype=np.int64)
         for start, stop, first, last, layout in zip(deck_start, deck_start[1:], pair_start, pair_start[1:], layouts):
             cards[start:stop].take(_INDEXES.get(layout, samples), out=hands[first:last])  # its decks, flat
+        hands = hands.reshape(-1, HAND_SIZE)
         most = max(layout.players for layout in layouts)
         pairs = np.array([row * most + player for row, layout in enumerate(layouts)
                           for player in range(layout.players)])
         scores = {}
         for half in VARIANTS[rows.variant].showdown:
-            scores[half] = np.full((count, most, samples), -1, dtype=np.int32)
-            scores[half].reshape(-1, samples)[pairs] = BATCH_EVALUATORS[half](hands.reshape(-1, HAND_SIZE)).reshape(
-                len(pairs), samples)
+            scores[half] = np.empty((count, most, samples), dtype=np.int32)
+            scores[half].fill(-1)
+            scores[half].reshape(-1, samples)[pairs] = BATCH_EVALUATORS[half](hands).reshape(len(pairs), samples)
         if "eight" not in scores:
             (score,) = scores.values()
             return np.add.reduce(_pot_share(score), axis=1) / samples
@@ -275,7 +277,7 @@ class MonteCarloAgent(BaseAgent):
 
     def _decide(self, rows: _Rows, masks: np.ndarray, seats: Sequence[int]) -> list[int]:
         """The action id of each row (``masks``: its legal ids; ``seats``: for the error when it has none)."""
-        legal = ((masks != 0) @ MASK_BITS).tolist()
+        legal = [sum(1 << action for action, allowed in enumerate(row) if allowed) for row in masks.tolist()]
         if not all(legal):
             raise ValueError(f"seat {seats[legal.index(0)]} has no legal action: it is not its turn")
         chosen = []
@@ -333,14 +335,17 @@ def _seen(views: SeatViews, rows: np.ndarray) -> list[Seen]:
 
 _PHILOX = np.random.Philox(key=0)
 _PHILOX_LOCK = threading.Lock()
+_PHILOX_STATE = {"bit_generator": "Philox", "buffer": [0] * 4, "buffer_pos": 4, "has_uint32": 0, "uinteger": 0,
+                 "state": {"counter": [0] * 4, "key": [0, 0]}}
+"""A fresh Philox's state, but for its key."""
 
 
 def _raw(key: int, shape: tuple[int, int]) -> np.ndarray:
     """The first raw draws of :meth:`MonteCarloAgent.deals_generator` for ``key``: one Philox, re-keyed (much
     cheaper than building one)."""
     with _PHILOX_LOCK:
-        _PHILOX.state = {"bit_generator": "Philox", "buffer": [0] * 4, "buffer_pos": 4, "has_uint32": 0,
-                         "uinteger": 0, "state": {"counter": [0] * 4, "key": [key & WORD, key >> 64]}}
+        _PHILOX_STATE["state"]["key"] = [key & WORD, key >> 64]
+        _PHILOX.state = _PHILOX_STATE
         return _PHILOX.random_raw(shape)
 
 
