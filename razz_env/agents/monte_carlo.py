@@ -247,14 +247,13 @@ class MonteCarloAgent(BaseAgent):
         for start, stop, first, last, layout in zip(deck_start, deck_start[1:], pair_start, pair_start[1:], layouts):
             cards[start:stop].take(_INDEXES.get(layout, samples), out=hands[first:last])  # its decks, flat
         hands = hands.reshape(-1, HAND_SIZE)
-        most = max(layout.players for layout in layouts)
-        pairs = np.array([row * most + player for row, layout in enumerate(layouts)
-                          for player in range(layout.players)])
         scores = {}
         for half in VARIANTS[rows.variant].showdown:
-            scores[half] = np.empty((count, most, samples), dtype=np.int32)
+            values = BATCH_EVALUATORS[half](hands).reshape(-1, samples)
+            scores[half] = np.empty((count, max(layout.players for layout in layouts), samples), dtype=np.int32)
             scores[half].fill(-1)
-            scores[half].reshape(-1, samples)[pairs] = BATCH_EVALUATORS[half](hands).reshape(len(pairs), samples)
+            for row, first, last in zip(range(count), pair_start, pair_start[1:]):
+                scores[half][row, :last - first] = values[first:last]
         if "eight" not in scores:
             (score,) = scores.values()
             return np.add.reduce(_pot_share(score), axis=1) / samples
@@ -385,8 +384,9 @@ class _Layout(NamedTuple):
 def _layouts(rows: _Rows, index: list[int], shown: np.ndarray) -> list[_Layout]:
     """The layout of each of the rows ``index`` (``shown``: their ``rows.shown``): where its seat sees cards, and
     who has folded."""
+    seen, width = (shown != NO_CARD).tobytes(), shown.shape[1]
     return [_layout(rows.variant, rows.num_seats, rows.seat[row], rows.street[row], tuple(rows.folded[row]),
-                    seen.tobytes()) for row, seen in zip(index, shown != NO_CARD)]
+                    seen[i * width:(i + 1) * width]) for i, row in enumerate(index)]
 
 
 @functools.lru_cache(maxsize=LAYOUTS)
