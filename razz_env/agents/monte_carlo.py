@@ -25,11 +25,15 @@ for them; they are numpy array code, without numba (``docs/batch.md`` has the me
 :class:`~razz_env.encoding.interface.ObservationBatch`: each row still draws its deals from its own
 generator (below), and then the deals of every row are laid out, scored and averaged together as
 arrays. ``act`` is ``act_batch`` of one observation: one code path, so a decision is the same alone
-or in any batch. That array set-up makes one decision alone slower than the earlier code made it (a
-few hundred microseconds more): ask for many at once (``benchmarks/bench_monte_carlo.py`` times both).
+or in any batch. A row's bookkeeping (who plays, the pot odds) is plain Python, and what depends only on
+its layout (where its seat sees cards, who has folded: the deal index of every card) is worked out once
+and kept, so one decision alone costs no more than the earlier one-decision-at-a-time code did (1.03 to
+1.2 times its decisions/s; about 95 µs heads-up razz, 450 µs six-handed stud8), and many at once cost
+1.3 to 2.3 times less each (``benchmarks/bench_monte_carlo.py`` times both).
 
 **Deterministic by design.** Each estimate draws its deals from a generator (Philox) keyed by
-a stable hash (BLAKE2b, the same in every process) of the agent's ``seed`` and the inputs of the
+a stable hash (:meth:`MonteCarloAgent.deals_key`: BLAKE2b, the same in every process; the rollouts re-key
+one Philox rather than build one each time, the same draws) of the agent's ``seed`` and the inputs of the
 estimate as the seat sees them: variant, street, seats, its own cards, every up card, the dead
 cards, the community card and who has folded. So the same observation always gets the same
 equity and the same action, whatever was asked before and in whichever process, and
@@ -85,7 +89,7 @@ PREFERENCES = (
 """Action ids in order of preference for each intent; the first legal one is played, else the lowest legal id."""
 CHOICES = tuple(tuple(next((a for a in (*wanted, *range(NUM_ACTIONS)) if bits >> a & 1), -1)
                       for bits in range(1 << NUM_ACTIONS)) for wanted in PREFERENCES)
-"""``CHOICES[intent, mask bits]``: the id played (as :meth:`BaseAgent.first_legal` picks it); -1: none legal."""
+"""``CHOICES[intent][mask bits]``: the id played (as :meth:`BaseAgent.first_legal` picks it); -1: none legal."""
 ROW = DECK_SIZE + 1  # a row of keys: a deck, then a column that no card takes (written where ``shown`` is -1)
 CARDS = np.array([[*range(DECK_SIZE), (1 << 64) - 1]], dtype=np.uint64)
 """The key of each unseen card in a row of keys; the last column sorts last."""
