@@ -76,7 +76,7 @@ CARD_MASK = np.uint64((1 << CARD_BITS) - 1)
 RAW_TO_KEY = 11  # ``random()`` is ``(raw >> 11) * 2**-53`` for a raw 64-bit draw: its 53-bit key
 LAYOUTS = 4096  # row layouts kept (a kilobyte or so each)
 INDEX_CACHE = 1 << 21  # entries of the deal indexes kept, in all: 16 MB
-WORD = (1 << 64) - 1
+WORD = (1 << 64) - 1  # the low 64-bit word of a 128-bit Philox key
 KEY_ENCODER = json.JSONEncoder(default=int)
 """``json.dumps`` (its defaults), but numpy integers as ints: what :meth:`MonteCarloAgent.deals_key` hashes."""
 
@@ -424,7 +424,7 @@ def _layout(variant: str, num_seats: int, seat: int, street: int, folded: tuple[
 
 
 class _IndexCache:
-    """The deal index of each recent (layout, samples) pair, up to :data:`INDEX_CACHE` entries in all."""
+    """The deal index of each recent (layout, samples) pair, up to ``budget`` entries in all (the oldest go)."""
 
     def __init__(self, budget: int) -> None:
         self.budget, self.size = budget, 0
@@ -453,3 +453,4 @@ class _IndexCache:
 
 
 _INDEXES = _IndexCache(INDEX_CACHE)
+"""The deal indexes the rollouts take their hands with."""
