@@ -8,14 +8,15 @@ player and observations, which must give the same ids; the ratio is batch over s
 street has them: for each variant, seat count and street, ``--decisions`` observations of the seat to act,
 answered with ``act``. Each implementation keeps its best of ``--rounds`` rounds (CPU time), the
 implementations taking turns so that load from other processes skews the ratio less.
-``--reference FILE`` times another copy of ``razz_env/agents/monte_carlo.py`` beside the installed one (e.g.
-``git show HEAD~1:razz_env/agents/monte_carlo.py > /tmp/old_monte_carlo.py``; its ``act`` one at a time)
-and checks that both decide the same on every observation. The match: ``--match-deals`` duplicate deals of
-heads-up ``--match-variant`` (each played twice, the seats swapped) between the player and ``razz_heuristic``,
-as ``razz tournament`` plays them (scalar engine, one ``act_batch`` call per agent and step over all tables of
-the block), wall clock.
+``--reference FILE [FILE ...]`` times other copies of ``razz_env/agents/monte_carlo.py`` beside the installed
+one (e.g. ``git show HEAD~1:razz_env/agents/monte_carlo.py > /tmp/old_monte_carlo.py``; their ``act`` one at a
+time, each named by its file's stem) and checks that all decide the same on every observation; the batch table
+adds ``act`` over each reference's ``act``. The match: ``--match-deals`` duplicate deals of heads-up
+``--match-variant`` (each played twice, the seats swapped) between the player and ``razz_heuristic``, as ``razz
+tournament`` plays them (scalar engine, one ``act_batch`` call per agent and step over all tables of the block),
+wall clock.
 
-Run: ``python benchmarks/bench_monte_carlo.py [--reference FILE] [--variants razz stud8] [--samples 200]
+Run: ``python benchmarks/bench_monte_carlo.py [--reference FILE ...] [--variants razz stud8] [--samples 200]
 [--parts batch streets match]``.
 """
 
@@ -27,6 +28,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 from unittest import mock
 
@@ -46,7 +48,7 @@ PARTS = ("batch", "streets", "match")
 
 def load_reference(path: str) -> ModuleType:
     """Another copy of the agent module, loaded under its own name (not registered as an agent)."""
-    spec = importlib.util.spec_from_file_location("reference_monte_carlo", path)
+    spec = importlib.util.spec_from_file_location(f"reference_monte_carlo_{Path(path).stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     with mock.patch("razz_env.agents.registry.register", lambda name, **_: lambda factory: factory):
@@ -83,13 +85,13 @@ def mixed_decisions(variant: str, seats: int, count: int) -> list[Observation]:
 
 
 def batch_rates(player: monte_carlo.MonteCarloAgent, observations: list[Observation], rounds: int,
-                reference: object | None = None) -> dict[str, float]:
-    """Decisions/s of one ``act_batch`` call on ``observations``, of ``act`` one at a time and of the
-    ``reference``'s ``act`` if given, best of ``rounds`` (CPU time); every way must give the same ids."""
+                references: dict[str, object]) -> dict[str, float]:
+    """Decisions/s of one ``act_batch`` call on ``observations``, of ``act`` one at a time and of each of the
+    ``references``' ``act`` (by name), best of ``rounds`` (CPU time); every way must give the same ids."""
     batch = ObservationBatch.of(observations)
     ways = {"act_batch": lambda: player.act_batch(batch), "act": lambda: [player.act(o) for o in observations]}
-    if reference is not None:
-        ways["reference act"] = lambda: [reference.act(o) for o in observations]
+    for name, reference in references.items():
+        ways[f"{name} act"] = lambda reference=reference: [reference.act(o) for o in observations]
     best = dict.fromkeys(ways, float("inf"))
     for _ in range(rounds):
         chosen = []
@@ -139,7 +141,8 @@ def match_seconds(player: object, variant: str, deals: int, block: int = 250) ->
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reference", help="another razz_env/agents/monte_carlo.py to time beside the installed one")
+    parser.add_argument("--reference", nargs="+", default=[],
+                        help="other razz_env/agents/monte_carlo.py copies to time beside the installed one")
     parser.add_argument("--variants", nargs="+", default=["razz", "stud8"], choices=SEVEN_CARD_GAMES)
     parser.add_argument("--seats", nargs="+", type=int, default=[2, 6])
     parser.add_argument("--streets", nargs="+", type=int, default=[3, 5, 7])
@@ -152,41 +155,42 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--batch-seats", nargs="+", type=int, default=[2, 6, 8])
     parser.add_argument("--parts", nargs="+", default=PARTS, choices=PARTS)
     args = parser.parse_args(argv)
-    modules = {"now": monte_carlo}
-    if args.reference:
-        modules["reference"] = load_reference(args.reference)
+    modules = {"now": monte_carlo} | {Path(path).stem: load_reference(path) for path in args.reference}
     players = {name: module.MonteCarloAgent(samples=args.samples, seed=1) for name, module in modules.items()}
+    references = {name: player for name, player in players.items() if name != "now"}
     if "batch" in args.parts:
         print(f"samples {args.samples}; decisions/s of {args.batch_decisions} mixed decisions, best of {args.rounds}")
-        names = ["act_batch", "act"] + ["reference act"] * bool(args.reference)
-        ratios = ["act_batch / act"] + ["act_batch / reference act"] * bool(args.reference)
+        names = ["act_batch", "act"] + [f"{name} act" for name in references]
+        ratios = ["act_batch / act"] + [f"act / {name} act" for name in references]
         print("| variant | seats | " + " | ".join(names + ratios) + " |")
         print("|---" * (2 + len(names) + len(ratios)) + "|")
         for variant in args.variants:
             for seats in args.batch_seats:
                 observations = mixed_decisions(variant, seats, args.batch_decisions)
-                rates = batch_rates(players["now"], observations, args.rounds, players.get("reference"))
+                rates = batch_rates(players["now"], observations, args.rounds, references)
                 shown = [f"{rates[name]:,.0f}" for name in names]
-                shown += [f"{rates['act_batch'] / rates[name]:.2f}" for name in names[1:]]
+                shown += [f"{rates['act_batch'] / rates['act']:.2f}"]
+                shown += [f"{rates['act'] / rates[name]:.2f}" for name in names[2:]]
                 print(f"| {variant} | {seats} | " + " | ".join(shown) + " |", flush=True)
     if "streets" in args.parts:
         print(f"samples {args.samples}; decisions/s of act, best of {args.rounds} rounds of {args.decisions} "
               "decisions")
         print("| variant | seats | street | " + " | ".join(players)
-              + (" | now / reference |" if args.reference else " |"))
-        print("|---" * (3 + len(players) + bool(args.reference)) + "|")
+              + "".join(f" | now / {name}" for name in references) + " |")
+        print("|---" * (3 + len(players) + len(references)) + "|")
         for variant in args.variants:
             for seats in args.seats:
                 for street in args.streets:
                     observations = decisions(variant, seats, street, args.decisions)
                     for player in players.values():  # first use builds the evaluators' tables
                         player.act(observations[0])
-                    if args.reference:
-                        differ = sum(players["now"].act(o) != players["reference"].act(o) for o in observations)
+                    for name, reference in references.items():
+                        differ = sum(players["now"].act(o) != reference.act(o) for o in observations)
                         if differ:
-                            raise SystemExit(f"{variant} {seats} seats street {street}: {differ} decisions differ")
+                            raise SystemExit(f"{variant} {seats} seats street {street}: {differ} decisions differ "
+                                             f"from {name}")
                     rates = best_rates(players, observations, args.rounds)
-                    ratio = f" | {rates['now'] / rates['reference']:.2f}" if args.reference else ""
+                    ratio = "".join(f" | {rates['now'] / rates[name]:.2f}" for name in references)
                     print(f"| {variant} | {seats} | {street} | " + " | ".join(f"{r:,.0f}" for r in rates.values())
                           + ratio + " |", flush=True)
     if "match" in args.parts:

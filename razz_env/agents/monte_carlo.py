@@ -25,11 +25,15 @@ for them; they are numpy array code, without numba (``docs/batch.md`` has the me
 :class:`~razz_env.encoding.interface.ObservationBatch`: each row still draws its deals from its own
 generator (below), and then the deals of every row are laid out, scored and averaged together as
 arrays. ``act`` is ``act_batch`` of one observation: one code path, so a decision is the same alone
-or in any batch. That array set-up makes one decision alone slower than the earlier code made it (a
-few hundred microseconds more): ask for many at once (``benchmarks/bench_monte_carlo.py`` times both).
+or in any batch. A row's bookkeeping (who plays, the pot odds) is plain Python, and what depends only on
+its layout (where its seat sees cards, who has folded: the deal index of every card) is worked out once
+and kept, so one decision alone costs no more than the earlier one-decision-at-a-time code did (1.03 to
+1.2 times its decisions/s; about 95 µs heads-up razz, 450 µs six-handed stud8), and many at once cost
+1.3 to 2.3 times less each (``benchmarks/bench_monte_carlo.py`` times both).
 
 **Deterministic by design.** Each estimate draws its deals from a generator (Philox) keyed by
-a stable hash (BLAKE2b, the same in every process) of the agent's ``seed`` and the inputs of the
+a stable hash (:meth:`MonteCarloAgent.deals_key`: BLAKE2b, the same in every process; the rollouts re-key
+one Philox rather than build one each time, the same draws) of the agent's ``seed`` and the inputs of the
 estimate as the seat sees them: variant, street, seats, its own cards, every up card, the dead
 cards, the community card and who has folded. So the same observation always gets the same
 equity and the same action, whatever was asked before and in whichever process, and
@@ -41,10 +45,14 @@ without a ``seed`` draws one at random once, at construction.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from itertools import accumulate, chain
 from numbers import Real
 from typing import NamedTuple
 
@@ -57,7 +65,7 @@ from razz_env.encoding.interface import ObservationBatch
 from razz_env.engine import hand_value
 from razz_env.engine.cards import DECK_SIZE
 from razz_env.engine.seat_views import NO_CARD, SeatViews
-from razz_env.engine.variants import SEVEN_CARD_GAMES, get_variant
+from razz_env.engine.variants import SEVEN_CARD_GAMES, VARIANTS
 from razz_env.engine.view import SeatView
 
 HAND_SIZE = 7
@@ -66,6 +74,11 @@ CHUNK_HANDS = 1 << 15  # hands scored at once (whole rows): small enough for the
 CARD_BITS = 6  # a card id (0 to 51) fits in six bits
 CARD_MASK = np.uint64((1 << CARD_BITS) - 1)
 RAW_TO_KEY = 11  # ``random()`` is ``(raw >> 11) * 2**-53`` for a raw 64-bit draw: its 53-bit key
+LAYOUTS = 4096  # row layouts kept (a kilobyte or so each)
+INDEX_CACHE = 1 << 21  # entries of the deal indexes kept, in all: 16 MB
+WORD = (1 << 64) - 1  # the low 64-bit word of a 128-bit Philox key
+KEY_ENCODER = json.JSONEncoder(default=int)
+"""``json.dumps`` (its defaults), but numpy integers as ints: what :meth:`MonteCarloAgent.deals_key` hashes."""
 
 VALUE, PASSIVE, GIVE_UP = range(3)
 PREFERENCES = (
@@ -74,10 +87,15 @@ PREFERENCES = (
     (FOLD, CHECK_CALL, BRING_IN),  # fold to a bet, else check
 )
 """Action ids in order of preference for each intent; the first legal one is played, else the lowest legal id."""
-MASK_BITS = 1 << np.arange(NUM_ACTIONS)
-CHOICES = np.array([[next((a for a in (*wanted, *range(NUM_ACTIONS)) if bits >> a & 1), -1)
-                     for bits in range(1 << NUM_ACTIONS)] for wanted in PREFERENCES])
-"""``CHOICES[intent, mask bits]``: the id played (as :meth:`BaseAgent.first_legal` picks it); -1: none legal."""
+CHOICES = tuple(tuple(next((a for a in (*wanted, *range(NUM_ACTIONS)) if bits >> a & 1), -1)
+                      for bits in range(1 << NUM_ACTIONS)) for wanted in PREFERENCES)
+"""``CHOICES[intent][mask bits]``: the id played (as :meth:`BaseAgent.first_legal` picks it); -1: none legal."""
+ROW = DECK_SIZE + 1  # a row of keys: a deck, then a column that no card takes (written where ``shown`` is -1)
+CARDS = np.array([[*range(DECK_SIZE), (1 << 64) - 1]], dtype=np.uint64)
+"""The key of each unseen card in a row of keys; the last column sorts last."""
+SEEN_KEYS = np.uint64(1 << 59) | np.arange(1 << CARD_BITS, dtype=np.uint64) << np.uint64(CARD_BITS)
+"""The key of the card seen at each code (:class:`_Layout`), but for the card in its low bits: above every drawn
+key (53 bits, then the card's 6), so that the seen cards sort after the unseen ones, in the order of their codes."""
 
 
 BATCH_EVALUATORS = {
@@ -91,8 +109,49 @@ BATCH_EVALUATORS = {
 def _pot_share(scores: np.ndarray) -> np.ndarray:
     """Player 0's share of one pot half per row and sample, ties split; ``scores[r, i, j]``: player ``i`` of row
     ``r`` in sample ``j`` (``-1`` where no player sits)."""
-    winners = scores == scores.max(axis=1, keepdims=True)
-    return winners[:, 0] / winners.sum(axis=1)
+    winners = scores == np.maximum.reduce(scores, axis=1, keepdims=True)
+    return winners[:, 0] / np.add.reduce(winners, axis=1)
+
+
+class _Rows(NamedTuple):
+    """The decisions an estimate reads, one row each: the :class:`SeatViews` fields of the same names, as lists
+    but ``shown`` (N, S * cards a seat + 1), the cards the row's seat sees by code (``cards``, then the community
+    card); and ``seen(rows)``, what :meth:`MonteCarloAgent.deals_key` keys each of ``rows`` on."""
+
+    variant: str
+    num_seats: int
+    seat: list[int]
+    street: list[int]
+    folded: list[list[bool]]
+    pot: list[int]
+    to_call: list[int]
+    shown: np.ndarray
+    seen: Callable[[list[int]], Sequence[SeatView | Seen]]
+
+    @classmethod
+    def of_views(cls, views: SeatViews) -> _Rows:
+        """The rows of ``views``."""
+        shown = np.concatenate([views.cards.reshape(len(views), -1), views.community[:, None]], axis=1)
+        return cls(views.variant, views.num_seats, views.seat.tolist(), views.street.tolist(),
+                   views.folded.tolist(), views.pot.tolist(), views.to_call.tolist(), shown,
+                   functools.partial(_seen, views))
+
+    @classmethod
+    def of_view(cls, view: SeatView) -> _Rows:
+        """One row: ``view`` read straight into the lists and arrays (``shown`` as :attr:`SeatViews.cards` lays
+        them out)."""
+        variant = VARIANTS[view.variant]
+        up, size = variant.up_positions, variant.cards_per_seat
+        shown = [NO_CARD] * (view.num_seats * size + 1)
+        for seat, cards in enumerate(view.up_cards):
+            shown[seat * size + up.start:seat * size + up.start + len(cards)] = cards
+        own, down = view.seat * size, view.own_down
+        shown[own:own + min(len(down), up.start)] = down[:up.start]
+        shown[own + up.stop:own + up.stop + len(down[up.start:])] = down[up.start:]
+        if view.community is not None:
+            shown[-1] = view.community
+        return cls(view.variant, view.num_seats, [view.seat], [view.street], [view.folded], [view.pot],
+                   [view.to_call], np.array([shown]), lambda rows: [view for _ in rows])
 
 
 @register("monte_carlo")
@@ -124,70 +183,91 @@ class MonteCarloAgent(BaseAgent):
         self.implied_odds = float(implied_odds)
         self.seed = int(seed) if seed is not None else secrets.randbits(128)
 
-    def deals_generator(self, view: SeatView | Seen) -> np.random.Generator:
-        """The generator one estimate draws from, keyed by a stable hash of ``seed`` and what it reads of ``view``."""
-        key = json.dumps([
-            self.seed, view.variant, view.street, view.seat, view.num_seats, [int(c) for c in view.own_down],
-            [int(c) for c in view.own_up], [[int(c) for c in up] for up in view.up_cards],
-            [int(c) for c in view.dead_cards], None if view.community is None else int(view.community),
-            [bool(f) for f in view.folded],
+    def deals_key(self, view: SeatView | Seen) -> int:
+        """The Philox key of one estimate's deals: a stable hash of ``seed`` and what the estimate reads of ``view``."""
+        key = KEY_ENCODER.encode([
+            self.seed, view.variant, view.street, view.seat, view.num_seats, view.own_down, view.own_up,
+            view.up_cards, view.dead_cards, view.community, [bool(f) for f in view.folded],
         ])
-        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
-        return np.random.Generator(np.random.Philox(key=int.from_bytes(digest, "little")))
+        return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=16).digest(), "little")
+
+    def deals_generator(self, view: SeatView | Seen) -> np.random.Generator:
+        """The generator one estimate draws from: Philox keyed by :meth:`deals_key` (its raw draws are the deals')."""
+        return np.random.Generator(np.random.Philox(key=self.deals_key(view)))
 
     def equity(self, view: SeatView) -> float:
         """Estimated share of the pot at showdown against the live opponents (0 to 1); the same for the same view.
 
         A seat that has folded has no share: 0. It is :meth:`equities` of this view alone.
         """
-        return float(self.equities(SeatViews.from_views([view]))[0])
+        return self._equities(_Rows.of_view(view))[0]
 
     def equities(self, views: SeatViews) -> np.ndarray:
         """:meth:`equity` of each row, float64: each row's deals come from its own :meth:`deals_generator`, and the
         showdowns of every row are scored together (in chunks of about :data:`CHUNK_HANDS` hands, whole rows)."""
-        return self._equities(views, views.live_opponents)
+        return np.array(self._equities(_Rows.of_views(views)), dtype=np.float64)
 
-    def _equities(self, views: SeatViews, live: np.ndarray) -> np.ndarray:
-        """:meth:`equities`, given ``views.live_opponents``."""
-        playing = ~views.folded[np.arange(len(views)), views.seat]
-        result = playing.astype(np.float64)
-        todo = np.flatnonzero(playing & live.any(axis=1))
-        hands = (live.sum(axis=1)[todo] + 1) * self.samples
-        cuts = (np.flatnonzero(np.diff((np.cumsum(hands) - hands) // CHUNK_HANDS)) + 1).tolist()
-        for start, stop in zip([0, *cuts], [*cuts, len(todo)]) if len(todo) else ():
-            rows = todo[start:stop]
-            result[rows] = self._rollouts(views, rows, live[rows])
+    def _equities(self, rows: _Rows) -> list[float]:
+        """:meth:`equities` of ``rows``."""
+        result, todo = [], []
+        for row, (seat, folded) in enumerate(zip(rows.seat, rows.folded)):
+            result.append(0.0 if folded[seat] else 1.0)
+            if not folded[seat] and folded.count(False) > 1:
+                todo.append(row)
+        shown = rows.shown[todo]
+        layouts = _layouts(rows, todo, shown)
+        for start, stop in _chunks([layout.players * self.samples for layout in layouts], CHUNK_HANDS):
+            equities = self._rollouts(rows, todo[start:stop], shown[start:stop], layouts[start:stop]).tolist()
+            for row, equity in zip(todo[start:stop], equities):
+                result[row] = equity
         return result
 
-    def _rollouts(self, views: SeatViews, rows: np.ndarray, live: np.ndarray) -> np.ndarray:
-        """Equities of ``rows``, whose seats play on against ``live`` opponents, one at least (see :meth:`equities`).
+    def _rollouts(self, rows: _Rows, index: list[int], shown: np.ndarray, layouts: list[_Layout]) -> np.ndarray:
+        """Equities of the rows ``index`` (``shown``: their ``rows.shown``; laid out as ``layouts``), whose seats
+        play on against one live opponent at least (see :meth:`equities`).
 
         Each deck is the row's unseen cards in the order of the row's draws from its generator: the order
         ``np.argsort`` of its ``random()`` numbers gives. A ``random()`` number is the 53-bit key of a raw draw
         times 2**-53, so the keys, with the card in their low bits, are sorted as integers instead (several times
-        faster than an argsort; equal keys, which never come in practice, put the lower card first).
+        faster than an argsort; equal keys, which never come in practice, put the lower card first). The cards the
+        row's seat sees follow in every deck (:data:`SEEN_KEYS`), so one index into the decks picks every card of
+        every hand.
         """
-        plan = _Plan(views, rows, live, self.samples)
-        keys = np.full((plan.deck_start[-1] + plan.decks[-1], DECK_SIZE), 1 << 60, dtype=np.uint64)  # sorts last
-        for seen, cards, start, count, unseen in zip(_seen(views, rows), plan.unseen, plan.deck_start.tolist(),
-                                                     plan.decks.tolist(), plan.unseen_count.tolist()):
-            raw = self.deals_generator(seen).bit_generator.random_raw((count, unseen))
-            keys[start:start + count, :unseen] = raw >> RAW_TO_KEY << CARD_BITS | cards[:unseen]
-        keys.sort(axis=1)
+        count, samples = len(index), self.samples
+        decks = [-(-samples // layout.per_deck) for layout in layouts]
+        deck_start = list(accumulate(decks, initial=0))
+        order = CARDS.repeat(count, axis=0)
+        order[np.arange(count)[:, None], shown] = SEEN_KEYS[:shown.shape[1]] | shown.astype(np.uint64)
+        order.sort(axis=1)  # the unseen cards first, in card order
+        keys = order.repeat(decks, axis=0)
+        for seen, start, stop, layout in zip(rows.seen(index), deck_start, deck_start[1:], layouts):
+            keys[start:stop, :layout.unseen] |= _raw(self.deals_key(seen), (stop - start, layout.unseen)) >> (
+                RAW_TO_KEY - CARD_BITS) & ~CARD_MASK
+        keys[:, :max(layout.unseen for layout in layouts)].sort(axis=1)  # the seen cards are in order already
         keys &= CARD_MASK
-        hands = plan.hands(keys.astype(np.int8))
-        scores = {half: plan.scores(BATCH_EVALUATORS[half](hands)) for half in get_variant(views.variant).showdown}
+        cards = keys.view(np.int64)
+        pair_start = list(accumulate((layout.players for layout in layouts), initial=0))
+        hands = np.empty((pair_start[-1], samples, HAND_SIZE), dtype=np.int64)
+        for start, stop, first, last, layout in zip(deck_start, deck_start[1:], pair_start, pair_start[1:], layouts):
+            cards[start:stop].take(_INDEXES.get(layout, samples), out=hands[first:last])  # its decks, flat
+        hands = hands.reshape(-1, HAND_SIZE)
+        scores = {}
+        for half in VARIANTS[rows.variant].showdown:
+            values = BATCH_EVALUATORS[half](hands).reshape(-1, samples)
+            scores[half] = np.empty((count, max(layout.players for layout in layouts), samples), dtype=np.int32)
+            scores[half].fill(-1)
+            for row, first, last in zip(range(count), pair_start, pair_start[1:]):
+                scores[half][row, :last - first] = values[first:last]
         if "eight" not in scores:
             (score,) = scores.values()
-            return _pot_share(score).mean(axis=1)
+            return np.add.reduce(_pot_share(score), axis=1) / samples
         high, low = _pot_share(scores["high"]), _pot_share(scores["eight"])
-        low_played = scores["eight"].max(axis=1) > 0
-        return np.where(low_played, (high + low) / 2, high).mean(axis=1)
+        low_played = np.maximum.reduce(scores["eight"], axis=1) > 0
+        return np.add.reduce(np.where(low_played, (high + low) / 2, high), axis=1) / samples
 
     def act(self, observation: Observation) -> int:
         """Bet for value above a fair share, call on (implied) pot odds, else check or fold: one row of act_batch."""
-        return self._decide(SeatViews.from_views([observation.view]), observation.action_mask[None],
-                            [observation.seat])[0]
+        return self._decide(_Rows.of_view(observation.view), observation.action_mask[None], [observation.seat])[0]
 
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
         """:meth:`act` at each observation, the equities estimated together (:meth:`equities`)."""
@@ -196,21 +276,25 @@ class MonteCarloAgent(BaseAgent):
             return []
         if observations.views is None:
             raise ValueError("monte_carlo reads the seat views: its observations must carry them")
-        return self._decide(observations.views, observations.masks, observations.seats)
+        return self._decide(_Rows.of_views(observations.views), observations.masks, observations.seats)
 
-    def _decide(self, views: SeatViews, masks: np.ndarray, seats: Sequence[int]) -> list[int]:
+    def _decide(self, rows: _Rows, masks: np.ndarray, seats: Sequence[int]) -> list[int]:
         """The action id of each row (``masks``: its legal ids; ``seats``: for the error when it has none)."""
-        bits = (masks != 0) @ MASK_BITS
-        if not bits.all():
-            raise ValueError(f"seat {seats[int(np.argmin(bits))]} has no legal action: it is not its turn")
-        live = views.live_opponents
-        equity = self._equities(views, live)
-        to_call = views.to_call
-        fair = 1 / (1 + live.sum(axis=1))
-        pot_odds = to_call / np.maximum(views.pot + to_call, 1) * np.where(views.street < 7, 1 - self.implied_odds, 1.0)
-        wanted = np.where(equity > fair + self.margin, VALUE,
-                          np.where((to_call == 0) | (equity >= pot_odds), PASSIVE, GIVE_UP))
-        return CHOICES[wanted, bits].tolist()
+        legal = [sum(1 << action for action, allowed in enumerate(row) if allowed) for row in masks.tolist()]
+        if not all(legal):
+            raise ValueError(f"seat {seats[legal.index(0)]} has no legal action: it is not its turn")
+        chosen = []
+        for equity, bits, seat, street, folded, pot, to_call in zip(
+                self._equities(rows), legal, rows.seat, rows.street, rows.folded, rows.pot, rows.to_call):
+            live = folded.count(False) - (not folded[seat])
+            if equity > 1 / (1 + live) + self.margin:
+                wanted = VALUE
+            elif to_call == 0 or equity >= to_call / max(pot + to_call, 1) * (1 - self.implied_odds * (street < 7)):
+                wanted = PASSIVE
+            else:
+                wanted = GIVE_UP
+            chosen.append(CHOICES[wanted][bits])
+        return chosen
 
     def action_probabilities(self, observation: Observation) -> np.ndarray:
         """The one-hot of :meth:`act`, which is a function of the observation (see the module docstring)."""
@@ -237,7 +321,7 @@ class Seen(NamedTuple):
 
 
 def _seen(views: SeatViews, rows: np.ndarray) -> list[Seen]:
-    """What the estimate of each of ``rows`` reads: what :meth:`MonteCarloAgent.deals_generator` keys on."""
+    """What the estimate of each of ``rows`` reads: what :meth:`MonteCarloAgent.deals_key` keys on."""
     positions = views.up_positions
     own = views.cards[rows, views.seat[rows]]
     own_down = np.concatenate([own[:, :positions.start], own[:, positions.stop:]], axis=1)
@@ -252,62 +336,121 @@ def _seen(views: SeatViews, rows: np.ndarray) -> list[Seen]:
     ]
 
 
-class _Plan:
-    """Who gets which card in each deal of each row, as arrays (what :meth:`MonteCarloAgent.equity` deals).
+_PHILOX = np.random.Philox(key=0)
+_PHILOX_LOCK = threading.Lock()
+_PHILOX_STATE = {"bit_generator": "Philox", "buffer": [0] * 4, "buffer_pos": 4, "has_uint32": 0, "uinteger": 0,
+                 "state": {"counter": [0] * 4, "key": [0, 0]}}
+"""A fresh Philox's state, but for its key."""
 
-    A row's players are its seat and its live opponents. Each holds its visible cards and is dealt the rest of
-    its seven: its ``need`` cards from the deal's slots (the row's seat first, then the opponents in seat order)
-    and the community card as seen or, when the deck would run out, dealt as the deal's last slot. A deal is
-    ``total`` consecutive cards of a shuffled deck of the row's unseen cards, each deck cut into ``per_deck``
-    deals. A pair is one player of one row: ``pair_row`` (index into the plan's rows) and ``pair_player`` (0 for
-    the row's seat, then its opponents in seat order).
+
+def _raw(key: int, shape: tuple[int, int]) -> np.ndarray:
+    """The first raw draws of :meth:`MonteCarloAgent.deals_generator` for ``key``: one Philox, re-keyed (much
+    cheaper than building one)."""
+    with _PHILOX_LOCK:
+        _PHILOX_STATE["state"]["key"] = [key & WORD, key >> 64]
+        _PHILOX.state = _PHILOX_STATE
+        return _PHILOX.random_raw(shape)
+
+
+def _chunks(sizes: list[int], limit: int) -> Iterator[tuple[int, int]]:
+    """(start, stop) of consecutive runs of ``sizes`` of at most ``limit`` in all (or of one item); none if empty."""
+    start, filled = 0, 0
+    for stop, size in enumerate(sizes):
+        if filled and filled + size > limit:
+            yield start, stop
+            start, filled = stop, 0
+        filled += size
+    if sizes:
+        yield start, len(sizes)
+
+
+class _Layout(NamedTuple):
+    """Who gets which card in each deal of a row, whatever its cards (a row's layout: :func:`_layout`).
+
+    A row's players are its seat and its live opponents (player 0, then the opponents in seat order). Each holds
+    its visible cards and is dealt the rest of its seven: its ``need`` cards from the deal's slots (the row's seat
+    first, then the opponents) and the community card as seen or, when the deck would run out, dealt as the deal's
+    last slot. A deal is ``total`` consecutive cards of a shuffled deck of the row's ``unseen`` cards, each deck cut
+    into ``per_deck`` deals; after the unseen cards, a deck holds the cards the seat sees, in the order of their
+    codes (``seat * cards a seat + position``, the community card last). ``column[player, position]``: the column
+    of a deck that card is, a slot of the deal where ``drawn``. ``key``: what :func:`_layout` was given.
     """
 
-    def __init__(self, views: SeatViews, rows: np.ndarray, live: np.ndarray, samples: int) -> None:
-        count, seats, up = len(rows), views.num_seats, views.up_positions
-        self.samples = samples
-        cards, community = views.cards[rows], views.community[rows]
-        seen = np.zeros((count, DECK_SIZE + 1), dtype=bool)  # column -1: no card
-        seen[np.arange(count)[:, None], np.concatenate([cards.reshape(count, -1), community[:, None]], axis=1)] = True
-        self.unseen = np.argsort(seen[:, :DECK_SIZE], axis=1, kind="stable").astype(np.uint64)  # unseen first
-        self.unseen_count = DECK_SIZE + seen[:, DECK_SIZE] - seen.sum(axis=1)
-        hidden = cards == NO_CARD
-        known = HAND_SIZE - hidden.sum(axis=2)
-        player = ~views.folded[rows]  # the row's seat plays on
-        future = ((HAND_SIZE - known - 2 * live) * player).sum(axis=1) * (views.street[rows] < 7)
-        dealt = 2 * seats + (~hidden[:, :, up.start:up.stop]).sum(axis=(1, 2))
-        shared = (community == NO_CARD) & (future > DECK_SIZE - dealt)
-        need = ((HAND_SIZE - (community != NO_CARD) - shared)[:, None] - known) * player
-        own_need = need.sum(axis=1) - (need * live).sum(axis=1)
-        before = np.cumsum(need * live, axis=1) - need * live
-        start = np.where(live, own_need[:, None] + before, 0)
-        self.total = need.sum(axis=1) + shared
-        self.per_deck = self.unseen_count // self.total
-        self.decks = -(-samples // self.per_deck)
-        self.deck_start = np.cumsum(self.decks) - self.decks
-        self.players = 1 + live.sum(axis=1)
-        nth = np.cumsum(hidden, axis=2) - 1
-        to_player = nth < need[:, :, None]
-        self.pair_row = np.nonzero(player)[0]
-        self.pair_player = np.cumsum(live, axis=1)[player] * live[player]
-        self.drawn = (hidden & (to_player | shared[:, None, None]))[player]
-        self.slot = np.where(to_player, start[:, :, None] + nth, self.total[:, None, None] - 1)[player]
-        self.fixed = np.where(hidden, community[:, None, None], cards)[player].astype(np.int8)
+    key: tuple
+    players: int
+    unseen: int
+    per_deck: int
+    total: int
+    column: np.ndarray
+    drawn: np.ndarray
 
-    def hands(self, decks: np.ndarray) -> np.ndarray:
-        """(pairs * samples, 7) every player's cards in every deal of its row. A deal's slots are consecutive cards
-        of a deck, so one index into the decks, or into the players' fixed cards placed after them, picks each."""
-        deal = np.arange(self.samples)
-        per_deck = self.per_deck[:, None]
-        first = (self.deck_start[:, None] + deal // per_deck) * DECK_SIZE + deal % per_deck * self.total[:, None]
-        pairs = len(self.pair_row)
-        fixed = decks.size + np.arange(pairs * HAND_SIZE).reshape(pairs, HAND_SIZE)
-        index = first[self.pair_row][:, :, None] * self.drawn[:, None]
-        index += np.where(self.drawn, self.slot, fixed)[:, None]
-        return np.concatenate([decks.ravel(), self.fixed.ravel()])[index.reshape(-1, HAND_SIZE)]
 
-    def scores(self, values: np.ndarray) -> np.ndarray:
-        """(rows, players, samples) the values of the pairs' hands (pairs * samples), ``-1`` past a row's players."""
-        scores = np.full((len(self.total), self.players.max(), self.samples), -1, dtype=values.dtype)
-        scores[self.pair_row, self.pair_player] = values.reshape(len(self.pair_row), self.samples)
-        return scores
+def _layouts(rows: _Rows, index: list[int], shown: np.ndarray) -> list[_Layout]:
+    """The layout of each of the rows ``index`` (``shown``: their ``rows.shown``): where its seat sees cards, and
+    who has folded."""
+    seen, width = (shown != NO_CARD).tobytes(), shown.shape[1]
+    return [_layout(rows.variant, rows.num_seats, rows.seat[row], rows.street[row], tuple(rows.folded[row]),
+                    seen[i * width:(i + 1) * width]) for i, row in enumerate(index)]
+
+
+@functools.lru_cache(maxsize=LAYOUTS)
+def _layout(variant: str, num_seats: int, seat: int, street: int, folded: tuple[bool, ...], seen: bytes) -> _Layout:
+    """The layout of a row whose ``seat`` acts on ``street`` (``folded``: who has folded; ``seen``: whether it sees
+    each card of ``shown``, one byte each)."""
+    size, up = VARIANTS[variant].cards_per_seat, VARIANTS[variant].up_positions
+    shown = [seen[s * size:(s + 1) * size] for s in range(num_seats)]
+    community = seen[-1]
+    players = [seat, *(s for s in range(num_seats) if s != seat and not folded[s])]
+    known = [sum(cards) for cards in shown]
+    future = sum(HAND_SIZE - known[s] - 2 * (s != seat) for s in players) if street < 7 else 0
+    dealt = 2 * num_seats + sum(sum(cards[up.start:up.stop]) for cards in shown)
+    shared = int(not community and future > DECK_SIZE - dealt)  # 7th street will be a community card
+    need = [HAND_SIZE - community - shared - known[s] for s in players]
+    total = sum(need) + shared
+    unseen = DECK_SIZE - sum(seen)
+    rank = list(accumulate(chain.from_iterable(shown)))  # 1 + the rank of each seen card's code
+    columns, drawn, start = [], [], 0
+    for s, n in zip(players, need):
+        hidden = list(accumulate(not visible for visible in shown[s]))  # 1 + the rank of each hidden card
+        columns.append([unseen + rank[s * size + position] - 1 if visible
+                        else start + hidden[position] - 1 if hidden[position] <= n
+                        else total - 1 if shared else DECK_SIZE - 1  # the community card: dealt, else seen
+                        for position, visible in enumerate(shown[s])])
+        drawn.append([not visible and (hidden[position] <= n or bool(shared))
+                      for position, visible in enumerate(shown[s])])
+        start += n
+    return _Layout((variant, num_seats, seat, street, folded, seen), len(players), unseen, unseen // total, total,
+                   np.array(columns), np.array(drawn))
+
+
+class _IndexCache:
+    """The deal index of each recent (layout, samples) pair, up to ``budget`` entries in all (the oldest go)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget, self.size = budget, 0
+        self.indexes: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, layout: _Layout, samples: int) -> np.ndarray:
+        """(players, samples, 7) read-only: the column of its row's decks (rows of :data:`ROW` keys) that each card
+        of each deal is (:class:`_Layout`): ``deck * ROW + column``, plus ``deal * total`` where drawn."""
+        key = (*layout.key, samples)
+        with self.lock:
+            found = self.indexes.get(key)
+            if found is not None:
+                self.indexes.move_to_end(key)
+                return found
+        deck, deal = np.divmod(np.arange(samples), layout.per_deck)
+        index = deal[:, None] * layout.total * layout.drawn[:, None] + layout.column[:, None]
+        index += deck[:, None] * ROW
+        index.flags.writeable = False
+        with self.lock:
+            self.indexes[key] = index
+            self.size += index.size
+            while self.size > self.budget:
+                self.size -= self.indexes.popitem(last=False)[1].size
+        return index
+
+
+_INDEXES = _IndexCache(INDEX_CACHE)
+"""The deal indexes the rollouts take their hands with."""

@@ -258,15 +258,30 @@ def test_decisions_and_equities_are_the_recorded_ones() -> None:
 
 
 def test_the_recording_catches_a_changed_rollout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The recording is sensitive: deals drawn from another stream change equities and some decisions."""
-    observations = list(_recorded_states())[::10]
-    recorded = json.loads(RECORDING.read_text())[::10]
-    original = MonteCarloAgent.deals_generator
-    monkeypatch.setattr(MonteCarloAgent, "deals_generator",
-                        lambda self, view: original(MonteCarloAgent(seed=self.seed + 1), view))
-    now = _decide(_recorded_agents(), observations)
-    assert sum(a[1] != b[1] for a, b in zip(now, recorded)) > len(now) // 2
-    assert any(a[0] != b[0] for a, b in zip(now, recorded))
+    """The recording is sensitive: deals drawn from another stream change equities and some decisions (every
+    7th recorded decision, each asked of the agent that made it)."""
+    observations = list(_recorded_states())
+    recorded = json.loads(RECORDING.read_text())
+    original = MonteCarloAgent.deals_key
+    monkeypatch.setattr(MonteCarloAgent, "deals_key", lambda self, view: original(MonteCarloAgent(seed=self.seed + 1),
+                                                                                 view))
+    agents = _recorded_agents()
+    picked = range(0, len(observations), 7)
+    now = [[agents[i % len(agents)].act(observations[i]), agents[i % len(agents)].equity(observations[i].view)]
+           for i in picked]
+    assert sum(a[1] != recorded[i][1] for a, i in zip(now, picked)) > len(now) // 2
+    assert any(a[0] != recorded[i][0] for a, i in zip(now, picked))
+
+
+def test_the_rollouts_draw_what_deals_generator_draws() -> None:
+    """The rollouts re-key one Philox instead of building :meth:`MonteCarloAgent.deals_generator`: the same raw
+    draws, whatever was drawn before."""
+    agent = MonteCarloAgent(seed=5)
+    keys = [agent.deals_key(o.view) for o in DECISIONS[:4]]
+    first = [monte_carlo._raw(key, (3, 41)) for key in keys]
+    for observation, key, draws in zip(DECISIONS, keys, first):
+        np.testing.assert_array_equal(draws, agent.deals_generator(observation.view).bit_generator.random_raw((3, 41)))
+        np.testing.assert_array_equal(monte_carlo._raw(key, (3, 41)), draws)
 
 
 def test_stud_rollouts_score_all_deals_in_one_batch_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -385,6 +400,17 @@ def test_a_row_is_estimated_as_alone_whatever_the_batch(monkeypatch: pytest.Monk
             np.testing.assert_array_equal(agent.equities(views.take(order)), alone[order])
             rows = rng.choice(len(views), size=len(views) // 3, replace=True)  # repeated rows too
             np.testing.assert_array_equal(agent.equities(views.take(rows)), alone[rows])
+
+
+def test_the_deal_index_cache_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Equities are the same whether the deal indexes are kept or worked out again, and the cache keeps to its
+    budget (none here: it keeps nothing)."""
+    agent = MonteCarloAgent(samples=30, seed=2)
+    views = ObservationBatch.of(_played("stud8", 4, hands=3)).views
+    kept = agent.equities(views)
+    monkeypatch.setattr(monte_carlo, "_INDEXES", monte_carlo._IndexCache(0))
+    np.testing.assert_array_equal(agent.equities(views), kept)
+    assert monte_carlo._INDEXES.size == 0 and not monte_carlo._INDEXES.indexes
 
 
 def test_act_batch_is_declared_and_checks_its_rows() -> None:
