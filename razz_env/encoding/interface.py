@@ -348,7 +348,7 @@ def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.
         raise TypeError(f"agent {_name(agent)!r} states no policy (its declaration has states_policy=False)")
     if not observations:
         return np.zeros((0, NUM_ACTIONS))
-    if declared.acts_in_batch:
+    if declared.acts_in_batch and _batch_is_current(agent, "action_probabilities", "action_probabilities_batch"):
         probabilities = np.asarray(agent.action_probabilities_batch(ObservationBatch.of(observations)),
                                    dtype=np.float64)
     else:
@@ -360,9 +360,21 @@ def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.
     return probabilities
 
 
+def _batch_is_current(agent: Any, single: str, batch: str) -> bool:
+    """Whether ``agent``'s ``batch`` method is defined no higher in its class tree than its ``single`` one: a
+    subclass that overrides ``act`` alone must not be decided by its parent's ``act_batch``."""
+    mro = type(agent).__mro__
+
+    def owner(name: str) -> int:
+        return next((depth for depth, cls in enumerate(mro) if name in cls.__dict__), len(mro))
+
+    return owner(batch) <= owner(single)
+
+
 def act_batch(agent: Agent, observations: Sequence[Observation]) -> list[int]:
     """Many decisions at once: ``agent.act_batch`` on them as an :class:`ObservationBatch` when it declares it
-    acts in batch (array code over every decision), else ``agent.act`` one observation at a time."""
-    if declaration_of(agent).acts_in_batch:
+    acts in batch (array code over every decision), else ``agent.act`` one observation at a time (also for a
+    subclass that overrides ``act`` but inherits ``act_batch``)."""
+    if declaration_of(agent).acts_in_batch and _batch_is_current(agent, "act", "act_batch"):
         return list(agent.act_batch(ObservationBatch.of(observations)))
     return [agent.act(obs) for obs in observations]

@@ -268,3 +268,28 @@ def test_act_batch_hands_an_observation_batch_to_batch_agents() -> None:
     ids = act_batch(Recorder(), [observe(h, h.actor) for h in hands])
     assert isinstance(seen[0], ObservationBatch) and seen[0].views is not None
     assert ids == [int(np.flatnonzero(observe(h, h.actor).action_mask)[0]) for h in hands]
+
+
+def test_a_subclass_overriding_act_alone_is_asked_one_decision_at_a_time() -> None:
+    """A subclass of a batch agent that overrides ``act`` (or ``action_probabilities``) but not the batch method is
+    decided by its own override, never by the parent's array code."""
+    from razz_env.agents.simple import CallingStation
+    from razz_env.encoding.interface import act_batch, action_probabilities, observe
+    from razz_env.engine.config import HandConfig
+    from razz_env.engine.state import HandState
+
+    class Folder(CallingStation):
+        def act(self, observation):
+            return self.first_legal(observation, (0, 1, 2))
+
+        def action_probabilities(self, observation):
+            return self.one_hot(observation, self.act(observation))
+
+    hands = [HandState(HandConfig.create("razz"), seed=s) for s in range(4)]
+    for hand in hands:
+        hand.act(hand.legal_actions()[0])
+    observations = [observe(h, h.actor) for h in hands]
+    folder = Folder()
+    assert act_batch(folder, observations) == [folder.act(o) for o in observations]
+    assert act_batch(folder, observations) != act_batch(CallingStation(), observations)
+    assert (action_probabilities(folder, observations) == [folder.action_probabilities(o) for o in observations]).all()

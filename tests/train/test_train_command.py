@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -228,7 +229,8 @@ def test_mixed_table_sizes_train_evaluate_and_save_a_model_that_plays_two_to_eig
     assert [line.split(",")[-1] for line in lines[1:5]] == ["2", "2", "6", "6"]
     config = TrainConfig.from_yaml(path, output=str(run), total_timesteps=512)
     assert train(config, resume=True, dry_run=True, progress=False)["start_steps"] == 256
-    venv = build_vec_env(config)
+    assert summary["vec_env"] == "batch"  # vec_env auto: every opponent acts in batch
+    venv = build_vec_env(dataclasses.replace(config, vec_env="dummy"))
     try:
         assert [env.unwrapped.config.num_seats for env in venv.venv.envs] == [2, 6, 2, 6]
         assert all(env.observation_space == venv.observation_space for env in venv.venv.envs)
