@@ -430,8 +430,12 @@ class LocalBestResponse:
             hand.act(entry.action)
         if (hand.actor != seat or hand.contributed != list(view.contributed) or hand.stacks != list(view.stacks)
                 or hand.legal_actions() != view.legal_actions):
-            raise ValueError(f"LBR's replay of the hand does not match the table (chips in {hand.contributed} vs "
-                             f"{list(view.contributed)}): give lbr the table's stakes {sorted(self.stakes)}")
+            started = [stack + chips for stack, chips in zip(view.stacks, view.contributed)]
+            plays = ", ".join(f"{name} {value}" for name, value in self.stakes.items())
+            raise ValueError(f"LBR's replay of the hand does not match the table: this hand started from stacks "
+                             f"{started} with chips in {list(view.contributed)}, LBR's replay at its stakes "
+                             f"({plays}) has stacks {hand.stacks} and chips in {hand.contributed}; give lbr the "
+                             "table's stakes")
         return hand
 
     def _learn(self, tables: list[_Table]) -> None:

@@ -847,3 +847,15 @@ def test_a_target_that_acts_in_batch_gets_one_batch_of_seat_views_per_query() ->
     assert all(isinstance(b, ObservationBatch) and isinstance(b.views, SeatViews) for b in batches)
     assert all((b.views.seat == b.seats).all() for b in batches)
     assert all(len({tuple(r) for r in b.views.own_down.tolist()}) > 1 for b in batches if len(b) > 1)
+
+
+def test_a_table_at_other_stakes_is_named_with_both_stacks():
+    """LBR at its default 1,000-chip stacks, seated at a 200-chip table: the message names both sides' stacks."""
+    from razz_env.batch.vec_env import BatchSingleAgentVecEnv
+
+    lbr = make_agent({"type": "lbr", "target": "calling_station", "samples": 20})
+    env = BatchSingleAgentVecEnv(4, lbr, "random", seed=1, variant="razz", num_seats=2, stacks=200)
+    with pytest.raises(ValueError, match=r"started from stacks \[200, 200\] .* \(stacks 1000, .* has stacks \[999"):
+        env.reset(seed=1)
+        for _ in range(20):
+            env.step(np.argmax(env.action_masks(), axis=1))
