@@ -323,17 +323,13 @@ class BatchEngine:
     def _full_history(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows, L, 4) every decision of each table's hand so far as (street, seat, action, amount), in order."""
         counts = self._counts[index].astype(np.int64)
-        kept = self._history[index]
-        slots = kept.shape[2]
-        present = np.arange(slots)[None, None, :] < counts[:, :, None]
         length = counts.sum(axis=1)
-        flat = present.reshape(len(index), -1)
-        order = np.argsort(~flat, axis=1, kind="stable")[:, :int(length.max(initial=0))]
-        streets = np.repeat(np.array(self.config.variant.street_numbers, dtype=np.int64), slots)
-        entries = np.concatenate([np.broadcast_to(streets[None, :, None], flat.shape + (1,)),
-                                  kept.reshape(len(index), -1, 3).astype(np.int64)], axis=2)
-        history = np.take_along_axis(entries, order[:, :, None], axis=1)
-        history[np.arange(history.shape[1])[None, :] >= length[:, None]] = -1
+        history = np.full((len(index), int(length.max(initial=0)), 4), -1, dtype=np.int64)
+        row, street, slot = np.nonzero(np.arange(self._history.shape[2])[None, None, :] < counts[:, :, None])
+        start = np.cumsum(counts, axis=1) - counts  # where each street's decisions begin in the row's history
+        at = start[row, street] + slot
+        history[row, at, 0] = np.asarray(self.config.variant.street_numbers, dtype=np.int64)[street]
+        history[row, at, 1:] = self._history[index[row], street, slot]
         return history, length
 
     def _vectors(self, out: object) -> np.ndarray:
