@@ -78,15 +78,16 @@ def make_env_fn(config: TrainConfig, rank: int) -> Any:
     return build
 
 
-def _timed_vec_env(venv: Any) -> Any:
+def _timed_vec_env(venv: Any, kind: str) -> Any:
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
     class TimedVecEnv(VecEnvWrapper):
-        """Counts the seconds spent waiting on the environments."""
+        """Counts the seconds spent waiting on the environments; ``kind`` is the vec_env they are."""
 
         def __init__(self, inner: Any) -> None:
             super().__init__(inner)
             self.env_seconds = 0.0
+            self.kind = kind
 
         def reset(self) -> Any:
             started = time.perf_counter()
@@ -128,11 +129,11 @@ def build_vec_env(config: TrainConfig) -> Any:
 
     kind = vec_env_kind(config)
     if kind == "batch":
-        return _timed_vec_env(build_batch_vec_env(config))
+        return _timed_vec_env(build_batch_vec_env(config), kind)
     fns = [make_env_fn(config, rank) for rank in range(config.n_envs)]
     if kind == "subproc":
-        return _timed_vec_env(SubprocVecEnv(fns, start_method="spawn"))
-    return _timed_vec_env(DummyVecEnv(fns))
+        return _timed_vec_env(SubprocVecEnv(fns, start_method="spawn"), kind)
+    return _timed_vec_env(DummyVecEnv(fns), kind)
 
 
 def build_batch_vec_env(config: TrainConfig) -> Any:
@@ -582,7 +583,7 @@ def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: 
         "train_seconds": round(wall, 1), "steps_per_second": round(steps_done / wall, 1) if wall > 0 else None,
         "env_seconds": round(venv.env_seconds, 1),
         "env_share": round(venv.env_seconds / wall, 3) if wall > 0 else None,
-        "vec_env": vec_env_kind(config), "n_envs": config.n_envs, "seat_counts": list(config.seat_counts),
+        "vec_env": venv.kind, "n_envs": config.n_envs, "seat_counts": list(config.seat_counts),
         "final_eval": final_eval,
         "opponent_draws": venv.env_method("opponent_counts"),
     }
