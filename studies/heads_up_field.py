@@ -12,28 +12,21 @@ all on the same seed and hence the same deals; the agent's row of each ``pairing
 
 from __future__ import annotations
 
-import argparse
-import ast
 import csv
-import dataclasses
-import inspect
 import json
 import subprocess
 import sys
-import textwrap
 import time
-import types
-import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import yaml
 
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import parse_args
 from razz_env.train.config import check_agent_spec
 
-T = TypeVar("T")
 OPPONENTS = ("random", "calling_station", "razz_heuristic", "monte_carlo",
              "maniac", "check_raiser", "board_bully", "rock", "tag")
 
@@ -127,31 +120,6 @@ def main(args: Args) -> int:
               f"{float(pairing['ci95_high']):.1f}]  {pairing['hands']} hands  {seconds:.0f} s", flush=True)
     write_results(rows, args.out)
     return 0
-
-
-def parse_args(cls: type[T], description: str | None) -> T:
-    """``cls`` from the command line: one ``--flag`` per field, of its type, with its default and its docstring."""
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
-    docs = {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
-            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
-    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    hints = typing.get_type_hints(cls)
-    for item in dataclasses.fields(cls):
-        kind, default = hints[item.name], item.default
-        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
-            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
-        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
-        if default is dataclasses.MISSING:
-            options = {"help": docs.get(item.name), "required": True}
-        if kind is bool:
-            options["action"] = argparse.BooleanOptionalAction
-        elif typing.get_origin(kind) is tuple:
-            options.update(nargs="+", type=typing.get_args(kind)[0])
-        else:
-            options["type"] = kind
-        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
-    values = vars(parser.parse_args())
-    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
 
 
 if __name__ == "__main__":

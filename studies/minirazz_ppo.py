@@ -19,22 +19,16 @@ Results: ``docs/studies/minirazz_ppo.md``.
 
 from __future__ import annotations
 
-import argparse
-import ast
 import csv
 import dataclasses
-import inspect
 import json
 import sys
-import textwrap
 import time
-import types
-import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import parse_args
 from razz_env.solve.cfr import CFRPlus, Checkpoint
 from razz_env.solve.game import build_game
 from razz_env.solve.run import plot_convergence, write_convergence
@@ -45,9 +39,6 @@ SETTINGS = {
     "baselines": {"baselines": ["random", "calling_station"], "weights": [1, 1],
                   "self_play_start": 0.0, "self_play_end": 0.0},
 }
-T = TypeVar("T")
-
-
 @dataclass
 class Args:
     """The game, the two PPO settings' training and where everything goes."""
@@ -142,31 +133,6 @@ def main(args: Args) -> None:
                      {"title": f"{args.game}: exact exploitability, MaskablePPO vs CFR+ (2-core CPU)"})
     (out / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2) + "\n", encoding="utf-8")
     print(f"wrote {out / 'exploitability.csv'}, {out / 'convergence.csv'}, {out / 'ppo_vs_cfr.png'}")
-
-
-def parse_args(cls: type[T], description: str | None) -> T:
-    """``cls`` from the command line: one ``--flag`` per field, of its type, with its default and its docstring."""
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
-    docs = {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
-            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
-    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    hints = typing.get_type_hints(cls)
-    for item in dataclasses.fields(cls):
-        kind, default = hints[item.name], item.default
-        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
-            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
-        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
-        if default is dataclasses.MISSING:
-            options = {"help": docs.get(item.name), "required": True}
-        if kind is bool:
-            options["action"] = argparse.BooleanOptionalAction
-        elif typing.get_origin(kind) is tuple:
-            options.update(nargs="+", type=typing.get_args(kind)[0])
-        else:
-            options["type"] = kind
-        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
-    values = vars(parser.parse_args())
-    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
 
 
 if __name__ == "__main__":

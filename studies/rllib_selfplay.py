@@ -18,28 +18,21 @@ Training needs ``ray[rllib]`` (the ``rllib`` extra, in an environment of its own
 
 from __future__ import annotations
 
-import argparse
-import ast
 import csv
-import dataclasses
-import inspect
 import json
 import os
 import sys
-import textwrap
 import time
-import types
-import typing
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
 from razz_env.encoding.interface import Declaration, Observation
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import parse_args
 
-T = TypeVar("T")
 TABLE = {"variant": "razz", "num_seats": 2, "stacks": 1000}
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0), "": lambda x: x}
 
@@ -323,31 +316,6 @@ def main(args: Args) -> None:
         raise ConfigError(f"training needs ray[rllib] (pip install 'razz-env[rllib]' in a virtualenv of its own: it "
                           f"pins gymnasium 1.2.2); {type(missing).__name__}: {missing}") from None
     train(args)
-
-
-def parse_args(cls: type[T], description: str | None) -> T:
-    """``cls`` from the command line: one ``--flag`` per field, of its type, with its default and its docstring."""
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
-    docs = {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
-            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
-    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    hints = typing.get_type_hints(cls)
-    for item in dataclasses.fields(cls):
-        kind, default = hints[item.name], item.default
-        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
-            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
-        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
-        if default is dataclasses.MISSING:
-            options = {"help": docs.get(item.name), "required": True}
-        if kind is bool:
-            options["action"] = argparse.BooleanOptionalAction
-        elif typing.get_origin(kind) is tuple:
-            options.update(nargs="+", type=typing.get_args(kind)[0])
-        else:
-            options["type"] = kind
-        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
-    values = vars(parser.parse_args())
-    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
 
 
 if __name__ == "__main__":

@@ -10,23 +10,14 @@ updates). Results: ``docs/studies/throughput.md``.
 
 from __future__ import annotations
 
-import argparse
-import ast
-import dataclasses
-import inspect
 import sys
 import tempfile
-import textwrap
-import types
-import typing
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import parse_args
 from razz_env.train.config import TrainConfig
 from razz_env.train.trainer import train
-
-T = TypeVar("T")
 
 
 @dataclass
@@ -58,31 +49,6 @@ def main(args: Args) -> None:
         label = f"{vec_env}, {n_envs} envs, {processes} process{'es' if processes > 1 else ''}"
         print(f"{label:<28}{summary['steps_per_second']:>10.0f}{summary['env_share']:>11.0%}"
               f"{1 - summary['env_share']:>15.0%}")
-
-
-def parse_args(cls: type[T], description: str | None) -> T:
-    """``cls`` from the command line: one ``--flag`` per field, of its type, with its default and its docstring."""
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
-    docs = {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
-            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
-    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    hints = typing.get_type_hints(cls)
-    for item in dataclasses.fields(cls):
-        kind, default = hints[item.name], item.default
-        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
-            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
-        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
-        if default is dataclasses.MISSING:
-            options = {"help": docs.get(item.name), "required": True}
-        if kind is bool:
-            options["action"] = argparse.BooleanOptionalAction
-        elif typing.get_origin(kind) is tuple:
-            options.update(nargs="+", type=typing.get_args(kind)[0])
-        else:
-            options["type"] = kind
-        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
-    values = vars(parser.parse_args())
-    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
 
 
 if __name__ == "__main__":
