@@ -13,7 +13,6 @@ all on the same seed and hence the same deals; the agent's row of each ``pairing
 from __future__ import annotations
 
 import csv
-import json
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ import yaml
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
 from razz_env.train.config import check_agent_spec
+from razz_env.train.runfolder import RunFolder
 
 OPPONENTS = ("random", "calling_station", "razz_heuristic", "monte_carlo",
              "maniac", "check_raiser", "board_bully", "rock", "tag")
@@ -53,31 +53,13 @@ class Args:
     """the game played"""
 
 
-def run_agent(run: Path, model: str, seats: int) -> dict[str, Any]:
-    """The ``sb3_model`` spec of a run's model file at a table of ``seats``, by the SHA-256 its ``hashes.json``
-    recorded."""
-    try:
-        config = json.loads((run / "config.json").read_text())
-        hashes = json.loads((run / "hashes.json").read_text())
-    except (OSError, ValueError) as err:
-        raise ConfigError(f"--run {run}: not a razz train run folder with config.json and hashes.json "
-                          f"({err})") from None
-    if model not in hashes:
-        finished = [name for name in sorted(hashes) if not name.startswith("snapshots/")]
-        raise ConfigError(f"--model {model}: not recorded in {run / 'hashes.json'}; its models: {', '.join(finished)}")
-    return {"type": "sb3_model", "path": str((run / model).resolve()), "sha256": hashes[model],
-            "variant": config["variant"], "num_seats": seats,
-            "algorithm": config["algorithm"], "encoding": config["encoding"],
-            "name": f"{config['name']}:{Path(model).stem}"}
-
-
 def who(args: Args, seats: int) -> str | dict[str, Any]:
     """The agent evaluated: ``--agent`` or ``--run``'s model (exactly one of them)."""
     if (args.agent is None) == (args.run is None):
         raise ConfigError("give exactly one of --agent (a registered name) and --run (a razz train run folder)")
     if args.deals < 1:
         raise ConfigError(f"--deals: expected a positive number of deals, got {args.deals}")
-    return args.agent if args.agent else run_agent(args.run, args.model, seats)
+    return args.agent if args.agent else RunFolder(args.run).model_spec(args.model, num_seats=seats)
 
 
 def play(config: dict[str, Any], folder: Path) -> tuple[int, float]:

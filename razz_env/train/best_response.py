@@ -190,9 +190,7 @@ def run_best_response(config: TrainConfig, *, fresh: bool = False, progress: boo
     if not relative:
         raise ConfigError(f"{folder.path}: no checkpoint verifies after training")
     target = config.opponents.baselines[0]
-    spec = {"type": "sb3_model", "path": str((folder.path / relative).resolve()), "sha256": folder.hashes()[relative],
-            "algorithm": config.algorithm, "encoding": config.encoding, "variant": config.variant,
-            "num_seats": config.num_seats, "name": f"best_response({agent_label(target)})"}
+    spec = folder.model_spec(relative, name=f"best_response({agent_label(target)})")
     return {"spec": spec, "steps": steps, "train_seconds": _train_seconds(folder, steps), "output": str(folder.path)}
 
 

@@ -184,6 +184,25 @@ class RunFolder:
             raise ConfigError(f"{self.path / HASHES}: expected a mapping of file to SHA-256")
         return data
 
+    def model_spec(self, relative: str = FINAL, *, num_seats: int | None = None,
+                   name: str | None = None) -> dict[str, Any]:
+        """The ``sb3_model`` agent spec of the run's model file ``relative``: its SHA-256 from ``hashes.json``, its
+        algorithm, encoding and table from ``config.json`` (at ``num_seats`` seats, default the run's first size;
+        ``name`` default ``<run name>:<file stem>``). A file the run never recorded is a :class:`ConfigError`."""
+        config = self.read_json(CONFIG, None)
+        if not isinstance(config, dict):
+            raise ConfigError(f"{self.path}: not a razz train run folder (no {CONFIG})")
+        sha256 = self.hashes().get(relative)
+        if sha256 is None:
+            recorded = [path for path in sorted(self.hashes()) if not path.startswith("snapshots/")]
+            raise ConfigError(f"{relative}: not recorded in {self.path / HASHES}; its models: "
+                              f"{', '.join(recorded) or 'none'}")
+        seats = config["num_seats"]
+        return {"type": "sb3_model", "path": str((self.path / relative).resolve()), "sha256": sha256,
+                "algorithm": config["algorithm"], "encoding": config["encoding"], "variant": config["variant"],
+                "num_seats": num_seats or (seats[0] if isinstance(seats, list) else seats),
+                "name": name or f"{config['name']}:{Path(relative).stem}"}
+
     def save_model(self, model: Any, relative: str) -> str:
         """Write ``model`` atomically to ``relative`` and record its SHA-256 (returned); Ctrl-C waits for both."""
         import hashlib

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
 
 SCRIPT = "six_handed_tables"
 
@@ -27,12 +26,3 @@ def test_bad_input_exits_2_naming_it_without_a_traceback(tmp_path, study):
              (["--run", str(tmp_path)], str(tmp_path)))
     for args, named in cases:
         study(SCRIPT).assert_refuses(args, named, tmp_path / "o")
-
-
-def test_a_mixed_size_run_is_seated_at_the_size_asked_for(tmp_path, load_study):
-    run_agent = load_study(SCRIPT).run_agent
-    (tmp_path / "config.json").write_text(json.dumps({"name": "mw", "variant": "razz", "num_seats": [2, 6],
-                                                      "algorithm": "maskable_ppo", "encoding": "flat8"}))
-    (tmp_path / "hashes.json").write_text(json.dumps({"final.zip": "0" * 64}))
-    assert run_agent(tmp_path, "final.zip", seats=6)["num_seats"] == 6
-    assert run_agent(tmp_path, "final.zip", seats=2)["num_seats"] == 2

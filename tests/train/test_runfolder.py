@@ -207,3 +207,21 @@ def test_a_save_that_an_interrupt_asked_for_drops_a_second_ctrl_c(tmp_path):
     with interrupts_deferred(deliver=False):
         folder.save_model(InterruptedWhileSaving(b"whole model bytes"), "checkpoints/step_5.zip")
     assert (tmp_path / "checkpoints" / "step_5.zip").read_bytes() == b"whole model bytes"
+
+
+def test_model_spec_names_a_recorded_model_at_the_size_asked_for(tmp_path):
+    from razz_env.engine.errors import ConfigError
+    from razz_env.train.runfolder import RunFolder
+
+    folder = RunFolder(tmp_path)
+    with pytest.raises(ConfigError, match="not a razz train run folder"):
+        folder.model_spec()
+    (tmp_path / "config.json").write_text(json.dumps({"name": "mw", "variant": "razz", "num_seats": [2, 6],
+                                                      "algorithm": "maskable_ppo", "encoding": "flat8"}))
+    (tmp_path / "hashes.json").write_text(json.dumps({"final.zip": "0" * 64, "snapshots/s.zip": "1" * 64}))
+    spec = folder.model_spec()
+    assert spec["num_seats"] == 2 and spec["name"] == "mw:final" and spec["sha256"] == "0" * 64
+    assert spec["path"] == str((tmp_path / "final.zip").resolve()) and spec["encoding"] == "flat8"
+    assert folder.model_spec("final.zip", num_seats=6, name="six")["num_seats"] == 6
+    with pytest.raises(ConfigError, match=r"best\.zip: not recorded in .*; its models: final\.zip$"):
+        folder.model_spec("best.zip")
