@@ -25,6 +25,7 @@ from razz_env.engine import (
     Stakes,
     Table,
 )
+from razz_env.engine.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -50,10 +51,4 @@ if "gymnasium" in sys.modules:  # cheap once gymnasium is loaded; razz_env never
     importlib.import_module("razz_env.envs.registration")
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY_MODULES:
-        return importlib.import_module(_LAZY_MODULES[name])
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'razz_env' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, _LAZY_MODULES)

@@ -10,8 +10,7 @@ The package is ``razz_env.envs``; ``razz_env.env()`` is the PettingZoo construct
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from razz_env.engine.lazy import lazy_exports
 
 _LAZY = {
     "env": "razz_env.envs.razz_v0",
@@ -23,8 +22,4 @@ _LAZY = {
 __all__ = ["SingleAgentEnv", "env", "make_env", "raw_env"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'razz_env.envs' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)

@@ -7,8 +7,7 @@ They are imported on first use, so ``import razz_env.evaluate`` stays light.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from razz_env.engine.lazy import lazy_exports
 
 _LAZY = {
     "match": "razz_env.evaluate.api",
@@ -23,13 +22,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
