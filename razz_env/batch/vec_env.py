@@ -207,7 +207,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         else:
             agents = self._sampled
             which = self._table_agent[tables]
-        vectors = engine.observe()[tables]
+        vectors = None
         chosen = np.empty(len(tables), dtype=np.int64)
         groups: dict[int, tuple[Any, list[int]]] = {}
         for i, k in enumerate(which.tolist()):
@@ -215,6 +215,8 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
             groups.setdefault(id(agent), (agent, []))[1].append(i)
         for agent, rows in groups.values():
             observes = declaration_of(agent).observes
+            if "vector" in observes and vectors is None:
+                vectors = engine.observe()[tables]  # encoded once a pass, only when an opponent reads vectors
             observations = ObservationBatch(actors[rows], masks[rows],
                                             engine.seat_views(tables[rows]) if "view" in observes else None,
                                             vectors[rows] if "vector" in observes else None)
