@@ -1,13 +1,14 @@
 """``razz train`` against a strong pool: MaskablePPO steps/s on the scalar envs (``vec_env: dummy``) and on the
 batched engine (``vec_env: batch``), same config, same run.
 
-The pool is that of ``ppo_razz_psro``'s last recipe stage (``lbr``: random, calling_station, razz_heuristic,
-monte_carlo, check_raiser, board_bully, tag, eight learned best responses and a suit-blind local best response,
-by the stage's weights), with shipped models standing in for the stage's best responses (they are stage
-products, not in the repository: ``ppo_razz`` and ``ppo_razz_pool`` alternate) and the LBR's target
-``ppo_razz_psro`` itself; the stage's network (256x256), ``n_envs`` 64, ``n_steps`` 128, batch 2048, 6 epochs,
-one torch thread. Each vec env trains ``--steps`` steps in a fresh folder, engines alternating over
-``--rounds`` (best kept); the time includes building the pool and the first compile is done before timing.
+The pool and the settings are those of ``ppo_razz_psro``'s last recipe stage (``lbr``, read from its recipe:
+random, calling_station, razz_heuristic, monte_carlo, check_raiser, board_bully, tag, eight learned best
+responses and a suit-blind local best response, by the stage's weights; 256x256 MaskablePPO, ``n_steps`` 128,
+batch 2048, 6 epochs, one torch thread), trained from scratch, with shipped models standing in for the models
+it names by ``@`` (stage products, not in the repository: ``ppo_razz`` and ``ppo_razz_pool`` in turn for the
+best responses, ``ppo_razz_psro`` itself as the LBR's target). Each vec env trains ``--steps`` steps in a
+fresh folder, engines alternating over ``--rounds`` (best kept); the time includes building the pool and the
+first compile is done before timing.
 
 Run: ``python benchmarks/bench_train_pool.py [--steps 16384] [--rounds 1] [--n-envs 64] [--without-lbr]`` (needs
 the train and batch extras; ``--without-lbr`` drops the local best response, to show the rest of the pool's rate).
@@ -26,37 +27,48 @@ from typing import Any
 
 import torch
 
+from razz_env.recipes import load_recipe
 from razz_env.train.config import TrainConfig
 from razz_env.train.trainer import train
 
 VEC_ENVS = ("dummy", "batch")
 STAND_INS = ("ppo_razz", "ppo_razz_pool")
-LBR = {"type": "lbr", "target": "ppo_razz_psro", "stacks": 1000, "ante": 1, "bring_in": 2, "small_bet": 5,
-       "big_bet": 10, "raise_cap": 4, "samples": 400, "max_outcomes": 250000, "suit_blind": True,
-       "name": "lbr_psro"}
+"""Shipped models standing in, in turn, for the stage's learned best responses (stage products, not shipped)."""
+
+
+def stage_config() -> dict[str, Any]:
+    """The ``lbr`` stage's config as its recipe writes it (``razz_env/agents/zoo/ppo_razz_psro.recipe.yaml``)."""
+    (stage,) = [s for s in load_recipe("ppo_razz_psro").stages if s.name == "lbr"]
+    return stage.config
 
 
 def pool(with_lbr: bool = True) -> dict[str, Any]:
-    """The ``lbr`` stage's pool and weights, shipped models standing in for its eight best responses (without its
-    local best response, the rest of the pool alone, when not ``with_lbr``)."""
-    baselines: list[Any] = ["random", "calling_station", "razz_heuristic", "monte_carlo", "check_raiser",
-                            "board_bully", "tag"]
-    baselines += [STAND_INS[i % len(STAND_INS)] for i in range(8)] + [LBR]
-    weights = [0.25, 0.25, 1.5, 8.0, 0.5, 0.5, 0.5, 0.3, 0.3, 0.3, 0.3, 0.3, 0.5, 0.5, 0.5, 3]
-    if not with_lbr:
-        baselines, weights = baselines[:-1], weights[:-1]
-    return {"baselines": baselines, "weights": weights, "self_play_start": 0.0, "self_play_end": 0.0}
+    """The stage's pool and weights, shipped models standing in for the models it names by ``@`` (its best
+    responses, and the local best response's target, then ``ppo_razz_psro`` itself); without its LBR when not
+    ``with_lbr``."""
+    opponents = stage_config()["opponents"]
+    baselines, weights = [], []
+    stand_ins = iter(STAND_INS * 8)
+    for spec, weight in zip(opponents["baselines"], opponents["weights"], strict=True):
+        if isinstance(spec, dict) and spec.get("type") == "lbr":
+            if not with_lbr:
+                continue
+            spec = {**spec, "target": "ppo_razz_psro"}
+        elif isinstance(spec, dict) and str(spec.get("path", "")).startswith("@"):
+            spec = next(stand_ins)
+        baselines.append(spec)
+        weights.append(weight)
+    return {**opponents, "baselines": baselines, "weights": weights}
 
 
 def config(vec_env: str, steps: int, n_envs: int, folder: str, with_lbr: bool = True) -> TrainConfig:
-    """The stage's training settings at ``steps`` steps, no evaluation or checkpoint inside the timing."""
+    """The stage's training settings at ``steps`` steps from scratch, no evaluation or checkpoint inside the
+    timing."""
+    stage = {key: value for key, value in stage_config().items() if key != "init_model"}
     return TrainConfig.from_dict({
-        "name": f"bench_{vec_env}", "algorithm": "maskable_ppo", "variant": "razz", "num_seats": 2, "stacks": 1000,
-        "total_timesteps": steps, "n_envs": n_envs, "vec_env": vec_env, "seed": 80, "torch_threads": 1,
-        "net_arch": [256, 256], "opponents": pool(with_lbr), "eval_every": 10 * steps, "eval_deals": 10,
-        "eval_opponents": ["random"], "checkpoint_every": 10 * steps, "output": folder,
-        "algo_kwargs": {"n_steps": 128, "batch_size": 2048, "n_epochs": 6, "learning_rate": 0.0001,
-                        "gamma": 1.0, "gae_lambda": 0.95, "ent_coef": 0.003},
+        **stage, "name": f"bench_{vec_env}", "total_timesteps": steps, "n_envs": n_envs, "vec_env": vec_env,
+        "opponents": pool(with_lbr), "eval_every": 10 * steps, "eval_deals": 10, "eval_opponents": ["random"],
+        "checkpoint_every": 10 * steps, "output": folder,
     })
 
 

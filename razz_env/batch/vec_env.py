@@ -207,7 +207,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         else:
             agents = self._sampled
             which = self._table_agent[tables]
-        vectors = None
+        vectors = views = None
         chosen = np.empty(len(tables), dtype=np.int64)
         groups: dict[int, tuple[Any, list[int]]] = {}
         for i, k in enumerate(which.tolist()):
@@ -215,10 +215,13 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
             groups.setdefault(id(agent), (agent, []))[1].append(i)
         for agent, rows in groups.values():
             observes = declaration_of(agent).observes
+            # each part built once a pass for every table, only when an opponent reads it
             if "vector" in observes and vectors is None:
-                vectors = engine.observe()[tables]  # encoded once a pass, only when an opponent reads vectors
+                vectors = engine.observe()[tables]
+            if "view" in observes and views is None:
+                views = engine.seat_views(tables)
             observations = ObservationBatch(actors[rows], masks[rows],
-                                            engine.seat_views(tables[rows]) if "view" in observes else None,
+                                            views.take(rows) if "view" in observes else None,
                                             vectors[rows] if "vector" in observes else None)
             answers = np.asarray(act_batch(agent, observations))
             if answers.shape != (len(rows),) or answers.dtype.kind not in "iu":
