@@ -88,7 +88,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from razz_env.evaluate.report import write_reports
 
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
-                 "records": True if args.records else None, "engine": args.engine}
+                 "records": True if args.records else None, "engine": args.engine,
+                 "aivat": True if args.aivat else None}
     if args.config:
         config = TournamentConfig.from_yaml(args.config, **overrides)
     else:
@@ -249,7 +250,7 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
         result = exploitability(agent, args.method, deals=args.deals, seed=args.seed, output=output,
                                 workers=args.workers, variant=args.variant, steps=args.steps, fresh=args.fresh,
                                 progress=not args.quiet, suit_blind=args.suit_blind, backend=args.backend,
-                                address=args.address, reports=report)
+                                address=args.address, reports=report, aivat=args.aivat)
     except BlockError as err:
         print(f"razz exploit: {err}", file=sys.stderr)
         return 1
@@ -305,7 +306,8 @@ def _exploit_exactly(args: argparse.Namespace) -> int:
     from razz_env.solve.measure import REPORT_FILES, format_result
 
     given = [flag for flag, value in (("--deals", args.deals), ("--steps", args.steps),
-                                      ("--suit-blind", args.suit_blind), ("--address", args.address)) if value]
+                                      ("--suit-blind", args.suit_blind), ("--address", args.address),
+                                      ("--aivat", args.aivat)) if value]
     if args.backend != "local":
         given.append("--backend")
     if given:
@@ -486,6 +488,9 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--engine", choices=["auto", "scalar", "batch"],
                             help="auto (default): the batched engine for lineups that can act in batch (needs "
                                  "numba), the scalar one elsewhere; same results either way")
+    tournament.add_argument("--aivat", action="store_true",
+                            help="also score every hand with AIVAT (config aivat: true): the figures beside the raw "
+                                 "ones, with less variance")
     tournament.add_argument("--no-plots", action="store_true", help="skip the crosstable and CI plots (PNG)")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
     _backend_arguments(tournament)
@@ -573,6 +578,8 @@ def build_parser() -> argparse.ArgumentParser:
     exploit.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     exploit.add_argument("--fresh", action="store_true", help="discard earlier results (and training) in the folder")
     exploit.add_argument("--no-plots", action="store_true", dest="no_plots", help="skip the PNG plots")
+    exploit.add_argument("--aivat", action="store_true",
+                         help="also score the hands with AIVAT (lbr, rl): the same figure with less variance")
     exploit.add_argument("--quiet", action="store_true", help="no progress bar")
     _backend_arguments(exploit)
     exploit.set_defaults(func=_cmd_exploit)

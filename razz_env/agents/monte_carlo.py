@@ -160,7 +160,7 @@ class MonteCarloAgent(BaseAgent):
 
     name = "monte_carlo"
     # it deals out seven cards from 52 and scores five-card showdowns
-    declaration = Declaration(variants=SEVEN_CARD_GAMES, states_policy=True, acts_in_batch=True)
+    declaration = Declaration(variants=SEVEN_CARD_GAMES, states_policy=True, acts_in_batch=True, deterministic=True)
 
     def __init__(
         self,

@@ -254,14 +254,16 @@ class SB3Agent:
         self.model = model
         self.name = name
         self.deterministic = bool(deterministic)
-        self.declaration = self.declare(encoding, variants, seat_counts)
+        self.declaration = self.declare(encoding, variants, seat_counts, self.deterministic)
         self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
 
     @staticmethod
-    def declare(encoding: str, variants: Sequence[str] | None, seat_counts: Sequence[int] | None) -> Declaration:
-        """The declaration of a policy reading ``encoding`` trained for these tables (known before any model loads)."""
+    def declare(encoding: str, variants: Sequence[str] | None, seat_counts: Sequence[int] | None,
+                deterministic: bool = False) -> Declaration:
+        """The declaration of a policy reading ``encoding`` trained for these tables (known before any model loads);
+        ``deterministic``: it plays the argmax."""
         return Declaration(observes=("vector",), encoding=encoding, variants=variants, seat_counts=seat_counts,
-                           states_policy=True, acts_in_batch=True)
+                           states_policy=True, acts_in_batch=True, deterministic=deterministic)
 
     @classmethod
     def load(cls, path: str | Path, algorithm: str, sha256: str, **kwargs: Any) -> SB3Agent:

@@ -63,7 +63,7 @@ class CallingStation(BaseAgent):
     """
 
     name = "calling_station"
-    declaration = Declaration(observes=(), states_policy=True, acts_in_batch=True)
+    declaration = Declaration(observes=(), states_policy=True, acts_in_batch=True, deterministic=True)
 
     def act(self, observation: Observation) -> int:
         """Check/call, or the bring-in when that is the forced first action."""

@@ -158,6 +158,8 @@ class BatchEngine:
         self._masks = np.zeros((num_tables, NUM_ACTIONS), dtype=np.int8)
         self._payoffs = np.zeros((num_tables, n), dtype=np.int64)
         self._finished = np.zeros(num_tables, dtype=np.int64)
+        self._ended_tab, self._ended_seat, self._ended_cards = (np.zeros_like(self._tab), np.zeros_like(self._seat),
+                                                                np.full_like(self._cards, -1))
         self._work = _k.new_work()
         self._result = StepResult(self._payoffs, self._finished)
         self._inv_big_bet = 1.0 / config.big_bet
@@ -270,7 +272,7 @@ class BatchEngine:
                              self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
                              self._id_to_engine, self._masks, self._mask_table, self._payoffs, self._finished,
                              self._history, self._counts, self._work, observe, self._offsets, self._card_index,
-                             self._inv_big_bet, vectors)
+                             self._inv_big_bet, vectors, self._ended_tab, self._ended_seat, self._ended_cards)
         self.make_history_room()
         if bad >= 0:
             legal = ", ".join(str(i) for i in np.flatnonzero(self._masks[bad]))

@@ -675,6 +675,23 @@ def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, 
 
 
 @njit(cache=CACHE)
+def action_amount(t, action, p, tab, seat_arr):
+    """Chips table ``t``'s acting seat puts in with the engine action value ``action`` (legal), as ``act`` does."""
+    seat = tab[t, C_ACTOR]
+    bet = seat_arr[t, seat, S_BET]
+    stack = seat_arr[t, seat, S_STACK]
+    if action == A_FOLD or action == A_CHECK:
+        return 0
+    if action == A_CALL:
+        return min(tab[t, C_LEVEL] - bet, stack)
+    if action == A_BRING_IN:
+        return min(p[P_BRING], stack)
+    increment = p[P_BIG] if action == A_BET_BIG else tab[t, C_INCREMENT]
+    target = increment if tab[t, C_BET_COUNT] == 0 else tab[t, C_LEVEL] + increment
+    return min(target, bet + stack) - bet
+
+
+@njit(cache=CACHE)
 def _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
               work):
     """``HandState.act`` for table ``t`` and the engine action value ``action`` (legal: checked before); the
@@ -682,24 +699,19 @@ def _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, d
     n = p[P_N]
     seat = tab[t, C_ACTOR]
     bet = seat_arr[t, seat, S_BET]
-    stack = seat_arr[t, seat, S_STACK]
-    amount = 0
+    amount = action_amount(t, action, p, tab, seat_arr)
     if action == A_FOLD:
         seat_arr[t, seat, S_FOLDED] = 1
-    elif action == A_CALL:
-        amount = min(tab[t, C_LEVEL] - bet, stack)
     elif action == A_BRING_IN:
-        amount = min(p[P_BRING], stack)
         tab[t, C_BRING_PENDING] = 0
         if amount > tab[t, C_LEVEL]:
             tab[t, C_LEVEL] = amount
-    elif action != A_CHECK:
+    elif action != A_CHECK and action != A_CALL:
         level = tab[t, C_LEVEL]
         if action == A_BET_BIG:
             tab[t, C_INCREMENT] = p[P_BIG]
         target = tab[t, C_INCREMENT] if tab[t, C_BET_COUNT] == 0 else level + tab[t, C_INCREMENT]
-        amount_to = min(target, bet + stack)
-        amount = amount_to - bet
+        amount_to = bet + amount
         tab[t, C_BRING_PENDING] = 0
         if (amount_to - level) * 2 >= target - level:
             tab[t, C_BET_COUNT] += 1
@@ -765,11 +777,11 @@ def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, 
 @njit(cache=CACHE)
 def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
                 variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
-                offsets, card_index, inv_big_bet, out):
-    """Apply one action id per table; a finished table reports its payoffs and deals its next hand. With
-    ``observe``, also write each table's new acting seat's vector into ``out`` (``encode_tables`` fused into
-    the same pass, while the table's state is in cache). Returns -1, or (changing nothing) the first table
-    whose id is not legal now."""
+                offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards):
+    """Apply one action id per table; a finished table reports its payoffs, keeps the state its hand ended in
+    (``ended_*``: ``tab``, ``seat_arr`` and ``cards`` rows) and deals its next hand. With ``observe``, also write
+    each table's new acting seat's vector into ``out`` (``encode_tables`` fused into the same pass, while the
+    table's state is in cache). Returns -1, or (changing nothing) the first table whose id is not legal now."""
     for t in range(actions.shape[0]):
         a = actions[t]
         if a < 0 or a >= id_to_engine.shape[1] or id_to_engine[tab[t, C_LEGAL], a] < 0:
@@ -791,6 +803,9 @@ def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr
                   deck, used, payoffs, history, counts, work)
         if tab[t, C_OVER]:
             finished[t] = 1
+            ended_tab[t] = tab[t]
+            ended_seat[t] = seat_arr[t]
+            ended_cards[t] = cards[t]
             shuffle_deck(t, deck, variant_cards, rng)
             new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
         for a in range(masks.shape[1]):

@@ -187,6 +187,8 @@ class Declaration:
     ``states_policy``: it has ``action_probabilities(observation)`` (what best responses query).
     ``acts_in_batch``: it has ``act_batch(observations)`` and, if it states its policy,
     ``action_probabilities_batch(observations)`` (one network pass for many decisions).
+    ``deterministic``: ``act`` is a function of the observation (a stated policy is its one-hot), so an
+    evaluator that weighs decisions by their policy (AIVAT) need not ask for it.
 
     >>> Declaration(observes=("vector",), variants=["razz"], seat_counts=[2]).encoding
     'flat'
@@ -198,6 +200,7 @@ class Declaration:
     seat_counts: tuple[int, ...] | None = None
     states_policy: bool = False
     acts_in_batch: bool = False
+    deterministic: bool = False
 
     def __post_init__(self) -> None:
         from razz_env.encoding import DEFAULT_ENCODING, ENCODINGS
@@ -221,7 +224,7 @@ class Declaration:
                 raise ConfigError(f"declaration: seat_counts: expected table sizes from {MIN_SEATS} to {MAX_SEATS} "
                                   f"(or None for all), got {shown(counts)}")
             object.__setattr__(self, "seat_counts", tuple(counts))
-        for flag in ("states_policy", "acts_in_batch"):
+        for flag in ("states_policy", "acts_in_batch", "deterministic"):
             if not isinstance(getattr(self, flag), bool):
                 raise ConfigError(f"declaration: {flag}: expected True or False, got {shown(getattr(self, flag))}")
 

@@ -10,6 +10,7 @@ and table). Agents are given as :func:`razz_env.agents.registry.make_agent` take
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -55,7 +56,9 @@ class MatchResult:
     """Agent A's win rate against agent B in big bets per 100 hands, with its 95% CI (duplicate: per deal).
 
     ``big_bets`` and ``chips`` are A's total winnings over all ``hands``; ``blocks`` the per-block rows;
-    ``config`` the two-agent tournament that reproduces it (``razz tournament`` gives the same figures).
+    ``config`` the two-agent tournament that reproduces it (``razz tournament`` gives the same figures). With AIVAT,
+    ``aivat_bb_per_100`` and its CI are the same hands' AIVAT figure, ``sd_ratio`` raw SD / AIVAT SD (per deal):
+    the factor the CI narrows by (None without AIVAT).
     Results compare equal when their figures are (not their timings, workers or time limits).
     """
 
@@ -72,6 +75,10 @@ class MatchResult:
     chips: int
     blocks: tuple[BlockRow, ...]
     config: TournamentConfig = field(compare=False)
+    aivat_bb_per_100: float | None = None
+    aivat_ci95_low: float | None = None
+    aivat_ci95_high: float | None = None
+    sd_ratio: float | None = None
 
     @property
     def ci95_half_width(self) -> float:
@@ -85,21 +92,25 @@ class MatchResult:
 
     def __str__(self) -> str:
         dealt = f"{self.deals} duplicate deals" if self.duplicate else f"{self.deals} deals"
-        return (f"{self.agents[0]} vs {self.agents[1]} ({self.variant}): {self.bb_per_100:+.2f} bb/100, 95% CI "
+        text = (f"{self.agents[0]} vs {self.agents[1]} ({self.variant}): {self.bb_per_100:+.2f} bb/100, 95% CI "
                 f"[{self.ci95_low:.2f}, {self.ci95_high:.2f}] over {self.hands} hands ({dealt}, seed {self.seed})")
+        if self.aivat_bb_per_100 is None:
+            return text
+        return (f"{text}; AIVAT {self.aivat_bb_per_100:+.2f} bb/100, 95% CI [{self.aivat_ci95_low:.2f}, "
+                f"{self.aivat_ci95_high:.2f}] (raw SD / AIVAT SD {self.sd_ratio:.2f})")
 
 
 def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | Mapping[str, Any] | None = None,
           seed: int = 0, duplicate: bool = True, workers: int = 1, block_deals: int = 250, engine: str = "auto",
-          decision_timeout: float = 2.0) -> MatchResult:
+          decision_timeout: float = 2.0, aivat: bool = False) -> MatchResult:
     """Play ``agent_a`` against ``agent_b`` heads-up over ``deals`` deals (each replayed with seats swapped when
     ``duplicate``) and return A's win rate.
 
     ``table``: a heads-up :class:`~razz_env.engine.table.Table`, or a mapping of its keys (``variant``,
     ``stacks``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``raise_cap`` ...). Blocks play in ``workers``
     worker processes, which keep the time limit (an agent instance must pickle, except with ``workers=1``, where
-    one that does not plays in this process, unwatched). Bad input raises :class:`ConfigError`; a
-    broken agent :class:`BlockError`.
+    one that does not plays in this process, unwatched). ``aivat`` scores the same hands with AIVAT too
+    (:mod:`razz_env.evaluate.aivat`). Bad input raises :class:`ConfigError`; a broken agent :class:`BlockError`.
 
     >>> result = match("razz_heuristic", "calling_station", deals=20)
     >>> result.hands, result.agents
@@ -107,7 +118,7 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
     """
     config = TournamentConfig(name="match", agents=(agent_a, agent_b), deals=deals, duplicate=duplicate, seed=seed,
                               workers=workers, block_deals=block_deals, engine=engine,
-                              decision_timeout=decision_timeout, **_table_settings(table))
+                              decision_timeout=decision_timeout, aivat=aivat, **_table_settings(table))
     modules = check_agents(config)
     results = sorted(run_blocks(config, build_tasks(config), modules), key=lambda result: result["block"])
     for result in results:
@@ -121,10 +132,17 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
     big_bet = config.hand_config().big_bet
     rows = tuple(BlockRow(r["block"], r["deals"], r["hands"], 100.0 * r["deal_sum"][0] / r["deals"], r["seconds"])
                  for r in results)
+    corrected: dict[str, float | None] = {}
+    if aivat:
+        fixed = win_rate(sum(r["deals"] for r in results), sum(r["aivat_deal_sum"][0] for r in results),
+                         sum(r["aivat_deal_sumsq"][0] for r in results))
+        corrected = {"aivat_bb_per_100": fixed.mean_bb100, "aivat_ci95_low": fixed.low,
+                     "aivat_ci95_high": fixed.high,
+                     "sd_ratio": rate.sd_bb100 / fixed.sd_bb100 if fixed.sd_bb100 > 0 else math.inf}
     return MatchResult(agents=(config.labels[0], config.labels[1]), variant=config.variant, deals=config.deals,
                        hands=sum(r["hands"] for r in results), seed=config.seed, duplicate=config.duplicate,
                        bb_per_100=rate.mean_bb100, ci95_low=rate.low, ci95_high=rate.high, big_bets=big_bets,
-                       chips=round(big_bets * big_bet), blocks=rows, config=config)
+                       chips=round(big_bets * big_bet), blocks=rows, config=config, **corrected)
 
 
 def tournament(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[str], *, fresh: bool = False,

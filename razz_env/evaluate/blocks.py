@@ -31,12 +31,21 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS, mask_for, to_engine
-from razz_env.encoding.interface import Agent, Observation, ObservationBatch, Observer, act_batch, declaration_of
+from razz_env.encoding.interface import (
+    Agent,
+    Observation,
+    ObservationBatch,
+    Observer,
+    act_batch,
+    action_probabilities,
+    declaration_of,
+)
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import to_record
 from razz_env.engine.state import HandState
+from razz_env.evaluate.aivat import POLICY_TOLERANCE, aivat
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
 
 
@@ -254,6 +263,10 @@ class _Table:
     deal: int
     hand: HandState
     positions: tuple[int, ...]
+    policies: list[np.ndarray | None] | None = None
+    """With ``stated``: per decision, the acting agent's stated policy, or None where it states none that varies."""
+    corrected: list[float] | None = None
+    """With ``stated``: the AIVAT payoffs per seat (:func:`razz_env.evaluate.aivat.aivat`)."""
 
     @property
     def payoffs(self) -> list[int]:
@@ -263,11 +276,12 @@ class _Table:
 
 @dataclass
 class _BatchTable:
-    """A deal played on the batched engine: only its payoffs are kept (no hand to record)."""
+    """A deal played on the batched engine: only its payoffs (and with ``stated`` its AIVAT payoffs) are kept."""
 
     deal: int
     positions: tuple[int, ...]
     payoffs: list[int]
+    corrected: list[float] | None = None
 
 
 def _ask(agent: Agent, position: int, observations: list[Observation], timeout: float | None) -> list[Any]:
@@ -284,12 +298,59 @@ def _ask(agent: Agent, position: int, observations: list[Observation], timeout: 
     return ids
 
 
-def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float | None) -> None:
-    ids = _ask(agent, position, [observer(t.hand, t.hand.actor) for t in tables], timeout)
-    for table, action_id in zip(tables, ids):
-        hand = table.hand
-        legal = hand.legal_actions()
-        hand.act(to_engine(_checked_id(position, hand.actor, action_id, mask_for(legal)), legal))
+def states_varying_policy(agent: Agent) -> bool:
+    """Whether ``agent`` states a policy that is not always the one-hot of its action: what AIVAT asks for (a
+    deterministic agent's decisions have no action correction, stated or not)."""
+    declared = declaration_of(agent)
+    return declared.states_policy and not declared.deterministic
+
+
+def _stated(agent: Agent, position: int, observations: Sequence[Observation], timeout: float | None) -> np.ndarray:
+    """The agent's stated policy at each observation, asked before it acts (as :func:`_ask`, same time limit)."""
+    limit = None if timeout is None else timeout * len(observations)
+    try:
+        return _with_time_limit(lambda: action_probabilities(agent, observations), limit, position,
+                                len(observations))
+    except _Timeout:
+        raise AgentFailure(position, "timeout", "action_probabilities: "
+                           + timeout_message(timeout, len(observations))) from None
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+        raise _failure(position, "action_probabilities: ", err) from None
+
+
+def _checked_policies(position: int, seats: Sequence[int], policies: np.ndarray, masks: np.ndarray,
+                      taken: np.ndarray) -> np.ndarray:
+    """The stated policies when each is a distribution over its legal ids that gives the id taken a chance
+    (``act`` must draw from ``action_probabilities``), else the :class:`AgentFailure` of the first that is not."""
+    legal = masks.astype(bool)
+    finite = np.isfinite(policies).all(axis=1) & (policies >= 0).all(axis=1)
+    stray = np.where(legal, 0.0, np.abs(policies)).sum(axis=1)
+    good = (finite & (stray <= POLICY_TOLERANCE) & (np.abs(policies.sum(axis=1) - 1.0) <= POLICY_TOLERANCE)
+            & (policies[np.arange(len(taken)), taken] > 0))
+    if not good.all():
+        row = int(np.flatnonzero(~good)[0])
+        ids = np.flatnonzero(legal[row]).tolist()
+        raise AgentFailure(position, "policy", f"seat {seats[row]}: action_probabilities "
+                           f"{np.round(policies[row], 6).tolist()} is not a distribution over the legal ids {ids} "
+                           f"that gives the action taken ({int(taken[row])}) a chance; act must draw from it")
+    return policies
+
+
+def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float | None,
+            stated: bool = False) -> None:
+    observations = [observer(t.hand, t.hand.actor) for t in tables]
+    policies = _stated(agent, position, observations, timeout) if stated and states_varying_policy(agent) else None
+    ids = _ask(agent, position, observations, timeout)
+    legal_now = [t.hand.legal_actions() for t in tables]
+    checked = np.array([_checked_id(position, t.hand.actor, action_id, mask_for(legal))
+                        for t, action_id, legal in zip(tables, ids, legal_now)], dtype=np.int64)
+    if policies is not None:
+        masks = np.array([mask_for(legal) for legal in legal_now]).reshape(len(tables), NUM_ACTIONS)
+        _checked_policies(position, [t.hand.actor for t in tables], policies, masks, checked)
+    for row, (table, action_id, legal) in enumerate(zip(tables, checked.tolist(), legal_now)):
+        if stated:
+            table.policies.append(None if policies is None else policies[row])
+        table.hand.act(to_engine(action_id, legal))
 
 
 def _checked_id(position: int, seat: int, action_id: Any, mask: np.ndarray) -> int:
@@ -343,14 +404,17 @@ def play_deals(
     duplicate: bool = True,
     timeout: float | None = 2.0,
     first_deal: int = 0,
+    stated: bool = False,
 ) -> list[_Table]:
     """Play ``deals`` decks with ``players[i]`` at lineup position ``i``, all tables in lockstep.
 
-    Returns the finished tables; raises :class:`AgentFailure` for a broken agent.
+    Returns the finished tables; raises :class:`AgentFailure` for a broken agent. With ``stated``, each table
+    also keeps the stated policy of every decision (:func:`states_varying_policy`; asked before the agent acts)
+    and its AIVAT payoffs.
     """
     seats = len(players)
     observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
-    tables = [_Table(deal, HandState(hand_config, deck=deck), rotation)
+    tables = [_Table(deal, HandState(hand_config, deck=deck), rotation, [] if stated else None)
               for deal, deck, rotation in _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)]
     _reset_players(players, [t.positions for t in tables], hand_config.variant.name)
     active = [t for t in tables if not t.hand.is_over]
@@ -359,8 +423,11 @@ def play_deals(
         for table in active:
             waiting.setdefault(table.positions[table.hand.actor], []).append(table)
         for position, group in waiting.items():
-            _decide(players[position], position, group, observers[position], timeout)
+            _decide(players[position], position, group, observers[position], timeout, stated)
         active = [t for t in active if not t.hand.is_over]
+    if stated:
+        for table in tables:
+            table.corrected = aivat(table.hand, table.policies).corrected.tolist()
     return tables
 
 
@@ -422,6 +489,7 @@ def play_deals_batched(
     timeout: float | None = 2.0,
     first_deal: int = 0,
     records: bool = False,
+    stated: bool = False,
 ) -> list[_Table] | list[_BatchTable]:
     """:func:`play_deals` on the batched engine, for players with no :func:`batch_problem` (else ``ValueError``).
 
@@ -429,7 +497,8 @@ def play_deals_batched(
     (same agents, same order, equal masks and vectors), so agents that decide alike (a seeded random agent
     draws the same numbers) give the same payoffs, and a broken agent the same :class:`AgentFailure`.
     Returns each table's payoffs; with ``records``, the scalar tables of :func:`play_deals` instead, each hand
-    replayed on the scalar engine from its deck and the ids chosen.
+    replayed on the scalar engine from its deck and the ids chosen. With ``stated``, each table's AIVAT payoffs
+    too, scored while it plays (:class:`razz_env.batch.aivat.AivatScorer`: the scalar estimator's figures).
     """
     problem = batch_problem(players, hand_config)
     if problem is not None:
@@ -447,8 +516,14 @@ def play_deals_batched(
                          decks=np.array([deck for _, deck, _ in dealt], dtype=np.int64))
     positions = np.array([rotation for _, _, rotation in dealt], dtype=np.int64).reshape(len(dealt), seats)
     payoffs = np.zeros((len(dealt), seats), dtype=np.int64)
+    corrected = np.zeros((len(dealt), seats))
     lengths = np.zeros(len(dealt), dtype=np.int64)
     taken: list[np.ndarray] = []
+    scorer = None
+    if stated:
+        from razz_env.batch.aivat import AivatScorer
+
+        scorer = AivatScorer(engine)
     vectors = None if encoder is None else np.empty((len(dealt), encoder.size), dtype=np.float32)
     rows = np.arange(len(dealt))
     if vectors is not None:
@@ -456,6 +531,7 @@ def play_deals_batched(
     while len(rows):
         masks, actor = engine.masks, engine.actor
         actions = masks.argmax(axis=1).astype(np.int64)  # tables whose deal is over play out a throwaway hand
+        step_policies = np.full((len(dealt), NUM_ACTIONS), np.nan) if stated else None
         acting = positions[rows, actor[rows]]
         _, first = np.unique(acting, return_index=True)
         for position in acting[np.sort(first)].tolist():
@@ -467,24 +543,34 @@ def play_deals_batched(
             observations = ObservationBatch(group_seats, group_masks,
                                             engine.seat_views(group) if observer.view else None,
                                             vectors[group] if observer.encoder is not None else None)
+            asks = stated and states_varying_policy(players[position])
+            group_policies = _stated(players[position], position, observations, timeout) if asks else None
             ids = _ask(players[position], position, observations, timeout)
             actions[group] = _checked_ids(position, group_seats.tolist(), ids, group_masks)
-        result = engine.step(actions, out=vectors)
+            if group_policies is not None:
+                step_policies[group] = _checked_policies(position, group_seats.tolist(), group_policies,
+                                                         group_masks, actions[group])
+        result = engine.step(actions, out=vectors) if scorer is None else scorer.step(actions, step_policies, rows,
+                                                                                       out=vectors)
         if records:
             taken.append(actions.astype(np.int8))
         done = rows[result.finished[rows] == 1]
         payoffs[done] = result.payoffs[done]
+        if scorer is not None:
+            corrected[done] = scorer.corrected[done]
         lengths[done] = len(taken)
         rows = rows[result.finished[rows] == 0]
+    kept = corrected.tolist() if stated else [None] * len(dealt)
     if not records:
-        return [_BatchTable(deal, rotation, payoffs[t].tolist()) for t, (deal, _, rotation) in enumerate(dealt)]
+        return [_BatchTable(deal, rotation, payoffs[t].tolist(), kept[t])
+                for t, (deal, _, rotation) in enumerate(dealt)]
     steps = np.array(taken, dtype=np.int8).reshape(len(taken), len(dealt))
     tables = []
     for t, (deal, deck, rotation) in enumerate(dealt):
         hand = HandState(hand_config, deck=deck)
         for action_id in steps[:lengths[t], t].tolist():
             hand.act(to_engine(action_id, hand.legal_actions()))
-        tables.append(_Table(deal, hand, rotation))
+        tables.append(_Table(deal, hand, rotation, corrected=kept[t]))
     return tables
 
 
@@ -506,16 +592,16 @@ def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks:
 def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig,
           task: Task) -> list[_Table] | list[_BatchTable]:
     """The task's tables: on the batched engine when ``config.engine`` allows it (``auto``: when no agent reads the
-    seat view one decision at a time)."""
+    seat view one decision at a time); with ``config.aivat`` each keeps its hand and stated policies."""
     args = (players, hand_config, task.deals, task.seed, config.duplicate, config.decision_timeout,
             task.block * config.block_deals)
     if config.engine != "scalar":
         problem = batch_problem(players, hand_config)
         if problem is None and (config.engine == "batch" or not one_at_a_time(players)):
-            return play_deals_batched(*args, records=config.records)
+            return play_deals_batched(*args, records=config.records, stated=config.aivat)
         if config.engine == "batch":
             raise ConfigError(f"engine: batch: {problem}")
-    return play_deals(*args)
+    return play_deals(*args, stated=config.aivat)
 
 
 def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
@@ -536,7 +622,8 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
             counters = _counters(players)
     except AgentFailure as failure:
         return failed_block(config, task, failure)
-    result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet),
+    corrected = [t.corrected for t in tables] if config.aivat else None
+    result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet, corrected),
               "seconds": round(time.perf_counter() - started, 3)}
     if counters:
         result["counters"] = counters
@@ -559,16 +646,29 @@ def failed_block(config: TournamentConfig, task: Task, failure: AgentFailure) ->
         "agent": task.lineup[position], "kind": failure.kind, "message": message}}
 
 
-def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: int, big_bet: int) -> dict[str, Any]:
-    """Per lineup position: sums of big bets per deal (mean over its replays) and per hand."""
+def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: int, big_bet: int,
+                     corrected: Sequence[Sequence[float]] | None = None) -> dict[str, Any]:
+    """Per lineup position: sums of big bets per deal (mean over its replays) and per hand; with ``corrected``
+    (each table's AIVAT payoffs per seat) the same sums of those, prefixed ``aivat_``."""
+    sums = {"deals": deals, "hands": len(tables),
+            **_sums(tables, [t.payoffs for t in tables], seats, deals, big_bet)}
+    if corrected is not None:
+        sums.update({f"aivat_{name}": values
+                     for name, values in _sums(tables, corrected, seats, deals, big_bet).items()})
+    return sums
+
+
+def _sums(tables: Sequence[_Table | _BatchTable], payoffs: Sequence[Sequence[float]], seats: int, deals: int,
+          big_bet: int) -> dict[str, list[float]]:
+    """Sums and sums of squares of big bets per lineup position, per deal (mean over its replays) and per hand."""
     per_deal = [[0.0] * seats for _ in range(deals)]
     replays = [0] * deals
     hand_sum = [0.0] * seats
     hand_sumsq = [0.0] * seats
-    for table in tables:
+    for table, paid in zip(tables, payoffs):
         replays[table.deal] += 1
         for seat, position in enumerate(table.positions):
-            won = table.payoffs[seat] / big_bet
+            won = paid[seat] / big_bet
             per_deal[table.deal][position] += won
             hand_sum[position] += won
             hand_sumsq[position] += won * won
@@ -579,5 +679,4 @@ def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: 
             mean = values[position] / replays[deal]
             deal_sum[position] += mean
             deal_sumsq[position] += mean * mean
-    return {"deals": deals, "hands": len(tables), "deal_sum": deal_sum, "deal_sumsq": deal_sumsq,
-            "hand_sum": hand_sum, "hand_sumsq": hand_sumsq}
+    return {"deal_sum": deal_sum, "deal_sumsq": deal_sumsq, "hand_sum": hand_sum, "hand_sumsq": hand_sumsq}

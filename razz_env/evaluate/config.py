@@ -47,6 +47,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "tag",
 )
 ENGINES = ("auto", "scalar", "batch")
+RANKINGS = ("bb_per_100", "aivat_bb_per_100")
 FORMATS = ("round_robin", "table")
 MAX_BLOCKS = 100_000
 MAX_DECISION_TIMEOUT = 3600.0
@@ -245,6 +246,8 @@ class TournamentConfig:
     (``0`` is no cap), ``heads_up_uncapped``, ``open_pair_big_bet``; left out, the variant's (1/2/5/10 cap 4 in the
     seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config holds the values it plays, defaults filled in, so its
     identity names the stakes; :attr:`table` is the table every hand is dealt at.
+    ``aivat``: also score every hand with AIVAT (:mod:`razz_env.evaluate.aivat`), reported beside the raw figures;
+    ``rank_by``: the standings' order, ``bb_per_100`` (raw) or ``aivat_bb_per_100`` (needs ``aivat``).
     """
 
     name: str = "default"
@@ -268,6 +271,8 @@ class TournamentConfig:
     decision_timeout: float = 2.0
     records: bool = False
     engine: str = "auto"
+    aivat: bool = False
+    rank_by: str = "bb_per_100"
     output: str = "results/default"
     edge_bb_per_100: float = 5.0
     table: Table = field(init=False, repr=False, compare=False)
@@ -287,8 +292,12 @@ class TournamentConfig:
         for field_name in ("deals", "block_deals", "workers"):
             object.__setattr__(self, field_name, _positive(field_name, getattr(self, field_name)))
         object.__setattr__(self, "seed", as_int("seed", self.seed))
-        for field_name in ("duplicate", "records"):
+        if not isinstance(self.rank_by, str) or self.rank_by not in RANKINGS:
+            raise ConfigError(f"rank_by: expected 'bb_per_100' or 'aivat_bb_per_100', got {shown(self.rank_by)}")
+        for field_name in ("duplicate", "records", "aivat"):
             object.__setattr__(self, field_name, as_flag(field_name, getattr(self, field_name)))
+        if self.rank_by == "aivat_bb_per_100" and not self.aivat:
+            raise ConfigError("rank_by: 'aivat_bb_per_100' ranks by the AIVAT figures, which need aivat: true")
         object.__setattr__(self, "decision_timeout",
                            _seconds("decision_timeout", self.decision_timeout, MAX_DECISION_TIMEOUT))
         edge = self.edge_bb_per_100
@@ -368,9 +377,15 @@ class TournamentConfig:
         return data
 
     def identity(self) -> dict[str, Any]:
-        """The fields that decide block results (:data:`RESULT_FIELDS`): results of another identity never mix."""
+        """The fields that decide block results (:data:`RESULT_FIELDS`), and with ``aivat`` the value function's
+        stamp (its blocks carry AIVAT sums too): results of another identity never mix."""
         data = self.to_dict()
-        return {name: data[name] for name in RESULT_FIELDS}
+        identity = {name: data[name] for name in RESULT_FIELDS}
+        if self.aivat:
+            from razz_env.evaluate.aivat import SHOWDOWN_SHARE
+
+            identity["aivat"] = SHOWDOWN_SHARE.stamp()
+        return identity
 
     @functools.cached_property
     def config_id(self) -> str:

@@ -1,7 +1,9 @@
 """Tournament output: the table at the terminal, CSV/JSON files, a crosstable heatmap and a CI plot.
 
 Standings rank agents by bb/100 (duplicate win rate against the field), the quantity every other
-report shows; the openskill rating is a column of its own, never the rank.
+report shows, or with ``rank_by: aivat_bb_per_100`` by its AIVAT figure; the openskill rating is a column of
+its own, never the rank. An ``aivat: true`` tournament shows the AIVAT figures beside the raw ones, with the
+ratio of their spreads (``sd_ratio``: raw SD / AIVAT SD).
 """
 
 from __future__ import annotations
@@ -32,12 +34,25 @@ def _pairing_row(result: TournamentResult, pairing: PairingResult) -> dict[str, 
         "plain_ci95_half_width": round(plain.half_width, 3),
         f"hands_to_resolve_{edge:g}bb100": math.ceil(dup.samples_to_resolve(edge) * per_sample_hands),
         "significant": dup.significant,
+        **_aivat_fields(pairing),
     }
 
 
+def _aivat_fields(pairing: PairingResult) -> dict[str, Any]:
+    """The AIVAT columns of a pairing row (none without AIVAT)."""
+    corrected = pairing.aivat
+    if corrected is None:
+        return {}
+    return {"aivat_bb_per_100": round(corrected.mean_bb100, 3), "aivat_ci95_low": round(corrected.low, 3),
+            "aivat_ci95_high": round(corrected.high, 3), "aivat_sd_bb_per_100": round(corrected.sd_bb100, 2),
+            "sd_ratio": round(pairing.sd_ratio, 3), "aivat_significant": corrected.significant}
+
+
 def standings(result: TournamentResult) -> list[dict[str, Any]]:
-    """Per-agent rows ranked by bb/100 (highest first, unplayed last), each with its ``rank`` first."""
-    ordered = sorted(result.standings, key=lambda row: (math.isnan(row["bb_per_100"]), -row["bb_per_100"]))
+    """Per-agent rows ranked by the config's ``rank_by`` (raw or AIVAT bb/100; highest first, unplayed last), each
+    with its ``rank`` first."""
+    key = result.config.rank_by
+    ordered = sorted(result.standings, key=lambda row: (math.isnan(row[key]), -row[key]))
     return [{"rank": rank, **row} for rank, row in enumerate(ordered, 1)]
 
 
@@ -63,27 +78,59 @@ def format_terminal(result: TournamentResult) -> str:
     unit = "pairing" if config.format == "round_robin" else "table"
     lines = [f"{config.name}: {config.variant}, {config.format.replace('_', ' ')}, {dealing} dealing, "
              f"{config.deals} deals per {unit}, blocks {result.blocks_done}/{result.blocks_total}", ""]
-    lines.append(f"{'rank':<5}{'agent':<28}{'bb/100':>9}{'95% CI':>18}{'hands':>9}{'rating':>9}")
+    corrected = config.aivat
+    aivat_head = f"{'aivat':>9}{'95% CI':>11}" if corrected else ""
+    lines.append(f"{'rank':<5}{'agent':<28}{'bb/100':>9}{'95% CI':>18}{aivat_head}{'hands':>9}{'rating':>9}")
     for row in standings(result):
-        ci = f"±{row['ci95']:.2f}" if math.isfinite(row["ci95"]) else "n/a"
-        lines.append(f"{row['rank']:<5}{row['agent']:<28}{row['bb_per_100']:>9.2f}{ci:>18}{row['hands']:>9}"
-                     f"{row['rating']:>9.2f}")
-    lines.append("ranked by bb/100 against the field; rating: openskill mu - 3 sigma over the blocks")
+        aivat_cells = f"{row['aivat_bb_per_100']:>9.2f}{_half(row['aivat_ci95']):>11}" if corrected else ""
+        lines.append(f"{row['rank']:<5}{row['agent']:<28}{row['bb_per_100']:>9.2f}{_half(row['ci95']):>18}"
+                     f"{aivat_cells}{row['hands']:>9}{row['rating']:>9.2f}")
+    ranking = "AIVAT bb/100" if config.rank_by == "aivat_bb_per_100" else "bb/100"
+    lines.append(f"ranked by {ranking} against the field; rating: openskill mu - 3 sigma over the blocks"
+                 + (f"; AIVAT: value function {_value_stamp()}" if corrected else ""))
     if config.format == "round_robin":
         lines += _crosstable_lines(result)
-        lines += ["", f"{'pairing':<44}{'bb/100':>9}{'95% CI':>20}{'sd':>9}{'plain CI':>10}{'hands':>9}"]
+        aivat_head = f"{'aivat':>9}{'95% CI':>20}{'sd ratio':>9}" if corrected else ""
+        lines += ["", f"{'pairing':<44}{'bb/100':>9}{'95% CI':>20}{'sd':>9}{'plain CI':>10}{aivat_head}{'hands':>9}"]
         for pairing in result.pairings:
             if pairing.opponent is None or pairing.agent > pairing.opponent:
                 continue
             dup = pairing.duplicate
             name = f"{result.labels[pairing.agent]} vs {result.labels[pairing.opponent]}"
             mark = " *" if dup.significant else ""
+            aivat_cells = ""
+            if corrected:
+                fixed = pairing.aivat
+                aivat_cells = (f"{fixed.mean_bb100:>9.2f}{f'[{fixed.low:.1f}, {fixed.high:.1f}]':>20}"
+                               f"{pairing.sd_ratio:>9.2f}")
+                mark += " +" if fixed.significant else ""
             lines.append(f"{name[:43]:<44}{dup.mean_bb100:>9.2f}{f'[{dup.low:.1f}, {dup.high:.1f}]':>20}"
-                         f"{dup.sd_bb100:>9.1f}{f'±{pairing.plain.half_width:.1f}':>10}{pairing.hands:>9}{mark}")
+                         f"{dup.sd_bb100:>9.1f}{f'±{pairing.plain.half_width:.1f}':>10}{aivat_cells}"
+                         f"{pairing.hands:>9}{mark}")
         lines.append("* 95% CI excludes zero; 'plain CI' is the half-width the same hands give without "
-                     "duplicate pairing")
+                     "duplicate pairing" + ("; + the AIVAT CI excludes zero; sd ratio: raw SD / AIVAT SD"
+                                            if corrected else ""))
     lines += failure_lines(result)
     return "\n".join(lines)
+
+
+def _half(width: float) -> str:
+    """A CI half-width as ``±w.ww`` (``n/a`` when unplayed or from one sample)."""
+    return f"±{width:.2f}" if math.isfinite(width) else "n/a"
+
+
+def _aivat_summary(result: TournamentResult) -> dict[str, Any]:
+    """What ``summary.json`` says of the AIVAT figures: the value function they used and the standings' order."""
+    from razz_env.evaluate.aivat import SHOWDOWN_SHARE
+
+    return {"value_function": SHOWDOWN_SHARE.stamp(), "ranked_by": result.config.rank_by}
+
+
+def _value_stamp() -> str:
+    """The AIVAT value function's name and version."""
+    from razz_env.evaluate.aivat import SHOWDOWN_SHARE
+
+    return f"{SHOWDOWN_SHARE.name} v{SHOWDOWN_SHARE.version}"
 
 
 TERMINAL_WIDTH = 120
@@ -135,6 +182,7 @@ def write_reports(result: TournamentResult, output: str | Path, plots: bool = Tr
         "crosstable": {"labels": result.labels,
                        "bb_per_100": [[None if math.isnan(v) else v for v in row] for row in crosstable(result)]},
         "failures": result.failures,
+        **({"aivat": _aivat_summary(result)} if result.config.aivat else {}),
         "blocks_done": result.blocks_done,
         "blocks_total": result.blocks_total,
     }

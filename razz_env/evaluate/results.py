@@ -34,6 +34,8 @@ LOCK_FILE = ".lock"
 HANDS_DIR = "hands"
 REPORT_FILES = ("summary.json", "standings.csv", "pairings.csv", "crosstable.png", "ci.png")
 SUM_FIELDS = ("deal_sum", "deal_sumsq", "hand_sum", "hand_sumsq")
+AIVAT_SUM_FIELDS = tuple(f"aivat_{name}" for name in SUM_FIELDS)
+"""The AIVAT payoffs' sums a block of an ``aivat: true`` tournament carries too."""
 HAND_FILE = re.compile(r"\d+(-\d+)+_\d+\.(jsonl|phhs)(\.tmp)?")
 
 BlockKey = tuple[str, int]
@@ -85,7 +87,7 @@ def result_problem(data: Any, config: TournamentConfig) -> str | None:
     replays = len(lineup) if config.duplicate else 1
     if not _is_int(data.get("hands")) or data["hands"] != data["deals"] * replays:
         return f"'hands' should be {data['deals'] * replays} ({data['deals']} deals x {replays} replays)"
-    for name in SUM_FIELDS:
+    for name in sum_fields(config):
         sums = data.get(name)
         if (not isinstance(sums, list) or len(sums) != len(lineup)
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
@@ -94,8 +96,13 @@ def result_problem(data: Any, config: TournamentConfig) -> str | None:
     return None
 
 
-def _same_result(first: dict[str, Any], second: dict[str, Any]) -> bool:
-    return all(first[name] == second[name] for name in ("hands", *SUM_FIELDS))
+def sum_fields(config: TournamentConfig) -> tuple[str, ...]:
+    """The sums every block result of ``config`` carries."""
+    return SUM_FIELDS + AIVAT_SUM_FIELDS * config.aivat
+
+
+def _same_result(first: dict[str, Any], second: dict[str, Any], config: TournamentConfig) -> bool:
+    return all(first[name] == second[name] for name in ("hands", *sum_fields(config)))
 
 
 def read_results(path: Path, config: TournamentConfig) -> dict[BlockKey, dict[str, Any]]:
@@ -121,7 +128,8 @@ def read_results(path: Path, config: TournamentConfig) -> dict[BlockKey, dict[st
                               f"over, or another --output)")
         key = block_key(result)
         earlier = latest.get(key)
-        if earlier is not None and "error" not in earlier and ("error" in result or not _same_result(earlier, result)):
+        if earlier is not None and "error" not in earlier and (
+                "error" in result or not _same_result(earlier, result, config)):
             raise ConfigError(f"{where}: block {result['task_id']} already has a different result at line "
                               f"{lines[key]}; the folder mixes runs (use --fresh to start over)")
         if earlier is None or "error" in earlier:

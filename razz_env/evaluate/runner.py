@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -217,13 +218,22 @@ def _write_records(folder: Path, task_id: str, records: list[dict[str, Any]]) ->
 
 @dataclass
 class PairingResult:
-    """One pairing (or one table seat of a table tournament): the row agent's win rate."""
+    """One pairing (or one table seat of a table tournament): the row agent's win rate, and with AIVAT the same
+    from the corrected payoffs (``aivat``, per deal as ``duplicate``)."""
 
     agent: int
     opponent: int | None
     duplicate: WinRate
     plain: WinRate
     hands: int
+    aivat: WinRate | None = None
+
+    @property
+    def sd_ratio(self) -> float | None:
+        """Raw SD over AIVAT SD per sample (deal): the factor the CI narrows by; its square, the hands saved."""
+        if self.aivat is None:
+            return None
+        return self.duplicate.sd_bb100 / self.aivat.sd_bb100 if self.aivat.sd_bb100 > 0 else math.inf
 
 
 @dataclass
@@ -246,13 +256,16 @@ class TournamentResult:
 
 def _accumulate(sums: dict[tuple[int, int | None], list[float]], key: tuple[int, int | None],
                 result: dict[str, Any], position: int) -> None:
-    entry = sums.setdefault(key, [0, 0.0, 0.0, 0, 0.0, 0.0])
+    entry = sums.setdefault(key, [0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0])
     entry[0] += result["deals"]
     entry[1] += result["deal_sum"][position]
     entry[2] += result["deal_sumsq"][position]
     entry[3] += result["hands"]
     entry[4] += result["hand_sum"][position]
     entry[5] += result["hand_sumsq"][position]
+    if "aivat_deal_sum" in result:
+        entry[6] += result["aivat_deal_sum"][position]
+        entry[7] += result["aivat_deal_sumsq"][position]
 
 
 def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> TournamentResult:
@@ -274,21 +287,25 @@ def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> Tourna
                 opponent = lineup[1 - position]
                 _accumulate(sums, (agent, opponent), result, position)
             _accumulate(sums, (agent, None), result, position)
-    for (agent, opponent), (deals, dsum, dsq, hands, hsum, hsq) in sorted(
+    for (agent, opponent), (deals, dsum, dsq, hands, hsum, hsq, asum, asq) in sorted(
             sums.items(), key=lambda item: (item[0][0], -1 if item[0][1] is None else item[0][1])):
+        corrected = win_rate(int(deals), asum, asq) if config.aivat else None
         summary.pairings.append(PairingResult(
-            agent, opponent, win_rate(int(deals), dsum, dsq), win_rate(int(hands), hsum, hsq), int(hands)))
+            agent, opponent, win_rate(int(deals), dsum, dsq), win_rate(int(hands), hsum, hsq), int(hands), corrected))
     ratings = rate(len(config.agents), ok_results)
     overall = {p.agent: p for p in summary.pairings if p.opponent is None}
     for agent, label in enumerate(labels):
         pairing = overall.get(agent)
         mu, sigma = ratings[agent]
-        summary.standings.append({
+        row = {
             "agent": label,
             "bb_per_100": pairing.duplicate.mean_bb100 if pairing else float("nan"),
             "ci95": pairing.duplicate.half_width if pairing else float("nan"),
-            "hands": pairing.hands if pairing else 0,
-            "rating_mu": mu, "rating_sigma": sigma, "rating": mu - 3 * sigma,
-        })
+        }
+        if config.aivat:
+            row["aivat_bb_per_100"] = pairing.aivat.mean_bb100 if pairing else float("nan")
+            row["aivat_ci95"] = pairing.aivat.half_width if pairing else float("nan")
+        summary.standings.append({**row, "hands": pairing.hands if pairing else 0,
+                                  "rating_mu": mu, "rating_sigma": sigma, "rating": mu - 3 * sigma})
     summary.standings.sort(key=lambda row: row["rating"], reverse=True)
     return summary
