@@ -160,7 +160,7 @@ def _check_cards_dealt(hand: HandState, cards: list[list[int | None]], community
 
 
 def _play(config: HandConfig, cards: list[list[int]], community: int | None, actions: list[str],
-          unknown: frozenset[tuple[int, int]]) -> HandState:
+          unknown: frozenset[tuple[int, int]], finish: bool = True) -> HandState:
     """Deal ``cards`` and apply ``actions``; the hand must end exactly with the last one."""
     hand = HandState(config, cards=cards, community=community)
     hand.unknown = unknown
@@ -172,7 +172,7 @@ def _play(config: HandConfig, cards: list[list[int]], community: int | None, act
             hand.act(name)
         except (IllegalActionError, ConfigError) as err:
             raise type(err)(f"action {index} ({shown(name)}): {err}") from None
-    if not hand.is_over:
+    if finish and not hand.is_over:
         raise IllegalActionError(f"actions: the record ends after {len(actions)} action(s) but seat "
                                  f"{hand.actor} is still to act on {STREET_NAMES[hand.street]} street")
     return hand
@@ -215,7 +215,7 @@ def _unknown_problem(config: HandConfig, cards: list[list[int | None]], communit
                         "boards decide who acts first; a seat's up cards must be known once it plays on")
             if layout.first_up != 1 or position not in doors:
                 return f"{where}, but the up cards of the first street decide who brings in; they must be known"
-            beaten = _door_that_brings_in(config, cards, community, community_unknown, seat, position)
+            beaten = _door_that_brings_in(config, cards, community, seat, position)
             if beaten is not None:
                 return (f"{where}, but the door cards decide who brings in: {beaten}; "
                         "a door card may be unknown only when no card could have brought in instead")
@@ -223,24 +223,23 @@ def _unknown_problem(config: HandConfig, cards: list[list[int | None]], communit
 
 
 def _door_that_brings_in(config: HandConfig, cards: list[list[int | None]], community: int | None,
-                         community_unknown: bool, seat: int, position: int) -> str | None:
-    """Whether some card in the unknown door at ``(seat, position)`` would change who brings in: says which."""
+                         seat: int, position: int) -> str | None:
+    """How the unknown door at ``(seat, position)`` could change who brings in (two cards, two seats), or None."""
     first = config.layout.first
     short = [held[:first] for held in cards]
-    base_cards, _ = _fill_unknown(config, short, community, community_unknown)
-    expected = HandState(config, cards=base_cards).bring_in_seat
     listed = {c for held in cards for c in held if c is not None} | ({community} if community is not None else set())
+    seen: dict[int | None, int] = {}
     for candidate in config.variant.deck:
         if candidate in listed:
             continue
         trial = [list(held) for held in short]
         trial[seat][position] = candidate
         filled, _ = _fill_unknown(config, trial, None, False, avoid=(candidate,))
-        got = HandState(config, cards=filled).bring_in_seat
-        if got != expected:
-            return (f"{card_str(candidate)} there would have made seat {got} bring in"
-                    if expected is not None and got is not None else
-                    f"{card_str(candidate)} there would have changed who brings in")
+        seen.setdefault(HandState(config, cards=filled).bring_in_seat, candidate)
+        if len(seen) > 1:
+            (one, card_one), (two, card_two) = seen.items()
+            return (f"with {card_str(card_one)} there seat {one} would bring in, with {card_str(card_two)} "
+                    f"seat {two}")
     return None
 
 
@@ -265,6 +264,21 @@ def _same_play(one: HandState, other: HandState) -> bool:
     """Two replays of one record made the same decisions, by the same seats, to the same result."""
     return (one.history == other.history and one.bring_in_seat == other.bring_in_seat
             and one.payoffs == other.payoffs)
+
+
+def start_hand(record: Mapping[str, Any]) -> HandState:
+    """The hand a record deals, before any action (unknown cards as placeholders, checked as far as
+    the cards alone allow); for readers that work out the actions as they play (PHH)."""
+    config = config_from_record(record)
+    cards, community, community_unknown = _parse_record_cards(record, config)
+    unknown = frozenset((seat, position) for seat, held in enumerate(cards)
+                        for position, card in enumerate(held) if card is None)
+    if community_unknown:
+        unknown |= {UNKNOWN_COMMUNITY}
+    problem = _unknown_problem(config, cards, community, community_unknown) if unknown else None
+    if problem:
+        raise ConfigError(problem)
+    return _play(config, *_fill_unknown(config, cards, community, community_unknown), [], unknown, finish=False)
 
 
 def hand_from_record(record: Mapping[str, Any]) -> HandState:
