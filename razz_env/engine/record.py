@@ -236,11 +236,12 @@ def _door_that_brings_in(config: HandConfig, cards: list[list[int | None]], comm
         trial[seat][position] = candidate
         filled, _ = _fill_unknown(config, trial, None, False, avoid=(candidate,))
         seen.setdefault(HandState(config, cards=filled).bring_in_seat, candidate)
-        if len(seen) > 1:
-            (one, card_one), (two, card_two) = seen.items()
-            return (f"with {card_str(card_one)} there seat {one} would bring in, with {card_str(card_two)} "
-                    f"seat {two}")
-    return None
+    if len(seen) < 2:
+        return None
+    if seat in seen:
+        return f"with {card_str(seen[seat])} there seat {seat} would have brought in"
+    (one, card_one), (two, card_two) = list(seen.items())[:2]
+    return f"with {card_str(card_one)} there seat {one} would bring in, with {card_str(card_two)} seat {two}"
 
 
 def _check_showdown_known(hand: HandState, cards: list[list[int | None]], community_unknown: bool) -> None:

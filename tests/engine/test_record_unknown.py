@@ -88,7 +88,7 @@ def test_an_unknown_door_is_accepted_when_no_card_could_have_brought_in():
 
 @pytest.mark.parametrize("where, value, match", [
     ((0, 2), "??", r"cards\[0\]\[2\]: the door card is unknown .* decide who brings in: "
-                   r"with .. there seat . would bring in, with .. seat ."),
+                   r"with .. there seat 0 would have brought in"),
     ((1, 0), "??", r"cards\[1\]\[0\]: the 1st down card is unknown .* reaches the showdown"),
     ((2, 6), "??", r"cards\[2\]\[6\]: the 7th-street card is unknown .* reaches the showdown"),
     ((1, 4), "??", r"cards\[1\]\[4\]: the 5th-street card is unknown .* boards decide who acts first"),
