@@ -1,4 +1,4 @@
-"""Export hands as PHH (Poker Hand History), the TOML hand format PokerKit reads.
+"""PHH (Poker Hand History), the TOML hand format PokerKit reads: write hands as PHH and read PHH stud hands.
 
 ``to_phh(hand, players=None)`` gives one hand's text (a ``.phh`` file, ``pokerkit.notation.HandHistory.load``);
 ``write_phh(path, hands, players=None)`` writes many hands to one ``.phhs`` file of numbered
