@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from razz_env.engine.errors import ConfigError, missing_extra
@@ -46,8 +46,21 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_items(path: str) -> Iterator[tuple[object, object]]:
+    """``(place, record or error)`` for each hand of a hand-record file (JSONL) or a PHH file (.phh, .phhs)."""
+    from razz_env.engine.record import read_records
+
+    if str(path).lower().endswith((".phh", ".phhs")):
+        from razz_env.engine.phh import read_phh
+
+        for label, record in read_phh(path):
+            yield (f"[{label}]" if label else "hand"), record
+    else:
+        yield from read_records(path)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from razz_env.engine.record import read_records, replay_record, unreadable_file
+    from razz_env.engine.record import replay_record, unreadable_file
 
     if args.explain is not None and args.explain < 0:
         raise ConfigError(f"--explain: expected how many failures to print (0 or more), got {args.explain}")
@@ -57,7 +70,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     hands = mismatches = illegal = 0
     failures: list[str] = []
     for path in args.files:
-        for line, record in read_records(path):
+        for line, record in _replay_items(path):
             hands += 1
             if isinstance(record, Exception):
                 illegal += 1
@@ -448,12 +461,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
 
     replay = sub.add_parser(
-        "replay", help="replay hand records (JSONL) and check their payoffs",
-        description="Replay hand records (docs/hand-records.md), one JSON object per line. Prints "
+        "replay", help="replay hand records (JSONL) or PHH hands (.phh, .phhs) and check their payoffs",
+        description="Replay hand records (docs/hand-records.md), one JSON object per line, or PHH files "
+                    "(.phh one hand, .phhs numbered sections; razz, stud and stud8: FR, F7S, F7S/8). Prints "
                     "'N hands, M mismatches, K illegal', then one 'file:line: field: problem' line per failing "
                     "record (a line that is not a record counts as illegal). Exit status: 0; with --check, 1 if "
                     "any record failed; 2 if a file is missing, a directory or unreadable (nothing is replayed).")
-    replay.add_argument("files", nargs="+", help="hand-record files (JSON lines)")
+    replay.add_argument("files", nargs="+", help="hand-record files (JSON lines), or PHH files (.phh, .phhs)")
     replay.add_argument("--check", action="store_true", help="exit 1 on any mismatch or illegal record")
     replay.add_argument("--explain", type=int, default=None, metavar="N",
                         help="print only the first N failures (default: all)")

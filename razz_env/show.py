@@ -18,11 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.cards import parse_card
 from razz_env.engine.config import STREET_NAMES
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.record import config_from_record, read_records, replay_record, unreadable_file
-from razz_env.engine.state import HandState
+from razz_env.engine.record import read_records, replay_record, start_hand, unreadable_file
 from razz_env.envs.render import TableState, layout, table_state
 
 PICTURE_NAME = re.compile(r"hand-\d+-\d+(st|nd|rd|th)\.png")
@@ -101,9 +99,7 @@ def _refuse(problems: list[str], one: str, many: str) -> None:
 
 def _replay(number: int, source: str, record: dict[str, Any], viewer: int | None) -> ShownHand:
     """Step through a record that :func:`replay_record` accepted."""
-    community = record.get("community")
-    hand = HandState(config_from_record(record), cards=[[parse_card(c) for c in held] for held in record["cards"]],
-                     community=None if community is None else parse_card(community))
+    hand = start_hand(record)  # unknown cards ("??") are placeholders the pictures draw face down
     names = record.get("players")
     steps = [table_state(hand, viewer, names)]
     streets: list[tuple[str, TableState]] = []

@@ -20,7 +20,7 @@ from PIL import Image
 from razz_env.cli import main
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import HandConfig
-from razz_env.engine.record import to_record
+from razz_env.engine.record import hand_from_record, to_record
 from razz_env.engine.state import HandState
 from razz_env.envs.render import COLOURS, HEIGHT, WIDTH, card_box
 from razz_env.show import load_hands, page, parse_selection
@@ -316,3 +316,12 @@ def test_minirazz_hands_show_two_streets_of_three_cards_beside_a_seven_card_hand
     assert sorted(data["layouts"]) == ["2/3", "2/7"] and len(data["layouts"]["2/3"]["cards"][0]) == 3
     assert data["hands"][0]["steps"][0]["cards_per_seat"] == 3
     assert "${state.seats.length}/${state.cards_per_seat}" in html.read_text()
+
+
+def test_unknown_cards_are_drawn_face_down_even_to_the_all_seeing_viewer(tmp_path):
+    fold = _fold()
+    seat = hand_from_record(fold).folded.index(True)
+    fold["cards"][seat][0] = fold["cards"][seat][1] = "??"
+    hand = load_hands([str(_write(tmp_path / "h.jsonl", [fold]))])[0]
+    assert hand.steps[-1].seats[seat].cards[:2] == ((None, True), (None, True))
+    assert hand.steps[-1].seats[seat].cards[2][0] is not None  # the door was seen

@@ -26,6 +26,7 @@ from razz_env.engine.actions import Action
 from razz_env.engine.cards import CardError, card_str, parse_card
 from razz_env.engine.checks import as_int
 from razz_env.engine.config import STREET_NAMES, HandConfig, Rules, Stakes
+from razz_env.engine.dealing import position_names
 from razz_env.engine.errors import ConfigError, IllegalActionError, shown
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import VARIANTS, get_variant
@@ -34,6 +35,8 @@ RECORD_FIELDS = ("variant", "stakes", "stacks", "cards", "community", "actions",
 OPTIONAL_FIELDS = ("rules", "players")
 REQUIRED_FIELDS = ("variant", "stakes", "stacks", "cards", "actions")
 UTF8_BOM = b"\xef\xbb\xbf"
+UNKNOWN_CARD = "??"  # a card no one saw and that decided nothing (a folded seat's down card)
+UNKNOWN_COMMUNITY = (-1, 0)  # the community card's key in HandState.unknown
 _ENCODINGS = ((b"\x1f\x8b", "gzip-compressed data; decompress it first"),
               (b"\xff\xfe", "UTF-16 text (byte-order mark FF FE); save it as UTF-8"),
               (b"\xfe\xff", "UTF-16 text (byte-order mark FE FF); save it as UTF-8"))
@@ -90,14 +93,19 @@ def config_from_record(record: Mapping[str, Any]) -> HandConfig:
     return config
 
 
-def _card(where: str, text: object) -> int:
+def _card(where: str, text: object) -> int | None:
+    """The card ``text`` names, or None for an unknown card (``"??"``)."""
+    if text == UNKNOWN_CARD:
+        return None
     try:
         return parse_card(text)
     except CardError as err:
-        raise ConfigError(f"{where}: {err}") from None
+        raise ConfigError(f"{where}: {err} (or {UNKNOWN_CARD!r} for a card no one saw)") from None
 
 
-def _parse_record_cards(record: Mapping[str, Any], config: HandConfig) -> tuple[list[list[int]], int | None]:
+def _parse_record_cards(record: Mapping[str, Any], config: HandConfig
+                        ) -> tuple[list[list[int | None]], int | None, bool]:
+    """Each seat's cards (None where unknown), the community card, and whether the community card is unknown."""
     cards, num_seats, per_seat = record["cards"], config.num_seats, config.variant.cards_per_seat
     if not isinstance(cards, list):
         raise ConfigError(f"cards: expected one list of card names per seat, got {shown(cards)}")
@@ -111,7 +119,10 @@ def _parse_record_cards(record: Mapping[str, Any], config: HandConfig) -> tuple[
             raise ConfigError(f"cards[{seat}]: a seat holds at most {per_seat} cards, got {len(seat_cards)}")
         parsed.append([_card(f"cards[{seat}][{i}]", c) for i, c in enumerate(seat_cards)])
     community = record.get("community")
-    return parsed, None if community is None else _card("community", community)
+    if community is None:
+        return parsed, None, False
+    card = _card("community", community)
+    return parsed, card, card is None
 
 
 def _parse_actions(record: Mapping[str, Any]) -> list[str]:
@@ -136,24 +147,23 @@ def _parse_payoffs(record: Mapping[str, Any], num_seats: int) -> list[int] | Non
     return [as_int(f"payoffs[{seat}]", p, what="an integer number of chips") for seat, p in enumerate(payoffs)]
 
 
-def _check_cards_dealt(hand: HandState, cards: list[list[int]], community: int | None) -> None:
+def _check_cards_dealt(hand: HandState, cards: list[list[int | None]], community: int | None,
+                       community_unknown: bool = False) -> None:
     """A record lists exactly the cards the hand dealt: a folded seat only what it got before folding."""
     for seat, (listed, held) in enumerate(zip(cards, hand.cards)):
         if len(listed) != len(held):
-            extra = " ".join(card_str(c) for c in listed[len(held):])
+            extra = " ".join(UNKNOWN_CARD if c is None else card_str(c) for c in listed[len(held):])
             raise ConfigError(f"cards[{seat}]: lists {len(listed)} cards but the seat was dealt {len(held)} "
                               f"(not dealt: {extra})")
-    if community is not None and hand.community is None:
+    if (community is not None or community_unknown) and hand.community is None:
         raise ConfigError("community: a community card is listed but every live seat got its own 7th card")
 
 
-def hand_from_record(record: Mapping[str, Any]) -> HandState:
-    """A finished :class:`HandState` with the record's cards and actions applied (raises on any problem)."""
-    config = config_from_record(record)
-    cards, community = _parse_record_cards(record, config)
-    actions = _parse_actions(record)
-    _parse_payoffs(record, config.num_seats)
+def _play(config: HandConfig, cards: list[list[int]], community: int | None, actions: list[str],
+          unknown: frozenset[tuple[int, int]], finish: bool = True) -> HandState:
+    """Deal ``cards`` and apply ``actions``; the hand must end exactly with the last one."""
     hand = HandState(config, cards=cards, community=community)
+    hand.unknown = unknown
     for index, name in enumerate(actions):
         if hand.is_over:
             raise IllegalActionError(f"action {index} ({shown(name)}): the hand is already over; "
@@ -162,10 +172,145 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
             hand.act(name)
         except (IllegalActionError, ConfigError) as err:
             raise type(err)(f"action {index} ({shown(name)}): {err}") from None
-    if not hand.is_over:
+    if finish and not hand.is_over:
         raise IllegalActionError(f"actions: the record ends after {len(actions)} action(s) but seat "
                                  f"{hand.actor} is still to act on {STREET_NAMES[hand.street]} street")
-    _check_cards_dealt(hand, cards, community)
+    return hand
+
+
+def _fill_unknown(config: HandConfig, cards: list[list[int | None]], community: int | None,
+                  community_unknown: bool, reverse: bool = False, avoid: Iterable[int] = ()
+                  ) -> tuple[list[list[int]], int | None]:
+    """``cards`` with a placeholder for each unknown card: cards of the deck that the record does not list
+    (in deck order, or reversed), never one of ``avoid``."""
+    listed = {c for held in cards for c in held if c is not None}
+    if community is not None:
+        listed.add(community)
+    spare = [c for c in config.variant.deck if c not in listed and c not in set(avoid)]
+    if reverse:
+        spare.reverse()
+    needed = sum(c is None for held in cards for c in held) + community_unknown
+    if needed > len(spare):
+        raise ConfigError(f"cards: {needed} unknown cards but only {len(spare)} cards of the deck are not listed")
+    free = iter(spare)
+    filled = [[next(free) if c is None else c for c in held] for held in cards]
+    return filled, next(free) if community_unknown else community
+
+
+def _unknown_problem(config: HandConfig, cards: list[list[int | None]], community: int | None,
+                     community_unknown: bool) -> str | None:
+    """Why an unknown card of the record mattered before the showdown (it set the bring-in or who acts
+    first), or None. Checked on the cards alone, before any action is replayed."""
+    layout, variant = config.layout, config.variant
+    names = position_names(variant)
+    up = range(layout.up.start, layout.up.stop)
+    doors = range(layout.up.start, layout.first)
+    for seat, held in enumerate(cards):
+        for position, card in enumerate(held):
+            if card is not None or position not in up:
+                continue
+            where = f"cards[{seat}][{position}]: the {names[position]} card is unknown ({UNKNOWN_CARD!r})"
+            if len(held) > layout.first:
+                return (f"{where}, but seat {seat} played past {STREET_NAMES[layout.first]} street, where the "
+                        "boards decide who acts first; a seat's up cards must be known once it plays on")
+            if layout.first_up != 1 or position not in doors:
+                return f"{where}, but the up cards of the first street decide who brings in; they must be known"
+            beaten = _door_that_brings_in(config, cards, community, seat, position)
+            if beaten is not None:
+                return (f"{where}, but the door cards decide who brings in: {beaten}; "
+                        "a door card may be unknown only when no card could have brought in instead")
+    return None
+
+
+def _door_that_brings_in(config: HandConfig, cards: list[list[int | None]], community: int | None,
+                         seat: int, position: int) -> str | None:
+    """How the unknown door at ``(seat, position)`` could change who brings in (two cards, two seats), or None."""
+    first = config.layout.first
+    short = [held[:first] for held in cards]
+    listed = {c for held in cards for c in held if c is not None} | ({community} if community is not None else set())
+    seen: dict[int | None, int] = {}
+    for candidate in config.variant.deck:
+        if candidate in listed:
+            continue
+        trial = [list(held) for held in short]
+        trial[seat][position] = candidate
+        filled, _ = _fill_unknown(config, trial, None, False, avoid=(candidate,))
+        seen.setdefault(HandState(config, cards=filled).bring_in_seat, candidate)
+    if len(seen) < 2:
+        return None
+    if seat in seen:
+        return f"with {card_str(seen[seat])} there seat {seat} would have brought in"
+    (one, card_one), (two, card_two) = list(seen.items())[:2]
+    return f"with {card_str(card_one)} there seat {one} would bring in, with {card_str(card_two)} seat {two}"
+
+
+def _check_showdown_known(hand: HandState, cards: list[list[int | None]], community_unknown: bool) -> None:
+    """Every card of a seat that reaches the showdown decides the pot, so none may be unknown."""
+    live = [seat for seat in range(hand.num_seats) if not hand.folded[seat]]
+    if len(live) < 2:
+        return
+    names = position_names(hand.config.variant)
+    for seat in live:
+        for position, card in enumerate(cards[seat]):
+            if card is None:
+                raise ConfigError(f"cards[{seat}][{position}]: the {names[position]} card is unknown "
+                                  f"({UNKNOWN_CARD!r}), but seat {seat} reaches the showdown, where its cards "
+                                  "decide the pot; every card of a seat at the showdown must be known")
+    if community_unknown:
+        raise ConfigError(f"community: unknown ({UNKNOWN_CARD!r}), but the hand reaches a showdown, where the "
+                          "community card plays in every live hand; it must be known")
+
+
+def _same_play(one: HandState, other: HandState) -> bool:
+    """Two replays of one record made the same decisions, by the same seats, to the same result."""
+    return (one.history == other.history and one.bring_in_seat == other.bring_in_seat
+            and one.payoffs == other.payoffs)
+
+
+def start_hand(record: Mapping[str, Any]) -> HandState:
+    """The hand a record deals, before any action (unknown cards as placeholders, checked as far as
+    the cards alone allow); for readers that work out the actions as they play (PHH)."""
+    config = config_from_record(record)
+    cards, community, community_unknown = _parse_record_cards(record, config)
+    unknown = frozenset((seat, position) for seat, held in enumerate(cards)
+                        for position, card in enumerate(held) if card is None)
+    if community_unknown:
+        unknown |= {UNKNOWN_COMMUNITY}
+    problem = _unknown_problem(config, cards, community, community_unknown) if unknown else None
+    if problem:
+        raise ConfigError(problem)
+    return _play(config, *_fill_unknown(config, cards, community, community_unknown), [], unknown, finish=False)
+
+
+def hand_from_record(record: Mapping[str, Any]) -> HandState:
+    """A finished :class:`HandState` with the record's cards and actions applied (raises on any problem).
+
+    Unknown cards (``"??"``) are dealt as placeholders (``hand.unknown`` lists where); the record is
+    refused if the play could have depended on one (a door that could have brought in, a board that
+    helped decide who acts first, any card at the showdown).
+    """
+    config = config_from_record(record)
+    cards, community, community_unknown = _parse_record_cards(record, config)
+    actions = _parse_actions(record)
+    _parse_payoffs(record, config.num_seats)
+    unknown = frozenset((seat, position) for seat, held in enumerate(cards)
+                        for position, card in enumerate(held) if card is None)
+    if community_unknown:
+        unknown |= {UNKNOWN_COMMUNITY}
+    if not unknown:
+        hand = _play(config, cards, community, actions, unknown)  # type: ignore[arg-type]
+        _check_cards_dealt(hand, cards, community)
+        return hand
+    problem = _unknown_problem(config, cards, community, community_unknown)
+    if problem:
+        raise ConfigError(problem)
+    hand = _play(config, *_fill_unknown(config, cards, community, community_unknown), actions, unknown)
+    _check_cards_dealt(hand, cards, community, community_unknown)
+    _check_showdown_known(hand, cards, community_unknown)
+    other = _play(config, *_fill_unknown(config, cards, community, community_unknown, reverse=True), actions, unknown)
+    if not _same_play(hand, other):
+        raise ConfigError("cards: the play depends on the unknown cards (two placeholder deals replay "
+                          "differently); list the cards that decided it")
     return hand
 
 
@@ -219,8 +364,10 @@ def to_record(hand: HandState, players: Sequence[str] | None = None) -> dict[str
         "variant": variant.name,
         "stakes": config.stakes.to_dict(),
         "stacks": list(config.stacks),
-        "cards": [[card_str(c) for c in held] for held in hand.cards],
-        "community": card_str(hand.community) if hand.community is not None else None,
+        "cards": [[card_str(c) if hand.is_known(seat, i) else UNKNOWN_CARD for i, c in enumerate(held)]
+                  for seat, held in enumerate(hand.cards)],
+        "community": None if hand.community is None else card_str(hand.community)
+        if hand.is_known(*UNKNOWN_COMMUNITY) else UNKNOWN_CARD,
         "actions": [str(Action(entry.action)) for entry in hand.history],
         "payoffs": list(hand.payoffs) if hand.payoffs is not None else None,
     }

@@ -71,7 +71,7 @@ class HandState:
         "acted", "cards", "community", "street", "actor", "level", "bet_count", "increment",
         "cap", "bring_in_pending", "big_bet_open", "history", "payoffs", "pots", "is_over",
         "bring_in_seat", "_legal", "_dealer", "_low", "_bet_sizes", "_big_bet", "_bring_in",
-        "_open_pair_rule", "_partial", "_layout", "_first", "_up",
+        "_open_pair_rule", "_partial", "_layout", "_first", "_up", "unknown",
     )
 
     def __init__(
@@ -113,6 +113,9 @@ class HandState:
         self._legal: tuple[Action, ...] = ()
         self.bring_in_seat: int | None = None
         self.big_bet_open = False
+        # (seat, position) of each card a replayed record lists as unknown ("??"): the hand holds a
+        # placeholder there, which views, records and PHH leave out (UNKNOWN_COMMUNITY: the community card).
+        self.unknown: frozenset[tuple[int, int]] = frozenset()
         for seat in range(n):
             ante = min(stakes.ante, self.stacks[seat])
             self.stacks[seat] -= ante
@@ -152,6 +155,10 @@ class HandState:
         """Up cards of folded seats: seen by everyone, out of play."""
         up = self._up
         return [c for seat in range(self.num_seats) if self.folded[seat] for c in self.cards[seat][up]]
+
+    def is_known(self, seat: int, position: int) -> bool:
+        """Whether the card at ``position`` (dealing order) of ``seat`` is a real card, not a replay placeholder."""
+        return (seat, position) not in self.unknown
 
     def is_live(self, seat: int) -> bool:
         """The seat has not folded."""

@@ -33,7 +33,8 @@ def seat_line(hand: HandState, seat: int, viewer: int | None) -> str:
     held = hand.cards[seat]
     visible = shows_down_cards(hand, seat, viewer)
     ups = hand.config.variant.up_positions
-    parts = [card_str(card) if position in ups or visible else _HIDDEN for position, card in enumerate(held)]
+    parts = [_HIDDEN if not hand.is_known(seat, position) else card_str(card) if position in ups or visible
+             else _HIDDEN for position, card in enumerate(held)]
     down = " ".join(parts[: ups.start] + parts[ups.stop:])
     up = " ".join(parts[ups.start: ups.stop])
     status = "folded" if hand.folded[seat] else ("all-in" if hand.stacks[seat] == 0 and not hand.is_over else "")

@@ -7,7 +7,7 @@ text renderer read views, so a leak would have to be written here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from razz_env.engine.actions import Action
@@ -67,7 +67,7 @@ def seat_view(hand: HandState, seat: int) -> SeatView:
     if not 0 <= seat < n:
         raise ValueError(f"seat {seat} is not at this table (seats 0-{n - 1})")
     is_actor = hand.actor == seat
-    return SeatView(
+    view = SeatView(
         seat=seat,
         num_seats=n,
         variant=hand.config.variant.name,
@@ -93,3 +93,23 @@ def seat_view(hand: HandState, seat: int) -> SeatView:
         legal_actions=hand.legal_actions() if is_actor else (),
         is_over=hand.is_over,
     )
+    return _without_unknown(hand, view) if hand.unknown else view
+
+
+def _without_unknown(hand: HandState, view: SeatView) -> SeatView:
+    """``view`` less the placeholders of a replayed record's unknown cards: no one saw those, so no one may."""
+    up = hand.config.layout.up
+
+    def known(seat: int, positions: range) -> tuple[int, ...]:
+        held = hand.cards[seat]
+        return tuple(held[p] for p in positions if p < len(held) and hand.is_known(seat, p))
+
+    def ups(seat: int) -> tuple[int, ...]:
+        return known(seat, range(up.start, up.stop))
+
+    seat, size = view.seat, hand.config.variant.cards_per_seat
+    own_down = known(seat, range(up.start)) + known(seat, range(up.stop, size))
+    dead = tuple(c for s in range(hand.num_seats) if hand.folded[s] for c in ups(s))
+    community = view.community if hand.is_known(-1, 0) else None
+    return replace(view, own_down=own_down, own_up=ups(seat), up_cards=tuple(ups(s) for s in range(hand.num_seats)),
+                   dead_cards=dead, community=community)

@@ -129,8 +129,8 @@ def table_state(hand: HandState, viewer: int | None = None, names: Sequence[str]
     for seat in range(n):
         held = hand.cards[seat] if street is None else hand.cards[seat][:shown]
         visible = shows_down_cards(hand, seat, viewer) if final else viewer is None or viewer == seat
-        cards = tuple((card_str(card) if visible or position in up else None, position not in up)
-                      for position, card in enumerate(held))
+        cards = tuple((card_str(card) if (visible or position in up) and hand.is_known(seat, position) else None,
+                       position not in up) for position, card in enumerate(held))
         seats.append(SeatState(
             seat, names[seat], cards, hand.stacks[seat],
             sum(e.amount for e in hand.history if e.seat == seat and e.street == shown),
