@@ -63,7 +63,7 @@ def _chips(name: str, value: Any, minimum: int = 0) -> int:
 
 
 def check_chip_multiple(name: str, value: int, chip: int) -> int:
-    """``value`` if it is a whole number of ``chip`` (the smallest chip in play), else ``ConfigError`` naming ``name``."""
+    """``value`` if it is a whole number of ``chip`` (the smallest chip in play), else ``ConfigError`` naming it."""
     if value % chip:
         raise ConfigError(f"{name}: must be a multiple of the smallest chip (chip={chip}), got {value}")
     return value
