@@ -32,7 +32,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     seats = min(DEMO_SEATS, most) if args.seats is None else args.seats
     if not MIN_SEATS <= seats <= most:
         raise ConfigError(f"--seats: {args.variant} seats {MIN_SEATS} to {most}, got {seats}")
-    config = HandConfig.create(args.variant, num_seats=seats)
+    config = HandConfig.create(args.variant, num_seats=seats, rules=args.rules)
     hand = HandState(config, seed=args.seed)
     chooser = random.Random(args.seed)
     while not hand.is_over:
@@ -218,7 +218,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from razz_env.play import play_cli
 
     opponents = args.opponents and [agent_spec_argument("--opponents", text) for text in args.opponents]
-    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed, stack=args.stack)
+    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed, stack=args.stack, rules=args.rules)
 
 
 def _backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -442,6 +442,13 @@ def _version() -> str:
         return __version__
 
 
+def _rules_argument(parser: argparse.ArgumentParser) -> None:
+    from razz_env.engine.presets import PRESETS
+
+    parser.add_argument("--rules", default="house", choices=list(PRESETS),
+                        help="the rule preset (docs/rules.md, Rule presets; default house)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``razz`` command."""
     from razz_env.engine.variants import VARIANTS
@@ -457,6 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seats", type=int, help=f"players at the table, 2 to 8, as many as the variant's deck deals "
                                                 f"(default {DEMO_SEATS}, or fewer when the deck deals fewer)")
     demo.add_argument("--seed", type=int, default=0, help="seed of the deal and the random actions (default 0)")
+    _rules_argument(demo)
     demo.add_argument("--record", action="store_true", help="also print the hand record (JSON)")
     demo.set_defaults(func=_cmd_demo)
 
@@ -545,6 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed of the deals and the agents' randomness (default: random)")
     play.add_argument("--stack", type=int, help="every seat's chips at the start of each hand (default: the table the "
                                                "shipped trained opponents were trained at, 1000)")
+    _rules_argument(play)
     play.set_defaults(func=_cmd_play)
 
     train = sub.add_parser("train", help="train an SB3 agent on the single-agent view (needs the train extra)")

@@ -148,6 +148,7 @@ def play_cli(
     input_fn: Callable[[str], str] = input,
     output_fn: Callable[[str], Any] = print,
     stack: int | None = None,
+    rules: str = "house",
 ) -> int:
     """Play ``hands`` hands of ``variant`` at the terminal against ``opponents`` (agent specs).
 
@@ -155,7 +156,8 @@ def play_cli(
     seats in order. ``seed`` fixes the deals and the agents' own randomness. Every seat starts each hand with
     ``stack`` chips (default: the stack the shipped trained opponents were trained at, else
     :data:`PROJECT_STACK`) at the variant's stakes (1/2/5/10; MiniRazz 1/1/2/4); the chips won or lost are
-    totalled across hands. Returns 0 (also after quitting early); bad arguments raise :class:`ConfigError`.
+    totalled across hands. ``rules``: the rule preset (``house``, ``wsop_2023``). Returns 0 (also after
+    quitting early); bad arguments raise :class:`ConfigError`.
     """
     from razz_env.agents.registry import AgentSpecError, make_agent
 
@@ -172,7 +174,7 @@ def play_cli(
         stack = _opponents_stack(opponents) or PROJECT_STACK
     elif stack < 1:
         raise ConfigError(f"--stack: expected a positive number of chips, got {stack}")
-    config = HandConfig.create(variant, num_seats=num_seats, stacks=stack)
+    config = HandConfig.create(variant, num_seats=num_seats, stacks=stack, rules=rules)
     rng = random.Random(seed)
     others = [s for s in range(num_seats) if s != seat]
     try:

@@ -140,9 +140,12 @@ class BatchEngine:
         p[_k.P_FIRST_UP], p[_k.P_UP_START], p[_k.P_UP_STOP] = layout.first_up, layout.up.start, layout.up.stop
         p[_k.P_SINGLE_LAST], p[_k.P_DECK], p[_k.P_LOW] = layout.single_last, layout.deck_size, variant.low_board
         p[_k.P_BRING], p[_k.P_BIG], p[_k.P_OPEN_PAIR] = stakes.bring_in, config.big_bet, config.open_pair_big_bet
-        p[_k.P_CAP] = -1 if rules.raise_cap is None else rules.raise_cap
+        # a cap of -1 is none; with heads_up_tournament_uncapped a two-seat table has none at all
+        cap = None if rules.heads_up_tournament_uncapped and n == 2 else rules.raise_cap
+        p[_k.P_CAP] = -1 if cap is None else cap
         p[_k.P_HU_UNCAPPED], p[_k.P_ANTE], p[_k.P_HAND_SIZE] = rules.heads_up_uncapped, stakes.ante, variant.hand_size
         p[_k.P_HALF0], p[_k.P_HALF1] = halves[0], halves[1]
+        p[_k.P_SUITS], p[_k.P_CHIP] = config.suits_break_ties, stakes.chip
         self._p = p
         self._bets_by_street = np.array(config.bets_by_street, dtype=np.int64)
         self._next_street = np.array(layout.next_street, dtype=np.int64)

@@ -54,8 +54,8 @@ when no folder is writable, so the kernels compile in each process instead of fa
 # params (int64 vector): the config, read by every kernel
 P_N, P_FIRST, P_SECOND, P_LAST, P_FIRST_UP, P_UP_START, P_UP_STOP, P_SINGLE_LAST = range(8)
 P_DECK, P_LOW, P_BRING, P_BIG, P_OPEN_PAIR, P_CAP, P_HU_UNCAPPED, P_ANTE = range(8, 16)
-P_HAND_SIZE, P_HALF0, P_HALF1 = range(16, 19)
-NUM_PARAMS = 19
+P_HAND_SIZE, P_HALF0, P_HALF1, P_SUITS, P_CHIP = range(16, 21)
+NUM_PARAMS = 21
 
 # tab (int64, (T, NUM_TAB)): per-table scalars
 C_STREET, C_ACTOR, C_LEVEL, C_BET_COUNT, C_INCREMENT, C_CAP, C_BRING_PENDING, C_BIG_OPEN = range(8)
@@ -155,9 +155,10 @@ def _high_order(card):
 
 
 @njit(cache=CACHE)
-def _board_strength(cards, t, seat, start, stop, low):
+def _board_strength(cards, t, seat, start, stop, low, suits):
     """``order.board_strength`` of ``cards[t, seat, start:stop]``, without allocating: a card's place in the
-    descending order is the number of cards keyed above it, and the rank counts are packed 3 bits a rank."""
+    descending order is the number of cards keyed above it, and the rank counts are packed 3 bits a rank
+    (``suits`` False: the suits left out, as ``board_tie_break="position"``)."""
     size = stop - start
     counts = np.int64(0)
     suit_code = np.int64(0)
@@ -171,7 +172,8 @@ def _board_strength(cards, t, seat, start, stop, low):
             if (o if low else _high_order(o)) > k:
                 above += 1
         shift = np.int64(size - 1 - above)
-        suit_code += (k & 3) << (2 * shift)
+        if suits:
+            suit_code += (k & 3) << (2 * shift)
         rank_code += (k >> 2) << (4 * shift)
         counts += np.int64(1) << (3 * (k >> 2))
     distinct = 0
@@ -415,6 +417,8 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
         return True
     tab[t, C_CAP] = -1 if p[P_HU_UNCAPPED] and live == 2 else p[P_CAP]
     low = p[P_LOW] != 0
+    suits = p[P_SUITS] != 0
+    shift = 0 if suits else 2
     start, stop = p[P_UP_START], p[P_UP_STOP]
     opening = street == p[P_FIRST]
     first = -1
@@ -423,13 +427,13 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
             best = np.int64(0)
             for s in range(n):
                 door = cards[t, s, start]
-                key = door if low else -_high_order(door)
+                key = (door >> shift) if low else -(_high_order(door) >> shift)
                 if first < 0 or key > best:
                     first, best = s, key
         else:
             best = np.int64(0)
             for s in range(n):
-                key = _board_strength(cards, t, s, start, seat_arr[t, s, S_NCARDS], low)
+                key = _board_strength(cards, t, s, start, seat_arr[t, s, S_NCARDS], low, suits)
                 if first < 0 or key < best:
                     first, best = s, key
         tab[t, C_BRING_PENDING] = 1
@@ -441,7 +445,7 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
             if seat_arr[t, s, S_FOLDED]:
                 continue
             end = min(stop, seat_arr[t, s, S_NCARDS])
-            key = _board_strength(cards, t, s, start, end, low)
+            key = _board_strength(cards, t, s, start, end, low, suits)
             if first < 0 or key > best:
                 first, best = s, key
             if check_pair and _has_pair(cards, t, s, start, end):
@@ -533,21 +537,24 @@ def _finish(t, p, tab, seat_arr, cards, payoffs, work):
 
 
 @njit(cache=CACHE)
-def _split(amount, winners, count, tops, work):
+def _split(amount, winners, count, tops, work, chip):
+    """Share ``amount`` in whole ``chip``s among ``count`` winners; odd chips one each, highest top card first."""
     winnings = work[W_WINNINGS]
     taken = work[W_TAKEN]
-    each = amount // count
+    each = amount // (chip * count) * chip
     odd = amount - each * count
     for i in range(count):
         winnings[winners[i]] += each
         taken[i] = 0
-    for _ in range(odd):  # the highest top cards first; ties (a shared community card) by seat order
+    while odd > 0:  # the highest top cards first; ties (a shared community card) by seat order
         pick = -1
         for i in range(count):
             if not taken[i] and (pick < 0 or tops[winners[i]] > tops[winners[pick]]):
                 pick = i
         taken[pick] = 1
-        winnings[winners[pick]] += 1
+        given = min(chip, odd)
+        winnings[winners[pick]] += given
+        odd -= given
 
 
 @njit(cache=CACHE)
@@ -634,12 +641,13 @@ def _award(amount, count, halves, p, work):
         else:
             won1, half1 = k, h
         n_contested += 1
+    chip = p[P_CHIP]
     if n_contested == 2:
-        low_amount = amount // 2
-        _split(amount - low_amount, work[W_WINNERS], won0, work[W_TOPS + half0], work)
-        _split(low_amount, work[W_WINNERS + 1], won1, work[W_TOPS + half1], work)
+        low_amount = amount // (2 * chip) * chip  # an odd chip between the halves goes high
+        _split(amount - low_amount, work[W_WINNERS], won0, work[W_TOPS + half0], work, chip)
+        _split(low_amount, work[W_WINNERS + 1], won1, work[W_TOPS + half1], work, chip)
     else:
-        _split(amount, work[W_WINNERS], won0, work[W_TOPS + half0], work)
+        _split(amount, work[W_WINNERS], won0, work[W_TOPS + half0], work, chip)
 
 
 @njit(cache=CACHE)

@@ -80,7 +80,7 @@ def default_history_slots(config: HandConfig, seats: int) -> int:
     """``N + cap * (N - 1)`` (the longest capped round without short all-ins), at most 16."""
     rules = config.rules
     cap = rules.raise_cap
-    if cap is None or rules.heads_up_uncapped:
+    if cap is None or rules.heads_up_uncapped or config.raise_cap_for(config.num_seats) is None:
         return MAX_DEFAULT_HISTORY_SLOTS
     return min(seats + cap * (seats - 1), MAX_DEFAULT_HISTORY_SLOTS)
 

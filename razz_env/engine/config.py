@@ -18,12 +18,13 @@ which knows the variant's streets.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from razz_env.engine.cards import DECK_SIZE
 from razz_env.engine.checks import as_flag, as_int, as_list
 from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.presets import HOUSE, PRESETS, SUIT, as_tie_break, get_preset
 from razz_env.engine.variants import BIG, Variant, get_variant
 
 MIN_SEATS = 2
@@ -61,6 +62,13 @@ def _chips(name: str, value: Any, minimum: int = 0) -> int:
     return as_int(name, value, minimum, what="an integer number of chips")
 
 
+def check_chip_multiple(name: str, value: int, chip: int) -> int:
+    """``value`` if it is a whole number of ``chip`` (the smallest chip in play), else ``ConfigError`` naming it."""
+    if value % chip:
+        raise ConfigError(f"{name}: must be a multiple of the smallest chip (chip={chip}), got {value}")
+    return value
+
+
 def street_span(variant: Variant) -> str:
     """The variant's streets as words, e.g. ``"3rd to 7th street"`` (for messages)."""
     numbers = variant.street_numbers
@@ -85,7 +93,8 @@ class Stakes:
 
     A street whose declared bet is ``"small"`` bets ``small_bet``, a ``"big"`` one ``big_bet``.
     How many ``street_bets`` a variant needs, and that the bring-in is below the first street's
-    bet, is checked by :class:`HandConfig`, which knows the variant.
+    bet, is checked by :class:`HandConfig`, which knows the variant. ``chip``: the smallest chip in
+    play (default 1); every amount is a multiple of it, and pots split in whole chips of it.
     """
 
     ante: int
@@ -93,15 +102,20 @@ class Stakes:
     small_bet: int
     big_bet: int
     street_bets: tuple[int, ...] | None = None
+    chip: int = 1
 
     def __post_init__(self) -> None:
+        chip = _chips("stakes.chip", self.chip, 1)
+        object.__setattr__(self, "chip", chip)
         for name, minimum in (("ante", 0), ("bring_in", 1), ("small_bet", 1), ("big_bet", 1)):
-            object.__setattr__(self, name, _chips(f"stakes.{name}", getattr(self, name), minimum))
+            value = _chips(f"stakes.{name}", getattr(self, name), minimum)
+            object.__setattr__(self, name, check_chip_multiple(f"stakes.{name}", value, chip))
         if self.street_bets is not None:
             bets = as_list("stakes.street_bets", self.street_bets, "a list of bet sizes, one per street")
             if not bets:
                 raise ConfigError("stakes.street_bets: expected a list of bet sizes, one per street, got []")
-            bets = tuple(_chips(f"stakes.street_bets[{i}]", bet, 1) for i, bet in enumerate(bets))
+            bets = tuple(check_chip_multiple(f"stakes.street_bets[{i}]", _chips(f"stakes.street_bets[{i}]", bet, 1),
+                                             chip) for i, bet in enumerate(bets))
             object.__setattr__(self, "street_bets", bets)
 
     def bet_size(self, street: int) -> int:
@@ -128,6 +142,8 @@ class Stakes:
         }
         if self.street_bets is not None:
             out["street_bets"] = list(self.street_bets)
+        if self.chip != 1:
+            out["chip"] = self.chip
         return out
 
     @classmethod
@@ -136,7 +152,7 @@ class Stakes:
         ``variant``, checking ``street_bets`` against its streets)."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"stakes: expected an object, got {shown(data)}")
-        known = ("ante", "bring_in", "small_bet", "big_bet", "street_bets")
+        known = ("ante", "bring_in", "small_bet", "big_bet", "street_bets", "chip")
         unknown = sorted(shown(key) for key in data if key not in known)
         if unknown:
             raise ConfigError(f"stakes: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")
@@ -146,7 +162,8 @@ class Stakes:
         street_bets = data.get("street_bets")
         if variant is not None and street_bets is not None:
             street_bets = check_street_bets(variant, street_bets)
-        return cls(data["ante"], data["bring_in"], data["small_bet"], data["big_bet"], street_bets)
+        return cls(data["ante"], data["bring_in"], data["small_bet"], data["big_bet"], street_bets,
+                   data.get("chip", 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,11 +174,17 @@ class Rules:
     :data:`VARIANT_DEFAULT`, is the variant's ``default_raise_cap``, filled in by :class:`HandConfig`).
     ``heads_up_uncapped``: no cap in a round that starts with two live players.
     ``open_pair_big_bet``: stud open-pair big bet on 4th street; ``None`` takes the variant's default.
+    ``board_tie_break``: ``"suit"`` or ``"position"`` (equal door cards and boards: the first seat from seat 0).
+    ``heads_up_tournament_uncapped``: no cap at all in a hand dealt to two seats (the tournament is heads-up).
+    ``preset``: the rule preset (:mod:`~razz_env.engine.presets`) the options were filled in from; records name it.
     """
 
     raise_cap: int | None = VARIANT_DEFAULT
     heads_up_uncapped: bool = False
     open_pair_big_bet: bool | None = None
+    board_tie_break: str = SUIT
+    heads_up_tournament_uncapped: bool = False
+    preset: str = HOUSE
 
     def __post_init__(self) -> None:
         if self.raise_cap is not None and self.raise_cap is not VARIANT_DEFAULT:
@@ -169,31 +192,59 @@ class Rules:
         object.__setattr__(self, "heads_up_uncapped", as_flag("rules.heads_up_uncapped", self.heads_up_uncapped))
         if self.open_pair_big_bet is not None:
             object.__setattr__(self, "open_pair_big_bet", as_flag("rules.open_pair_big_bet", self.open_pair_big_bet))
+        as_tie_break("rules.board_tie_break", self.board_tie_break)
+        object.__setattr__(self, "heads_up_tournament_uncapped",
+                           as_flag("rules.heads_up_tournament_uncapped", self.heads_up_tournament_uncapped))
+        get_preset(self.preset, "rules.preset")
 
-    def to_dict(self, default_raise_cap: int | None = 4) -> dict[str, Any]:
-        """The ``rules`` object of a hand record: only entries that differ from the defaults
-        (``default_raise_cap``: the variant's)."""
-        out: dict[str, Any] = {}
-        if self.raise_cap is not VARIANT_DEFAULT and self.raise_cap != default_raise_cap:
-            out["raise_cap"] = self.raise_cap
-        if self.heads_up_uncapped:
-            out["heads_up_uncapped"] = True
-        if self.open_pair_big_bet is not None:
-            out["open_pair_big_bet"] = self.open_pair_big_bet
+    def to_dict(self, default_raise_cap: int | None = 4, variant: Variant | None = None) -> dict[str, Any]:
+        """The ``rules`` object of a hand record: the preset when not ``house``, and every option that differs
+        from the house defaults or from the preset's (``default_raise_cap``: the variant's)."""
+        preset = PRESETS[self.preset]
+        mine = self._plain(default_raise_cap, variant)
+        house = Rules.from_preset(HOUSE, variant)._plain(default_raise_cap, variant)
+        ours = Rules.from_preset(self.preset, variant)._plain(default_raise_cap, variant)
+        out: dict[str, Any] = {} if preset.name == HOUSE else {"preset": preset.name}
+        for key, value in mine.items():
+            if value != house[key] or value != ours[key]:
+                out[key] = value
         return out
 
+    def _plain(self, default_raise_cap: int | None, variant: Variant | None) -> dict[str, Any]:
+        """The options as a record writes them, the variant's defaults filled in."""
+        open_pair = self.open_pair_big_bet
+        if variant is not None and not variant.open_pair_big_bet:
+            open_pair = None
+        return {"raise_cap": default_raise_cap if self.raise_cap is VARIANT_DEFAULT else self.raise_cap,
+                "heads_up_uncapped": self.heads_up_uncapped, "open_pair_big_bet": open_pair,
+                "board_tie_break": self.board_tie_break,
+                "heads_up_tournament_uncapped": self.heads_up_tournament_uncapped}
+
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Rules:
-        """Build from a record's optional ``rules`` object (a missing ``raise_cap`` is the variant's)."""
+    def from_preset(cls, name: str, variant: Variant | None = None, field: str = "rules.preset") -> Rules:
+        """The rules of the preset called ``name`` for ``variant`` (``None``: the preset's values for any variant)."""
+        preset = get_preset(name, field)
+        values = preset.values_for(variant.name if variant is not None else "*")
+        cap = values.pop("raise_cap")
+        return cls(VARIANT_DEFAULT if cap is None else cap, preset=preset.name, **values)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None, variant: Variant | None = None) -> Rules:
+        """Build from a record's optional ``rules`` object: the preset's options (default ``house``; a missing
+        ``raise_cap`` is the variant's), then the options the object names."""
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
             raise ConfigError(f"rules: expected an object, got {shown(data)}")
-        known = ("raise_cap", "heads_up_uncapped", "open_pair_big_bet")
+        known = ("raise_cap", "heads_up_uncapped", "open_pair_big_bet", "board_tie_break",
+                 "heads_up_tournament_uncapped", "preset")
         unknown = sorted(shown(key) for key in data if key not in known)
         if unknown:
             raise ConfigError(f"rules: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")
-        return cls(**dict(data))
+        base = cls.from_preset(data.get("preset", HOUSE), variant)
+        options = {name: getattr(base, name) for name in known}
+        options.update(data)
+        return cls(**options)
 
 
 class StreetLayout(NamedTuple):
@@ -272,13 +323,18 @@ class HandConfig:
             raise ConfigError(f"stakes: expected a Stakes, got {shown(self.stakes)}")
         if not isinstance(self.rules, Rules):
             raise ConfigError(f"rules: expected a Rules, got {shown(self.rules)}")
-        if self.rules.raise_cap is VARIANT_DEFAULT:
-            object.__setattr__(self, "rules", Rules(variant.default_raise_cap, self.rules.heads_up_uncapped,
-                                                    self.rules.open_pair_big_bet))
+        rules = self.rules
+        if rules.raise_cap is VARIANT_DEFAULT:
+            rules = replace(rules, raise_cap=variant.default_raise_cap)
+        if rules.open_pair_big_bet is not None and not variant.open_pair_big_bet:
+            rules = replace(rules, open_pair_big_bet=None)  # the rule never applies here, whatever the option
+        object.__setattr__(self, "rules", rules)
         stacks = as_list("stacks", self.stacks, "a list of chip counts")
         if not MIN_SEATS <= len(stacks) <= MAX_SEATS:
             raise ConfigError(f"stacks: {MIN_SEATS} to {MAX_SEATS} seats are allowed, got {len(stacks)}")
-        stacks = tuple(_chips(f"stacks[{seat}]", stack, 1) for seat, stack in enumerate(stacks))
+        chip = self.stakes.chip
+        stacks = tuple(check_chip_multiple(f"stacks[{seat}]", _chips(f"stacks[{seat}]", stack, 1), chip)
+                       for seat, stack in enumerate(stacks))
         object.__setattr__(self, "stacks", stacks)
         most = max_seats(variant)
         if len(stacks) > most:
@@ -321,10 +377,25 @@ class HandConfig:
         return self.rules.open_pair_big_bet is not False
 
     def raise_cap_for(self, players_at_start: int) -> int | None:
-        """The cap of a betting round that starts with ``players_at_start`` live players."""
-        if self.rules.heads_up_uncapped and players_at_start == 2:
+        """The cap of a betting round that starts with ``players_at_start`` live players: none when the round
+        starts heads-up and ``heads_up_uncapped``, or the hand is dealt to two seats and
+        ``heads_up_tournament_uncapped``."""
+        rules = self.rules
+        if rules.heads_up_uncapped and players_at_start == 2:
             return None
-        return self.rules.raise_cap
+        if rules.heads_up_tournament_uncapped and len(self.stacks) == 2:
+            return None
+        return rules.raise_cap
+
+    @property
+    def suits_break_ties(self) -> bool:
+        """Whether suits order equal door cards and boards (``board_tie_break="suit"``), else position."""
+        return self.rules.board_tie_break == SUIT
+
+    @property
+    def chip(self) -> int:
+        """The smallest chip in play: pots split and odd chips go in whole chips of it."""
+        return self.stakes.chip
 
     @classmethod
     def create(cls, variant: str | Variant = "razz", **options: Any) -> HandConfig:

@@ -87,7 +87,7 @@ def config_from_record(record: Mapping[str, Any]) -> HandConfig:
         raise ConfigError(f"stacks: expected a list of chip counts, got {shown(stacks)}")
     variant = get_variant(record["variant"])
     config = HandConfig(variant, Stakes.from_dict(record["stakes"], variant), stacks,
-                        Rules.from_dict(record.get("rules")))
+                        Rules.from_dict(record.get("rules"), variant))
     if record.get("players") is not None:
         check_players(record["players"], config.num_seats)
     return config
@@ -371,7 +371,7 @@ def to_record(hand: HandState, players: Sequence[str] | None = None) -> dict[str
         "actions": [str(Action(entry.action)) for entry in hand.history],
         "payoffs": list(hand.payoffs) if hand.payoffs is not None else None,
     }
-    rules = config.rules.to_dict(variant.default_raise_cap)
+    rules = config.rules.to_dict(variant.default_raise_cap, variant)
     if rules:
         record["rules"] = rules
     if players is not None:

@@ -3,8 +3,9 @@
 Every chip a seat put in (antes included) sits in the layers up to its total; a
 layer is contested by the live seats that reached it. Each pot is split into the
 variant's halves (one for razz and stud, high and eight-or-better low for stud8),
-ties split evenly, and odd chips go as ``rules.md`` says: to the high half in
-stud8, then to the tied winner holding the highest card of their best hand. Each half plays
+ties split evenly in whole chips of ``stakes.chip`` (the smallest chip in play, default 1), and
+odd chips go as ``rules.md`` says: to the high half in stud8, then to the tied winner holding the
+highest card of their best hand. Each half plays
 the best ``variant.hand_size`` cards (five in the seven-card games, three in MiniRazz).
 """
 
@@ -65,13 +66,19 @@ def _odd_chip_order(seats: list[int], held: dict[int, list[int]], kind: str, siz
 
 
 def _split(amount: int, winners: list[int], held: dict[int, list[int]], kind: str, size: int,
-           shares: dict[int, int]) -> None:
-    each, odd = divmod(amount, len(winners))
+           shares: dict[int, int], chip: int = 1) -> None:
+    """Share ``amount`` evenly in whole ``chip``s; the odd chips go one each in the odd-chip order."""
+    each = amount // (chip * len(winners)) * chip
     for seat in winners:
         shares[seat] = shares.get(seat, 0) + each
+    odd = amount - each * len(winners)
     if odd:
-        for seat in _odd_chip_order(winners, held, kind, size)[:odd]:
-            shares[seat] += 1
+        for seat in _odd_chip_order(winners, held, kind, size):
+            given = min(chip, odd)
+            shares[seat] += given
+            odd -= given
+            if not odd:
+                break
 
 
 def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
@@ -85,6 +92,7 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
         return winnings, [PotResult(total, live, {live[0]: total}, {state.config.variant.showdown[0]: live})]
     variant = state.config.variant
     halves, size = variant.showdown, variant.hand_size
+    chip = state.config.stakes.chip
     held = {s: state.showdown_cards(s) for s in live}
     values: dict[str, dict[int, int]] = {}
     for half in halves:
@@ -108,13 +116,13 @@ def settle(state: HandState) -> tuple[list[int], list[PotResult]]:
                     continue
                 contested.append((half, [s for s in eligible if scores[s] == best]))
             if len(contested) == 2:
-                low_amount = amount // 2
+                low_amount = amount // (2 * chip) * chip  # an odd chip between the halves goes high
                 (high, high_winners), (low, low_winners) = contested
-                _split(amount - low_amount, high_winners, held, _HAND_KIND[high], size, pot.shares)
-                _split(low_amount, low_winners, held, _HAND_KIND[low], size, pot.shares)
+                _split(amount - low_amount, high_winners, held, _HAND_KIND[high], size, pot.shares, chip)
+                _split(low_amount, low_winners, held, _HAND_KIND[low], size, pot.shares, chip)
             else:
                 half, half_winners = contested[0]
-                _split(amount, half_winners, held, _HAND_KIND[half], size, pot.shares)
+                _split(amount, half_winners, held, _HAND_KIND[half], size, pot.shares, chip)
             pot.winners = dict(contested)
         for seat, chips in pot.shares.items():
             winnings[seat] += chips

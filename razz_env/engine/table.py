@@ -31,14 +31,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from razz_env.engine.checks import as_flag, as_int, as_list
-from razz_env.engine.config import MAX_SEATS, MIN_SEATS, STREET_NAMES, HandConfig, Rules, Stakes, max_seats, street_span
+from razz_env.engine.config import (
+    MAX_SEATS,
+    MIN_SEATS,
+    STREET_NAMES,
+    HandConfig,
+    Rules,
+    Stakes,
+    check_chip_multiple,
+    max_seats,
+    street_span,
+)
 from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.presets import HOUSE, as_tie_break, get_preset
 from razz_env.engine.variants import Variant, get_variant
 
 DEFAULT_SEATS = 2
 DEFAULT_STACK = 200
 TABLE_KEYS = ("variant", "num_seats", "stacks", "ante", "bring_in", "small_bet", "big_bet", "street_bets",
-              "raise_cap", "heads_up_uncapped", "open_pair_big_bet")
+              "raise_cap", "heads_up_uncapped", "open_pair_big_bet", "board_tie_break", "heads_up_tournament_uncapped",
+              "chip", "rules")
 """Every option of a table, in the one spelling that keyword arguments, YAML and OpenSpiel parameters share."""
 LIST_PARAMETERS = ("stacks", "street_bets")
 """The options that OpenSpiel, which has no list parameters, takes as space-separated integers."""
@@ -57,7 +69,12 @@ class Table:
     bet size per street, replacing small/big. ``raise_cap``: bets and raises allowed a round, ``0`` for no cap
     (default the variant's). ``heads_up_uncapped``: no cap in a round that starts two-handed.
     ``open_pair_big_bet``: the stud open-pair big bet on 4th street (default on; stud and stud8 only, so off
-    whatever the option in the other games); held as whether it applies.
+    whatever the option in the other games); held as whether it applies. ``board_tie_break``: ``"suit"``
+    or ``"position"`` (equal door cards and boards go to the first seat from seat 0: the dealer sits just
+    before seat 0). ``heads_up_tournament_uncapped``: no cap at all in a hand dealt to two seats (the
+    tournament is heads-up). ``chip``: the smallest chip in play (default 1): every stake and stack is a
+    multiple of it and pots split in whole chips. ``rules``: the rule preset (``"house"``, ``"wsop_2023"``,
+    :mod:`~razz_env.engine.presets`) whose values the rule options left out take.
     """
 
     variant: Variant | str = "razz"
@@ -69,8 +86,12 @@ class Table:
     big_bet: int | None = None
     street_bets: Sequence[int] | None = None
     raise_cap: int | None = None
-    heads_up_uncapped: bool = False
+    heads_up_uncapped: bool | None = None
     open_pair_big_bet: bool | None = None
+    board_tie_break: str | None = None
+    heads_up_tournament_uncapped: bool | None = None
+    chip: int = 1
+    rules: str = HOUSE
     stakes: Stakes = field(init=False, repr=False, compare=False)
     _config: HandConfig = field(init=False, repr=False, compare=False)
 
@@ -85,35 +106,51 @@ class Table:
             deck = f" (its {len(declared.deck)}-card deck deals {declared.cards_per_seat} cards a seat)" \
                 if most < MAX_SEATS else ""
             raise ConfigError(f"{key}: {declared.name} seats {MIN_SEATS} to {most}{deck}, got {len(stacks)}")
+        preset = get_preset(self.rules)
+        set_(self, "rules", preset.name)
+        chip = as_int("chip", self.chip, 1, what="a positive integer number of chips (the smallest chip in play)")
+        set_(self, "chip", chip)
         set_(self, "num_seats", len(stacks))
-        set_(self, "stacks", stacks)
+        set_(self, "stacks", tuple(check_chip_multiple("stacks" if len(set(stacks)) == 1 else f"stacks[{seat}]",
+                                                       stack, chip) for seat, stack in enumerate(stacks)))
         for name, default in declared.default_stakes._asdict().items():
             value = getattr(self, name)
-            set_(self, name, default if value is None else as_int(name, value, _STAKE_MINIMUMS[name],
-                                                                  what="an integer number of chips"))
+            value = default if value is None else as_int(name, value, _STAKE_MINIMUMS[name],
+                                                         what="an integer number of chips")
+            set_(self, name, check_chip_multiple(name, value, chip))
         street_bets = self.street_bets
         if street_bets is not None:
-            street_bets = _street_bets(declared, street_bets)
+            street_bets = tuple(check_chip_multiple(f"street_bets ({STREET_NAMES[street]} street)", bet, chip)
+                                for street, bet in zip(declared.street_numbers, _street_bets(declared, street_bets)))
             set_(self, "street_bets", street_bets)
-        stakes = Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet, street_bets)
+        stakes = Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet, street_bets, chip)
         set_(self, "stakes", stakes)
         first_bet = street_bets[0] if street_bets else (self.big_bet if declared.streets[0].bet == "big"
                                                         else self.small_bet)
         if self.bring_in >= first_bet:
             where = STREET_NAMES[declared.street_numbers[0]]
             raise ConfigError(f"bring_in: must be below the {where}-street bet {first_bet}, got {self.bring_in}")
-        cap = declared.default_raise_cap if self.raise_cap is None else as_int(
-            "raise_cap", self.raise_cap, what="0 (no cap) or a positive number of bets and raises")
+        given = preset.values_for(declared.name)
+        cap = self.raise_cap
+        if cap is None:
+            cap = declared.default_raise_cap if given["raise_cap"] is None else given["raise_cap"]
+        cap = as_int("raise_cap", cap, what="0 (no cap) or a positive number of bets and raises")
         if cap < 0:
             raise ConfigError(f"raise_cap: expected 0 (no cap) or a positive number of bets and raises, got {cap}")
         set_(self, "raise_cap", cap)
-        set_(self, "heads_up_uncapped", as_flag("heads_up_uncapped", self.heads_up_uncapped))
-        option = None if self.open_pair_big_bet is None else as_flag("open_pair_big_bet", self.open_pair_big_bet)
+        for name in ("heads_up_uncapped", "heads_up_tournament_uncapped"):
+            value = getattr(self, name)
+            set_(self, name, given[name] if value is None else as_flag(name, value))
+        option = self.open_pair_big_bet
+        option = given["open_pair_big_bet"] if option is None else as_flag("open_pair_big_bet", option)
         open_pair = declared.open_pair_big_bet and option is not False
         set_(self, "open_pair_big_bet", open_pair)
+        tie = given["board_tie_break"] if self.board_tie_break is None else self.board_tie_break
+        set_(self, "board_tie_break", as_tie_break("board_tie_break", tie))
         rules = Rules(cap or None, self.heads_up_uncapped,
-                      None if open_pair or not declared.open_pair_big_bet else False)
-        set_(self, "_config", HandConfig(declared, stakes, stacks, rules))
+                      None if open_pair or not declared.open_pair_big_bet else False, self.board_tie_break,
+                      self.heads_up_tournament_uncapped, preset.name)
+        set_(self, "_config", HandConfig(declared, stakes, self.stacks, rules))
 
     def __repr__(self) -> str:
         shown_fields = ", ".join(f"{name}={value!r}" for name, value in self.to_dict().items())
@@ -145,7 +182,9 @@ class Table:
                 "bring_in": self.bring_in, "small_bet": self.small_bet, "big_bet": self.big_bet,
                 "street_bets": None if self.street_bets is None else list(self.street_bets),
                 "raise_cap": self.raise_cap, "heads_up_uncapped": self.heads_up_uncapped,
-                "open_pair_big_bet": self.open_pair_big_bet}
+                "open_pair_big_bet": self.open_pair_big_bet, "board_tie_break": self.board_tie_break,
+                "heads_up_tournament_uncapped": self.heads_up_tournament_uncapped, "chip": self.chip,
+                "rules": self.rules}
 
     def to_params(self) -> dict[str, int | bool | str]:
         """The OpenSpiel game parameters of this table (the variant is the game's name; lists as text)."""

@@ -9,6 +9,11 @@ elsewhere. A bad value raises ``ValueError`` (``ConfigError``) naming the parame
 allowed. The bounds (decisions per betting round, game length, utilities) are derived from the
 config so that OpenSpiel's checks and the perfect-recall information state hold for every line of play.
 
+``rules`` names a rule preset (``house``, ``wsop_2023``). OpenSpiel hands the game every parameter, the
+left-out ones at their defaults (the house rules), so under another preset a rule option at its house
+default counts as left out and takes the preset's value; to play a preset with one of its options back at
+the house value, name ``rules=house`` and set the preset's other options.
+
 >>> table, allow_open_fold = game_table("razz", {"num_seats": 3, "stacks": "100 200 300"})
 >>> table.stacks, allow_open_fold
 ((100, 200, 300), False)
@@ -25,6 +30,7 @@ from typing import Any
 from razz_env.engine.checks import as_flag
 from razz_env.engine.config import MIN_SEATS, HandConfig
 from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.presets import HOUSE, PRESET_OPTIONS
 from razz_env.engine.table import DEFAULT_SEATS, DEFAULT_STACK, Table
 
 GAME_OPTIONS: dict[str, bool] = {"allow_open_fold": False}
@@ -54,6 +60,9 @@ def game_table(variant: str, params: Mapping[str, Any]) -> tuple[Table, bool]:
         if type(value) is not type(spec[name]):
             raise ConfigError(f"{name}: expected {type(spec[name]).__name__}, got {shown(value)}")
     table_params = {name: value for name, value in params.items() if name not in GAME_OPTIONS}
+    if table_params.get("rules", HOUSE) != HOUSE:  # OpenSpiel fills in the house defaults: the preset's apply
+        table_params = {name: value for name, value in table_params.items()
+                        if name not in PRESET_OPTIONS or value != spec[name]}
     open_fold = as_flag("allow_open_fold", params.get("allow_open_fold", GAME_OPTIONS["allow_open_fold"]))
     return Table.from_params(variant, table_params).require_decisions(), open_fold
 

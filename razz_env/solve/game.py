@@ -66,7 +66,12 @@ def solver_stakes(config: HandConfig) -> Stakes:
                           f"{variant.cards_per_seat} cards each")
     cap = config.raise_cap_for(2)
     if cap is None:
-        raise ConfigError("solve: the solver needs a raise cap (rules.raise_cap, and heads_up_uncapped off)")
+        raise ConfigError("solve: the solver needs a raise cap (rules.raise_cap, and heads_up_uncapped and "
+                          "heads_up_tournament_uncapped off)")
+    if not config.suits_break_ties:
+        raise ConfigError("solve: the solver breaks equal boards by suit; got board_tie_break='position'")
+    if config.stakes.chip != 1:
+        raise ConfigError(f"solve: the solver splits pots to the single chip; got chip={config.stakes.chip}")
     stakes = Stakes(config.stakes.ante, config.stakes.bring_in,
                     tuple(config.bet_size(n) for n in variant.street_numbers), cap)
     need = stakes.most_put_in()

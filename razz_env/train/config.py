@@ -262,7 +262,8 @@ class TrainConfig:
 
     The table options are those of :class:`~razz_env.engine.table.Table`: ``variant``, ``num_seats``, ``stacks``
     (default 1000), ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``street_bets``, ``raise_cap`` (``0`` is
-    no cap), ``heads_up_uncapped``, ``open_pair_big_bet``; left out, the variant's (1/2/5/10 cap 4 in the
+    no cap), ``heads_up_uncapped``, ``open_pair_big_bet``, ``board_tie_break``, ``heads_up_tournament_uncapped``,
+    ``chip``, ``rules`` (a preset); left out, the preset's, else the variant's (1/2/5/10 cap 4 in the
     seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config holds the values it plays, defaults filled in (as
     ``config.json`` records them); :meth:`table` is the table at each size.
 
@@ -294,8 +295,12 @@ class TrainConfig:
     big_bet: int | None = None
     street_bets: tuple[int, ...] | None = None
     raise_cap: int | None = None
-    heads_up_uncapped: bool = False
+    heads_up_uncapped: bool | None = None
     open_pair_big_bet: bool | None = None
+    board_tie_break: str | None = None
+    heads_up_tournament_uncapped: bool | None = None
+    chip: int = 1
+    rules: str = "house"
     encoding: str = "flat"
     total_timesteps: int = 1_000_000
     n_envs: int = 8

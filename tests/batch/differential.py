@@ -40,9 +40,10 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
     rng = np.random.default_rng(seed)
     n = config.num_seats
     stacks = None
-    if short_stacks:  # above the ante (a hand always needs a decision), often below a few bets
-        low = config.stakes.ante + 1
-        stacks = rng.integers(low, low + 4 * config.big_bet, size=(tables, n))
+    if short_stacks:  # above the ante (a hand always needs a decision), often below a few bets; whole chips
+        chip = config.stakes.chip
+        low = config.stakes.ante // chip + 1
+        stacks = rng.integers(low, low + 4 * config.big_bet // chip, size=(tables, n)) * chip
         stacks[rng.random((tables, n)) < 0.4] = max(config.stacks)
     encoder = make_encoder(encoding, config)
     engine = BatchEngine(config, tables, seed=seed, stacks=stacks, encoder=encoder, views=views)
@@ -109,9 +110,31 @@ CASES = [
     ("minirazz_tiny", 2, {}),
     ("minirazz_small", 3, {"raise_cap": 1}),
     ("minirazz_large", 3, {"ante": 0}),
+    ("razz", 2, {"rules": "wsop_2023"}),
+    ("razz", 5, {"rules": "wsop_2023"}),
+    ("action_razz", 3, {"rules": "wsop_2023"}),
+    ("stud", 4, {"rules": "wsop_2023"}),
+    ("stud8", 8, {"rules": "wsop_2023"}),
+    ("stud8", 2, {"rules": "wsop_2023", "raise_cap": 2}),
+    ("minirazz", 3, {"rules": "wsop_2023"}),
+    ("stud8", 5, {"rules": "wsop_2023", "chip": 25, "ante": 25, "bring_in": 50, "small_bet": 100, "big_bet": 200,
+                  "stacks": 5000}),
+    ("razz", 4, {"chip": 5, "ante": 5, "bring_in": 5, "small_bet": 10, "big_bet": 20, "stacks": 400}),
+    ("stud", 3, {"board_tie_break": "position", "chip": 2, "ante": 2, "bring_in": 2, "small_bet": 4, "big_bet": 8}),
 ]
-"""Every variant, 2 to 8 seats, the rule options, and the short-deck community cases (stud and stud8 at 8
-seats, minirazz at 5, minirazz_small at 3)."""
+"""Every variant, 2 to 8 seats, the rule options, the short-deck community cases (stud and stud8 at 8
+seats, minirazz at 5, minirazz_small at 3), every variant under the ``wsop_2023`` preset (position
+tie-breaks, cap 5, no open-pair big bet, no cap heads-up) and chips above 1 (odd chips of 25, 5 and 2)."""
+
+
+def case_id(variant: str, seats: int, options: dict) -> str:
+    """A case's test id: variant, seats, and the preset and chip when set."""
+    tags = [options["rules"]] if "rules" in options else []
+    tags += [f"chip{options['chip']}"] if "chip" in options else []
+    return "-".join([variant, str(seats), *tags])
+
+
+CASE_IDS = [case_id(*case) for case in CASES]
 
 
 def config_for(variant: str, seats: int, options: dict) -> HandConfig:

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
 
-from differential import CASES, config_for, play
+from differential import CASE_IDS, CASES, config_for, play
 
 from razz_env.batch import BatchEngine
 from razz_env.engine.config import HandConfig
@@ -20,7 +20,7 @@ from razz_env.engine.state import HandState
 
 
 @pytest.mark.parametrize("short", [False, True], ids=["deep", "short"])
-@pytest.mark.parametrize(("variant", "seats", "options"), CASES, ids=[f"{v}-{s}" for v, s, _ in CASES])
+@pytest.mark.parametrize(("variant", "seats", "options"), CASES, ids=CASE_IDS)
 def test_matches_scalar_engine(variant, seats, options, short):
     played = play(config_for(variant, seats, options), tables=16, hands=150, seed=seats * 7 + short,
                   short_stacks=short)
@@ -41,7 +41,7 @@ def test_padded_encodings_match_the_encoder(encoding, variant, seats):
     assert played.hands >= 60
 
 
-@pytest.mark.parametrize(("variant", "seats", "options"), CASES, ids=[f"{v}-{s}" for v, s, _ in CASES])
+@pytest.mark.parametrize(("variant", "seats", "options"), CASES, ids=CASE_IDS)
 def test_seat_views_match_the_scalar_views(variant, seats, options):
     """``seat_views()`` rows read back as the scalar engine's views, with no hidden card in them."""
     played = play(config_for(variant, seats, options), tables=8, hands=40, seed=seats, short_stacks=seats == 3,

@@ -39,14 +39,19 @@ def _print_outcomes():
 def configs(draw):
     variant = VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))]
     seats = draw(st.integers(2, max_seats(variant)))
+    chip = draw(st.sampled_from([1, 1, 2, 25]))  # every amount in whole chips
     ante = draw(st.integers(0, 3))
     bring_in = draw(st.integers(1, 3))
     small = draw(st.integers(bring_in + 1, 8))
-    options = {"ante": ante, "bring_in": bring_in, "small_bet": small, "big_bet": draw(st.integers(1, 16)),
-               "raise_cap": draw(st.sampled_from([None, 1, 2, 3, 4])),
-               "heads_up_uncapped": draw(st.booleans()), "open_pair_big_bet": draw(st.sampled_from([None, False]))}
+    options = {"ante": ante * chip, "bring_in": bring_in * chip, "small_bet": small * chip,
+               "big_bet": draw(st.integers(1, 16)) * chip, "chip": chip,
+               "raise_cap": draw(st.sampled_from([None, 1, 2, 3, 4, 5])),
+               "heads_up_uncapped": draw(st.booleans()), "open_pair_big_bet": draw(st.sampled_from([None, False])),
+               "rules": draw(st.sampled_from(["house", "wsop_2023"])),
+               "board_tie_break": draw(st.sampled_from([None, "suit", "position"])),
+               "heads_up_tournament_uncapped": draw(st.sampled_from([None, False, True]))}
     stacks = draw(st.lists(st.integers(ante + 1, 120), min_size=seats, max_size=seats))
-    return HandConfig.create(variant, stacks=stacks, **options)
+    return HandConfig.create(variant, stacks=[stack * chip for stack in stacks], **options)
 
 
 @FUZZ

@@ -30,10 +30,10 @@ def _values(hands, kind, size):
 
 
 @njit(cache=True)
-def _strengths(boards, low):
+def _strengths(boards, low, suits):
     keys = np.empty(boards.shape[0], dtype=np.int64)
     for i in range(boards.shape[0]):
-        keys[i] = k._board_strength(boards, i, 0, 0, boards.shape[2], low)
+        keys[i] = k._board_strength(boards, i, 0, 0, boards.shape[2], low, suits)
     return keys
 
 
@@ -65,13 +65,15 @@ def test_hand_values_order_hands_as_the_evaluators(kind, size, cards):
             assert top == order, (hand.tolist(), best)
 
 
+@pytest.mark.parametrize("suits", [True, False], ids=["suit", "position"])
 @pytest.mark.parametrize("low", [True, False])
 @pytest.mark.parametrize("size", [1, 2, 3, 4])
-def test_board_strength_matches_order(size, low):
+def test_board_strength_matches_order(size, low, suits):
+    """The same keys as ``order.board_strength``, suits read (``board_tie_break="suit"``) or not ("position")."""
     rng = np.random.default_rng(size)
     boards = _hands(rng, 400, size).reshape(400, 1, size)
-    keys = _strengths(boards, low)
-    assert keys.tolist() == [board_strength(board[0].tolist(), low) for board in boards]
+    keys = _strengths(boards, low, suits)
+    assert keys.tolist() == [board_strength(board[0].tolist(), low, suits) for board in boards]
 
 
 def test_a_read_only_install_with_no_writable_cache_folder_still_imports_and_says_so(tmp_path):

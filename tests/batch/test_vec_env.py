@@ -75,6 +75,8 @@ CASES = [
     dict(variant="minirazz", num_seats=3, stacks=[6, 20, 20]),
     dict(variant="razz", num_seats=6, encoding="flat8"),
     dict(variant="razz", num_seats=3, stacks=[200, 9, 30], encoding="ranks8"),
+    dict(variant="stud8", num_seats=3, rules="wsop_2023", chip=5, ante=5, bring_in=5, small_bet=10, big_bet=20,
+         stacks=[300, 45, 300]),
 ]
 
 

@@ -90,8 +90,9 @@ class Skip(Exception):
     """The hand reached a known PokerKit difference; ``args[0]`` names it."""
 
 
-def random_config(variant: str, rng: random.Random, unit: int) -> HandConfig:
-    """Random stakes (bring-in below the small bet) and stacks, a quarter of them short; all in chips of ``unit``."""
+def random_config(variant: str, rng: random.Random, unit: int, **options: object) -> HandConfig:
+    """Random stakes (bring-in below the small bet) and stacks, a quarter of them short; all in chips of ``unit``;
+    ``options``: more table options (a board tie-break...)."""
     small = rng.choice([2, 3, 4, 5, 10, 20])
     big = small * rng.choice([1, 2, 2, 2, 3])
     bring_in = rng.randint(1, small - 1)
@@ -106,7 +107,7 @@ def random_config(variant: str, rng: random.Random, unit: int) -> HandConfig:
         else:
             stacks.append(rng.randint(20 * big, 60 * big))
     return HandConfig.create(variant, stacks=[unit * s for s in stacks], ante=unit * ante, bring_in=unit * bring_in,
-                             small_bet=unit * small, big_bet=unit * big)
+                             small_bet=unit * small, big_bet=unit * big, **options)
 
 
 def tied_deck(rng: random.Random, num_seats: int) -> list[int]:
@@ -131,6 +132,13 @@ def rank_key(board: list[int], low: bool) -> tuple:
     groups = sorted(((n, r) for r, n in Counter(ranks).items()), reverse=True)
     key = (tuple(n for n, _ in groups), tuple(r for _, r in groups))
     return (tuple(-n for n in key[0]), tuple(-r for r in key[1])) if low else key
+
+
+def door_tied(hand: HandState) -> bool:
+    """Two door cards share the bring-in's rank: PokerKit breaks that by suit (a position tie-break differs)."""
+    low = hand.config.variant.low_board
+    keys = [rank_key(held[2:3], low) for held in hand.cards]
+    return keys.count(min(keys)) > 1
 
 
 def opener_tied(hand: HandState) -> bool:
@@ -247,14 +255,17 @@ def describe(seed: str, hand: HandState) -> str:
     return f"seed {seed!r}, {to_record(hand)}"
 
 
-def play_hand(variant: str, seed: str, against_pokerkit: bool = True) -> HandState:
+def play_hand(variant: str, seed: str, against_pokerkit: bool = True, board_tie_break: str = "suit") -> HandState:
     """Play one random hand, through PokerKit too unless told not to, asserting agreement at every step.
 
-    Raises :class:`Skip` when the hand meets a known difference, whether or not PokerKit plays along.
+    Raises :class:`Skip` when the hand meets a known difference, whether or not PokerKit plays along. With
+    ``board_tie_break="position"`` (the ``wsop_2023`` preset's in razz and stud8) PokerKit's seat order breaks
+    tied boards as ours does, and a tied door card for the bring-in (PokerKit: by suit) is the difference.
     """
     rng = random.Random(seed)
     ties = rng.random() < 0.25  # with even chips, so that most split pots divide evenly
-    config = random_config(variant, rng, 2 if ties or variant == "stud8" and rng.random() < 0.7 else 1)
+    config = random_config(variant, rng, 2 if ties or variant == "stud8" and rng.random() < 0.7 else 1,
+                           board_tie_break=board_tie_break)
     fold_weight = rng.choice((0, 1, 1, 2))  # never folding brings 8 seats to a community card
     if ties:
         deck = tied_deck(rng, config.num_seats)
@@ -262,6 +273,8 @@ def play_hand(variant: str, seed: str, against_pokerkit: bool = True) -> HandSta
         deck = list(range(DECK_SIZE))
         rng.shuffle(deck)
     hand = HandState(config, deck=deck)
+    if board_tie_break == "position" and door_tied(hand):
+        raise Skip("bring-in tie broken by position")
     mirror = PokerKitMirror(hand) if against_pokerkit else None
     checked_street = 3
     with warnings.catch_warnings():
@@ -275,7 +288,7 @@ def play_hand(variant: str, seed: str, against_pokerkit: bool = True) -> HandSta
                 break
             if hand.street != checked_street:
                 checked_street = hand.street
-                if opener_tied(hand):
+                if board_tie_break == "suit" and opener_tied(hand):
                     raise Skip("board tie broken by suit")
             if mirror:
                 mirror.check_decision(hand, seed)
