@@ -236,3 +236,16 @@ def test_an_exploit_run_reports_the_aivat_figure(tmp_path):
 def test_declarations_refuse_a_deterministic_flag_that_is_not_a_flag():
     with pytest.raises(ConfigError, match="deterministic: expected True or False"):
         Declaration(deterministic="yes")
+
+
+def test_a_table_tournament_scores_every_seat_alike_on_both_engines(tmp_path):
+    """Multi-way: one row per agent at the table, the same AIVAT figures on both engines, zero-sum like the raw."""
+    pytest.importorskip("numba")
+    results = [run_tournament(_config(tmp_path, f"table-{engine}", format="table", engine=engine,
+                                      agents=("random", "calling_station", "razz_heuristic", "tag")), progress=False)
+               for engine in ENGINES]
+    for scalar, batch in zip(*(r.pairings for r in results)):
+        assert scalar.aivat.mean_bb100 == pytest.approx(batch.aivat.mean_bb100, abs=1e-9)
+    hands = results[0].pairings[0].hands
+    total = sum(p.aivat.mean_bb100 * p.hands / hands for p in results[0].pairings)
+    assert total == pytest.approx(0.0, abs=1e-6)
