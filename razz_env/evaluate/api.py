@@ -10,7 +10,6 @@ and table). Agents are given as :func:`razz_env.agents.registry.make_agent` take
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -96,8 +95,9 @@ class MatchResult:
                 f"[{self.ci95_low:.2f}, {self.ci95_high:.2f}] over {self.hands} hands ({dealt}, seed {self.seed})")
         if self.aivat_bb_per_100 is None:
             return text
+        ratio = "n/a" if self.sd_ratio is None else f"{self.sd_ratio:.2f}"
         return (f"{text}; AIVAT {self.aivat_bb_per_100:+.2f} bb/100, 95% CI [{self.aivat_ci95_low:.2f}, "
-                f"{self.aivat_ci95_high:.2f}] (raw SD / AIVAT SD {self.sd_ratio:.2f})")
+                f"{self.aivat_ci95_high:.2f}] (raw SD / AIVAT SD {ratio})")
 
 
 def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | Mapping[str, Any] | None = None,
@@ -138,7 +138,7 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
                          sum(r["aivat_deal_sumsq"][0] for r in results))
         corrected = {"aivat_bb_per_100": fixed.mean_bb100, "aivat_ci95_low": fixed.low,
                      "aivat_ci95_high": fixed.high,
-                     "sd_ratio": rate.sd_bb100 / fixed.sd_bb100 if fixed.sd_bb100 > 0 else math.inf}
+                     "sd_ratio": rate.sd_bb100 / fixed.sd_bb100 if fixed.sd_bb100 > 0 else None}
     return MatchResult(agents=(config.labels[0], config.labels[1]), variant=config.variant, deals=config.deals,
                        hands=sum(r["hands"] for r in results), seed=config.seed, duplicate=config.duplicate,
                        bb_per_100=rate.mean_bb100, ci95_low=rate.low, ci95_high=rate.high, big_bets=big_bets,

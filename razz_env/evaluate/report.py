@@ -45,7 +45,8 @@ def _aivat_fields(pairing: PairingResult) -> dict[str, Any]:
         return {}
     return {"aivat_bb_per_100": round(corrected.mean_bb100, 3), "aivat_ci95_low": round(corrected.low, 3),
             "aivat_ci95_high": round(corrected.high, 3), "aivat_sd_bb_per_100": round(corrected.sd_bb100, 2),
-            "sd_ratio": round(pairing.sd_ratio, 3), "aivat_significant": corrected.significant}
+            "sd_ratio": None if pairing.sd_ratio is None else round(pairing.sd_ratio, 3),
+            "aivat_significant": corrected.significant}
 
 
 def standings(result: TournamentResult) -> list[dict[str, Any]]:
@@ -101,8 +102,8 @@ def format_terminal(result: TournamentResult) -> str:
             aivat_cells = ""
             if corrected:
                 fixed = pairing.aivat
-                aivat_cells = (f"{fixed.mean_bb100:>9.2f}{f'[{fixed.low:.1f}, {fixed.high:.1f}]':>20}"
-                               f"{pairing.sd_ratio:>9.2f}")
+                ratio = "n/a" if pairing.sd_ratio is None else f"{pairing.sd_ratio:.2f}"
+                aivat_cells = f"{fixed.mean_bb100:>9.2f}{f'[{fixed.low:.1f}, {fixed.high:.1f}]':>20}{ratio:>9}"
                 mark += " +" if fixed.significant else ""
             lines.append(f"{name[:43]:<44}{dup.mean_bb100:>9.2f}{f'[{dup.low:.1f}, {dup.high:.1f}]':>20}"
                          f"{dup.sd_bb100:>9.1f}{f'±{pairing.plain.half_width:.1f}':>10}{aivat_cells}"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -230,10 +229,11 @@ class PairingResult:
 
     @property
     def sd_ratio(self) -> float | None:
-        """Raw SD over AIVAT SD per sample (deal): the factor the CI narrows by; its square, the hands saved."""
-        if self.aivat is None:
+        """Raw SD over AIVAT SD per sample (deal): the factor the CI narrows by; its square, the hands saved. None
+        without AIVAT, or when the AIVAT figure does not vary (then it has no ratio)."""
+        if self.aivat is None or not self.aivat.sd_bb100 > 0:
             return None
-        return self.duplicate.sd_bb100 / self.aivat.sd_bb100 if self.aivat.sd_bb100 > 0 else math.inf
+        return self.duplicate.sd_bb100 / self.aivat.sd_bb100
 
 
 @dataclass

@@ -249,3 +249,17 @@ def test_a_table_tournament_scores_every_seat_alike_on_both_engines(tmp_path):
     hands = results[0].pairings[0].hands
     total = sum(p.aivat.mean_bb100 * p.hands / hands for p in results[0].pairings)
     assert total == pytest.approx(0.0, abs=1e-6)
+
+
+def test_a_pairing_whose_deals_cancel_exactly_is_no_aivat_verdict(tmp_path):
+    """Two deterministic agents that play every deal alike from both seats: the raw deal results are exactly zero,
+    and so must the AIVAT ones be (float noise in the corrections once made a spurious significant figure)."""
+    result = run_tournament(_config(tmp_path, "mirror", agents=("calling_station", "maniac"), deals=60),
+                            progress=False)
+    pairing = next(p for p in result.pairings if p.opponent is not None)
+    assert pairing.duplicate.mean_bb100 == 0.0 and pairing.duplicate.sd_bb100 == 0.0
+    assert pairing.aivat.mean_bb100 == 0.0 and not pairing.aivat.significant
+    assert pairing.sd_ratio is None
+    row = next(r for r in pairing_rows(result) if r["opponent"] == "maniac")
+    assert row["sd_ratio"] is None and row["aivat_significant"] is False
+    assert "n/a" in str(result)
