@@ -157,9 +157,9 @@ def tournament(deals: int) -> None:
         name = f"{result.labels[pairing.agent]} vs {result.labels[pairing.opponent]}"
         verdict = ("raw significant only" if dup.significant else "AIVAT significant only") if moved else (
             "both significant" if dup.significant else "neither")
+        ratio = "n/a" if pairing.sd_ratio is None else f"{pairing.sd_ratio:.2f}"
         print(f"{name:44} {f'{dup.mean_bb100:+.2f} [{dup.low:+.2f}, {dup.high:+.2f}]':>24} "
-              f"{f'{fixed.mean_bb100:+.2f} [{fixed.low:+.2f}, {fixed.high:+.2f}]':>24} {pairing.sd_ratio:8.2f}  "
-              f"{verdict}")
+              f"{f'{fixed.mean_bb100:+.2f} [{fixed.low:+.2f}, {fixed.high:+.2f}]':>24} {ratio:>8}  {verdict}")
     print(f"{changed} pairings change their verdict")
 
 
