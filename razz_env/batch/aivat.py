@@ -59,30 +59,41 @@ def _split_into(values, halves, live, count, out):
     ``live``): ties split, an eight half goes only to a qualifying low, and a half nobody wins to the others."""
     for s in range(out.shape[0]):
         out[s] = 0.0
+    bests = np.empty(halves.shape[0], dtype=np.int64)
     won = 0.0
     for h in range(halves.shape[0]):
         best = values[h, 0]
         for j in range(1, count):
-            if values[h, j] > best:
-                best = values[h, j]
-        if halves[h] == _k.K_EIGHT and best <= 0:
-            continue
-        won += 1.0
+            best = max(best, values[h, j])
+        bests[h] = best
+        if not (halves[h] == _k.K_EIGHT and best <= 0):
+            won += 1.0
     for h in range(halves.shape[0]):
-        best = values[h, 0]
-        for j in range(1, count):
-            if values[h, j] > best:
-                best = values[h, j]
+        best = bests[h]
         if halves[h] == _k.K_EIGHT and best <= 0:
             continue
         winners = 0
         for j in range(count):
-            if values[h, j] == best:
-                winners += 1
-        part = 1.0 / winners
+            winners += values[h, j] == best
         for j in range(count):
             if values[h, j] == best:
-                out[live[j]] += part / won
+                out[live[j]] += 1.0 / winners / won
+
+
+@njit(cache=CACHE)
+def _held(cards, known, seat, community, extra, hand):
+    """Write ``seat``'s known cards, the community card and ``extra`` (each when >= 0) into ``hand``; their count."""
+    m = 0
+    for i in range(known[seat]):
+        hand[m] = cards[seat, i]
+        m += 1
+    if community >= 0:
+        hand[m] = community
+        m += 1
+    if extra >= 0:
+        hand[m] = extra
+        m += 1
+    return m
 
 
 @njit(cache=CACHE)
@@ -112,16 +123,7 @@ def _shares(p, halves, cards, known, folded, community, extra_seat, extra_card, 
     size = min(fewest, p[_k.P_HAND_SIZE])
     for j in range(count):
         s = live[j]
-        m = 0
-        for i in range(known[s]):
-            hand[m] = cards[s, i]
-            m += 1
-        if community >= 0:
-            hand[m] = community
-            m += 1
-        if extra_card >= 0 and (extra_seat == s or extra_seat < 0):
-            hand[m] = extra_card
-            m += 1
+        m = _held(cards, known, s, community, extra_card if extra_seat == s or extra_seat < 0 else -1, hand)
         for h in range(halves.shape[0]):
             values[h, j] = _value(hand[:m], halves[h], size)
     _split_into(values, halves, live, count, out)
@@ -192,22 +194,6 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
         pot += contributed[s]
     for s in range(n):
         corr[t, s] += (taken[s] - mean[s]) * pot
-
-
-@njit(cache=CACHE)
-def _held(cards, known, seat, community, extra, hand):
-    """Write ``seat``'s known cards, the community card and ``extra`` (each when >= 0) into ``hand``; their count."""
-    m = 0
-    for i in range(known[seat]):
-        hand[m] = cards[seat, i]
-        m += 1
-    if community >= 0:
-        hand[m] = community
-        m += 1
-    if extra >= 0:
-        hand[m] = extra
-        m += 1
-    return m
 
 
 @njit(cache=CACHE)
