@@ -55,10 +55,11 @@ def test_the_raw_figures_are_those_of_the_same_tournament_without_aivat(tmp_path
     assert all(p.aivat.samples == p.duplicate.samples for p in scored.pairings)
 
 
-def test_both_engines_give_the_same_aivat_figures(tmp_path):
+@pytest.mark.parametrize("records", [False, True])
+def test_both_engines_give_the_same_aivat_figures(tmp_path, records):
     pytest.importorskip("numba")
-    scalar = run_tournament(_config(tmp_path, "scalar", engine="scalar"), progress=False)
-    batch = run_tournament(_config(tmp_path, "batch", engine="batch"), progress=False)
+    scalar = run_tournament(_config(tmp_path, "scalar", engine="scalar", records=records), progress=False)
+    batch = run_tournament(_config(tmp_path, "batch", engine="batch", records=records), progress=False)
     np.testing.assert_allclose(np.array(_figures(batch), dtype=float), np.array(_figures(scalar), dtype=float),
                                atol=1e-9)
 

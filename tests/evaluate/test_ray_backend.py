@@ -104,6 +104,17 @@ def test_same_results_as_the_local_backend_byte_for_byte(ray_cluster, tmp_path):
     assert len(list((tmp_path / "ray" / "hands").glob("*.jsonl"))) == 12
 
 
+def test_aivat_results_are_the_local_backends(ray_cluster, tmp_path):
+    """The AIVAT sums travel in the blocks like the raw ones: the same lines on Ray as locally."""
+    agents = ["random", "razz_heuristic"]
+    run_tournament(_config(tmp_path, "local-aivat", workers=1, aivat=True, agents=agents), progress=False)
+    run_tournament(_config(tmp_path, "ray-aivat", workers=2, aivat=True, agents=agents), progress=False,
+                   backend="ray")
+    lines = _lines(_config(tmp_path, "ray-aivat", aivat=True, agents=agents))
+    assert lines == _lines(_config(tmp_path, "local-aivat", aivat=True, agents=agents))
+    assert all('"aivat_deal_sum"' in line for line in lines)
+
+
 def test_agents_load_once_per_actor_not_once_per_block(ray_cluster, tmp_path):
     loads = tmp_path / "loads.txt"
     agents = ["random", "calling_station", {"type": "test_ray_counts_loads", "log": str(loads)}]
