@@ -282,7 +282,7 @@ class AivatResult:
     value: str
 
 
-def _amount(hand: HandState, action: Action) -> int:
+def action_chips(hand: HandState, action: Action) -> int:
     """Chips the seat to act would put in with ``action`` (as :meth:`HandState.act` reckons them)."""
     seat = hand.actor
     stack, bet = hand.stacks[seat], hand.bets[seat]
@@ -347,7 +347,7 @@ class _Walk:
                 if shares_now is None:
                     shares_now = self.value.shares(self.variant, self._hands(hand.folded))
                 shares = shares_now
-            amount = _amount(hand, action)
+            amount = action_chips(hand, action)
             paid = list(hand.contributed)
             paid[seat] += amount
             after = _values(shares, pot + amount, paid)
