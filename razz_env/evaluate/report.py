@@ -87,12 +87,16 @@ def format_terminal(result: TournamentResult) -> str:
         lines.append(f"{row['rank']:<5}{row['agent']:<28}{row['bb_per_100']:>9.2f}{_half(row['ci95']):>18}"
                      f"{aivat_cells}{row['hands']:>9}{row['rating']:>9.2f}")
     ranking = "AIVAT bb/100" if config.rank_by == "aivat_bb_per_100" else "bb/100"
-    lines.append(f"ranked by {ranking} against the field; rating: openskill mu - 3 sigma over the blocks"
-                 + (f"; AIVAT: value function {_value_stamp()}" if corrected else ""))
+    lines.append(f"ranked by {ranking} against the field; rating: openskill mu - 3 sigma over the blocks")
+    if corrected:
+        lines.append(f"aivat: the same hands scored with AIVAT (value function {_value_stamp()})")
     if config.format == "round_robin":
         lines += _crosstable_lines(result)
-        aivat_head = f"{'aivat':>9}{'95% CI':>20}{'sd ratio':>9}" if corrected else ""
-        lines += ["", f"{'pairing':<44}{'bb/100':>9}{'95% CI':>20}{'sd':>9}{'plain CI':>10}{aivat_head}{'hands':>9}"]
+        # (name, figure, CI, sd, plain CI, hands) widths; narrower with the AIVAT columns, to stay within 120
+        name_w, fig_w, ci_w, sd_w, plain_w, hands_w = (35, 8, 16, 7, 9, 8) if corrected else (44, 9, 20, 9, 10, 9)
+        aivat_head = f"{'aivat':>{fig_w}}{'95% CI':>{ci_w}}{'sd ratio':>9}" if corrected else ""
+        lines += ["", f"{'pairing':<{name_w}}{'bb/100':>{fig_w}}{'95% CI':>{ci_w}}{'sd':>{sd_w}}"
+                      f"{'plain CI':>{plain_w}}{aivat_head}{'hands':>{hands_w}}"]
         for pairing in result.pairings:
             if pairing.opponent is None or pairing.agent > pairing.opponent:
                 continue
@@ -103,14 +107,16 @@ def format_terminal(result: TournamentResult) -> str:
             if corrected:
                 fixed = pairing.aivat
                 ratio = "n/a" if pairing.sd_ratio is None else f"{pairing.sd_ratio:.2f}"
-                aivat_cells = f"{fixed.mean_bb100:>9.2f}{f'[{fixed.low:.1f}, {fixed.high:.1f}]':>20}{ratio:>9}"
+                aivat_cells = (f"{fixed.mean_bb100:>{fig_w}.2f}{f'[{fixed.low:.1f}, {fixed.high:.1f}]':>{ci_w}}"
+                               f"{ratio:>9}")
                 mark += " +" if fixed.significant else ""
-            lines.append(f"{name[:43]:<44}{dup.mean_bb100:>9.2f}{f'[{dup.low:.1f}, {dup.high:.1f}]':>20}"
-                         f"{dup.sd_bb100:>9.1f}{f'±{pairing.plain.half_width:.1f}':>10}{aivat_cells}"
-                         f"{pairing.hands:>9}{mark}")
+            lines.append(f"{name[:name_w - 1]:<{name_w}}{dup.mean_bb100:>{fig_w}.2f}"
+                         f"{f'[{dup.low:.1f}, {dup.high:.1f}]':>{ci_w}}{dup.sd_bb100:>{sd_w}.1f}"
+                         f"{f'±{pairing.plain.half_width:.1f}':>{plain_w}}{aivat_cells}{pairing.hands:>{hands_w}}{mark}")
         lines.append("* 95% CI excludes zero; 'plain CI' is the half-width the same hands give without "
-                     "duplicate pairing" + ("; + the AIVAT CI excludes zero; sd ratio: raw SD / AIVAT SD"
-                                            if corrected else ""))
+                     "duplicate pairing")
+        if corrected:
+            lines.append("+ the AIVAT 95% CI excludes zero; sd ratio: raw SD / AIVAT SD, the factor the CI narrows by")
     lines += failure_lines(result)
     return "\n".join(lines)
 

@@ -264,3 +264,8 @@ def test_a_pairing_whose_deals_cancel_exactly_is_no_aivat_verdict(tmp_path):
     row = next(r for r in pairing_rows(result) if r["opponent"] == "maniac")
     assert row["sd_ratio"] is None and row["aivat_significant"] is False
     assert "n/a" in str(result)
+
+
+def test_the_terminal_report_fits_120_columns_with_aivat(tmp_path):
+    result = run_tournament(_config(tmp_path, "wide", deals=30), progress=False)
+    assert max(len(line) for line in str(result).splitlines()) <= 120
