@@ -102,7 +102,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
                  "records": True if args.records else None, "engine": args.engine,
-                 "aivat": True if args.aivat else None}
+                 "aivat": True if args.aivat else None, "rank_by": args.rank_by}
     if args.config:
         config = TournamentConfig.from_yaml(args.config, **overrides)
     else:
@@ -513,6 +513,8 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--aivat", action="store_true",
                             help="also score every hand with AIVAT (config aivat: true): the figures beside the raw "
                                  "ones, with less variance")
+    tournament.add_argument("--rank-by", dest="rank_by", choices=["bb_per_100", "aivat_bb_per_100"],
+                            help="the standings' order: raw bb/100 (default) or the AIVAT figure (needs --aivat)")
     tournament.add_argument("--no-plots", action="store_true", help="skip the crosstable and CI plots (PNG)")
     tournament.add_argument("--quiet", action="store_true", help="no progress bar")
     _backend_arguments(tournament)

@@ -218,6 +218,12 @@ def test_razz_tournament_takes_aivat_on_the_command_line(tmp_path, capsys):
     assert "sd ratio" in capsys.readouterr().out
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert "sd_ratio" in summary["pairings"][0]
+    assert main(["tournament", "--config", str(config), "--output", str(tmp_path / "ranked"), "--aivat", "--quiet",
+                 "--no-plots", "--rank-by", "aivat_bb_per_100"]) == 0
+    assert "ranked by AIVAT bb/100" in capsys.readouterr().out
+    assert main(["tournament", "--config", str(config), "--output", str(tmp_path / "bad"), "--quiet",
+                 "--rank-by", "aivat_bb_per_100"]) == 2
+    assert "rank_by: 'aivat_bb_per_100' ranks by the AIVAT figures, which need aivat: true" in capsys.readouterr().err
 
 
 def test_exact_exploitability_refuses_aivat(capsys):
