@@ -2,21 +2,19 @@
 
 LBR plays heads-up duplicate razz deals against each target (default ``ppo_razz_psro``, ``razz_heuristic`` and
 ``monte_carlo``) through the tournament's lockstep player (``play_deals``), on one core (one torch thread, one
-BLAS thread), three ways on the same deals, alternating, best of ``--rounds``:
+BLAS thread), two ways on the same deals, alternating, best of ``--rounds``:
 
 * ``scalar``: LBR behind a wrapper that declares no batch, so the player calls ``act`` once per decision (each
   decision its own range update and its own policy queries);
-* ``listed``: LBR's ``act_batch``, but each query's observations built as before the target was asked one
-  batch: a list with one scalar view (or vector) per holding, which the target's batched policy stacks again;
 * ``batched``: LBR's ``act_batch`` on every table where it acts (the range updates and the target's policy
   queries of all those tables gathered into one call per step, asked as one ``ObservationBatch`` whose views
   repeat each decision's row with the holdings' down cards).
 
-All must give the same hands (checked). For each target it prints hands per CPU second (the machine may be
-shared; wall time would count the other processes), each mode's speed over ``listed``'s (LBR before its target's
-observations came as one batch), the opponent decisions LBR learns from per hand, the holdings in its range per
-LBR decision, the distinct observations it asked the target per hand (each asked once), the share of time in the
-target's policy and in the equity, and LBR's win rate (rough at these hand counts).
+Both must give the same hands (checked). For each target it prints hands per CPU second (the machine may be
+shared; wall time would count the other processes), ``batched``'s speed over ``scalar``'s, the opponent
+decisions LBR learns from per hand, the holdings in its range per LBR decision, the distinct observations it
+asked the target per hand (each asked once), the share of time in the target's policy and in the equity, and
+LBR's win rate (rough at these hand counts).
 
 The second table times :func:`razz_env.engine.equity.range_equity` against a full uniform range on each
 street (pairs on 3rd to 6th, triples on 7th), with LBR's settings and with the function's defaults,
@@ -53,7 +51,7 @@ from razz_env.evaluate.blocks import play_deals, summarise_tables
 
 STREETS = (3, 4, 5, 6, 7)
 CLOCK = time.process_time
-MODES = ("scalar", "listed", "batched")
+MODES = ("scalar", "batched")
 
 
 class _OneAtATime:
@@ -85,29 +83,10 @@ class _Timed:
             self.seconds += CLOCK() - started
 
 
-def _one_per_holding(lbr: LocalBestResponse, asked: list) -> list[Observation]:
-    """LBR's target observations as built before one batch: a scalar observation per holding, in a plain list."""
-    out = []
-    encoder = lbr._observer.encoder
-    for decision, holdings, seat, _ in asked:
-        for holding in holdings.tolist():
-            vector = None
-            if decision.vector is not None:
-                vector = decision.vector.copy()
-                down = np.zeros(encoder.card_width, dtype=vector.dtype)
-                np.add.at(down, np.asarray(encoder.card_index)[holding], 1)
-                vector[encoder.layout.slices["own_down"]] = down
-            view = None if decision.view is None else lbr_module._with_down(decision.view, tuple(holding))
-            out.append(Observation(seat, decision.mask, view, vector))
-    return out
-
-
 def bench_target(target: str, deals: int, mode: str) -> dict[str, Any]:
     """Play ``deals`` duplicate deals of LBR against ``target`` one way; hands per CPU second and what LBR did."""
     config = HandConfig.create("razz", num_seats=2, stacks=1000)
     lbr = LocalBestResponse(target, seed=1)
-    if mode == "listed":
-        lbr._observations = lambda asked: _one_per_holding(lbr, asked)
     opponent = make_agent(target, seed=2)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
@@ -166,7 +145,7 @@ def main() -> None:
     parser.add_argument("--no-equity", action="store_true", help="skip the range-equity table")
     args = parser.parse_args()
 
-    print(f"{'target':<16}{'mode':<9}{'hands':>6}{'cpu s':>8}{'hands/s':>9}{'/listed':>8}{'learned':>9}"
+    print(f"{'target':<16}{'mode':<9}{'hands':>6}{'cpu s':>8}{'hands/s':>9}{'/scalar':>8}{'learned':>9}"
           f"{'holdings':>10}{'asked/hand':>12}{'policy':>8}{'equity':>8}{'bb/100':>9}")
     for target in args.targets:
         best: dict[str, dict[str, Any]] = {}
@@ -180,7 +159,7 @@ def main() -> None:
                 raise SystemExit(f"{target}: the {mode} LBR played other hands than the scalar one")
         for mode in MODES:
             row = best[mode]
-            ratio = row["hands_per_second"] / best["listed"]["hands_per_second"]
+            ratio = row["hands_per_second"] / best["scalar"]["hands_per_second"]
             print(f"{target:<16}{mode:<9}{row['hands']:>6}{row['seconds']:>8.1f}{row['hands_per_second']:>9.2f}"
                   f"{ratio:>8.2f}{row['learned_per_hand']:>9.2f}{row['holdings']:>10.0f}{row['asked_per_hand']:>12.0f}"
                   f"{row['policy_share']:>8.0%}{row['equity_share']:>8.0%}{row['bb_per_100']:>9.1f}", flush=True)
