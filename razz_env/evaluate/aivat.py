@@ -362,6 +362,17 @@ def _values(shares: Sequence[float], pot: float, paid: Sequence[int]) -> np.ndar
     return np.array([share * pot - chips for share, chips in zip(shares, paid)])
 
 
+def policy_violations(policies: np.ndarray, legal: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """Which rows of ``policies`` (N, 5) are not what a stated policy must be: finite, non-negative, summing to 1
+    over the row's ``legal`` ids (N, 5; to :data:`POLICY_TOLERANCE`) and giving the id ``taken`` (N,) a chance."""
+    legal = np.asarray(legal, dtype=bool)
+    finite = np.isfinite(policies).all(axis=1) & (policies >= 0).all(axis=1)
+    stray = np.where(legal, 0.0, np.abs(policies)).sum(axis=1)
+    good = (finite & (stray <= POLICY_TOLERANCE) & (np.abs(policies.sum(axis=1) - 1.0) <= POLICY_TOLERANCE)
+            & (policies[np.arange(len(taken)), taken] > 0))
+    return ~good
+
+
 def _checked_policy(policy: Stated, legal: tuple[Action, ...], taken: Action) -> list[float]:
     """The policy as five probabilities, or ``ValueError`` if it is not a distribution over the legal
     action ids that gives the action taken a chance."""
@@ -372,12 +383,11 @@ def _checked_policy(policy: Stated, legal: tuple[Action, ...], taken: Action) ->
     if len(probabilities) != NUM_ACTIONS or not all(0 <= p < math.inf for p in probabilities):
         raise ValueError(f"policy: expected {NUM_ACTIONS} non-negative probabilities (one per action id), "
                          f"got {policy!r}")
-    ids = {ENGINE_TO_ID[action] for action in legal}
-    stray = sum(p for i, p in enumerate(probabilities) if i not in ids)
-    if stray > POLICY_TOLERANCE or abs(sum(probabilities) - 1.0) > POLICY_TOLERANCE:
-        raise ValueError(f"policy: {probabilities} must sum to 1 over the legal action ids {sorted(ids)}")
-    if probabilities[ENGINE_TO_ID[taken]] <= 0:
-        raise ValueError(f"policy: {probabilities} gives the action taken ({taken}) no chance")
+    ids = sorted({ENGINE_TO_ID[action] for action in legal})
+    if policy_violations(np.array([probabilities]), np.isin(np.arange(NUM_ACTIONS), ids)[None],
+                         np.array([ENGINE_TO_ID[taken]]))[0]:
+        raise ValueError(f"policy: {probabilities} must sum to 1 over the legal action ids {ids} and give the "
+                         f"action taken ({taken}) a chance")
     return probabilities
 
 

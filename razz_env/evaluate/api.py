@@ -21,7 +21,7 @@ from razz_env.engine.table import TABLE_KEYS, Table
 from razz_env.evaluate.blocks import build_tasks
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
 from razz_env.evaluate.runner import TournamentResult, check_agents, run_tournament
-from razz_env.evaluate.stats import win_rate
+from razz_env.evaluate.stats import sd_ratio, win_rate
 from razz_env.evaluate.workers import BlockError, run_blocks
 
 
@@ -138,7 +138,7 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
                          sum(r["aivat_deal_sumsq"][0] for r in results))
         corrected = {"aivat_bb_per_100": fixed.mean_bb100, "aivat_ci95_low": fixed.low,
                      "aivat_ci95_high": fixed.high,
-                     "sd_ratio": rate.sd_bb100 / fixed.sd_bb100 if fixed.sd_bb100 > 0 else None}
+                     "sd_ratio": sd_ratio(rate, fixed)}
     return MatchResult(agents=(config.labels[0], config.labels[1]), variant=config.variant, deals=config.deals,
                        hands=sum(r["hands"] for r in results), seed=config.seed, duplicate=config.duplicate,
                        bb_per_100=rate.mean_bb100, ci95_low=rate.low, ci95_high=rate.high, big_bets=big_bets,

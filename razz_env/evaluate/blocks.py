@@ -45,7 +45,7 @@ from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import to_record
 from razz_env.engine.state import HandState
-from razz_env.evaluate.aivat import POLICY_TOLERANCE, aivat
+from razz_env.evaluate.aivat import aivat, policy_violations
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
 
 
@@ -322,14 +322,10 @@ def _checked_policies(position: int, seats: Sequence[int], policies: np.ndarray,
                       taken: np.ndarray) -> np.ndarray:
     """The stated policies when each is a distribution over its legal ids that gives the id taken a chance
     (``act`` must draw from ``action_probabilities``), else the :class:`AgentFailure` of the first that is not."""
-    legal = masks.astype(bool)
-    finite = np.isfinite(policies).all(axis=1) & (policies >= 0).all(axis=1)
-    stray = np.where(legal, 0.0, np.abs(policies)).sum(axis=1)
-    good = (finite & (stray <= POLICY_TOLERANCE) & (np.abs(policies.sum(axis=1) - 1.0) <= POLICY_TOLERANCE)
-            & (policies[np.arange(len(taken)), taken] > 0))
-    if not good.all():
-        row = int(np.flatnonzero(~good)[0])
-        ids = np.flatnonzero(legal[row]).tolist()
+    bad = policy_violations(policies, masks, taken)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        ids = np.flatnonzero(masks[row]).tolist()
         raise AgentFailure(position, "policy", f"seat {seats[row]}: action_probabilities "
                            f"{np.round(policies[row], 6).tolist()} is not a distribution over the legal ids {ids} "
                            f"that gives the action taken ({int(taken[row])}) a chance; act must draw from it")
@@ -592,7 +588,7 @@ def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks:
 def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig,
           task: Task) -> list[_Table] | list[_BatchTable]:
     """The task's tables: on the batched engine when ``config.engine`` allows it (``auto``: when no agent reads the
-    seat view one decision at a time); with ``config.aivat`` each keeps its hand and stated policies."""
+    seat view one decision at a time); with ``config.aivat`` each carries its AIVAT payoffs."""
     args = (players, hand_config, task.deals, task.seed, config.duplicate, config.decision_timeout,
             task.block * config.block_deals)
     if config.engine != "scalar":

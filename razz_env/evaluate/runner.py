@@ -28,7 +28,7 @@ from razz_env.evaluate.blocks import Task, batch_problem, build_agent, build_tas
 from razz_env.evaluate.config import TournamentConfig, agent_label
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
-from razz_env.evaluate.stats import WinRate, win_rate
+from razz_env.evaluate.stats import WinRate, sd_ratio, win_rate
 from razz_env.evaluate.workers import BlockError, run_blocks
 
 __all__ = ["RESULTS_FILE", "BlockError", "TournamentResult", "agent_label", "build_tasks", "check_agents",
@@ -231,9 +231,7 @@ class PairingResult:
     def sd_ratio(self) -> float | None:
         """Raw SD over AIVAT SD per sample (deal): the factor the CI narrows by; its square, the hands saved. None
         without AIVAT, or when the AIVAT figure does not vary (then it has no ratio)."""
-        if self.aivat is None or not self.aivat.sd_bb100 > 0:
-            return None
-        return self.duplicate.sd_bb100 / self.aivat.sd_bb100
+        return None if self.aivat is None else sd_ratio(self.duplicate, self.aivat)
 
 
 @dataclass

@@ -47,6 +47,16 @@ class WinRate:
         return math.ceil((Z95 * self.sd_bb100 / edge_bb100) ** 2)
 
 
+def sd_ratio(raw: WinRate, corrected: WinRate) -> float | None:
+    """Raw SD over corrected (AIVAT) SD per sample: the factor a CI narrows by (its square, the samples saved);
+    None when the corrected figure does not vary.
+
+    >>> sd_ratio(WinRate(10, 0.0, 60.0), WinRate(10, 0.0, 40.0))
+    1.5
+    """
+    return raw.sd_bb100 / corrected.sd_bb100 if corrected.sd_bb100 > 0 else None
+
+
 def win_rate(count: int, total: float, total_sq: float) -> WinRate:
     """Mean and spread in bb/100 from per-sample big bets (sum and sum of squares).
 
