@@ -19,6 +19,7 @@ from numba import njit
 from razz_env.batch import kernels as _k
 from razz_env.batch.engine import BatchEngine, StepResult
 from razz_env.batch.kernels import CACHE
+from razz_env.engine.cards import DECK_SIZE
 
 VALUE_NAME = "showdown_share"
 VALUE_VERSION = 1
@@ -30,14 +31,14 @@ _NO_CARD = -1
 def _partial_high(hand, size):
     """Stud high value of the best ``size`` (< 5) cards by rank pattern then ranks (no straights or flushes):
     groups taken largest count first, higher rank first, as the scalar value function takes them."""
-    counts = np.zeros(13, dtype=np.int64)
+    counts = np.int64(0)  # 3 bits a rank, aces high
     for i in range(hand.shape[0]):
-        counts[((hand[i] >> 2) + 12) % 13] += 1
+        counts += np.int64(1) << (3 * (((hand[i] >> 2) + 12) % 13))
     chosen = np.int64(0)
     need = size
     for level in range(4, 0, -1):
         for rank in range(12, -1, -1):
-            if need and counts[rank] == level:
+            if need and counts >> (3 * rank) & 7 == level:
                 take = min(level, need)
                 chosen += np.int64(take) << (3 * rank)
                 need -= take
@@ -54,12 +55,12 @@ def _value(hand, kind, size):
 
 
 @njit(cache=CACHE)
-def _split_into(values, halves, live, count, out):
+def _split_into(values, halves, live, count, out, bests):
     """Pot shares per seat (``out``) when ``live[:count]`` show down hands of ``values[half, j]`` (j: index into
-    ``live``): ties split, an eight half goes only to a qualifying low, and a half nobody wins to the others."""
+    ``live``): ties split, an eight half goes only to a qualifying low, and a half nobody wins to the others;
+    ``bests``: scratch, a value per half."""
     for s in range(out.shape[0]):
         out[s] = 0.0
-    bests = np.empty(halves.shape[0], dtype=np.int64)
     won = 0.0
     for h in range(halves.shape[0]):
         best = values[h, 0]
@@ -97,7 +98,7 @@ def _held(cards, known, seat, community, extra, hand):
 
 
 @njit(cache=CACHE)
-def _shares(p, halves, cards, known, folded, community, extra_seat, extra_card, out, hand, values, live):
+def _shares(p, halves, cards, known, folded, community, extra_seat, extra_card, out, hand, values, live, bests):
     """:meth:`ShowdownShare.shares` of one table: each live seat's first ``known[s]`` cards of ``cards[s]`` (and
     the community card when >= 0), ``extra_card`` given to ``extra_seat`` (-1: to every live seat; no card: -1)."""
     n = p[_k.P_N]
@@ -126,7 +127,7 @@ def _shares(p, halves, cards, known, folded, community, extra_seat, extra_card, 
         m = _held(cards, known, s, community, extra_card if extra_seat == s or extra_seat < 0 else -1, hand)
         for h in range(halves.shape[0]):
             values[h, j] = _value(hand[:m], halves[h], size)
-    _split_into(values, halves, live, count, out)
+    _split_into(values, halves, live, count, out, bests)
 
 
 @njit(cache=CACHE)
@@ -135,7 +136,7 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
     minus its mean over every card of ``deck`` not in ``dealt`` (each equally likely). The outcomes are grouped
     by rank where suits play no part, and only the values the card changes are worked out again."""
     n = p[_k.P_N]
-    taken, mean, shares, hand, values, live = scratch
+    taken, mean, shares, hand, values, live, bests, outcomes = scratch
     count = 0
     fewest = 99
     for s in range(n):
@@ -151,7 +152,8 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
     for h in range(halves.shape[0]):
         if halves[h] == _k.K_HIGH and size >= 5:
             rank_only = False
-    outcomes = np.zeros(13 if rank_only else deck.shape[0], dtype=np.int64)
+    groups = 13 if rank_only else deck.shape[0]
+    outcomes[:groups] = 0
     chosen = card >> 2 if rank_only else -1
     total = 0
     for i in range(deck.shape[0]):
@@ -172,7 +174,7 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
                 values[h, j] = _value(hand[:m], halves[h], size)
     for s in range(n):
         mean[s] = 0.0
-    for group in range(outcomes.shape[0]):
+    for group in range(groups):
         if not outcomes[group]:
             continue
         outcome = group * 4 if rank_only else deck[group]
@@ -182,7 +184,7 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
                 m = _held(cards, known, s, community, outcome, hand)
                 for h in range(halves.shape[0]):
                     values[h, j] = _value(hand[:m], halves[h], size)
-        _split_into(values, halves, live, count, shares)
+        _split_into(values, halves, live, count, shares, bests)
         weight = outcomes[group] / total
         for s in range(n):
             mean[s] += weight * shares[s]
@@ -245,7 +247,7 @@ def decision_terms(rows, actions, policies, p, halves, tab, seat_arr, cards, kno
     when none), the decision term of the action id ``actions[t]``: the value after it minus its mean under the
     policy (every legal id with a chance, or taken)."""
     n = p[_k.P_N]
-    now, after_fold, _, hand, values, live = scratch
+    now, after_fold, _, hand, values, live, bests, _ = scratch
     expected = np.zeros(n)
     chosen = np.zeros(n)
     folded = np.zeros(n, dtype=np.int64)
@@ -261,9 +263,9 @@ def decision_terms(rows, actions, policies, p, halves, tab, seat_arr, cards, kno
             folded[s] = seat_arr[t, s, _k.S_FOLDED]
             pot += seat_arr[t, s, _k.S_CONTRIB]
             expected[s] = 0.0
-        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, now, hand, values, live)
+        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, now, hand, values, live, bests)
         folded[seat] = 1
-        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, after_fold, hand, values, live)
+        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, after_fold, hand, values, live, bests)
         for action_id in range(mask_table.shape[1]):
             weight = policies[t, action_id]
             taken = action_id == actions[t]
@@ -283,9 +285,11 @@ def decision_terms(rows, actions, policies, p, halves, tab, seat_arr, cards, kno
 
 
 def _scratch(seats: int) -> tuple[np.ndarray, ...]:
-    """Work arrays of the kernels: three share rows, a hand, per-half values and the live seats."""
+    """Work arrays of the kernels (nothing is allocated per card): three share rows, a hand, per-half values, the
+    live seats, per-half bests and the outcome counts of a card."""
     return (np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(_k.MAX_HAND, dtype=np.int64),
-            np.zeros((2, seats), dtype=np.int64), np.zeros(seats, dtype=np.int64))
+            np.zeros((2, seats), dtype=np.int64), np.zeros(seats, dtype=np.int64), np.zeros(2, dtype=np.int64),
+            np.zeros(DECK_SIZE, dtype=np.int64))
 
 
 class AivatScorer:
