@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +37,7 @@ from razz_env.engine.equity import equity
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
 from razz_env.engine.state import HandState
-from razz_env.evaluate.aivat import action_chips
+from razz_env.evaluate.aivat import action_chips, aivat
 from razz_env.evaluate.blocks import play_deals
 from razz_env.train.config import check_agent_spec
 
@@ -131,19 +132,22 @@ def main(args: Args) -> None:
     players = [make_agent(name, seed=args.seed + index) for index, name in enumerate(pair)]
     tables = play_deals(players, config, args.deals, f"aivat-study/{args.seed}", stated=True)
     scorings = {"raw": lambda t: np.asarray(t.payoffs, dtype=float),
-                "showdown_share v1": lambda t: np.asarray(t.corrected)}
+                "showdown_share v1": lambda t: aivat(t.hand, t.policies).corrected}
     for allowance in args.allowances:
         scorings[f"equity + {allowance:g}"] = lambda t, c=allowance: corrected(t.hand, t.policies, c)
     print(f"{args.pairing}, {args.deals} duplicate deals; per deal, bb/100 of {pair[0]}")
-    print(f"{'scoring':<22}{'sd':>9}{'raw sd / sd':>13}{'mean':>9}")
+    print(f"{'scoring':<22}{'sd':>9}{'raw sd / sd':>13}{'mean':>9}{'CPU ms/hand':>13}")
     raw_sd = None
     for name, score in scorings.items():
         per_deal = np.zeros(args.deals)
+        started = time.process_time()
         for table in tables:
             per_deal[table.deal] += score(table)[table.positions.index(0)] / config.big_bet / 2 * 100
+        spent = (time.process_time() - started) / len(tables) * 1e3
         sd = per_deal.std(ddof=1)
         raw_sd = sd if raw_sd is None else raw_sd
-        print(f"{name:<22}{sd:>9.2f}{raw_sd / sd:>13.2f}{per_deal.mean():>9.2f}")
+        print(f"{name:<22}{sd:>9.2f}{raw_sd / sd:>13.2f}{per_deal.mean():>9.2f}{spent:>13.2f}")
+    print("(the equity rows after the first reuse its equities: their time is the correction alone)")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from razz_env.evaluate.aivat import SHOWDOWN_SHARE
 from razz_env.evaluate.runner import PairingResult, TournamentResult
 
 
@@ -89,7 +90,8 @@ def format_terminal(result: TournamentResult) -> str:
     ranking = "AIVAT bb/100" if config.rank_by == "aivat_bb_per_100" else "bb/100"
     lines.append(f"ranked by {ranking} against the field; rating: openskill mu - 3 sigma over the blocks")
     if corrected:
-        lines.append(f"aivat: the same hands scored with AIVAT (value function {_value_stamp()})")
+        lines.append(f"aivat: the same hands scored with AIVAT (value function {SHOWDOWN_SHARE.name} "
+                     f"v{SHOWDOWN_SHARE.version})")
     if config.format == "round_robin":
         lines += _crosstable_lines(result)
         # (name, figure, CI, sd, plain CI, hands) widths; narrower with the AIVAT columns, to stay within 120
@@ -128,16 +130,7 @@ def _half(width: float) -> str:
 
 def _aivat_summary(result: TournamentResult) -> dict[str, Any]:
     """What ``summary.json`` says of the AIVAT figures: the value function they used and the standings' order."""
-    from razz_env.evaluate.aivat import SHOWDOWN_SHARE
-
     return {"value_function": SHOWDOWN_SHARE.stamp(), "ranked_by": result.config.rank_by}
-
-
-def _value_stamp() -> str:
-    """The AIVAT value function's name and version."""
-    from razz_env.evaluate.aivat import SHOWDOWN_SHARE
-
-    return f"{SHOWDOWN_SHARE.name} v{SHOWDOWN_SHARE.version}"
 
 
 TERMINAL_WIDTH = 120
