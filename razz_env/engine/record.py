@@ -267,9 +267,10 @@ def _same_play(one: HandState, other: HandState) -> bool:
             and one.payoffs == other.payoffs)
 
 
-def start_hand(record: Mapping[str, Any]) -> HandState:
-    """The hand a record deals, before any action (unknown cards as placeholders, checked as far as
-    the cards alone allow); for readers that work out the actions as they play (PHH)."""
+def _record_deal(record: Mapping[str, Any]
+                 ) -> tuple[HandConfig, list[list[int | None]], int | None, bool, frozenset[tuple[int, int]]]:
+    """A record's config, cards (None where unknown), community card, whether that is unknown, and where the
+    unknown cards sit (``HandState.unknown``); refused if an unknown card decided something the cards alone show."""
     config = config_from_record(record)
     cards, community, community_unknown = _parse_record_cards(record, config)
     unknown = frozenset((seat, position) for seat, held in enumerate(cards)
@@ -279,6 +280,13 @@ def start_hand(record: Mapping[str, Any]) -> HandState:
     problem = _unknown_problem(config, cards, community, community_unknown) if unknown else None
     if problem:
         raise ConfigError(problem)
+    return config, cards, community, community_unknown, unknown
+
+
+def start_hand(record: Mapping[str, Any]) -> HandState:
+    """The hand a record deals, before any action (unknown cards as placeholders, checked as far as
+    the cards alone allow); for readers that work out the actions as they play (PHH)."""
+    config, cards, community, community_unknown, unknown = _record_deal(record)
     return _play(config, *_fill_unknown(config, cards, community, community_unknown), [], unknown, finish=False)
 
 
@@ -289,21 +297,13 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
     refused if the play could have depended on one (a door that could have brought in, a board that
     helped decide who acts first, any card at the showdown).
     """
-    config = config_from_record(record)
-    cards, community, community_unknown = _parse_record_cards(record, config)
+    config, cards, community, community_unknown, unknown = _record_deal(record)
     actions = _parse_actions(record)
     _parse_payoffs(record, config.num_seats)
-    unknown = frozenset((seat, position) for seat, held in enumerate(cards)
-                        for position, card in enumerate(held) if card is None)
-    if community_unknown:
-        unknown |= {UNKNOWN_COMMUNITY}
     if not unknown:
         hand = _play(config, cards, community, actions, unknown)  # type: ignore[arg-type]
         _check_cards_dealt(hand, cards, community)
         return hand
-    problem = _unknown_problem(config, cards, community, community_unknown)
-    if problem:
-        raise ConfigError(problem)
     hand = _play(config, *_fill_unknown(config, cards, community, community_unknown), actions, unknown)
     _check_cards_dealt(hand, cards, community, community_unknown)
     _check_showdown_known(hand, cards, community_unknown)
