@@ -37,7 +37,7 @@ from razz_env.engine.equity import equity
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
 from razz_env.engine.state import HandState
-from razz_env.evaluate.aivat import action_chips, aivat
+from razz_env.evaluate.aivat import aivat
 from razz_env.evaluate.blocks import play_deals
 from razz_env.train.config import check_agent_spec
 
@@ -93,7 +93,7 @@ def corrected(hand: HandState, policies: list, allowance: float) -> np.ndarray:
             for action in replay.legal_actions():
                 if policy[ENGINE_TO_ID[action]] or action is entry.action:
                     paid = np.array(replay.contributed, dtype=float)
-                    paid[seat] += action_chips(replay, action)
+                    paid[seat] += replay.chips_for(action)
                     folded = [*replay.folded]
                     folded[seat] = folded[seat] or action is Action.FOLD
                     after = shares(replay, folded) if action is Action.FOLD else now

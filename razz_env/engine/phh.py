@@ -290,10 +290,7 @@ def _player(where: str, token: str, seats: int) -> int:
 
 def _aggressive_to(hand: HandState, action: Action) -> int:
     """What the seat to act would have in this round after ``action`` (complete, bet, bet_big or raise)."""
-    seat = hand.actor
-    increment = hand.config.big_bet if action is Action.BET_BIG else hand.increment
-    target = increment if hand.bet_count == 0 else hand.level + increment
-    return min(target, hand.bets[seat] + hand.stacks[seat])
+    return hand.bets[hand.actor] + hand.chips_for(action)
 
 
 def _decision(hand: HandState, where: str, verb: str, args: list[str]) -> str:

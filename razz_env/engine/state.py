@@ -202,25 +202,19 @@ class HandState:
         undo = self._undo_point() if self._partial else None
         bets = self.bets
         stacks = self.stacks
+        amount = self.chips_for(action)
         if action is FOLD:
             self.folded[seat] = True
-            amount = 0
-        elif action is CHECK:
-            amount = 0
-        elif action is CALL:
-            amount = min(self.level - bets[seat], stacks[seat])
         elif action is BRING_IN:
-            amount = min(self._bring_in, stacks[seat])
             self.bring_in_pending = False
             if amount > self.level:
                 self.level = amount
-        else:
+        elif action is not CHECK and action is not CALL:
             level = self.level
             if action is BET_BIG:
                 self.increment = self._big_bet
             target = self.increment if self.bet_count == 0 else level + self.increment
-            amount_to = min(target, bets[seat] + stacks[seat])
-            amount = amount_to - bets[seat]
+            amount_to = bets[seat] + amount
             self.bring_in_pending = False
             if (amount_to - level) * 2 >= target - level:
                 self.bet_count += 1
@@ -245,6 +239,20 @@ class HandState:
                 self._undo(undo)
                 raise ConfigError(f"{err}: {action} refused, the hand is unchanged") from None
         return entry
+
+    def chips_for(self, action: Action) -> int:
+        """Chips the seat to act puts in with the legal ``action`` (what :meth:`act` moves; for evaluators that
+        weigh actions not taken)."""
+        seat = self.actor
+        if action is FOLD or action is CHECK:
+            return 0
+        if action is CALL:
+            return min(self.level - self.bets[seat], self.stacks[seat])
+        if action is BRING_IN:
+            return min(self._bring_in, self.stacks[seat])
+        increment = self._big_bet if action is BET_BIG else self.increment
+        target = increment if self.bet_count == 0 else self.level + increment
+        return min(target, self.bets[seat] + self.stacks[seat]) - self.bets[seat]
 
     def _undo_point(self) -> dict[str, object]:
         """What :meth:`_undo` needs to put the hand back as it is now."""

@@ -282,21 +282,6 @@ class AivatResult:
     value: str
 
 
-def action_chips(hand: HandState, action: Action) -> int:
-    """Chips the seat to act would put in with ``action`` (as :meth:`HandState.act` reckons them)."""
-    seat = hand.actor
-    stack, bet = hand.stacks[seat], hand.bets[seat]
-    if action is Action.FOLD or action is Action.CHECK:
-        return 0
-    if action is Action.CALL:
-        return min(hand.level - bet, stack)
-    if action is Action.BRING_IN:
-        return min(hand.config.stakes.bring_in, stack)
-    increment = hand.config.big_bet if action is Action.BET_BIG else hand.increment
-    target = increment if hand.bet_count == 0 else hand.level + increment
-    return min(target, bet + stack) - bet
-
-
 class _Walk:
     """The cards known so far and the value of the hand for any card or action, during one replay."""
 
@@ -347,7 +332,7 @@ class _Walk:
                 if shares_now is None:
                     shares_now = self.value.shares(self.variant, self._hands(hand.folded))
                 shares = shares_now
-            amount = action_chips(hand, action)
+            amount = hand.chips_for(action)
             paid = list(hand.contributed)
             paid[seat] += amount
             after = _values(shares, pot + amount, paid)

@@ -26,7 +26,6 @@ from razz_env.evaluate.aivat import (
     SHOWDOWN_SHARE,
     ShowdownShare,
     _partial_high,
-    action_chips,
     aivat,
     aivat_many,
     aivat_terms,
@@ -378,7 +377,7 @@ def test_chips_of_an_action_not_taken_are_what_the_engine_puts_in(variant: str, 
             probe = HandState(config, seed=seed)
             for taken in history:
                 probe.act(taken)
-            assert probe.act(action).amount == action_chips(hand, action)
+            assert probe.act(action).amount == hand.chips_for(action)
         hand.act(hand.legal_actions()[choice % len(hand.legal_actions())])
 
 
