@@ -13,8 +13,8 @@ agent's per-deal SD and mean (bb/100) for each:
   that could come, so a card's correction is ``(e_after - e_before) * (pot + 2G)``; a decision's is the value
   after it less its mean under the stated policy.
 
-Exact equity costs about 90 ms a hand here (3rd street: 1,820 x 1,820 rank draws), which is why the harness
-does not use it. Results: ``docs/studies/aivat_value_functions.md``.
+Exact equity costs tens of milliseconds a hand (3rd street: 1,820 x 1,820 rank draws; the study prints the CPU
+time of each scoring), which is why the harness does not use it. Results: ``docs/studies/aivat_value_functions.md``.
 
     python studies/aivat_value_functions.py --deals 200
 """
