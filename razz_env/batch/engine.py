@@ -94,6 +94,118 @@ def _shape_of(array: np.ndarray | None) -> str:
     return "a ragged sequence" if array is None else f"{array.dtype} of shape {array.shape}"
 
 
+class CompiledRules(NamedTuple):
+    """A config as the kernels read it (``kernels.P_*`` parameters, streets, deck, action tables): built once by
+    :func:`compile_rules` for the CPU engine and the CUDA engine alike."""
+
+    params: np.ndarray
+    bets_by_street: np.ndarray
+    next_street: np.ndarray
+    variant_cards: np.ndarray
+    mask_table: np.ndarray
+    id_to_engine: np.ndarray
+
+
+def compile_rules(config: HandConfig, allow_open_fold: bool) -> CompiledRules:
+    """The kernels' view of ``config``: every rule a table plays by, as int64 arrays."""
+    n, variant, layout, rules, stakes = config.num_seats, config.variant, config.layout, config.rules, config.stakes
+    mask_table, id_to_engine = _action_tables(allow_open_fold)
+    halves = [_k.KIND_CODES[half] for half in variant.showdown] + [-1]
+    p = np.zeros(_k.NUM_PARAMS, dtype=np.int64)
+    p[_k.P_N], p[_k.P_FIRST], p[_k.P_SECOND], p[_k.P_LAST] = n, layout.first, layout.second, layout.last
+    p[_k.P_FIRST_UP], p[_k.P_UP_START], p[_k.P_UP_STOP] = layout.first_up, layout.up.start, layout.up.stop
+    p[_k.P_SINGLE_LAST], p[_k.P_DECK], p[_k.P_LOW] = layout.single_last, layout.deck_size, variant.low_board
+    p[_k.P_BRING], p[_k.P_BIG], p[_k.P_OPEN_PAIR] = stakes.bring_in, config.big_bet, config.open_pair_big_bet
+    # a cap of -1 is none; with heads_up_tournament_uncapped a two-seat table has none at all
+    cap = None if rules.heads_up_tournament_uncapped and n == 2 else rules.raise_cap
+    p[_k.P_CAP] = -1 if cap is None else cap
+    p[_k.P_HU_UNCAPPED], p[_k.P_ANTE], p[_k.P_HAND_SIZE] = rules.heads_up_uncapped, stakes.ante, variant.hand_size
+    p[_k.P_HALF0], p[_k.P_HALF1] = halves[0], halves[1]
+    p[_k.P_SUITS], p[_k.P_CHIP] = config.suits_break_ties, stakes.chip
+    return CompiledRules(p, np.array(config.bets_by_street, dtype=np.int64),
+                         np.array(layout.next_street, dtype=np.int64), np.array(variant.deck, dtype=np.int64),
+                         mask_table, id_to_engine)
+
+
+class EncoderLayout(NamedTuple):
+    """Where the kernels write each piece of an encoder's vector (``kernels.O_*``), its card columns, and the
+    decisions it shows per street (1 without an encoder)."""
+
+    offsets: np.ndarray
+    card_index: np.ndarray
+    slots: int
+
+
+def encoder_layout(config: HandConfig, encoder: TableEncoder | None) -> EncoderLayout:
+    """``encoder``'s layout as the kernels read it; a ``ConfigError`` for anything but a table encoder of
+    ``config``."""
+    if encoder is None:
+        return EncoderLayout(np.zeros(_k.NUM_OFFSETS, dtype=np.int64), np.zeros(1, dtype=np.int64), 1)
+    if not isinstance(encoder, TableEncoder) or encoder.config != config:
+        known = ", ".join(cls.__name__ for cls in BATCHED_ENCODERS)
+        raise ConfigError(f"encoder: expected a table encoder ({known}) of this config, got {shown(encoder)}")
+    off = encoder.layout.offsets
+    names = ("own_down", "own_up", "up_cards", "dead_cards", "community", "stacks", "round_bets",
+             "contributed", "pot", "to_call", "bet_size", "street", "bet_count", "live", "all_in",
+             "bring_in", "to_act", "big_bet_open", "history", "history_overflow")
+    offsets = np.array([off[name] for name in names] + [off.get("seated", NO_COLUMN)]
+                       + [encoder.card_width, encoder.seats, encoder.history_slots], dtype=np.int64)
+    return EncoderLayout(offsets, np.array(encoder.card_index, dtype=np.int64), encoder.history_slots)
+
+
+def check_stacks(config: HandConfig, num_tables: int, stacks: object) -> np.ndarray:
+    """``stacks`` checked as (T, S) starting stacks (``None``: the config's at every table), as int64."""
+    num_seats = config.num_seats
+    shape = (num_tables, num_seats)
+    most = np.iinfo(np.int64).max // num_seats  # a table's chips, all in one pot, still fit an int64
+    if stacks is None:
+        if max(config.stacks) > most:
+            raise ConfigError(f"stacks: the batched engine counts chips in int64, so a stack at {num_seats} "
+                              f"seats holds at most {most:,} chips, got {max(config.stacks):,}")
+        return np.tile(np.array(config.stacks, dtype=np.int64), (num_tables, 1))
+    array = _array(stacks)
+    if array is None or array.shape != shape or array.dtype.kind not in "iu":
+        raise ConfigError(f"stacks: expected integer chip counts of shape {shape} (tables, seats), "
+                          f"got {_shape_of(array)}")
+    if (array < 1).any():
+        raise ConfigError(f"stacks: every stack must be at least 1 chip, got {int(array.min())}")
+    if int(array.max()) > most:
+        raise ConfigError(f"stacks: the batched engine counts chips in int64, so a stack at {num_seats} "
+                          f"seats holds at most {most:,} chips, got {int(array.max()):,}")
+    ante = config.stakes.ante
+    stuck = np.flatnonzero((array > ante).sum(axis=1) < 2)
+    if len(stuck):
+        raise ConfigError(f"stacks[{int(stuck[0])}]: at least two seats need more than the ante ({ante}) "
+                          f"so that a hand has a decision, got {array[stuck[0]].tolist()}")
+    return array.astype(np.int64)
+
+
+def check_decks(config: HandConfig, decks: object, count: int) -> np.ndarray:
+    """``decks`` checked as ``count`` permutations of the variant's deck, as int64."""
+    size = config.layout.deck_size
+    array = _array(decks)
+    if array is None or array.shape != (count, size) or array.dtype.kind not in "iu":
+        raise ConfigError(f"decks: expected card ids of shape ({count}, {size}) (tables, the "
+                          f"{config.variant.name} deck), got {_shape_of(array)}")
+    expected = np.sort(np.array(config.variant.deck, dtype=np.int64))
+    bad = np.flatnonzero((np.sort(array, axis=1) != expected).any(axis=1))
+    if len(bad):
+        raise ConfigError(f"decks[{int(bad[0])}]: must hold every card of the {config.variant.name} deck "
+                          "once (a permutation of variant.deck)")
+    return array.astype(np.int64)
+
+
+def check_tables(num_tables: int, tables: object) -> np.ndarray:
+    """``tables`` checked as distinct table indices (``None``: every table), as int64."""
+    if tables is None:
+        return np.arange(num_tables, dtype=np.int64)
+    index = _array(tables)
+    if index is None or index.ndim != 1 or index.dtype.kind not in "iu" or len(index) and (
+            index.min() < 0 or index.max() >= num_tables or len(np.unique(index)) != len(index)):
+        raise ConfigError(f"tables: expected distinct table indices 0 to {num_tables - 1}, got {shown(tables)}")
+    return index.astype(np.int64)
+
+
 _announced = False
 
 
@@ -132,25 +244,12 @@ class BatchEngine:
         self.config = config
         self.num_tables = num_tables
         n = self.num_seats = config.num_seats
-        variant, layout, rules, stakes = config.variant, config.layout, config.rules, config.stakes
-        self._mask_table, self._id_to_engine = _action_tables(allow_open_fold)
-        halves = [_k.KIND_CODES[half] for half in variant.showdown] + [-1]
-        p = np.zeros(_k.NUM_PARAMS, dtype=np.int64)
-        p[_k.P_N], p[_k.P_FIRST], p[_k.P_SECOND], p[_k.P_LAST] = n, layout.first, layout.second, layout.last
-        p[_k.P_FIRST_UP], p[_k.P_UP_START], p[_k.P_UP_STOP] = layout.first_up, layout.up.start, layout.up.stop
-        p[_k.P_SINGLE_LAST], p[_k.P_DECK], p[_k.P_LOW] = layout.single_last, layout.deck_size, variant.low_board
-        p[_k.P_BRING], p[_k.P_BIG], p[_k.P_OPEN_PAIR] = stakes.bring_in, config.big_bet, config.open_pair_big_bet
-        # a cap of -1 is none; with heads_up_tournament_uncapped a two-seat table has none at all
-        cap = None if rules.heads_up_tournament_uncapped and n == 2 else rules.raise_cap
-        p[_k.P_CAP] = -1 if cap is None else cap
-        p[_k.P_HU_UNCAPPED], p[_k.P_ANTE], p[_k.P_HAND_SIZE] = rules.heads_up_uncapped, stakes.ante, variant.hand_size
-        p[_k.P_HALF0], p[_k.P_HALF1] = halves[0], halves[1]
-        p[_k.P_SUITS], p[_k.P_CHIP] = config.suits_break_ties, stakes.chip
-        self._p = p
-        self._bets_by_street = np.array(config.bets_by_street, dtype=np.int64)
-        self._next_street = np.array(layout.next_street, dtype=np.int64)
-        self._variant_cards = np.array(variant.deck, dtype=np.int64)
-        self._starting = self._check_stacks(stacks)
+        variant, layout = config.variant, config.layout
+        rules = compile_rules(config, allow_open_fold)
+        self._p, self._bets_by_street, self._next_street = rules.params, rules.bets_by_street, rules.next_street
+        self._variant_cards, self._mask_table, self._id_to_engine = (rules.variant_cards, rules.mask_table,
+                                                                     rules.id_to_engine)
+        self._starting = check_stacks(config, num_tables, stacks)
         self._tab = np.zeros((num_tables, _k.NUM_TAB), dtype=np.int64)
         self._seat = np.zeros((num_tables, n, _k.NUM_SEAT), dtype=np.int64)
         self._cards = np.full((num_tables, n, variant.cards_per_seat), -1, dtype=np.int64)
@@ -173,23 +272,8 @@ class BatchEngine:
     def _setup_encoder(self, encoder: TableEncoder | None) -> None:
         """The encoder's layout as the kernel reads it; the history keeps each street's last ``S`` decisions."""
         self.encoder = encoder
-        slots = 1
-        self._offsets = np.zeros(_k.NUM_OFFSETS, dtype=np.int64)
-        self._card_index = np.zeros(1, dtype=np.int64)
+        self._offsets, self._card_index, slots = encoder_layout(self.config, encoder)
         self._no_vectors = np.zeros((1, 1), dtype=np.float32)
-        if encoder is not None:
-            if not isinstance(encoder, TableEncoder) or encoder.config != self.config:
-                known = ", ".join(cls.__name__ for cls in BATCHED_ENCODERS)
-                raise ConfigError(f"encoder: expected a table encoder ({known}) of this config, "
-                                  f"got {shown(encoder)}")
-            off = encoder.layout.offsets
-            names = ("own_down", "own_up", "up_cards", "dead_cards", "community", "stacks", "round_bets",
-                     "contributed", "pot", "to_call", "bet_size", "street", "bet_count", "live", "all_in",
-                     "bring_in", "to_act", "big_bet_open", "history", "history_overflow")
-            self._offsets = np.array([off[name] for name in names] + [off.get("seated", NO_COLUMN)]
-                                     + [encoder.card_width, encoder.seats, encoder.history_slots], dtype=np.int64)
-            self._card_index = np.array(encoder.card_index, dtype=np.int64)
-            slots = encoder.history_slots
         if self.keeps_views:
             slots = max(slots, _FIRST_VIEW_SLOTS)
         streets = len(self.config.variant.streets)
@@ -199,62 +283,15 @@ class BatchEngine:
         self._history = np.zeros((self.num_tables, streets, slots, 3), dtype=np.int32 if small else np.int64)
         self._counts = np.zeros((self.num_tables, streets), dtype=np.int32)
 
-    # ------------------------------------------------------------------ input checks
-
-    def _check_stacks(self, stacks: object) -> np.ndarray:
-        shape = (self.num_tables, self.num_seats)
-        most = np.iinfo(np.int64).max // self.num_seats  # a table's chips, all in one pot, still fit an int64
-        if stacks is None:
-            if max(self.config.stacks) > most:
-                raise ConfigError(f"stacks: the batched engine counts chips in int64, so a stack at {self.num_seats} "
-                                  f"seats holds at most {most:,} chips, got {max(self.config.stacks):,}")
-            return np.tile(np.array(self.config.stacks, dtype=np.int64), (self.num_tables, 1))
-        array = _array(stacks)
-        if array is None or array.shape != shape or array.dtype.kind not in "iu":
-            raise ConfigError(f"stacks: expected integer chip counts of shape {shape} (tables, seats), "
-                              f"got {_shape_of(array)}")
-        if (array < 1).any():
-            raise ConfigError(f"stacks: every stack must be at least 1 chip, got {int(array.min())}")
-        if int(array.max()) > most:
-            raise ConfigError(f"stacks: the batched engine counts chips in int64, so a stack at {self.num_seats} "
-                              f"seats holds at most {most:,} chips, got {int(array.max()):,}")
-        ante = self.config.stakes.ante
-        stuck = np.flatnonzero((array > ante).sum(axis=1) < 2)
-        if len(stuck):
-            raise ConfigError(f"stacks[{int(stuck[0])}]: at least two seats need more than the ante ({ante}) "
-                              f"so that a hand has a decision, got {array[stuck[0]].tolist()}")
-        return array.astype(np.int64)
-
-    def _check_decks(self, decks: object, count: int) -> np.ndarray:
-        size = self.config.layout.deck_size
-        array = _array(decks)
-        if array is None or array.shape != (count, size) or array.dtype.kind not in "iu":
-            raise ConfigError(f"decks: expected card ids of shape ({count}, {size}) (tables, the "
-                              f"{self.config.variant.name} deck), got {_shape_of(array)}")
-        expected = np.sort(self._variant_cards)
-        bad = np.flatnonzero((np.sort(array, axis=1) != expected).any(axis=1))
-        if len(bad):
-            raise ConfigError(f"decks[{int(bad[0])}]: must hold every card of the {self.config.variant.name} deck "
-                              "once (a permutation of variant.deck)")
-        return array.astype(np.int64)
-
     # ------------------------------------------------------------------ play
 
     def reset(self, tables: Sequence[int] | np.ndarray | None = None,
               decks: np.ndarray | Sequence[Sequence[int]] | None = None) -> None:
         """Abandon the hands at ``tables`` (default: all) and deal new ones, from ``decks`` (one per table
         reset) or from each table's stream."""
-        if tables is None:
-            index = np.arange(self.num_tables, dtype=np.int64)
-        else:
-            index = _array(tables)
-            if index is None or index.ndim != 1 or index.dtype.kind not in "iu" or len(index) and (
-                    index.min() < 0 or index.max() >= self.num_tables or len(np.unique(index)) != len(index)):
-                raise ConfigError(f"tables: expected distinct table indices 0 to {self.num_tables - 1}, "
-                                  f"got {shown(tables)}")
-            index = index.astype(np.int64)
+        index = check_tables(self.num_tables, tables)
         if decks is not None:
-            self._deck[index] = self._check_decks(decks, len(index))
+            self._deck[index] = check_decks(self.config, decks, len(index))
         _k.deal_tables(index, decks is not None, self._p, self._bets_by_street, self._next_street, self._starting,
                        self._tab, self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
                        self._masks, self._mask_table, self._payoffs, self._counts)

@@ -98,6 +98,22 @@ _WHEEL = 0b1_0000_0000_1111
 _HIGH_CAT_OF_SHAPE = np.array([0, 1, 2, 3, 6, 7], dtype=np.int64)
 
 
+# ---------------------------------------------------------------- shared by the CPU and CUDA targets
+
+
+@njit(cache=CACHE)
+def lesser(a, b):
+    """``min(a, b)``: numba compiles its own ``min`` for the CPU only, and every per-table function here also
+    compiles for CUDA (:mod:`razz_env.batch.cuda_engine`)."""
+    return a if a < b else b
+
+
+@njit(cache=CACHE)
+def greater(a, b):
+    """``max(a, b)`` for both targets (see :func:`lesser`)."""
+    return a if a > b else b
+
+
 # ---------------------------------------------------------------- borrowed arrays
 
 
@@ -444,7 +460,7 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
         for s in range(n):
             if seat_arr[t, s, S_FOLDED]:
                 continue
-            end = min(stop, seat_arr[t, s, S_NCARDS])
+            end = lesser(stop, seat_arr[t, s, S_NCARDS])
             key = _board_strength(cards, t, s, start, end, low, suits)
             if first < 0 or key > best:
                 first, best = s, key
@@ -552,7 +568,7 @@ def _split(amount, winners, count, tops, work, chip):
             if not taken[i] and (pick < 0 or tops[winners[i]] > tops[winners[pick]]):
                 pick = i
         taken[pick] = 1
-        given = min(chip, odd)
+        given = lesser(chip, odd)
         winnings[winners[pick]] += given
         odd -= given
 
@@ -591,7 +607,7 @@ def _showdown(t, p, tab, seat_arr, cards, work):
         count = 0
         for s in range(n):
             c = seat_arr[t, s, S_CONTRIB]
-            amount += min(c, level) - min(c, previous)
+            amount += lesser(c, level) - lesser(c, previous)
             if c >= level and not seat_arr[t, s, S_FOLDED]:
                 eligible[count] = s
                 count += 1
@@ -607,7 +623,8 @@ def _showdown(t, p, tab, seat_arr, cards, work):
                 _award(pot_amount, pot_count, halves, p, work)
             pot_amount = amount
             pot_count = count
-            pot_eligible[:count] = eligible[:count]
+            for i in range(count):  # an element loop: a slice copy checks shapes, which CUDA cannot raise on
+                pot_eligible[i] = eligible[i]
         previous = level
     if pot_count >= 0:
         _award(pot_amount, pot_count, halves, p, work)
@@ -627,7 +644,7 @@ def _award(amount, count, halves, p, work):
         values = work[W_VALUES + h]
         best = values[eligible[0]]
         for i in range(1, count):
-            best = max(best, values[eligible[i]])
+            best = greater(best, values[eligible[i]])
         if p[P_HALF0 + h] == K_EIGHT and best <= 0:
             continue
         winners = work[W_WINNERS + n_contested]
@@ -691,12 +708,12 @@ def action_amount(t, action, p, tab, seat_arr):
     if action == A_FOLD or action == A_CHECK:
         return 0
     if action == A_CALL:
-        return min(tab[t, C_LEVEL] - bet, stack)
+        return lesser(tab[t, C_LEVEL] - bet, stack)
     if action == A_BRING_IN:
-        return min(p[P_BRING], stack)
+        return lesser(p[P_BRING], stack)
     increment = p[P_BIG] if action == A_BET_BIG else tab[t, C_INCREMENT]
     target = increment if tab[t, C_BET_COUNT] == 0 else tab[t, C_LEVEL] + increment
-    return min(target, bet + stack) - bet
+    return lesser(target, bet + stack) - bet
 
 
 @njit(cache=CACHE)
@@ -772,7 +789,7 @@ def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, 
     counts[t, :] = 0
     for s in range(n):
         stack = starting[t, s]
-        ante = min(p[P_ANTE], stack)
+        ante = lesser(p[P_ANTE], stack)
         seat_arr[t, s, S_STACK] = stack - ante
         seat_arr[t, s, S_CONTRIB] = ante
         seat_arr[t, s, S_FOLDED] = 0
@@ -791,8 +808,7 @@ def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr
     each table's new acting seat's vector into ``out`` (``encode_tables`` fused into the same pass, while the
     table's state is in cache). Returns -1, or (changing nothing) the first table whose id is not legal now."""
     for t in range(actions.shape[0]):
-        a = actions[t]
-        if a < 0 or a >= id_to_engine.shape[1] or id_to_engine[tab[t, C_LEGAL], a] < 0:
+        if not is_legal_id(t, actions[t], tab, id_to_engine):
             return t
     tab, seat_arr, cards, deck, used, rng = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards), _borrowed(deck),
                                              _borrowed(used), _borrowed(rng))
@@ -804,24 +820,44 @@ def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr
                                                 _borrowed(counts), _borrowed(work))
     offsets, card_index, out = _borrowed(offsets), _borrowed(card_index), _borrowed(out)
     for t in range(actions.shape[0]):
-        for s in range(payoffs.shape[1]):
-            payoffs[t, s] = 0
-        finished[t] = 0
-        _act_with(t, id_to_engine[tab[t, C_LEGAL], actions[t]], p, bets_by_street, next_street, tab, seat_arr, cards,
-                  deck, used, payoffs, history, counts, work)
-        if tab[t, C_OVER]:
-            finished[t] = 1
-            ended_tab[t] = tab[t]
-            ended_seat[t] = seat_arr[t]
-            ended_cards[t] = cards[t]
-            shuffle_deck(t, deck, variant_cards, rng)
-            new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
-        for a in range(masks.shape[1]):
-            masks[t, a] = mask_table[tab[t, C_LEGAL], a]
-        if observe:
-            _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
-                          out[t])
+        step_table(t, actions[t], p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
+                   variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
+                   offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards)
     return -1
+
+
+@njit(cache=CACHE)
+def is_legal_id(t, action_id, tab, id_to_engine):
+    """Whether ``action_id`` is one of the five ids and legal for table ``t``'s acting seat now."""
+    return 0 <= action_id < id_to_engine.shape[1] and id_to_engine[tab[t, C_LEGAL], action_id] >= 0
+
+
+@njit(cache=CACHE)
+def step_table(t, action_id, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
+               variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
+               offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards):
+    """One table's step (legal ``action_id``): the body both the CPU loop and the CUDA kernel run for table ``t``."""
+    for s in range(payoffs.shape[1]):
+        payoffs[t, s] = 0
+    finished[t] = 0
+    _act_with(t, id_to_engine[tab[t, C_LEGAL], action_id], p, bets_by_street, next_street, tab, seat_arr, cards,
+              deck, used, payoffs, history, counts, work)
+    if tab[t, C_OVER]:
+        finished[t] = 1
+        for c in range(tab.shape[1]):  # element copies: a row copy checks shapes, which CUDA cannot raise on
+            ended_tab[t, c] = tab[t, c]
+        for s in range(seat_arr.shape[1]):
+            for c in range(seat_arr.shape[2]):
+                ended_seat[t, s, c] = seat_arr[t, s, c]
+            for c in range(cards.shape[2]):
+                ended_cards[t, s, c] = cards[t, s, c]
+        shuffle_deck(t, deck, variant_cards, rng)
+        new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
+    for a in range(masks.shape[1]):
+        masks[t, a] = mask_table[tab[t, C_LEGAL], a]
+    if observe:
+        encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
+                      out[t])
 
 
 @njit(cache=CACHE)
@@ -835,11 +871,19 @@ def deal_tables(tables, given, p, bets_by_street, next_street, starting, tab, se
     variant_cards, masks, mask_table, payoffs, counts = (_borrowed(variant_cards), _borrowed(masks),
                                                          _borrowed(mask_table), _borrowed(payoffs), _borrowed(counts))
     for t in tables:
-        if not given:
-            shuffle_deck(t, deck, variant_cards, rng)
-        new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
-        for a in range(masks.shape[1]):
-            masks[t, a] = mask_table[tab[t, C_LEGAL], a]
+        deal_table(t, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
+                   variant_cards, masks, mask_table, payoffs, counts)
+
+
+@njit(cache=CACHE)
+def deal_table(t, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
+               variant_cards, masks, mask_table, payoffs, counts):
+    """Start a new hand at table ``t`` (from ``deck[t]`` when ``given``, else a shuffle of its stream)."""
+    if not given:
+        shuffle_deck(t, deck, variant_cards, rng)
+    new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
+    for a in range(masks.shape[1]):
+        masks[t, a] = mask_table[tab[t, C_LEGAL], a]
 
 
 # ---------------------------------------------------------------- observations (encoding/table.py)
@@ -862,12 +906,12 @@ def encode_tables(p, next_street, offsets, card_index, inv_big_bet, tab, seat_ar
     tab, seat_arr, cards, history, counts = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards),
                                              _borrowed(history), _borrowed(counts))
     for t in range(out.shape[0]):
-        _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
+        encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
                       out[t])
 
 
 @njit(cache=CACHE)
-def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, buf):
+def encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, buf):
     """Table ``t``'s acting seat's vector into ``buf``."""
     n = p[P_N]
     w = offsets[O_CARD_WIDTH]
@@ -895,7 +939,7 @@ def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat
         stack = seat_arr[t, s, S_STACK]
         folded = seat_arr[t, s, S_FOLDED]
         if folded:
-            for position in range(up_start, min(up_stop, held)):
+            for position in range(up_start, lesser(up_stop, held)):
                 buf[offsets[O_DEAD] + card_index[cards[t, s, position]]] += 1.0
         else:
             buf[offsets[O_LIVE] + r] = 1.0
@@ -914,15 +958,15 @@ def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat
         pot += seat_arr[t, s, S_CONTRIB]
     buf[offsets[O_POT]] = pot * inv_big_bet
     call = tab[t, C_LEVEL] - seat_arr[t, seat, S_BET]
-    buf[offsets[O_CALL]] = min(call, seat_arr[t, seat, S_STACK]) * inv_big_bet
+    buf[offsets[O_CALL]] = lesser(call, seat_arr[t, seat, S_STACK]) * inv_big_bet
     buf[offsets[O_TO_ACT]] = 1.0
     buf[offsets[O_BET_SIZE]] = tab[t, C_INCREMENT] * inv_big_bet
-    buf[offsets[O_BET_COUNT] + min(tab[t, C_BET_COUNT], BET_COUNT_BINS - 1)] = 1.0
+    buf[offsets[O_BET_COUNT] + lesser(tab[t, C_BET_COUNT], BET_COUNT_BINS - 1)] = 1.0
     buf[offsets[O_BIG_OPEN]] = 1.0 if tab[t, C_BIG_OPEN] else 0.0
     ring = history.shape[2]  # the slots kept per street: the encoder's, or more when full histories are kept
     for index in range(street_count):
         count = counts[t, index]
-        shown = min(count, slots)
+        shown = lesser(count, slots)
         if count > slots:
             buf[offsets[O_OVERFLOW] + index] = 1.0
         slot = (count - shown) % ring  # the oldest decision shown
@@ -942,28 +986,39 @@ def _encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat
 
 @njit(cache=CACHE)
 def random_legal(masks, state, out):
-    """A uniformly random legal id per row of ``masks`` into ``out``, from the splitmix64 stream ``state[0]``.
-    Returns -1, or (drawing nothing) the first row with no legal id."""
+    """A uniformly random legal id per row of ``masks`` into ``out``: from the one splitmix64 stream ``state[0]``
+    for every row, or with one state per row (``state.shape[0] == masks.shape[0]``) from row ``t``'s own
+    ``state[t]``, as the CUDA engine draws. Returns -1, or (drawing nothing) the first row with no legal id."""
     masks, state, out = _borrowed(masks), _borrowed(state), _borrowed(out)
     for t in range(masks.shape[0]):
-        legal = 0
-        for a in range(masks.shape[1]):
-            if masks[t, a]:
-                legal += 1
-        if not legal:
+        if not legal_count(t, masks):
             return t
+    per_row = state.shape[0] == masks.shape[0] and state.shape[0] > 1
     for t in range(masks.shape[0]):
-        legal = 0
-        for a in range(masks.shape[1]):
-            if masks[t, a]:
-                legal += 1
-        pick = np.int64(((_next_u64(state, 0) >> np.uint64(32)) * np.uint64(legal)) >> np.uint64(32))
-        for a in range(masks.shape[1]):
-            if masks[t, a]:
-                if pick == 0:
-                    out[t] = a
-                    break
-                pick -= 1
+        out[t] = random_legal_row(t, masks, state, t if per_row else 0)
+    return -1
+
+
+@njit(cache=CACHE)
+def legal_count(t, masks):
+    """How many ids row ``t`` of ``masks`` allows."""
+    legal = 0
+    for a in range(masks.shape[1]):
+        if masks[t, a]:
+            legal += 1
+    return legal
+
+
+@njit(cache=CACHE)
+def random_legal_row(t, masks, state, stream):
+    """A uniformly random legal id of row ``t`` (which has one) from the splitmix64 stream ``state[stream]``."""
+    pick = np.int64(((_next_u64(state, stream) >> np.uint64(32)) * np.uint64(legal_count(t, masks)))
+                    >> np.uint64(32))
+    for a in range(masks.shape[1]):
+        if masks[t, a]:
+            if pick == 0:
+                return a
+            pick -= 1
     return -1
 
 

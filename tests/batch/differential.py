@@ -10,11 +10,13 @@ that ends must report the same payoffs.
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from razz_env.batch import BatchEngine
+from razz_env.batch.engine import check_stacks
 from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import ActionTable
 from razz_env.engine.config import HandConfig
@@ -31,12 +33,19 @@ class Played(NamedTuple):
     overflows: int
 
 
+def host(array: Any) -> np.ndarray:
+    """A device array's host copy (``CudaEngine``'s arrays), or the host array itself."""
+    return array.copy_to_host() if hasattr(array, "copy_to_host") else array
+
+
 def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: bool = False,
-         fold_weight: float = 1.0, encoding: str = "flat", views: bool = False) -> Played:
+         fold_weight: float = 1.0, encoding: str = "flat", views: bool = False,
+         engine_class: Callable[..., Any] = BatchEngine) -> Played:
     """Play until ``hands`` hands have ended; ``AssertionError`` at the first difference. Actions are drawn
     uniformly from the legal ids, a fold with ``fold_weight`` times the others' weight (low: more showdowns).
     With ``views``, every table's ``seat_views()`` row must also equal the scalar view of its acting seat and
-    hold no card hidden from that seat."""
+    hold no card hidden from that seat. ``engine_class``: the engine played (``CudaEngine`` too: its device
+    arrays are copied to the host to compare)."""
     rng = np.random.default_rng(seed)
     n = config.num_seats
     stacks = None
@@ -46,30 +55,33 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
         stacks = rng.integers(low, low + 4 * config.big_bet // chip, size=(tables, n)) * chip
         stacks[rng.random((tables, n)) < 0.4] = max(config.stacks)
     encoder = make_encoder(encoding, config)
-    engine = BatchEngine(config, tables, seed=seed, stacks=stacks, encoder=encoder, views=views)
-    starting = engine._starting
+    options = {"views": True} if views else {}
+    engine = engine_class(config, tables, seed=seed, stacks=stacks, encoder=encoder, **options)
+    starting = check_stacks(config, tables, stacks)
     table_configs = [dataclasses.replace(config, stacks=tuple(int(s) for s in starting[t])) for t in range(tables)]
     action_table = ActionTable()
-    scalar = [HandState(table_configs[t], deck=engine.decks[t].tolist()) for t in range(tables)]
+    decks = host(engine.decks)
+    scalar = [HandState(table_configs[t], deck=decks[t].tolist()) for t in range(tables)]
     done = decisions = showdowns = community = overflows = 0
     overflow_flags = encoder.layout.slices["history_overflow"]
-    fused = np.empty((tables, encoder.size), dtype=np.float32)
+    fused = engine.observe()  # an array of the engine's kind (host or device) for step(out=...)
     stepped_with_vectors = False
     while done < hands:
-        masks = engine.masks
-        vectors = fused if stepped_with_vectors else engine.observe()
+        masks, actor, street, stacks, bets, decks = (host(engine.masks), host(engine.actor), host(engine.street),
+                                                     host(engine.stacks), host(engine.bets), host(engine.decks))
+        vectors = host(fused) if stepped_with_vectors else host(engine.observe())
         overflows += int(vectors[:, overflow_flags].any(axis=1).sum())
         seat_views = engine.seat_views() if views else None
         weights = np.cumsum(masks * np.array([fold_weight, 1, 1, 1, 1]), axis=1)
         actions = (weights < rng.random((tables, 1)) * weights[:, -1:]).sum(axis=1)
         for t, hand in enumerate(scalar):
-            where = f"table {t}, deck {engine.decks[t].tolist()}, history {hand.history}"
+            where = f"table {t}, deck {decks[t].tolist()}, history {hand.history}"
             assert not hand.is_over, where
-            assert engine.actor[t] == hand.actor, where
+            assert actor[t] == hand.actor, where
             assert masks[t].tolist() == action_table.mask(hand.legal_actions()).tolist(), where
-            assert engine.street[t] == hand.street, where
-            assert engine.stacks[t].tolist() == hand.stacks, where
-            assert engine.bets[t].tolist() == hand.bets, where
+            assert street[t] == hand.street, where
+            assert stacks[t].tolist() == hand.stacks, where
+            assert bets[t].tolist() == hand.bets, where
             expected = encoder.encode(hand, hand.actor)
             assert np.array_equal(vectors[t], expected), f"{where}: vector differs at {vectors[t] != expected}"
             if seat_views is not None:
@@ -79,19 +91,20 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
                 assert not hidden & set(seat_views.cards[t].ravel().tolist()), where
         stepped_with_vectors = bool(rng.random() < 0.5)  # half the steps write the next vectors themselves
         result = engine.step(actions, out=fused) if stepped_with_vectors else engine.step(actions)
+        payoffs, finished, decks = host(result.payoffs), host(result.finished), host(engine.decks)
         decisions += tables
         for t, hand in enumerate(scalar):
             hand.act(action_table.to_engine("test", int(actions[t]), hand.legal_actions()))
             if hand.is_over:
                 where = f"table {t}, history {hand.history}"
-                assert result.finished[t] == 1, where
-                assert result.payoffs[t].tolist() == hand.payoffs, where
+                assert finished[t] == 1, where
+                assert payoffs[t].tolist() == hand.payoffs, where
                 done += 1
                 showdowns += sum(not f for f in hand.folded) > 1
                 community += hand.community is not None
-                scalar[t] = HandState(table_configs[t], deck=engine.decks[t].tolist())
+                scalar[t] = HandState(table_configs[t], deck=decks[t].tolist())
             else:
-                assert result.finished[t] == 0 and not result.payoffs[t].any(), f"table {t}"
+                assert finished[t] == 0 and not payoffs[t].any(), f"table {t}"
     return Played(done, decisions, showdowns, community, overflows)
 
 

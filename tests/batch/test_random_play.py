@@ -35,6 +35,16 @@ def test_plays_an_engine_into_a_reused_array():
     assert finished > 100
 
 
+def test_one_stream_per_row_draws_each_row_from_its_own():
+    masks = np.array([[1, 1, 0, 0, 0], [0, 1, 1, 1, 1], [0, 0, 0, 1, 0], [1, 0, 1, 0, 1]] * 3, dtype=np.int8)
+    state = policy_state(5, rows=len(masks))
+    alone = [random_legal_actions(masks[t:t + 1], state[t:t + 1].copy())[0] for t in range(len(masks))]
+    drawn = random_legal_actions(masks, state)
+    assert drawn.tolist() == alone
+    assert not np.array_equal(state, policy_state(5, rows=len(masks)))  # advanced in place
+    assert np.array_equal(policy_state(5, rows=3), policy_state(5, rows=3))
+
+
 ONES = np.ones((2, 5), dtype=np.int8)
 
 
@@ -43,7 +53,7 @@ ONES = np.ones((2, 5), dtype=np.int8)
     (np.ones((2, 5), dtype=np.int64), policy_state(0), None, "masks: .* got int64"),
     ([[1, 1, 1, 1, 1]], policy_state(0), None, "masks: .* got list"),
     (np.array([[1, 0, 0, 0, 0], [0] * 5], dtype=np.int8), policy_state(0), None, r"masks\[1\]: no legal id"),
-    (ONES, np.zeros(2, dtype=np.uint64), None, r"state: expected .* got uint64 of shape \(2,\)"),
+    (ONES, np.zeros(3, dtype=np.uint64), None, r"state: expected .* got uint64 of shape \(3,\)"),
     (ONES, 7, None, "state: .* got int"),
     (ONES, policy_state(0), np.empty(3, dtype=np.int64), r"out: .* shape \(2,\)"),
     (ONES, policy_state(0), np.empty(2, dtype=np.int32), "out: .* got int32"),

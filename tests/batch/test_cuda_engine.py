@@ -1,0 +1,120 @@
+"""``CudaEngine`` without a GPU: numba's CUDA simulator against the scalar engine, the CPU engine's random games
+replayed, its refusals, and every kernel compiled to PTX for an H100 by NVVM.
+
+The simulator is chosen when numba is imported, so each check runs in a process of its own
+(``cuda_simulated.py``, ``cuda_ptx.py`` beside this file). ``-m slow`` plays the soak: ``RAZZ_CUDA_SOAK_HANDS``
+(default 100,000) hands of each variant's cases against the scalar engine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
+
+from differential import CASES  # noqa: E402
+
+from razz_env.batch import BatchEngine, policy_state, random_legal_actions  # noqa: E402
+from razz_env.engine.config import HandConfig  # noqa: E402
+from razz_env.engine.errors import ConfigError  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def run(script: str, *args: object, timeout: int = 900) -> list[dict]:
+    """Run ``script`` beside this file in a fresh interpreter; its JSON lines."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE)])}
+    env.pop("NUMBA_ENABLE_CUDASIM", None)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    done = subprocess.run([sys.executable, str(HERE / script), *map(str, args)], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def covered(lines: list[dict]) -> dict[str, dict]:
+    return {line["case"]: line for line in lines}
+
+
+def test_simulated_as_python_matches_the_scalar_engine_in_every_case():
+    """The shared per-table functions as plain Python inside the simulated CUDA threads: the source the GPU
+    compiles, every variant, 2-8 seats, presets, chips and short stacks."""
+    lines = covered(run("cuda_simulated.py", "python", "differential", 4, 11, 4))
+    assert len(lines) == len(CASES)
+    assert all(line["hands"] >= 4 for line in lines.values())
+
+
+def test_simulated_compiled_matches_the_scalar_engine_in_every_case():
+    lines = covered(run("cuda_simulated.py", "compiled", "differential", 60, 23, 16))
+    assert len(lines) == len(CASES)
+    assert sum(line["showdowns"] for line in lines.values()) > 500
+    assert sum(line["community"] for line in lines.values()) > 0
+    assert sum(line["overflows"] for line in lines.values()) > 0
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("razz", 2), ("stud8", 6)])
+def test_random_games_drawn_on_the_device_are_the_cpu_engines(variant, seats):
+    """Same seed, one random stream per table: the simulated device plays the CPU engine's games."""
+    tables, steps, seed = 16, 60, 5
+    record = run("cuda_simulated.py", "python", "random", tables, steps, seed, variant, seats)[0]
+    engine = BatchEngine(HandConfig.create(variant, num_seats=seats), tables, seed=seed)
+    state = policy_state(seed, rows=tables)
+    for step in range(steps):
+        actions = random_legal_actions(engine.masks, state)
+        assert actions.tolist() == record["actions"][step], step
+        result = engine.step(actions)
+        assert result.payoffs.tolist() == record["payoffs"][step], step
+        assert result.finished.tolist() == record["finished"][step], step
+    assert np.sum(record["finished"]) > tables
+
+
+def test_refusals_on_the_simulator():
+    checks = run("cuda_simulated.py", "python", "refusals")
+    assert checks and all(line["ok"] for line in checks), checks
+
+
+def test_every_kernel_compiles_to_ptx_for_an_h100():
+    """NVVM compiles every kernel the engine launches, for the argument types it passes (compute capability 9.0);
+    skipped where the ``nvidia-nvvm`` wheel (the ``gpu`` extra) is missing."""
+    try:
+        from numba.cuda.cudadrv import nvvm
+
+        nvvm.NVVM()
+    except Exception as err:  # noqa: BLE001 - any failure to load NVVM means it is not installed
+        pytest.skip(f"NVVM is not installed (pip install 'razz-env[gpu]'): {err}")
+    kernels = {line["kernel"]: line["ptx_bytes"] for line in run("cuda_ptx.py", "stud8", 8, 9, 0)}
+    assert set(kernels) == {"_deal_kernel", "_encode_kernel", "_check_kernel", "_step_kernel", "_random_kernel"}
+    assert all(size > 1000 for size in kernels.values())
+
+
+def test_without_a_gpu_it_says_so():
+    from numba import cuda
+
+    if cuda.is_available():
+        pytest.skip("a GPU (or the simulator) is available here")
+    from razz_env.batch.cuda_engine import CudaEngine
+
+    with pytest.raises(ConfigError, match="no CUDA GPU is available.*BatchEngine"):
+        CudaEngine(HandConfig.create("razz", num_seats=2), 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted({case[0] for case in CASES}))
+def test_simulated_soak(variant):
+    hands = int(os.environ.get("RAZZ_CUDA_SOAK_HANDS", "100000"))
+    cases = [case for case in CASES if case[0] == variant]
+    lines = covered(run("cuda_simulated.py", "compiled", "differential", -(-hands // len(cases)), 101, 256, variant,
+                        timeout=6 * 3600))
+    total = sum(line["hands"] for line in lines.values())
+    print(json.dumps({"variant": variant, "hands": total,
+                      "decisions": sum(line["decisions"] for line in lines.values()),
+                      "showdowns": sum(line["showdowns"] for line in lines.values())}))
+    assert total >= hands
