@@ -133,7 +133,7 @@ def get_factory(name: str) -> Factory:
 
 
 def is_model_file(name: str) -> bool:
-    """Whether ``name`` is a model file's path (it ends in ``.zip``, ``.npz`` or ``.pt``) rather than an agent's name."""
+    """Whether ``name`` is a model file's path (ending in ``.zip``, ``.npz`` or ``.pt``), not an agent's name."""
     return Path(name).suffix.lower() in MODEL_FILE_LOADERS
 
 

@@ -150,7 +150,7 @@ class TorchPolicyAgent:
         if len(empty):
             raise ValueError(f"no legal action in row(s) {empty.tolist()} of the batch: not the seat's turn")
         with torch.no_grad():
-            logits = self.network(torch.as_tensor(np.asarray(observations.vectors, dtype=np.float32)))
+            logits = self.network(torch.from_numpy(np.array(observations.vectors, dtype=np.float32)))
         logits = logits.masked_fill(~legal, -torch.inf)
         if self.deterministic:
             return logits.argmax(dim=1)

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the batch extra)")
-torch = pytest.importorskip("torch")
+pytest.importorskip("torch")
+
+import torch
 
 from razz_env.agents.registry import make_agent
 from razz_env.batch import BatchEngine
