@@ -19,7 +19,8 @@ is called (a config cannot run ``os:system``), as are an unknown module or a mis
 
 A model file plays by its path: a name ending in ``.zip`` is a trained SB3 model
 (:func:`razz_env.agents.sb3_zoo.load_model_path`), one ending in ``.npz`` a solved tabular policy
-(:func:`razz_env.agents.tabular_zoo.load_policy_file`); options go beside it in a mapping
+(:func:`razz_env.agents.tabular_zoo.load_policy_file`), one ending in ``.pt`` a policy network of the batched PPO
+trainer (:func:`razz_env.agents.torch_policy.load_policy_path`); options go beside it in a mapping
 (``{"type": "runs/x/final.zip", "variant": "stud"}``). An agent instance is used as it is.
 :func:`make_agent` is the one place every front door (match, tournament, exploitability, the CLI)
 turns any of these into an agent.
@@ -47,7 +48,8 @@ BUILTIN_MODULES = ("razz_env.agents.simple", "razz_env.agents.razz_heuristic", "
                    "razz_env.agents.tabular_zoo", "razz_env.agents.exploiters")
 LAZY_MODULES = ("razz_env.agents.lbr", "razz_env.agents.sb3_zoo")
 MODEL_FILE_LOADERS = {".zip": "razz_env.agents.sb3_zoo:load_model_path",
-                      ".npz": "razz_env.agents.tabular_zoo:load_policy_file"}
+                      ".npz": "razz_env.agents.tabular_zoo:load_policy_file",
+                      ".pt": "razz_env.agents.torch_policy:load_policy_path"}
 
 _FACTORIES: dict[str, Factory] = {}
 _lazy_errors: dict[str, str] = {}
@@ -131,7 +133,7 @@ def get_factory(name: str) -> Factory:
 
 
 def is_model_file(name: str) -> bool:
-    """Whether ``name`` is a model file's path (it ends in ``.zip`` or ``.npz``) rather than an agent's name."""
+    """Whether ``name`` is a model file's path (ending in ``.zip``, ``.npz`` or ``.pt``), not an agent's name."""
     return Path(name).suffix.lower() in MODEL_FILE_LOADERS
 
 

@@ -1,0 +1,210 @@
+"""A policy network saved by the batched PPO trainer (a ``.pt`` file) as an agent.
+
+``razz_env.train.batch_ppo`` saves ``final.pt``: ``torch.save`` of a dict of plain data, loaded here with
+``torch.load(..., weights_only=True)`` (no pickled code can run):
+
+- ``format``: :data:`FORMAT`; ``version``: :data:`VERSION`;
+- ``variant``, ``num_seats``, ``stacks``: the table it was trained at; ``encoding``: ``"flat"``;
+- ``layers``: the widths of the MLP, input to the five action logits; ``activation``: ``"tanh"`` or ``"relu"``;
+- ``state_dict``: the actor network's weights; ``steps``: training steps; ``args``: the trainer's settings.
+
+:func:`build_mlp` is the one builder of that network: the trainer builds its actor with it and this module
+rebuilds it from ``layers``/``activation``, so a saved file reloads to the same ``nn.Sequential`` and the same
+logits. The agent plays the masked argmax (``deterministic=True``, the default) or samples the masked softmax
+from its own seeded generator; it declares the variant and seat count it was trained at and refuses other
+tables, as :class:`~razz_env.agents.sb3_agent.SB3Agent` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
+
+FORMAT = "razz-batch-ppo"
+VERSION = 1
+ACTIVATIONS = ("tanh", "relu")
+_KEYS = ("format", "version", "variant", "num_seats", "encoding", "layers", "activation", "state_dict")
+
+
+def build_mlp(layers: Sequence[int], activation: str) -> Any:
+    """``nn.Sequential`` of Linear layers of widths ``layers`` with ``activation`` between them (none after the
+    last): the network the trainer trains and this module reloads."""
+    from torch import nn
+
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"activation: expected one of {', '.join(ACTIVATIONS)}, got {activation!r}")
+    modules: list[Any] = []
+    for i, (width_in, width_out) in enumerate(zip(layers, layers[1:])):
+        if i:
+            modules.append(nn.Tanh() if activation == "tanh" else nn.ReLU())
+        modules.append(nn.Linear(width_in, width_out))
+    return nn.Sequential(*modules)
+
+
+def read_policy_bytes(data: bytes, where: str) -> dict[str, Any]:
+    """The checked contents of a policy file's bytes (``where`` names it in errors): ``ValueError`` when it is not
+    this format."""
+    import torch
+
+    try:
+        saved = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as err:  # noqa: BLE001 - any unreadable file is one clear error
+        raise ValueError(f"policy file {where}: not a saved torch policy ({type(err).__name__}: "
+                         f"{' '.join(str(err).split())[:200]})") from None
+    if not isinstance(saved, dict) or saved.get("format") != FORMAT:
+        raise ValueError(f"policy file {where}: not a {FORMAT} file (razz_env.train.batch_ppo's final.pt); "
+                         f"an SB3 model is a .zip")
+    missing = [key for key in _KEYS if key not in saved]
+    if missing:
+        raise ValueError(f"policy file {where}: damaged, it lacks {', '.join(missing)}")
+    if saved["version"] != VERSION:
+        raise ValueError(f"policy file {where}: format version {saved['version']!r}, this code reads {VERSION}")
+    if saved["encoding"] != "flat":
+        raise ValueError(f"policy file {where}: encoding {saved['encoding']!r}; only 'flat' is read")
+    return saved
+
+
+@lru_cache(maxsize=16)
+def _network(path: str, sha256: str) -> tuple[Any, dict[str, Any]]:
+    """The network and metadata of the file at ``path`` once its bytes match ``sha256`` (once per process)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise ValueError(f"policy file {path!r}: cannot be read ({err.strerror or err})") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != sha256:
+        raise ValueError(f"policy file {path!r}: SHA-256 {digest} differs from the expected {sha256} "
+                         f"(changed since the agent was made)")
+    saved = read_policy_bytes(data, repr(path))
+    network = build_mlp(saved["layers"], saved["activation"])
+    try:
+        network.load_state_dict(saved["state_dict"])
+    except RuntimeError as err:
+        raise ValueError(f"policy file {path!r}: the weights do not fit layers {saved['layers']} "
+                         f"({' '.join(str(err).split())[:200]})") from None
+    network.eval()
+    meta = {key: value for key, value in saved.items() if key != "state_dict"}
+    return network, meta
+
+
+class TorchPolicyAgent:
+    """A ``.pt`` policy of :mod:`razz_env.train.batch_ppo` playing by the agent interface (see the module docs).
+
+    It pickles as its spec (path, SHA-256, options): unpickling loads the same bytes again or refuses.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], sha256: str | None = None, name: str | None = None,
+                 deterministic: bool = True, seed: int | None = None, variant: str | None = None,
+                 num_seats: int | None = None) -> None:
+        import torch
+
+        where = Path(path)
+        if not where.is_file():
+            raise ValueError(f"policy file {str(path)!r}: no such file")
+        if not isinstance(deterministic, (bool, np.bool_)):
+            raise ValueError(f"deterministic: expected true or false, got {deterministic!r}")
+        resolved = str(where.resolve())
+        if sha256 is None:
+            sha256 = hashlib.sha256(where.read_bytes()).hexdigest()
+        self.network, meta = _network(resolved, sha256.lower())
+        for key, given in (("variant", variant), ("num_seats", num_seats)):
+            if given is not None and given != meta[key]:
+                raise ValueError(f"policy file {str(path)!r}: trained for {key} {meta[key]!r}, not {given!r}")
+        self.spec = {"path": resolved, "sha256": sha256.lower(), "name": name, "deterministic": bool(deterministic),
+                     "seed": seed}
+        self.meta = meta
+        self.name = name or where.stem
+        self.deterministic = bool(deterministic)
+        self.declaration = Declaration(observes=("vector",), encoding="flat", variants=(meta["variant"],),
+                                       seat_counts=(meta["num_seats"],), states_policy=True, acts_in_batch=True,
+                                       deterministic=self.deterministic)
+        self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _rebuild, (self.spec,)
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Refuse a table the policy was not trained for (``ValueError``); otherwise stateless."""
+        problem = seating_problem(self, variant, num_seats)
+        if problem is not None:
+            raise ValueError(problem)
+
+    def _policy(self, observations: ObservationBatch) -> Any:
+        """The masked logits' argmax ids (deterministic) or the masked softmax (float64) of the batch."""
+        import torch
+
+        if observations.vectors is None:
+            raise AttributeError(f"agent {self.name!r} reads vectors, and these observations carry none")
+        legal = torch.as_tensor(np.asarray(observations.masks) != 0)
+        empty = np.flatnonzero(~legal.any(dim=1).numpy())
+        if len(empty):
+            raise ValueError(f"no legal action in row(s) {empty.tolist()} of the batch: not the seat's turn")
+        with torch.no_grad():
+            logits = self.network(torch.from_numpy(np.array(observations.vectors, dtype=np.float32)))
+        logits = logits.masked_fill(~legal, -torch.inf)
+        if self.deterministic:
+            return logits.argmax(dim=1)
+        return torch.softmax(logits.double(), dim=1)
+
+    def act(self, observation: Observation) -> int:
+        """One decision (prefer :meth:`act_batch`: one forward pass for many tables)."""
+        return self.act_batch(_single(observation))[0]
+
+    def act_batch(self, observations: Sequence[Observation]) -> list[int]:
+        """Decisions for many tables in one forward pass: the masked argmax, or draws from the masked softmax."""
+        import torch
+
+        batch = ObservationBatch.of(observations)
+        if not len(batch):
+            return []
+        policy = self._policy(batch)
+        if not self.deterministic:
+            policy = torch.multinomial(policy, 1, generator=self._generator).squeeze(1)
+        return [int(a) for a in policy]
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """The distribution :meth:`act` uses now, float64 (5,)."""
+        return self.action_probabilities_batch(_single(observation))[0]
+
+    def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
+        """The policy at each observation in one forward pass, float64 (N, 5): one-hot when deterministic."""
+        batch = ObservationBatch.of(observations)
+        if not len(batch):
+            return np.zeros((0, NUM_ACTIONS))
+        policy = self._policy(batch)
+        if not self.deterministic:
+            return policy.numpy()
+        probabilities = np.zeros((len(batch), NUM_ACTIONS), dtype=np.float64)
+        probabilities[np.arange(len(batch)), policy.numpy()] = 1.0
+        return probabilities
+
+    def __repr__(self) -> str:
+        return f"TorchPolicyAgent(name={self.name!r}, path={self.spec['path']!r})"
+
+
+def _rebuild(spec: dict[str, Any]) -> TorchPolicyAgent:
+    return TorchPolicyAgent(**spec)
+
+
+def _single(observation: Observation) -> ObservationBatch:
+    """``observation`` as a batch of one (its mask and vector)."""
+    return ObservationBatch(np.array([observation.seat]), observation.action_mask[None],
+                            vectors=observation.vector[None])
+
+
+def load_policy_path(path: str | os.PathLike[str], *, sha256: str | None = None, name: str | None = None,
+                     deterministic: bool = True, seed: int | None = None, variant: str | None = None,
+                     num_seats: int | None = None) -> TorchPolicyAgent:
+    """A ``.pt`` policy file given by its path (``make_agent("runs/x/final.pt")``, a tournament's ``agents``)."""
+    return TorchPolicyAgent(path, sha256=sha256, name=name, deterministic=deterministic, seed=seed,
+                            variant=variant, num_seats=num_seats)

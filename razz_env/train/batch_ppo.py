@@ -1,0 +1,498 @@
+"""PPO with action masks on the batched engine, in one file (CleanRL's ``ppo.py`` style), on the CPU or a GPU.
+
+The environment (``BatchEngine`` on the CPU, ``razz_env.batch.cuda.CudaEngine`` on ``--device cuda``) and the
+networks live on one device: observations, masks, rewards and actions stay torch tensors there. Heads-up only
+(``--num-seats 2``). A share of the tables (``--self-play-fraction``) plays the learner's current network in both
+seats, and both seats' decisions are training data; the other tables play a batch-native baseline
+(``--opponents``: ``random``, ``calling_station``, decided as torch rules on the device exactly as the registered
+agents of those names decide), and only the learner seat's decisions there are training data; the learner's seat
+alternates across tables and hands.
+
+Returns are per (table, seat): a seat's reward is its payoff in big bets when its hand ends, and the other seat's
+decisions in between are part of the environment (:func:`seat_gae`). Saves ``final.pt`` in ``--output`` (read by
+:mod:`razz_env.agents.torch_policy`, which plays it in ``razz tournament``).
+
+    python -m razz_env.train.batch_ppo --output runs/batch_ppo --total-steps 5000000          # CPU
+    python -m razz_env.train.batch_ppo --device cuda --num-tables 16384 --output runs/gpu     # GPU
+
+On cuda there are no per-step host copies: the host reads the logged scalars once per ``--log-every`` updates
+(and the learning-rate schedule is computed on the host, where it costs no transfer); the engine's own transfers
+are its business.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import torch
+from torch import nn
+
+from razz_env.agents.torch_policy import FORMAT, VERSION, build_mlp
+from razz_env.encoding.actions import BRING_IN, CHECK_CALL, NUM_ACTIONS
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import parse_args
+
+BASELINES = ("random", "calling_station")
+MASKED = -1e9
+"""The logit of an illegal id in training: finite, so the entropy stays finite, and its probability is exactly 0."""
+
+
+@dataclass
+class Args:
+    """Table, opponents, PPO settings and output of a batched PPO run."""
+
+    variant: str = "razz"
+    """the game (any variant of the batched engine)"""
+    num_seats: int = 2
+    """seats a table (2 only)"""
+    stacks: int = 200
+    """starting stack of every seat, in chips (the tournament's default table has 200)"""
+    device: str = "cpu"
+    """``cpu`` (BatchEngine) or ``cuda`` (CudaEngine); the networks run there too"""
+    seed: int = 1
+    """seeds the deals, the networks, the sampling and the baselines (on the CPU a seed repeats a run exactly)"""
+    total_steps: int = 2_000_000
+    """engine steps (decisions at all tables, both seats and baselines included) to train for"""
+    num_tables: int = 1024
+    """tables played in lockstep"""
+    num_steps: int = 32
+    """steps per table in each rollout"""
+    learning_rate: float = 3e-4
+    """Adam's learning rate"""
+    anneal_lr: bool = True
+    """decay the learning rate linearly to 0"""
+    gamma: float = 1.0
+    """discount between a seat's decisions"""
+    gae_lambda: float = 0.95
+    """GAE's lambda"""
+    num_minibatches: int = 8
+    """minibatches per epoch"""
+    update_epochs: int = 4
+    """epochs over each rollout"""
+    norm_adv: bool = True
+    """normalise the advantages per minibatch"""
+    clip_coef: float = 0.2
+    """the surrogate's clipping"""
+    clip_vloss: bool = True
+    """clip the value loss as PPO's paper does"""
+    ent_coef: float = 0.01
+    """entropy bonus"""
+    vf_coef: float = 0.5
+    """value loss weight"""
+    max_grad_norm: float = 0.5
+    """gradient clipping"""
+    hidden: tuple[int, ...] = (256, 256)
+    """hidden layer widths of the actor and of the critic"""
+    activation: str = "tanh"
+    """``tanh`` or ``relu``"""
+    self_play_fraction: float = 0.5
+    """share of the tables where the current network plays both seats"""
+    opponents: tuple[str, ...] = BASELINES
+    """baselines at the other tables, split evenly: ``random``, ``calling_station``"""
+    output: str = "runs/batch_ppo"
+    """folder for ``final.pt`` and ``log.jsonl``"""
+    force: bool = False
+    """write into a non-empty output folder"""
+    log_every: int = 10
+    """updates between log lines"""
+    torch_threads: int = 1
+    """torch CPU threads (1: the fastest on a shared 2-core machine)"""
+    quiet: bool = False
+    """no log lines on stdout"""
+
+
+def check_args(args: Args) -> None:
+    """Refuse settings the trainer cannot run, naming the flag (``ConfigError``)."""
+    from razz_env.engine.variants import VARIANTS
+
+    if args.variant not in VARIANTS:
+        raise ConfigError(f"--variant: unknown {args.variant!r}; known: {', '.join(VARIANTS)}")
+    if args.num_seats != 2:
+        raise ConfigError(f"--num-seats: only heads-up (2) is trained here, got {args.num_seats}")
+    if args.device not in ("cpu", "cuda"):
+        raise ConfigError(f"--device: expected cpu or cuda, got {args.device!r}")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise ConfigError("--device cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
+    unknown = [name for name in args.opponents if name not in BASELINES]
+    if unknown:
+        raise ConfigError(f"--opponents: unknown {unknown[0]!r}; known: {', '.join(BASELINES)}")
+    if not 0.0 <= args.self_play_fraction <= 1.0:
+        raise ConfigError(f"--self-play-fraction: expected 0 to 1, got {args.self_play_fraction}")
+    if args.self_play_fraction < 1.0 and not args.opponents:
+        raise ConfigError("--opponents: none given, but --self-play-fraction leaves tables to baselines")
+    for name in ("num_tables", "num_steps", "num_minibatches", "update_epochs", "log_every", "torch_threads",
+                 "stacks", "total_steps"):
+        if getattr(args, name) < 1:
+            raise ConfigError(f"--{name.replace('_', '-')}: expected a positive integer, got {getattr(args, name)}")
+    if args.num_tables * args.num_steps < args.num_minibatches:
+        raise ConfigError("--num-minibatches: more minibatches than decisions in a rollout")
+    if args.activation not in ("tanh", "relu"):
+        raise ConfigError(f"--activation: expected tanh or relu, got {args.activation!r}")
+
+
+# ---------------------------------------------------------------------------------------------- the environment
+
+
+class DeviceEngine:
+    """The batched engine behind torch tensors on ``device``: ``BatchEngine`` (CPU, zero-copy ``from_numpy``) or
+    ``CudaEngine`` (GPU, zero-copy ``__cuda_array_interface__``); the only code that knows which."""
+
+    def __init__(self, config: HandConfig, num_tables: int, seed: int, device: str) -> None:
+        from razz_env.encoding.table import FlatEncoder
+
+        self.device = torch.device(device)
+        encoder = FlatEncoder(config)
+        self.size = encoder.size
+        if self.device.type == "cuda":
+            from razz_env.batch.cuda import CudaEngine
+
+            self.engine: Any = CudaEngine(config, num_tables, seed=seed, encoder=encoder)
+        else:
+            from razz_env.batch import BatchEngine
+
+            self.engine = BatchEngine(config, num_tables, seed=seed, encoder=encoder)
+
+    def _tensor(self, array: Any) -> torch.Tensor:
+        """A device array of the engine as a tensor on the device, without a copy."""
+        if self.device.type == "cuda":
+            return torch.as_tensor(array, device=self.device)
+        return torch.from_numpy(np.asarray(array))
+
+    def read(self, vectors: torch.Tensor, masks: torch.Tensor, actor: torch.Tensor) -> None:
+        """Write the acting seats' vectors, masks (bool) and seats into the given tensors."""
+        if self.device.type == "cuda":
+            vectors.copy_(self._tensor(self.engine.observe()))
+        else:
+            self.engine.observe(out=vectors.numpy())
+        self.read_turn(masks, actor)
+
+    def read_turn(self, masks: torch.Tensor, actor: torch.Tensor) -> None:
+        """Write the acting seats' masks (bool) and seats into the given tensors."""
+        if self.device.type == "cuda":
+            masks.copy_(self._tensor(self.engine.masks) != 0)
+            actor.copy_(self._tensor(self.engine.actor))
+        else:
+            np.not_equal(self.engine.masks, 0, out=masks.numpy())
+            np.copyto(actor.numpy(), self.engine.actor)
+
+    def step(self, actions: torch.Tensor, vectors: torch.Tensor, masks: torch.Tensor, actor: torch.Tensor,
+             payoffs: torch.Tensor, finished: torch.Tensor) -> None:
+        """Play ``actions`` (int64, one per table) and write the payoffs (chips), finished flags and the new acting
+        seats' vectors, masks and seats into the given tensors."""
+        if self.device.type == "cuda":
+            result = self.engine.step(actions)
+            payoffs.copy_(self._tensor(result.payoffs))
+            finished.copy_(self._tensor(result.finished) != 0)
+            self.read(vectors, masks, actor)
+        else:
+            result = self.engine.step(actions.numpy(), out=vectors.numpy())
+            np.copyto(payoffs.numpy(), result.payoffs)
+            np.not_equal(result.finished, 0, out=finished.numpy())
+            self.read_turn(masks, actor)
+
+
+# ---------------------------------------------------------------------------------------------- the baselines
+
+
+def random_actions(masks: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+    """A uniformly random legal id per row of ``masks`` (bool (N, 5)), int64: ``make_agent("random")``'s policy."""
+    return torch.multinomial(masks.float(), 1, generator=generator).squeeze(1)
+
+
+def calling_station_actions(masks: torch.Tensor) -> torch.Tensor:
+    """``make_agent("calling_station")``'s id per row: check/call, else the bring-in, else the lowest legal id."""
+    chosen = masks.to(torch.uint8).argmax(dim=1)
+    chosen = torch.where(masks[:, BRING_IN], BRING_IN, chosen)
+    return torch.where(masks[:, CHECK_CALL], CHECK_CALL, chosen)
+
+
+# ---------------------------------------------------------------------------------------------- the advantages
+
+
+class SeatReturns(NamedTuple):
+    """GAE per decision: ``advantages``, ``returns`` (advantage + value) and ``valid`` (the decision has a learning
+    signal: its seat's hand ended or the seat acts again, within the rollout or at its end)."""
+
+    advantages: torch.Tensor
+    returns: torch.Tensor
+    valid: torch.Tensor
+
+
+def seat_gae(actor: torch.Tensor, values: torch.Tensor, payoffs: torch.Tensor, finished: torch.Tensor,
+             next_actor: torch.Tensor, next_value: torch.Tensor, gamma: float, gae_lambda: float) -> SeatReturns:
+    """GAE over each (table, seat)'s own decisions: why a two-seat table is two sequences, not one.
+
+    ``actor`` (N, T): the seat deciding at step ``i`` of table ``t``, ``values`` (N, T) its value estimate,
+    ``payoffs`` (N, T, S) what step ``i`` paid each seat (non-zero when the hand ended there), ``finished`` (N, T)
+    bool. The reward of a seat's decision is the sum of its payoffs from that step until its next decision (the
+    other seat's decisions in between are the environment's); when a hand ends in between (``finished``), the
+    seat's next decision is in a new hand and nothing is bootstrapped across.
+
+    At the rollout's end, the seat acting then (``next_actor``) is bootstrapped with ``next_value``, the value
+    of its pending decision. A seat not acting then whose hand is still on is bootstrapped with the value of its
+    own last decision: that decision's TD error is zero, so its earlier decisions are truncated there as any
+    rollout is; that last decision itself has no learning signal, and ``valid`` leaves it out of the update.
+    In heads-up every seat decides in every hand (the bring-in cannot fold), so no hand's payoff falls to the
+    previous hand's decision.
+    """
+    steps, tables = actor.shape
+    seats = payoffs.shape[2]
+    rows = torch.arange(tables, device=actor.device)
+    ahead_value = torch.zeros(tables, seats, dtype=values.dtype, device=values.device)
+    ahead_value[rows, next_actor] = next_value
+    ahead_adv = torch.zeros_like(ahead_value)
+    has_next = torch.zeros(tables, seats, dtype=torch.bool, device=actor.device)
+    has_next[rows, next_actor] = True
+    reward = torch.zeros_like(ahead_value)
+    done = torch.zeros_like(has_next)
+    advantages, valid = torch.zeros_like(values), torch.zeros_like(finished)
+    for i in range(steps - 1, -1, -1):
+        reward += payoffs[i].to(values.dtype)
+        done |= finished[i][:, None]
+        seat = actor[i]
+        r, d, follow = reward[rows, seat], done[rows, seat], has_next[rows, seat]
+        bootstrap = (follow & ~d).to(values.dtype)
+        delta = r + gamma * ahead_value[rows, seat] * bootstrap - values[i]
+        adv = delta + gamma * gae_lambda * bootstrap * ahead_adv[rows, seat]
+        ok = d | follow
+        adv = torch.where(ok, adv, torch.zeros_like(adv))
+        advantages[i], valid[i] = adv, ok
+        ahead_value[rows, seat], ahead_adv[rows, seat] = values[i], adv
+        has_next[rows, seat] = True
+        reward[rows, seat], done[rows, seat] = 0.0, False
+    return SeatReturns(advantages, advantages + values, valid)
+
+
+# ---------------------------------------------------------------------------------------------- the networks
+
+
+def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0.0) -> nn.Linear:
+    """CleanRL's orthogonal initialisation of a linear layer."""
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+class Agent(nn.Module):
+    """The actor (``build_mlp``: what ``final.pt`` stores) and a critic of the same hidden widths."""
+
+    def __init__(self, size: int, hidden: tuple[int, ...], activation: str) -> None:
+        super().__init__()
+        self.layers = [size, *hidden, NUM_ACTIONS]
+        self.actor = build_mlp(self.layers, activation)
+        self.critic = build_mlp([size, *hidden, 1], activation)
+        for network, last_std in ((self.actor, 0.01), (self.critic, 1.0)):
+            linears = [m for m in network if isinstance(m, nn.Linear)]
+            for layer in linears[:-1]:
+                layer_init(layer)
+            layer_init(linears[-1], last_std)
+
+    def value(self, x: torch.Tensor) -> torch.Tensor:
+        """The critic's estimate (big bets) of the acting seat's payoff."""
+        return self.critic(x).squeeze(-1)
+
+    def masked_logits(self, x: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+        """The actor's logits with the illegal ids at :data:`MASKED`."""
+        return self.actor(x).masked_fill(~masks, MASKED)
+
+
+# ---------------------------------------------------------------------------------------------- training
+
+
+def prepare_output(args: Args) -> Path:
+    """The output folder, created; ``ConfigError`` for a non-empty one without ``--force``."""
+    out = Path(args.output)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.force:
+        raise ConfigError(f"--output {out}: exists and is not empty; pass --force to write into it, or choose "
+                          "another folder")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per table: the baseline index (-1: self-play) and the learner's first seat (alternating across tables)."""
+    tables = args.num_tables
+    self_play = round(args.self_play_fraction * tables) if args.opponents else tables
+    opponent = torch.full((tables,), -1, dtype=torch.int64)
+    opponent[self_play:] = torch.arange(tables - self_play) % max(len(args.opponents), 1)
+    return opponent.to(device), (torch.arange(tables) % 2).to(device)
+
+
+def save_policy(path: Path, agent: Agent, args: Args, steps: int) -> None:
+    """Write the actor's weights and the plain-data metadata :mod:`razz_env.agents.torch_policy` reads."""
+    state = {key: value.detach().cpu().clone() for key, value in agent.actor.state_dict().items()}
+    torch.save({"format": FORMAT, "version": VERSION, "variant": args.variant, "num_seats": args.num_seats,
+                "stacks": args.stacks, "encoding": "flat", "layers": list(agent.layers),
+                "activation": args.activation, "state_dict": state, "steps": steps,
+                "args": dataclasses.asdict(args)}, path)
+
+
+def train(args: Args) -> dict[str, Any]:
+    """Train as ``args`` say, save ``final.pt``; returns steps, wall seconds, steps/s, the output path and the last
+    log line's figures."""
+    check_args(args)
+    out = prepare_output(args)
+    torch.set_num_threads(args.torch_threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    device = torch.device(args.device)
+    config = HandConfig.create(args.variant, num_seats=args.num_seats, stacks=args.stacks)
+    env = DeviceEngine(config, args.num_tables, args.seed, args.device)
+    big_bet = float(config.big_bet)
+    T, N, S = args.num_tables, args.num_steps, args.num_seats
+    agent = Agent(env.size, args.hidden, args.activation).to(device)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+
+    obs = torch.zeros((N + 1, T, env.size), dtype=torch.float32, device=device)
+    masks = torch.zeros((N + 1, T, NUM_ACTIONS), dtype=torch.bool, device=device)
+    actor = torch.zeros((N + 1, T), dtype=torch.int64, device=device)
+    actions = torch.zeros((N, T), dtype=torch.int64, device=device)
+    logprobs = torch.zeros((N, T), device=device)
+    values = torch.zeros((N, T), device=device)
+    trained = torch.zeros((N, T), dtype=torch.bool, device=device)
+    payoffs = torch.zeros((N, T, S), dtype=torch.int64, device=device)
+    finished = torch.zeros((N, T), dtype=torch.bool, device=device)
+    opponent, learner_seat = table_roles(args, device)
+    env.read(obs[N], masks[N], actor[N])  # each rollout starts where the last one ended
+    vs_sum = torch.zeros(len(args.opponents) + 1, dtype=torch.float64, device=device)
+    vs_hands = torch.zeros_like(vs_sum)
+
+    rollout = N * T
+    updates = max(1, -(-args.total_steps // rollout))
+    minibatch = rollout // args.num_minibatches
+    log_path = out / "log.jsonl"
+    log_path.write_text("", encoding="utf-8")
+    began = time.perf_counter()
+    last: dict[str, Any] = {}
+    steps = 0
+    for update in range(1, updates + 1):
+        if args.anneal_lr:
+            optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - (update - 1.0) / updates)
+        obs[0], masks[0], actor[0] = obs[N], masks[N], actor[N]
+        with torch.no_grad():
+            for i in range(N):
+                logits = agent.masked_logits(obs[i], masks[i])
+                values[i] = agent.value(obs[i])
+                learner = torch.distributions.Categorical(logits=logits).sample()
+                chosen = torch.where(opponent >= 0, calling_station_actions(masks[i]), learner)
+                if "random" in args.opponents:
+                    use = opponent == args.opponents.index("random")
+                    chosen = torch.where(use, random_actions(masks[i]), chosen)
+                mine = (opponent < 0) | (actor[i] == learner_seat)
+                chosen = torch.where(mine, learner, chosen)
+                actions[i], trained[i] = chosen, mine
+                logprobs[i] = torch.log_softmax(logits, dim=1).gather(1, chosen[:, None]).squeeze(1)
+                env.step(chosen, obs[i + 1], masks[i + 1], actor[i + 1], payoffs[i], finished[i])
+                won = payoffs[i].gather(1, learner_seat[:, None]).squeeze(1).to(torch.float64) / big_bet
+                slot = torch.where(opponent >= 0, opponent, len(args.opponents))
+                vs_sum.index_add_(0, slot, torch.where(finished[i], won, 0.0))
+                vs_hands.index_add_(0, slot, finished[i].to(torch.float64))
+                learner_seat = torch.where(finished[i], 1 - learner_seat, learner_seat)
+            next_value = agent.value(obs[N])
+            gae = seat_gae(actor[:N], values, payoffs.float() / big_bet, finished, actor[N], next_value,
+                           args.gamma, args.gae_lambda)
+        steps += rollout
+        stats = optimise(agent, optimizer, args, obs[:N].reshape(rollout, -1), masks[:N].reshape(rollout, -1),
+                         actions.reshape(-1), logprobs.reshape(-1), values.reshape(-1), gae, trained.reshape(-1),
+                         minibatch)
+        if update % args.log_every == 0 or update == updates:
+            last = log_line(args, update, steps, time.perf_counter() - began, stats, vs_sum, vs_hands)
+            vs_sum.zero_()
+            vs_hands.zero_()
+            with log_path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(last) + "\n")
+            if not args.quiet:
+                print(" ".join(f"{k}={v}" for k, v in last.items()), flush=True)
+    seconds = time.perf_counter() - began
+    save_policy(out / "final.pt", agent, args, steps)
+    return {"steps": steps, "seconds": seconds, "steps_per_second": steps / seconds,
+            "output": str(out / "final.pt"), "last": last}
+
+
+def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: torch.Tensor, masks: torch.Tensor,
+             actions: torch.Tensor, logprobs: torch.Tensor, values: torch.Tensor, gae: SeatReturns,
+             trained: torch.Tensor, minibatch: int) -> dict[str, torch.Tensor]:
+    """PPO's clipped updates over the rollout's trained, valid decisions (others weigh zero); the mean losses."""
+    weight = (trained & gae.valid.reshape(-1)).float()
+    advantages, returns = gae.advantages.reshape(-1), gae.returns.reshape(-1)
+    totals = {name: torch.zeros((), device=obs.device) for name in ("policy_loss", "value_loss", "entropy",
+                                                                     "approx_kl", "clipfrac")}
+    rounds = 0
+    for _ in range(args.update_epochs):
+        order = torch.randperm(len(obs), device=obs.device)
+        for start in range(0, len(obs) - minibatch + 1, minibatch):
+            index = order[start:start + minibatch]
+            w = weight[index]
+            count = w.sum().clamp(min=1.0)
+            logits = agent.masked_logits(obs[index], masks[index])
+            logp_all = torch.log_softmax(logits, dim=1)
+            newlogprob = logp_all.gather(1, actions[index, None]).squeeze(1)
+            entropy = -(logp_all.exp() * logp_all).sum(dim=1)
+            logratio = newlogprob - logprobs[index]
+            ratio = logratio.exp()
+            adv = advantages[index]
+            if args.norm_adv:
+                mean = (adv * w).sum() / count
+                std = (((adv - mean) ** 2 * w).sum() / count).sqrt()
+                adv = (adv - mean) / (std + 1e-8)
+            pg_loss = (torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef))
+                       * w).sum() / count
+            new_value = agent.value(obs[index])
+            unclipped = (new_value - returns[index]) ** 2
+            if args.clip_vloss:
+                clipped = values[index] + (new_value - values[index]).clamp(-args.clip_coef, args.clip_coef)
+                v_loss = 0.5 * (torch.max(unclipped, (clipped - returns[index]) ** 2) * w).sum() / count
+            else:
+                v_loss = 0.5 * (unclipped * w).sum() / count
+            entropy_loss = (entropy * w).sum() / count
+            loss = pg_loss - args.ent_coef * entropy_loss + args.vf_coef * v_loss
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                totals["policy_loss"] += pg_loss
+                totals["value_loss"] += v_loss
+                totals["entropy"] += entropy_loss
+                totals["approx_kl"] += (((ratio - 1) - logratio) * w).sum() / count
+                totals["clipfrac"] += (((ratio - 1.0).abs() > args.clip_coef).float() * w).sum() / count
+            rounds += 1
+    return {name: total / rounds for name, total in totals.items()}
+
+
+def log_line(args: Args, update: int, steps: int, seconds: float, stats: dict[str, torch.Tensor],
+             vs_sum: torch.Tensor, vs_hands: torch.Tensor) -> dict[str, Any]:
+    """One log record (the only host reads of a run): steps/s, losses and the learner's bb/100 per opponent since
+    the last record."""
+    line: dict[str, Any] = {"update": update, "steps": steps, "seconds": round(seconds, 2),
+                            "steps_per_second": round(steps / seconds)}
+    line.update({name: round(float(value), 5) for name, value in stats.items()})
+    totals, hands = vs_sum.tolist(), vs_hands.tolist()
+    for name, total, count in zip(args.opponents, totals, hands):
+        line[f"bb100_vs_{name}"] = round(100.0 * total / count, 2) if count else None
+    return line
+
+
+def main() -> int:
+    """The command line: train and print where ``final.pt`` went; a bad setting is one line on stderr, exit 2."""
+    try:
+        args = parse_args(Args, __doc__)
+        result = train(args)
+    except ConfigError as err:
+        print(f"batch_ppo: {err}", file=sys.stderr)
+        return 2
+    print(f"{result['steps']} steps in {result['seconds']:.1f} s ({result['steps_per_second']:,.0f} steps/s); "
+          f"wrote {result['output']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

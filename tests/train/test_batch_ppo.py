@@ -1,0 +1,186 @@
+"""The batched PPO trainer: its per-seat GAE against a slow reference, its baselines against the registered agents,
+tiny CPU runs (a seed repeats the final weights), the output-folder refusal and the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the batched engine needs numba (the batch extra)")
+pytest.importorskip("torch")
+
+import torch
+
+from razz_env.agents.registry import make_agent
+from razz_env.batch import BatchEngine
+from razz_env.encoding.interface import Observation, ObservationBatch
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.train.batch_ppo import (
+    Args,
+    calling_station_actions,
+    random_actions,
+    seat_gae,
+    table_roles,
+    train,
+)
+
+torch.set_num_threads(1)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def reference_gae(actor, values, payoffs, finished, next_actor, next_value, gamma, lam):
+    """Per (table, seat): list that seat's decisions, sum its rewards up to its next one, GAE backwards."""
+    steps, tables = len(actor), len(actor[0])
+    seats = len(payoffs[0][0])
+    adv = [[0.0] * tables for _ in range(steps)]
+    valid = [[False] * tables for _ in range(steps)]
+    for t in range(tables):
+        for s in range(seats):
+            mine = [i for i in range(steps) if actor[i][t] == s]
+            later = 0.0
+            for k in reversed(range(len(mine))):
+                i = mine[k]
+                stop = mine[k + 1] if k + 1 < len(mine) else steps
+                reward = sum(payoffs[j][t][s] for j in range(i, stop))
+                ended = any(finished[j][t] for j in range(i, stop))
+                if ended:
+                    delta, carry = reward - values[i][t], 0.0
+                elif k + 1 < len(mine):
+                    delta, carry = reward + gamma * values[stop][t] - values[i][t], later
+                elif next_actor[t] == s:
+                    delta, carry = reward + gamma * next_value[t] - values[i][t], 0.0
+                else:
+                    later = 0.0
+                    continue
+                later = delta + gamma * lam * carry
+                adv[i][t], valid[i][t] = later, True
+    return adv, valid
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_seat_gae_matches_a_slow_reference(seed) -> None:
+    rng = np.random.default_rng(seed)
+    steps, tables, seats = 12, 7, 2
+    actor = rng.integers(0, seats, (steps, tables))
+    finished = rng.random((steps, tables)) < 0.25
+    payoffs = np.where(finished[:, :, None], rng.normal(size=(steps, tables, seats)), 0.0)
+    values = rng.normal(size=(steps, tables))
+    next_actor, next_value = rng.integers(0, seats, tables), rng.normal(size=tables)
+    gamma, lam = (1.0, 0.95) if seed % 2 else (0.9, 0.7)
+    got = seat_gae(torch.tensor(actor), torch.tensor(values), torch.tensor(payoffs), torch.tensor(finished),
+                   torch.tensor(next_actor), torch.tensor(next_value), gamma, lam)
+    adv, valid = reference_gae(actor.tolist(), values.tolist(), payoffs.tolist(), finished.tolist(),
+                               next_actor.tolist(), next_value.tolist(), gamma, lam)
+    assert got.valid.numpy().tolist() == valid
+    np.testing.assert_allclose(got.advantages.numpy(), np.array(adv), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got.returns.numpy(), np.array(adv) + values, rtol=1e-12, atol=1e-12)
+
+
+def engine_masks(steps: int = 60, tables: int = 64):
+    """The masks and acting seats of a batched engine playing random legal ids: every betting state of razz."""
+    engine = BatchEngine(HandConfig.create("razz", num_seats=2), tables, seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        yield engine.masks.copy(), engine.actor.copy()
+        engine.step((engine.masks * rng.random((tables, 5))).argmax(axis=1))
+
+
+def test_the_calling_station_rule_decides_as_the_registered_agent() -> None:
+    station = make_agent("calling_station")
+    for masks, actor in engine_masks():
+        got = calling_station_actions(torch.from_numpy(masks != 0)).tolist()
+        assert got == [station.act(Observation(int(seat), mask)) for seat, mask in zip(actor, masks)]
+        assert got == station.act_batch(ObservationBatch(actor, masks))
+
+
+def test_the_random_rule_draws_uniformly_over_the_legal_ids() -> None:
+    agent = make_agent("random")
+    masks = np.concatenate([m for m, _ in engine_masks(steps=20, tables=16)])
+    unique = np.unique(masks, axis=0)
+    rows = torch.from_numpy(np.repeat(unique, 4000, axis=0) != 0)
+    drawn = random_actions(rows, torch.Generator().manual_seed(0)).numpy().reshape(len(unique), 4000)
+    expected = agent.action_probabilities_batch(ObservationBatch(np.zeros(len(unique)), unique))
+    for row, draws in enumerate(drawn):
+        frequencies = np.bincount(draws, minlength=5) / len(draws)
+        assert (frequencies[expected[row] == 0] == 0).all()
+        np.testing.assert_allclose(frequencies, expected[row], atol=0.03)
+
+
+def test_tables_are_split_between_self_play_and_the_baselines() -> None:
+    opponent, seat = table_roles(Args(num_tables=8, self_play_fraction=0.5), torch.device("cpu"))
+    assert opponent.tolist() == [-1, -1, -1, -1, 0, 1, 0, 1]
+    assert seat.tolist() == [0, 1] * 4
+
+
+def tiny(tmp_path: Path, name: str, **options) -> Args:
+    settings = {"output": str(tmp_path / name), "total_steps": 2048, "num_tables": 64, "num_steps": 16,
+                "hidden": (32, 32), "num_minibatches": 4, "update_epochs": 2, "log_every": 1, "quiet": True,
+                "seed": 5}
+    return Args(**{**settings, **options})
+
+
+def test_a_tiny_cpu_run_saves_a_policy_and_repeats_with_its_seed(tmp_path) -> None:
+    first = train(tiny(tmp_path, "a"))
+    second = train(tiny(tmp_path, "b"))
+    other = train(tiny(tmp_path, "c", seed=6))
+    assert first["steps"] == 2048 and first["steps_per_second"] > 0
+    assert Path(first["output"]) == tmp_path / "a" / "final.pt"
+    assert {"policy_loss", "value_loss", "entropy", "bb100_vs_random", "bb100_vs_calling_station"} <= set(
+        first["last"])
+    saved = [torch.load(run["output"], weights_only=True) for run in (first, second, other)]
+    assert saved[0]["variant"] == "razz" and saved[0]["num_seats"] == 2 and saved[0]["encoding"] == "flat"
+    assert saved[0]["layers"][1:] == [32, 32, 5] and saved[0]["steps"] == 2048
+    assert saved[0]["args"]["seed"] == 5
+    for key, weights in saved[0]["state_dict"].items():
+        assert torch.equal(weights, saved[1]["state_dict"][key]), key
+    assert not all(torch.equal(w, saved[2]["state_dict"][k]) for k, w in saved[0]["state_dict"].items())
+    assert (tmp_path / "a" / "log.jsonl").read_text().count("\n") == 2
+
+
+def test_only_baselines_and_only_self_play_both_train(tmp_path) -> None:
+    assert train(tiny(tmp_path, "sp", self_play_fraction=1.0, total_steps=1024))["steps"] == 1024
+    line = train(tiny(tmp_path, "base", self_play_fraction=0.0, opponents=("calling_station",),
+                      total_steps=1024))["last"]
+    assert line["bb100_vs_calling_station"] is not None
+
+
+def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "keep.txt").write_text("mine")
+    with pytest.raises(ConfigError, match="not empty; pass --force"):
+        train(tiny(tmp_path, "used"))
+    assert sorted(p.name for p in (tmp_path / "used").iterdir()) == ["keep.txt"]
+    train(tiny(tmp_path, "used", force=True, total_steps=1024))
+    assert (tmp_path / "used" / "final.pt").exists()
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"num_seats": 3}, "only heads-up"), ({"opponents": ("razz_heuristic",)}, "unknown 'razz_heuristic'"),
+    ({"device": "tpu"}, "cpu or cuda"), ({"self_play_fraction": 1.5}, "0 to 1"), ({"num_tables": 0}, "positive"),
+])
+def test_bad_settings_are_refused_by_name(tmp_path, options, message) -> None:
+    with pytest.raises(ConfigError, match=message):
+        train(tiny(tmp_path, "bad", **options))
+    assert not (tmp_path / "bad").exists()
+
+
+def run_cli(*flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "razz_env.train.batch_ppo", *flags], capture_output=True,
+                          text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
+
+
+def test_the_command_line_shows_its_flags_and_refuses_in_one_line(tmp_path) -> None:
+    shown = run_cli("--help")
+    assert shown.returncode == 0
+    assert "--self-play-fraction" in shown.stdout and "--device" in shown.stdout
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("")
+    refused = run_cli("--output", str(tmp_path / "full"))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip().splitlines()[-1].startswith("batch_ppo: --output")
+
