@@ -188,6 +188,51 @@ class TorchPolicyAgent:
         probabilities[np.arange(len(batch)), policy.numpy()] = 1.0
         return probabilities
 
+    def action_probabilities_varied_batch(self, vectors: np.ndarray, masks: np.ndarray, columns: np.ndarray,
+                                          bases: np.ndarray, device: str = "cpu",
+                                          dtype: str = "float32") -> np.ndarray:
+        """The policy at many variants of base vectors in one forward pass, float64 (H, 5): row ``h`` reads
+        ``vectors[bases[h]]`` plus 1 at each column of ``columns[h]`` under ``masks[bases[h]]``.
+
+        What a best response asks about every holding (``razz_env.agents.lbr``): the first layer is computed once
+        per base and each variant adds its columns' weights, on ``device`` (``"cuda"`` puts the queries on a GPU)
+        in ``dtype``; equal to :meth:`action_probabilities_batch` on those vectors.
+        """
+        import torch
+
+        columns = np.asarray(columns, dtype=np.int64).reshape(len(columns), -1)
+        bases = np.asarray(bases, dtype=np.intp)
+        if not len(columns):
+            return np.zeros((0, NUM_ACTIONS))
+        network = self._network_on(device, dtype)
+        first, rest = network[0], network[1:]
+        legal = torch.as_tensor(np.asarray(masks)[bases] != 0, device=device)
+        with torch.no_grad():
+            hidden = first(torch.as_tensor(np.asarray(vectors), dtype=getattr(torch, dtype), device=device))
+            hidden = hidden[torch.as_tensor(bases, device=device)]
+            weights = first.weight.T
+            for column in torch.as_tensor(columns, device=device).T:
+                hidden += weights[column]
+            logits = rest(hidden).masked_fill(~legal, -torch.inf)
+        if not self.deterministic:
+            return torch.softmax(logits.double(), dim=1).cpu().numpy()
+        probabilities = np.zeros((len(columns), NUM_ACTIONS), dtype=np.float64)
+        probabilities[np.arange(len(columns)), logits.argmax(dim=1).cpu().numpy()] = 1.0
+        return probabilities
+
+    def _network_on(self, device: str, dtype: str) -> Any:
+        """The network on ``device`` in ``dtype`` (a copy kept per pair; the loaded one on the CPU in float32)."""
+        if (device, dtype) == ("cpu", "float32"):
+            return self.network
+        copies = self.__dict__.setdefault("_copies", {})
+        if (device, dtype) not in copies:
+            import copy
+
+            import torch
+
+            copies[device, dtype] = copy.deepcopy(self.network).to(device=device, dtype=getattr(torch, dtype))
+        return copies[device, dtype]
+
     def __repr__(self) -> str:
         return f"TorchPolicyAgent(name={self.name!r}, path={self.spec['path']!r})"
 

@@ -111,8 +111,9 @@ def _is_device_array(value: object) -> bool:
 
 
 def _as_device(value: Any) -> Any:
-    """A numba device array as it is; any other CUDA array (a torch tensor...) viewed as one, without a copy."""
-    return value if hasattr(value, "copy_to_host") else cuda.as_cuda_array(value)
+    """A numba device array as it is; any other CUDA array (a torch tensor...) viewed as one, without a copy and
+    without waiting for its stream: PyTorch and these kernels both run on the default stream, which orders them."""
+    return value if hasattr(value, "copy_to_host") else cuda.as_cuda_array(value, sync=False)
 
 
 def _described(value: object) -> str:

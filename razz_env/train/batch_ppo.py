@@ -1,6 +1,6 @@
 """PPO with action masks on the batched engine, in one file (CleanRL's ``ppo.py`` style), on the CPU or a GPU.
 
-The environment (``BatchEngine`` on the CPU, ``razz_env.batch.cuda.CudaEngine`` on ``--device cuda``) and the
+The environment (``BatchEngine`` on the CPU, ``razz_env.batch.cuda_engine.CudaEngine`` on ``--device cuda``) and the
 networks live on one device: observations, masks, rewards and actions stay torch tensors there. Heads-up only
 (``--num-seats 2``). A share of the tables (``--self-play-fraction``) plays the learner's current network in both
 seats, and both seats' decisions are training data; the other tables play a batch-native baseline
@@ -15,9 +15,9 @@ decisions in between are part of the environment (:func:`seat_gae`). Saves ``fin
     python -m razz_env.train.batch_ppo --output runs/batch_ppo --total-steps 5000000          # CPU
     python -m razz_env.train.batch_ppo --device cuda --num-tables 16384 --output runs/gpu     # GPU
 
-On cuda there are no per-step host copies: the host reads the logged scalars once per ``--log-every`` updates
-(and the learning-rate schedule is computed on the host, where it costs no transfer); the engine's own transfers
-are its business.
+On cuda there are no per-step host copies: the engine reads the actions from and writes the vectors into the
+rollout's tensors in place, checks the actions' legality once a rollout, and the host reads the logged scalars
+once per ``--log-every`` updates (the learning-rate schedule is computed on the host).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class Args:
     vf_coef: float = 0.5
     """value loss weight"""
     max_grad_norm: float = 0.5
-    """gradient clipping"""
+    """gradient clipping, of the actor's and of the critic's gradients apart"""
     hidden: tuple[int, ...] = (256, 256)
     """hidden layer widths of the actor and of the critic"""
     activation: str = "tanh"
@@ -152,7 +152,7 @@ class DeviceEngine:
         encoder = FlatEncoder(config)
         self.size = encoder.size
         if self.device.type == "cuda":
-            from razz_env.batch.cuda import CudaEngine
+            from razz_env.batch.cuda_engine import CudaEngine
 
             self.engine: Any = CudaEngine(config, num_tables, seed=seed, encoder=encoder)
         else:
@@ -168,10 +168,7 @@ class DeviceEngine:
 
     def read(self, vectors: torch.Tensor, masks: torch.Tensor, actor: torch.Tensor) -> None:
         """Write the acting seats' vectors, masks (bool) and seats into the given tensors."""
-        if self.device.type == "cuda":
-            vectors.copy_(self._tensor(self.engine.observe()))
-        else:
-            self.engine.observe(out=vectors.numpy())
+        self.engine.observe(out=vectors if self.device.type == "cuda" else vectors.numpy())
         self.read_turn(masks, actor)
 
     def read_turn(self, masks: torch.Tensor, actor: torch.Tensor) -> None:
@@ -186,17 +183,22 @@ class DeviceEngine:
     def step(self, actions: torch.Tensor, vectors: torch.Tensor, masks: torch.Tensor, actor: torch.Tensor,
              payoffs: torch.Tensor, finished: torch.Tensor) -> None:
         """Play ``actions`` (int64, one per table) and write the payoffs (chips), finished flags and the new acting
-        seats' vectors, masks and seats into the given tensors."""
+        seats' vectors, masks and seats into the given tensors. On cuda the engine reads the actions and writes the
+        vectors in place, and nothing waits for the host (:meth:`check` reports a refused id once a rollout)."""
         if self.device.type == "cuda":
-            result = self.engine.step(actions)
+            result = self.engine.step(actions, out=vectors, check=False)
             payoffs.copy_(self._tensor(result.payoffs))
             finished.copy_(self._tensor(result.finished) != 0)
-            self.read(vectors, masks, actor)
         else:
             result = self.engine.step(actions.numpy(), out=vectors.numpy())
             np.copyto(payoffs.numpy(), result.payoffs)
             np.not_equal(result.finished, 0, out=finished.numpy())
-            self.read_turn(masks, actor)
+        self.read_turn(masks, actor)
+
+    def check(self) -> None:
+        """Raise for an illegal id an unchecked GPU step refused (the CPU engine checks every step)."""
+        if self.device.type == "cuda":
+            self.engine.check()
 
 
 # ---------------------------------------------------------------------------------------------- the baselines
@@ -396,6 +398,7 @@ def train(args: Args) -> dict[str, Any]:
                 vs_sum.index_add_(0, slot, torch.where(finished[i], won, 0.0))
                 vs_hands.index_add_(0, slot, finished[i].to(torch.float64))
                 learner_seat = torch.where(finished[i], 1 - learner_seat, learner_seat)
+            env.check()
             next_value = agent.value(obs[N])
             gae = seat_gae(actor[:N], values, payoffs.float() / big_bet, finished, actor[N], next_value,
                            args.gamma, args.gae_lambda)
@@ -456,7 +459,10 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
             loss = pg_loss - args.ent_coef * entropy_loss + args.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+            # the actor's and the critic's norms apart: a value loss of several big bets squared would otherwise
+            # fill a shared norm and leave the policy gradient almost nothing
+            nn.utils.clip_grad_norm_(agent.actor.parameters(), args.max_grad_norm)
+            nn.utils.clip_grad_norm_(agent.critic.parameters(), args.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
                 totals["policy_loss"] += pg_loss

@@ -131,3 +131,26 @@ def test_bad_files_are_named(saved, tmp_path) -> None:
         make_agent(str(tmp_path / "wrong.pt"))
     with pytest.raises(ValueError, match="SHA-256 .* differs"):
         TorchPolicyAgent(saved[0], sha256="0" * 64)
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_varied_queries_equal_the_same_vectors_asked_whole(saved, deterministic) -> None:
+    """What LBR asks about every holding (``action_probabilities_varied_batch``, the first layer computed once per
+    base) equals the policy at the explicit vectors; in float64 to rounding."""
+    agent = TorchPolicyAgent(saved[0], deterministic=deterministic)
+    found = observations(agent, hands=4)[:6]
+    encoder = FlatEncoder(CONFIG)
+    down = encoder.layout.slices["own_down"]
+    vectors = np.stack([o.vector for o in found])
+    vectors[:, down] = 0.0
+    masks = np.stack([o.action_mask for o in found])
+    rng = np.random.default_rng(1)
+    bases = np.repeat(np.arange(len(found)), 5)
+    columns = np.stack([down.start + rng.choice(52, size=2, replace=False) for _ in bases])
+    varied = agent.action_probabilities_varied_batch(vectors, masks, columns, bases, device="cpu", dtype="float64")
+    whole = vectors[bases].copy()
+    whole[np.arange(len(bases))[:, None], columns] = 1.0
+    asked = agent.action_probabilities_batch(ObservationBatch(np.zeros(len(bases), dtype=np.int64), masks[bases],
+                                                              vectors=whole))
+    np.testing.assert_allclose(varied, asked, atol=1e-6)
+    assert (varied[masks[bases] == 0] == 0).all()
