@@ -826,13 +826,13 @@ def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr
     return -1
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def is_legal_id(t, action_id, tab, id_to_engine):
     """Whether ``action_id`` is one of the five ids and legal for table ``t``'s acting seat now."""
     return 0 <= action_id < id_to_engine.shape[1] and id_to_engine[tab[t, C_LEGAL], action_id] >= 0
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def step_table(t, action_id, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
                variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
                offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards):
@@ -999,7 +999,7 @@ def random_legal(masks, state, out):
     return -1
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def legal_count(t, masks):
     """How many ids row ``t`` of ``masks`` allows."""
     legal = 0
@@ -1009,7 +1009,7 @@ def legal_count(t, masks):
     return legal
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def random_legal_row(t, masks, state, stream):
     """A uniformly random legal id of row ``t`` (which has one) from the splitmix64 stream ``state[stream]``."""
     pick = np.int64(((_next_u64(state, stream) >> np.uint64(32)) * np.uint64(legal_count(t, masks)))
