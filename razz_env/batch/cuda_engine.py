@@ -165,11 +165,8 @@ class CudaEngine:
         self.config, self.num_tables, self.encoder = config, num_tables, encoder
         n = self.num_seats = config.num_seats
         variant, layout = config.variant, config.layout
-        rules = compile_rules(config, allow_open_fold)
-        self._mask_table_host = rules.mask_table
-        self._rules = tuple(cuda.to_device(array) for array in rules)
         (self._p, self._bets_by_street, self._next_street, self._variant_cards, self._mask_table,
-         self._id_to_engine) = self._rules
+         self._id_to_engine) = (cuda.to_device(array) for array in compile_rules(config, allow_open_fold))
         starting = check_stacks(config, num_tables, stacks)
         offsets, card_index, slots = encoder_layout(config, encoder)
         self._offsets, self._card_index = cuda.to_device(offsets), cuda.to_device(card_index)
