@@ -107,6 +107,7 @@ def test_without_a_gpu_it_says_so():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(6 * 3600)  # about 0.6 ms a decision on the simulator: up to 15 minutes a variant
 @pytest.mark.parametrize("variant", sorted({case[0] for case in CASES}))
 def test_simulated_soak(variant):
     hands = int(os.environ.get("RAZZ_CUDA_SOAK_HANDS", "100000"))
