@@ -88,7 +88,7 @@ class Args:
     vf_coef: float = 0.5
     """value loss weight"""
     max_grad_norm: float = 0.5
-    """gradient clipping, of the actor's and of the critic's gradients apart"""
+    """gradient clipping"""
     hidden: tuple[int, ...] = (256, 256)
     """hidden layer widths of the actor and of the critic"""
     activation: str = "tanh"
@@ -459,10 +459,7 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
             loss = pg_loss - args.ent_coef * entropy_loss + args.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
-            # the actor's and the critic's norms apart: a value loss of several big bets squared would otherwise
-            # fill a shared norm and leave the policy gradient almost nothing
-            nn.utils.clip_grad_norm_(agent.actor.parameters(), args.max_grad_norm)
-            nn.utils.clip_grad_norm_(agent.critic.parameters(), args.max_grad_norm)
+            nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
                 totals["policy_loss"] += pg_loss
