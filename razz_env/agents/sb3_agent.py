@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from razz_env.agents.torch_policy import varied_scores
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
 from razz_env.engine.errors import missing_extra
@@ -333,15 +334,8 @@ class SB3Agent:
             rows = np.asarray(vectors)[bases].astype(np.float32)
             np.add.at(rows, (np.arange(len(columns))[:, None], columns), 1.0)
             return masked_probabilities(self.model, rows, row_masks, self.deterministic)
-        first, rest = split
-        kind = getattr(torch, dtype)
         with torch.no_grad():
-            weights = first.weight.T.contiguous()
-            hidden = first(torch.tensor(np.asarray(vectors), dtype=kind, device=device))[torch.as_tensor(bases,
-                                                                                                         device=device)]
-            for column in torch.as_tensor(columns, device=device).T:
-                hidden += weights[column]
-            scores = rest(hidden)
+            scores = varied_scores(*split, vectors, columns, bases, device, dtype)
         return _as_probabilities(*_policy_from_scores(self.model, scores, row_masks, self.deterministic),
                                  row_masks.shape)
 

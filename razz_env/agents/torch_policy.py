@@ -51,6 +51,22 @@ def build_mlp(layers: Sequence[int], activation: str) -> Any:
     return nn.Sequential(*modules)
 
 
+def varied_scores(first: Any, rest: Any, vectors: np.ndarray, columns: np.ndarray, bases: np.ndarray, device: str,
+                  dtype: str) -> Any:
+    """``rest(first(x))`` for each row ``x = vectors[bases[h]]`` plus 1 at each column of ``columns[h]``, with the
+    first linear layer computed once per base and each variant adding its columns' weights: what a best response's
+    queries about every holding cost (the network, ``first`` and ``rest``, on ``device`` in ``dtype``)."""
+    import torch
+
+    with torch.no_grad():
+        hidden = first(torch.as_tensor(np.asarray(vectors), dtype=getattr(torch, dtype), device=device))
+        hidden = hidden[torch.as_tensor(bases, device=device)]
+        weights = first.weight.T.contiguous()  # one row per input column: a gather per variant column
+        for column in torch.as_tensor(columns, device=device).T:
+            hidden += weights[column]
+        return rest(hidden)
+
+
 def read_policy_bytes(data: bytes, where: str) -> dict[str, Any]:
     """The checked contents of a policy file's bytes (``where`` names it in errors): ``ValueError`` when it is not
     this format."""
@@ -205,15 +221,9 @@ class TorchPolicyAgent:
         if not len(columns):
             return np.zeros((0, NUM_ACTIONS))
         network = self._network_on(device, dtype)
-        first, rest = network[0], network[1:]
         legal = torch.as_tensor(np.asarray(masks)[bases] != 0, device=device)
-        with torch.no_grad():
-            hidden = first(torch.as_tensor(np.asarray(vectors), dtype=getattr(torch, dtype), device=device))
-            hidden = hidden[torch.as_tensor(bases, device=device)]
-            weights = first.weight.T
-            for column in torch.as_tensor(columns, device=device).T:
-                hidden += weights[column]
-            logits = rest(hidden).masked_fill(~legal, -torch.inf)
+        logits = varied_scores(network[0], network[1:], vectors, columns, bases, device, dtype).masked_fill(
+            ~legal, -torch.inf)
         if not self.deterministic:
             return torch.softmax(logits.double(), dim=1).cpu().numpy()
         probabilities = np.zeros((len(columns), NUM_ACTIONS), dtype=np.float64)

@@ -28,6 +28,7 @@ import numpy as np
 from razz_env.batch import kernels as _k
 from razz_env.batch.engine import (
     StepResult,
+    TableState,
     check_decks,
     check_stacks,
     check_tables,
@@ -47,7 +48,7 @@ except ImportError as err:  # pragma: no cover - numba ships its CUDA target
         from None
 
 THREADS = 128
-"""Threads a block: the step is register-heavy, so small blocks keep more of them resident."""
+"""Threads a block (not yet tuned on a GPU)."""
 
 
 def _launch(kernel: Any, count: int) -> Any:
@@ -129,6 +130,9 @@ def random_legal_actions(masks: Any, state: Any, out: Any = None) -> Any:
     advanced in place): the draws the CPU's ``random_legal_actions`` makes with the same streams. Into the device
     int64 ``out`` when given, else a new device array; every row must allow an id (an engine's masks do)."""
     masks, state = _as_device(masks), _as_device(state)
+    if len(masks.shape) != 2 or masks.shape[1] != NUM_ACTIONS or masks.dtype != np.int8:
+        raise ValueError(f"masks: expected device int8 legal-id masks of shape (tables, {NUM_ACTIONS}), got "
+                         f"{_described(masks)}")
     rows = masks.shape[0]
     if state.shape != (rows,) or state.dtype != np.uint64:
         raise ValueError(f"state: expected a device uint64 array of shape ({rows},) "
@@ -143,7 +147,7 @@ def random_legal_actions(masks: Any, state: Any, out: Any = None) -> Any:
     return out
 
 
-class CudaEngine:
+class CudaEngine(TableState):
     """``num_tables`` hands of ``config`` in lockstep on the GPU; the arguments are :class:`BatchEngine`'s (but
     ``views``, which needs the host's full histories).
 
@@ -290,70 +294,9 @@ class CudaEngine:
 
     # ------------------------------------------------------------------ state (device arrays)
 
-    @property
-    def masks(self) -> Any:
-        """(T, 5) int8 legal-id masks of the acting seats."""
-        return self._masks
-
-    @property
-    def actor(self) -> Any:
-        """(T,) the acting seat of each table."""
-        return self._tab[:, _k.C_ACTOR]
-
-    @property
-    def street(self) -> Any:
-        """(T,) street numbers."""
-        return self._tab[:, _k.C_STREET]
-
-    @property
-    def level(self) -> Any:
-        """(T,) the bet to match this round."""
-        return self._tab[:, _k.C_LEVEL]
-
-    @property
-    def bring_in_seat(self) -> Any:
-        """(T,) the seat that brought in (or must) this hand."""
-        return self._tab[:, _k.C_BRING_SEAT]
-
-    @property
-    def community(self) -> Any:
-        """(T,) the community card, -1 when none was dealt."""
-        return self._tab[:, _k.C_COMMUNITY]
-
-    @property
-    def cards(self) -> Any:
-        """(T, S, cards a seat) each seat's cards in dealing order; the first ``num_cards`` are dealt."""
-        return self._cards
-
-    @property
-    def num_cards(self) -> Any:
-        """(T, S) cards dealt to each seat."""
-        return self._seat[:, :, _k.S_NCARDS]
-
-    @property
-    def stacks(self) -> Any:
-        """(T, S) chips behind."""
-        return self._seat[:, :, _k.S_STACK]
-
-    @property
-    def bets(self) -> Any:
-        """(T, S) chips put in this round."""
-        return self._seat[:, :, _k.S_BET]
-
-    @property
-    def contributed(self) -> Any:
-        """(T, S) chips put in this hand, antes included."""
-        return self._seat[:, :, _k.S_CONTRIB]
-
-    @property
-    def folded(self) -> Any:
-        """(T, S) 1 for a folded seat."""
-        return self._seat[:, :, _k.S_FOLDED]
-
-    @property
-    def decks(self) -> Any:
-        """(T, deck size) the deck each table's current hand deals from."""
-        return self._deck
+    def _expose(self, array: Any) -> Any:
+        """The device array itself (a device array has no read-only flag)."""
+        return array
 
     @property
     def nbytes(self) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -206,6 +206,85 @@ def check_tables(num_tables: int, tables: object) -> np.ndarray:
     return index.astype(np.int64)
 
 
+class TableState:
+    """The per-table state both engines show, as arrays over their tables: host arrays (read-only views) on the
+    CPU, device arrays on the GPU; ``_expose`` says which."""
+
+    _tab: Any
+    _seat: Any
+    _cards: Any
+    _deck: Any
+    _masks: Any
+
+    def _expose(self, array: Any) -> Any:
+        raise NotImplementedError
+
+    @property
+    def masks(self) -> Any:
+        """(T, 5) int8 legal-id masks of the acting seats."""
+        return self._expose(self._masks)
+
+    @property
+    def actor(self) -> Any:
+        """(T,) the acting seat of each table."""
+        return self._expose(self._tab[:, _k.C_ACTOR])
+
+    @property
+    def street(self) -> Any:
+        """(T,) street numbers (cards each seat holds: stud 3-7)."""
+        return self._expose(self._tab[:, _k.C_STREET])
+
+    @property
+    def level(self) -> Any:
+        """(T,) the bet to match this round."""
+        return self._expose(self._tab[:, _k.C_LEVEL])
+
+    @property
+    def bring_in_seat(self) -> Any:
+        """(T,) the seat that brought in (or must) this hand."""
+        return self._expose(self._tab[:, _k.C_BRING_SEAT])
+
+    @property
+    def community(self) -> Any:
+        """(T,) the community card, -1 when none was dealt."""
+        return self._expose(self._tab[:, _k.C_COMMUNITY])
+
+    @property
+    def cards(self) -> Any:
+        """(T, S, cards a seat) each seat's cards in dealing order; the first ``num_cards`` are dealt."""
+        return self._expose(self._cards)
+
+    @property
+    def num_cards(self) -> Any:
+        """(T, S) cards dealt to each seat."""
+        return self._expose(self._seat[:, :, _k.S_NCARDS])
+
+    @property
+    def stacks(self) -> Any:
+        """(T, S) chips behind."""
+        return self._expose(self._seat[:, :, _k.S_STACK])
+
+    @property
+    def bets(self) -> Any:
+        """(T, S) chips put in this round."""
+        return self._expose(self._seat[:, :, _k.S_BET])
+
+    @property
+    def contributed(self) -> Any:
+        """(T, S) chips put in this hand, antes included."""
+        return self._expose(self._seat[:, :, _k.S_CONTRIB])
+
+    @property
+    def folded(self) -> Any:
+        """(T, S) 1 for a folded seat."""
+        return self._expose(self._seat[:, :, _k.S_FOLDED])
+
+    @property
+    def decks(self) -> Any:
+        """(T, deck size) the deck each table's current hand deals from."""
+        return self._expose(self._deck)
+
+
 _announced = False
 
 
@@ -219,7 +298,7 @@ def _announce_compiling() -> None:
             print(f"razz: {note}", file=sys.stderr, flush=True)
 
 
-class BatchEngine:
+class BatchEngine(TableState):
     """``num_tables`` hands of ``config`` in lockstep; see the module docstring.
 
     ``stacks``: starting stacks per table, shape (T, S) (every hand at a table starts from them; default
@@ -399,75 +478,10 @@ class BatchEngine:
     # ------------------------------------------------------------------ state (read-only views)
 
     @staticmethod
-    def _view(array: np.ndarray) -> np.ndarray:
+    def _expose(array: np.ndarray) -> np.ndarray:
         view = array.view()
         view.flags.writeable = False
         return view
-
-    @property
-    def masks(self) -> np.ndarray:
-        """(T, 5) int8 legal-id masks of the acting seats."""
-        return self._view(self._masks)
-
-    @property
-    def actor(self) -> np.ndarray:
-        """(T,) the acting seat of each table."""
-        return self._view(self._tab[:, _k.C_ACTOR])
-
-    @property
-    def street(self) -> np.ndarray:
-        """(T,) street numbers (cards each seat holds: stud 3-7)."""
-        return self._view(self._tab[:, _k.C_STREET])
-
-    @property
-    def level(self) -> np.ndarray:
-        """(T,) the bet to match this round."""
-        return self._view(self._tab[:, _k.C_LEVEL])
-
-    @property
-    def bring_in_seat(self) -> np.ndarray:
-        """(T,) the seat that brought in (or must) this hand."""
-        return self._view(self._tab[:, _k.C_BRING_SEAT])
-
-    @property
-    def community(self) -> np.ndarray:
-        """(T,) the community card, -1 when none was dealt."""
-        return self._view(self._tab[:, _k.C_COMMUNITY])
-
-    @property
-    def cards(self) -> np.ndarray:
-        """(T, S, cards a seat) each seat's cards in dealing order; the first ``num_cards`` are dealt."""
-        return self._view(self._cards)
-
-    @property
-    def num_cards(self) -> np.ndarray:
-        """(T, S) cards dealt to each seat."""
-        return self._view(self._seat[:, :, _k.S_NCARDS])
-
-    @property
-    def stacks(self) -> np.ndarray:
-        """(T, S) chips behind."""
-        return self._view(self._seat[:, :, _k.S_STACK])
-
-    @property
-    def bets(self) -> np.ndarray:
-        """(T, S) chips put in this round."""
-        return self._view(self._seat[:, :, _k.S_BET])
-
-    @property
-    def contributed(self) -> np.ndarray:
-        """(T, S) chips put in this hand, antes included."""
-        return self._view(self._seat[:, :, _k.S_CONTRIB])
-
-    @property
-    def folded(self) -> np.ndarray:
-        """(T, S) 1 for a folded seat."""
-        return self._view(self._seat[:, :, _k.S_FOLDED])
-
-    @property
-    def decks(self) -> np.ndarray:
-        """(T, deck size) the deck each table's current hand deals from."""
-        return self._view(self._deck)
 
     @property
     def nbytes(self) -> int:

@@ -24,7 +24,6 @@ from numba.extending import intrinsic
 from numba.misc.appdirs import AppDirs
 
 COMPILE_SECONDS = 35
-"""A cold compile of every kernel, measured on this project's 2-core CPU (the note before compiling says it)."""
 """About how long the first compile of the kernels takes (measured: 35 s wall, 17 s CPU on a loaded 2-core box)."""
 
 
