@@ -344,7 +344,6 @@ def train(args: Args) -> dict[str, Any]:
     out = prepare_output(args)
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
-    np.random.seed(args.seed)
     device = torch.device(args.device)
     config = HandConfig.create(args.variant, num_seats=args.num_seats, stacks=args.stacks)
     env = DeviceEngine(config, args.num_tables, args.seed, args.device)
