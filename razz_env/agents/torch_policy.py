@@ -59,7 +59,8 @@ def varied_scores(first: Any, rest: Any, vectors: np.ndarray, columns: np.ndarra
     import torch
 
     with torch.no_grad():
-        hidden = first(torch.as_tensor(np.asarray(vectors), dtype=getattr(torch, dtype), device=device))
+        # a copy (torch.tensor, not as_tensor): the vectors may be a read-only array
+        hidden = first(torch.tensor(np.asarray(vectors), dtype=getattr(torch, dtype), device=device))
         hidden = hidden[torch.as_tensor(bases, device=device)]
         weights = first.weight.T.contiguous()  # one row per input column: a gather per variant column
         for column in torch.as_tensor(columns, device=device).T:
