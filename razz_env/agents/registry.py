@@ -85,6 +85,17 @@ def register(name: str, *, replace: bool = False) -> Callable[[F], F]:
     return decorator
 
 
+def registered_in(module: str) -> dict[str, Factory]:
+    """The factories registered by code of ``module`` (``"__main__"``: the user's script), by name: what a worker
+    process that does not run that module must be given.
+
+    >>> registered_in("razz_env.agents.simple")["random"].__name__
+    'RandomAgent'
+    """
+    _import_builtins()
+    return {name: factory for name, factory in _FACTORIES.items() if getattr(factory, "__module__", None) == module}
+
+
 def _import_builtins() -> None:
     for module in BUILTIN_MODULES:
         importlib.import_module(module)

@@ -201,7 +201,7 @@ class _ActorPool:
         self.deaths[task.task_id] += 1
         if self.deaths[task.task_id] >= MAX_ATTEMPTS:
             raise BlockError(f"block {task.task_id}: its Ray actor died {MAX_ATTEMPTS} times (last: "
-                             f"{type(err).__name__}); stopped. Finished blocks are saved: rerun to resume")
+                             f"{type(err).__name__}); stopped")
         self.pending.appendleft(task)
         self.idle.append(self._start())
 

@@ -18,7 +18,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,10 +26,11 @@ from typing import Any
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.blocks import Task, batch_problem, build_agent, build_tasks
 from razz_env.evaluate.config import TournamentConfig, agent_label
+from razz_env.evaluate.progress import progress_bar
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
 from razz_env.evaluate.stats import WinRate, sd_ratio, win_rate
-from razz_env.evaluate.workers import BlockError, run_blocks
+from razz_env.evaluate.workers import BlockError, WorkerStartError, run_blocks
 
 __all__ = ["RESULTS_FILE", "BlockError", "TournamentResult", "agent_label", "build_tasks", "check_agents",
            "load_results", "run_tournament", "summarise"]
@@ -138,7 +139,7 @@ def _play(config: TournamentConfig, folder: ResultsFolder, tasks: list[Task], mo
                       "models) before its first block, so the first blocks take the longest", file=sys.stderr)
         try:
             blocks = run_blocks(config, pending, modules) if ray_blocks is None else ray_blocks.run(pending, modules)
-            for result in blocks:
+            for result in _resumable(blocks, folder):
                 _keep_records(folder, result, result.pop("records", None))
                 folder.append(result)
                 done[block_key(result)] = result
@@ -170,12 +171,19 @@ def _note_records(config: TournamentConfig, folder: ResultsFolder, finished: lis
                     "(add --records to keep recording)", folder.hands)
 
 
-def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    from tqdm import tqdm
+def _resumable(blocks: Iterator[dict[str, Any]], folder: ResultsFolder) -> Iterator[dict[str, Any]]:
+    """``blocks``, a :class:`BlockError` saying that the finished blocks are kept in ``folder`` (a worker that
+    cannot start has finished none: it says what to fix instead)."""
+    try:
+        yield from blocks
+    except WorkerStartError:
+        raise
+    except BlockError as err:
+        raise BlockError(f"{err}. Finished blocks are saved in {folder.path}: rerun to resume") from err
 
-    return tqdm(total=total, initial=initial, unit="block", desc="tournament", dynamic_ncols=True)
+
+def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
+    return progress_bar(total, initial, "block", "tournament") if enabled else None
 
 
 def _keep_records(folder: ResultsFolder, result: dict[str, Any], records: list[dict[str, Any]] | None) -> None:

@@ -1,7 +1,9 @@
 """Playing tournament blocks in worker processes that can die without losing or hanging the run.
 
 Each worker is a spawned process serving one block at a time over its own pipe, so the
-main process always knows which block a worker holds. A worker killed from outside (the
+main process always knows which block a worker holds. Workers never run the user's script again
+(:mod:`~razz_env.evaluate.spawning`): a script without a ``__main__`` guard works, and what it defines (an
+agent class, a registered factory) reaches the workers by value. A worker killed from outside (the
 OOM killer, ``kill -9``) is noticed through its process sentinel: its block is played again
 by a fresh worker, up to :data:`MAX_ATTEMPTS` times, then the run stops naming the block.
 Blocks are pure functions of (config, task), so a retried block gives the same result and
@@ -18,10 +20,13 @@ agent instance that does not pickle stays in this process, unwatched: it is the 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import multiprocessing
 import os
+import pickle
 import signal
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -31,6 +36,7 @@ from typing import Any
 
 from razz_env.evaluate.blocks import AgentFailure, Task, failed_block, run_task, timeout_message, watch_decisions
 from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.spawning import by_value, without_main
 
 MAX_ATTEMPTS = 3
 PARENT_POLL_SECONDS = 0.5
@@ -40,6 +46,10 @@ KILL_GRACE_SECONDS = 0.5
 
 class BlockError(RuntimeError):
     """A block could not be played: its worker kept dying, or the harness failed on it."""
+
+
+class WorkerStartError(BlockError):
+    """Worker processes cannot start: what they must import or unpickle fails in a fresh process."""
 
 
 def run_blocks(config: TournamentConfig, tasks: list[Task], modules: Iterable[str] = ()) -> Iterator[dict[str, Any]]:
@@ -74,12 +84,11 @@ def _contained(config: TournamentConfig, task: Task) -> dict[str, Any]:
 class _Worker:
     """One worker process, its pipe, and the task it is playing (None when idle)."""
 
-    def __init__(self, context: Any, config: TournamentConfig, modules: tuple[str, ...]) -> None:
+    def __init__(self, context: Any, payload: bytes) -> None:
         ours, theirs = context.Pipe()
         self.cells = context.Array("d", 3, lock=False)
-        self.process = context.Process(target=_serve, args=(theirs, config, modules, os.getpid(), self.cells),
-                                       daemon=True)
-        with _ctrl_c_ignored():
+        self.process = context.Process(target=_serve, args=(theirs, payload, os.getpid(), self.cells), daemon=True)
+        with _ctrl_c_ignored(), without_main():
             self.process.start()
         theirs.close()
         self.conn: Connection = ours
@@ -145,14 +154,14 @@ class WorkerPool:
     def __init__(self, config: TournamentConfig, size: int, modules: tuple[str, ...]) -> None:
         self.config = config
         self.size = size
-        self.modules = modules
         self.context = multiprocessing.get_context("spawn")
+        self.payload = _payload(config, modules)
         self.pending: deque[Task] = deque()
         self.deaths: Counter[str] = Counter()
         self.workers: list[_Worker] = []
 
     def _start(self) -> _Worker:
-        return _Worker(self.context, self.config, self.modules)
+        return _Worker(self.context, self.payload)
 
     def run(self, tasks: list[Task]) -> Iterator[dict[str, Any]]:
         """Yield each task's result as it arrives; :class:`BlockError` when a block cannot be played."""
@@ -182,6 +191,8 @@ class WorkerPool:
                     self._lost(index, task)
                 elif reply[0] == "crash":
                     raise BlockError(f"block {task.task_id}: {reply[1]}")
+                elif reply[0] == "start":
+                    raise WorkerStartError(f"worker processes cannot start: {reply[1]}")
                 else:
                     yield reply[1]
 
@@ -209,7 +220,7 @@ class WorkerPool:
         self.deaths[task.task_id] += 1
         if self.deaths[task.task_id] >= MAX_ATTEMPTS:
             raise BlockError(f"block {task.task_id}: its worker process died {MAX_ATTEMPTS} times (last: "
-                             f"{dead.death()}); stopped. Finished blocks are saved: rerun to resume")
+                             f"{dead.death()}); stopped")
         self.pending.appendleft(task)
         self.workers[index] = self._start()
 
@@ -239,10 +250,50 @@ def _exit_with(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _serve(conn: Connection, config: TournamentConfig, modules: tuple[str, ...], parent: int, cells: Any) -> None:
-    """A worker's loop: receive a task, play it, send ``("ok", result)`` or ``("crash", message)``."""
+def _payload(config: TournamentConfig, modules: tuple[str, ...]) -> bytes:
+    """What a worker needs, pickled by value: the config, the modules registering its agents, and the agents
+    registered by the main module (which the worker does not run)."""
+    from razz_env.agents.registry import registered_in
+
+    try:
+        return by_value((config, modules, registered_in("__main__")))
+    except Exception as err:  # noqa: BLE001 - whatever pickling an agent raises
+        raise WorkerStartError(f"the agents cannot be sent to worker processes: {type(err).__name__}: {err}; "
+                               "an agent instance that does not pickle plays with workers=1") from None
+
+
+def _start(payload: bytes) -> tuple[TournamentConfig | None, str | None]:
+    """Unpickle the worker's config, import the agents' modules and register the main module's agents: the config,
+    and None, or a one-line account of what failed, saying what the user can do."""
+    from razz_env.agents.registry import register
+
+    try:
+        config, modules, factories = pickle.loads(payload)
+    except Exception as err:  # noqa: BLE001 - reported to the main process in one line
+        return None, (f"{type(err).__name__} while unpickling the agents: {err}; define the agents' classes in a "
+                      "module (a .py file beside the script) rather than in an interactive session")
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as err:  # noqa: BLE001 - reported to the main process in one line
+            return None, (f"importing {module}, which registers an agent: {type(err).__name__}: {err}; a worker "
+                          f"imports it from the Python path (sys.path: {', '.join(sys.path[:4])}...)")
+    for name, factory in factories.items():
+        register(name, replace=True)(factory)
+    return config, None
+
+
+def _serve(conn: Connection, payload: bytes, parent: int, cells: Any) -> None:
+    """A worker's loop: receive a task, play it, send ``("ok", result)`` or ``("crash", message)``; ``("start",
+    message)`` to the first task when the worker could not start."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_with(parent)
+    config, problem = _start(payload)
+    if problem is not None:
+        with contextlib.suppress(EOFError, OSError):
+            conn.recv()
+            conn.send(("start", problem))
+        return
     watch_decisions(cells)
     while True:
         try:
@@ -252,8 +303,6 @@ def _serve(conn: Connection, config: TournamentConfig, modules: tuple[str, ...],
         if task is None:
             return
         try:
-            for module in modules:
-                importlib.import_module(module)
             reply = ("ok", run_task(config, task))
         except Exception as err:  # noqa: BLE001 - reported to the main process, which names the block
             reply = ("crash", f"{type(err).__name__}: {err}")

@@ -28,6 +28,7 @@ from typing import Any
 
 from razz_env.encoding.interface import declaration_of
 from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.spawning import without_main
 from razz_env.train.config import TrainConfig
 from razz_env.train.pool import BatchPoolControls, OpponentPool, PoolWrapper
 from razz_env.train.runfolder import (
@@ -132,7 +133,8 @@ def build_vec_env(config: TrainConfig) -> Any:
         return _timed_vec_env(build_batch_vec_env(config), kind)
     fns = [make_env_fn(config, rank) for rank in range(config.n_envs)]
     if kind == "subproc":
-        return _timed_vec_env(SubprocVecEnv(fns, start_method="spawn"), kind)
+        with without_main():  # a user's script without a __main__ guard is not run again in each worker
+            return _timed_vec_env(SubprocVecEnv(fns, start_method="spawn"), kind)
     return _timed_vec_env(DummyVecEnv(fns), kind)
 
 
@@ -552,10 +554,9 @@ def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: 
         notify(f"starting from the weights and optimizer state of {config.init_model['path']}")
     bar = None
     if progress:
-        from tqdm import tqdm
+        from razz_env.evaluate.progress import progress_bar
 
-        bar = tqdm(total=config.total_timesteps, initial=steps_before, unit="step", desc=config.name,
-                   dynamic_ncols=True)
+        bar = progress_bar(config.total_timesteps, steps_before, "step", config.name)
     callback = _callback(config, folder, clock, bar)
     wall_started = time.perf_counter()
     try:

@@ -18,7 +18,7 @@ import pytest
 
 from razz_env.agents.registry import register
 from razz_env.encoding.interface import Declaration
-from razz_env.evaluate import workers
+from razz_env.evaluate import match, workers
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.results import RESULTS_FILE
 from razz_env.evaluate.runner import run_tournament
@@ -76,8 +76,16 @@ def test_a_block_whose_worker_is_killed_is_played_again_with_the_same_results(tm
 def test_a_block_whose_worker_keeps_dying_stops_the_run_naming_it(tmp_path):
     config = _config(tmp_path, "doomed", None, agents=["random", {"type": "test_kills_its_worker"}], deals=10)
     with pytest.raises(BlockError, match=rf"block 0-1/0: its worker process died {MAX_ATTEMPTS} times "
-                                         r"\(last: killed by SIGKILL\)"):
+                                         r"\(last: killed by SIGKILL\); stopped. Finished blocks are saved in "
+                                         rf"{tmp_path / 'doomed'}: rerun to resume$"):
         run_tournament(config, progress=False)
+
+
+@pytest.mark.timeout(180)
+def test_a_match_whose_worker_keeps_dying_names_the_block_and_no_folder_to_resume():
+    with pytest.raises(BlockError, match=rf"^block 0-1/0: its worker process died {MAX_ATTEMPTS} times "
+                                         r"\(last: killed by SIGKILL\); stopped$"):
+        match("random", {"type": "test_kills_its_worker"}, deals=10)
 
 
 @pytest.mark.timeout(180)
