@@ -133,10 +133,11 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         self._big_bet = config.big_bet
         self._seed = seed
         self._opponents: list[Any] | None = None
+        if opponents is not None:
+            opponents = opponents_per_seat(opponents, self.config)  # specs built once, here
         self.views = bool(views)
         if views is None and opponents is not None:
-            self.views = any("view" in declaration_of(agent).observes
-                             for agent in opponents_per_seat(opponents, self.config))
+            self.views = any("view" in declaration_of(agent).observes for agent in opponents)
         self.set_opponents(opponents)
         self.opponent_sampler = opponent_sampler
         self._sampled: list[Any] = []

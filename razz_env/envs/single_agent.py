@@ -26,13 +26,13 @@ opponent's (a fold, or the call that closes the river).
   if it is illegal now the passive action is played and ``info["illegal_action"]`` says so. Every
   other illegal id is the caller's and follows ``illegal_action``: the mask stays exact, and
   nothing illegal is ever played as itself.
-* ``opponents``: one agent (it plays every other seat and its ``reset`` is called
-  once per seat it takes) or a list, one per other seat, in clockwise order from
-  the learner; by default (``None``) every other seat plays uniformly at random from
-  the environment's seeded generator (:class:`SeededRandomOpponent`), so ``reset(seed=...)``
-  repeats whole hands, as Gymnasium's checks require. ``set_opponents(...)`` swaps them from the next hand on;
-  ``opponent_sampler`` (a callable returning an agent or a list) is asked for new
-  opponents before every hand, for self-play leagues. An opponent whose declaration
+* ``opponents``: one agent (it plays every other seat and its ``reset`` is called once per seat it takes) or a list,
+  one per other seat, in clockwise order from the learner; an agent is an instance or anything ``make_agent`` takes
+  (``"razz_heuristic"``, a ``{"type": ...}`` mapping, ``"module:Class"``, a model file), as in ``match`` and every
+  config. By default (``None``) every other seat plays uniformly at random from the environment's seeded generator
+  (:class:`SeededRandomOpponent`), so ``reset(seed=...)`` repeats whole hands, as Gymnasium's checks require.
+  ``set_opponents(...)`` swaps them from the next hand on; ``opponent_sampler`` (a callable returning an agent or a
+  list) is asked for new opponents before every hand, for self-play leagues. An opponent whose declaration
   (:class:`~razz_env.encoding.interface.Declaration`) says it cannot play the table is refused.
 * A failing opponent (its ``act`` or ``reset`` raises, or it answers with an id the
   mask forbids) aborts the hand: the error names it (``ValueError`` for an illegal id,
@@ -64,7 +64,7 @@ opponent's (a fold, or the call that closes the river).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
@@ -72,6 +72,7 @@ import numpy as np
 
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
+from razz_env.encoding.agent_specs import is_agent_spec, make_agent_from_spec
 from razz_env.encoding.interface import Agent, Declaration, Observation, Observer, seating_problem
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_index
@@ -89,7 +90,7 @@ MAX_SKIPPED_HANDS = 1000
 MAX_CACHED_OBSERVERS = 64
 ILLEGAL_ACTION_MODES = ("raise", "check_fold")
 PASSIVE_ORDER = (Action.CHECK, Action.FOLD, Action.BRING_IN)
-OpponentSpec = Agent | Sequence[Agent]
+OpponentSpec = Agent | str | Mapping[str, Any] | Sequence[Agent | str | Mapping[str, Any]]
 
 register_envs()  # the Gymnasium ids, in whatever order gymnasium and razz_env were imported
 
@@ -117,23 +118,39 @@ class SeededRandomOpponent:
 
 
 def opponents_per_seat(opponents: OpponentSpec, config: HandConfig) -> list[Agent]:
-    """One agent per other seat of ``config``'s table (one agent repeated, or a list of that many), each an
-    agent that accepts the table; ``ValueError`` naming the first that is not."""
+    """One agent per other seat of ``config``'s table, each an agent that accepts the table; ``ValueError`` naming
+    the first that is not.
+
+    ``opponents`` is one agent for every other seat or a list of one per other seat, each agent as
+    :func:`~razz_env.agents.registry.make_agent` takes it (an instance, a name, a ``{"type": ...}`` mapping,
+    ``"module:Class"``, a model file); one spec builds one agent that plays every other seat, and an agent built
+    from a spec is seeded with its position in the list (0 for one spec), so a table of specs plays the same from
+    one run to the next.
+    """
     others = config.num_seats - 1
-    if isinstance(opponents, Sequence):
+    if isinstance(opponents, Sequence) and not is_agent_spec(opponents):
         listed = list(opponents)
         if len(listed) != others:
             raise ValueError(f"opponents: expected one agent or a list of {others} (one per other seat), "
-                             f"got {len(listed)}")
+                             f"got a list of {len(listed)}")
     else:
-        listed = [opponents] * others
-    for agent in listed:
+        listed = [opponents]
+    agents = []
+    for position, spec in enumerate(listed):
+        try:
+            agent = make_agent_from_spec(spec, seed=position)
+        except (ValueError, TypeError) as err:
+            raise ValueError(f"opponents: {err}") from None
         if not callable(getattr(agent, "act", None)) or not callable(getattr(agent, "reset", None)):
-            raise ValueError(f"opponents: {agent!r} is not an Agent (needs act(observation) and reset(...))")
+            raise ValueError(f"opponents: {agent!r} is not an agent (an instance with act(observation) and "
+                             "reset(...)), an agent's name, a {'type': name, ...} mapping, 'module:Class' or a "
+                             "model file's path")
         problem = seating_problem(agent, config.variant.name, config.num_seats)
         if problem:
             raise ValueError(f"opponents: {problem}")
-    return listed
+        agents.append(agent)
+    return agents * others if len(listed) == 1 else agents
+
 
 class SingleAgentEnv(gymnasium.Env):
     """One seat of a stud table as a Gymnasium environment; see the module docstring."""

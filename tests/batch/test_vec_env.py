@@ -249,3 +249,12 @@ def test_episodes_against_shipped_agents_equal_the_scalar_env(spec, options: dic
             np.testing.assert_array_equal(observation, episode["obs"][k])
             observation, reward, _, _, _ = scalar.step(action)
         assert reward == pytest.approx(episode["reward"])
+
+
+def test_opponents_by_name_as_the_scalar_env_takes_them() -> None:
+    env = BatchSingleAgentVecEnv(4, "razz_heuristic", 0, seed=3)
+    assert [agent.name for agent in env._opponents] == ["razz_heuristic"]
+    env = BatchSingleAgentVecEnv(4, ["calling_station", {"type": "random"}], 0, seed=3, num_seats=3)
+    assert [agent.name for agent in env._opponents] == ["calling_station", "random"]
+    with pytest.raises(ValueError, match="^opponents: unknown agent 'razz_heurstic'"):
+        BatchSingleAgentVecEnv(4, "razz_heurstic", 0, seed=3)

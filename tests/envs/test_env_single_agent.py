@@ -162,8 +162,48 @@ def test_opponents_list_seats_and_swaps(random_stub) -> None:
     assert third.seats == [2, 0]  # one agent for every other seat
     with pytest.raises(ValueError, match="list of 2"):
         env.set_opponents([first])
-    with pytest.raises(ValueError, match="not an Agent"):
+    with pytest.raises(ValueError, match="is not an agent .* an agent's name"):
         env.set_opponents(object())
+
+
+def test_opponents_by_name_spec_or_list_as_make_agent_takes_them() -> None:
+    """A name is one agent for every other seat (not a list of 14 characters); a list holds one spec per seat."""
+    env = SingleAgentEnv(opponents="razz_heuristic", seat=0)
+    env.reset(seed=0)
+    assert [agent.name for agent in env._opponents] == ["razz_heuristic"]
+    env = SingleAgentEnv(opponents=["calling_station", {"type": "random"}], num_seats=3, seat=0)
+    env.reset(seed=0)
+    assert [agent.name for agent in env._opponents] == ["calling_station", "random"]
+    one = SingleAgentEnv(opponents={"type": "monte_carlo", "samples": 8}, num_seats=4, seat=0)
+    assert len({id(agent) for agent in one._opponents}) == 1 and len(one._opponents) == 3
+    for _ in range(3):
+        _, _, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[-1]))
+        if done:
+            break
+
+
+def test_seeded_resets_repeat_hands_against_random_agents_given_by_name() -> None:
+    def actions(env: SingleAgentEnv) -> list:
+        env.reset(seed=5)
+        done = False
+        while not done:
+            _, _, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        return list(env.hand.history)
+
+    assert actions(SingleAgentEnv(opponents="random", seat=0)) == actions(SingleAgentEnv(opponents="random", seat=0))
+
+
+@pytest.mark.parametrize(("opponents", "message"), [
+    ("razz_heurstic", "opponents: unknown agent 'razz_heurstic'; known agents: "),
+    ({"type": "monte_carlo", "sample": 8}, "opponents: agent 'monte_carlo': bad arguments ['sample', 'seed']"),
+    ({"samples": 8}, "opponents: agent spec {'samples': 8} has no 'type' key naming the agent"),
+    (["random", "random", "random"], "opponents: expected one agent or a list of 1 (one per other seat), got a "
+                                     "list of 3"),
+])
+def test_a_wrong_opponent_spec_is_named(opponents, message) -> None:
+    with pytest.raises(ValueError) as raised:
+        SingleAgentEnv(opponents=opponents)
+    assert str(raised.value).startswith(message), raised.value
 
 
 def test_opponent_sampler_is_asked_before_every_hand(random_stub) -> None:

@@ -213,3 +213,9 @@ def test_make_env_pickles_by_reference_and_makes_a_registered_id() -> None:
     assert pickle.loads(pickle.dumps(make_env)) is make_env
     env = make_env("razz_env/MiniRazzTiny-v0", num_seats=2)
     assert isinstance(env.unwrapped, SingleAgentEnv) and env.unwrapped.table.variant.name == "minirazz_tiny"
+
+
+def test_gymnasium_make_takes_opponents_by_name() -> None:
+    env = gymnasium.make("razz_env/Razz-v0", opponents="razz_heuristic", seat=0)
+    env.reset(seed=0)
+    assert [agent.name for agent in env.unwrapped._opponents] == ["razz_heuristic"]
