@@ -156,8 +156,8 @@ def play_cli(
     seats in order. ``seed`` fixes the deals and the agents' own randomness. Every seat starts each hand with
     ``stack`` chips (default: the stack the shipped trained opponents were trained at, else
     :data:`PROJECT_STACK`) at the variant's stakes (1/2/5/10; MiniRazz 1/1/2/4); the chips won or lost are
-    totalled across hands. ``rules``: the rule preset (``house``, ``wsop_2023``). Returns 0 (also after
-    quitting early); bad arguments raise :class:`ConfigError`.
+    totalled across hands. ``rules``: the rule preset (``house``, ``wsop_2022``, ``wsop_2023``, ``wsop_2024``).
+    Returns 0 (also after quitting early); bad arguments raise :class:`ConfigError`.
     """
     from razz_env.agents.registry import AgentSpecError, make_agent
 

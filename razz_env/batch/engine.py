@@ -121,7 +121,8 @@ def compile_rules(config: HandConfig, allow_open_fold: bool) -> CompiledRules:
     p[_k.P_CAP] = -1 if cap is None else cap
     p[_k.P_HU_UNCAPPED], p[_k.P_ANTE], p[_k.P_HAND_SIZE] = rules.heads_up_uncapped, stakes.ante, variant.hand_size
     p[_k.P_HALF0], p[_k.P_HALF1] = halves[0], halves[1]
-    p[_k.P_SUITS], p[_k.P_CHIP] = config.suits_break_ties, stakes.chip
+    p[_k.P_DOOR_SUITS], p[_k.P_BOARD_SUITS] = config.bring_in_by_suit, config.later_streets_by_suit
+    p[_k.P_CHIP] = stakes.chip
     return CompiledRules(p, np.array(config.bets_by_street, dtype=np.int64),
                          np.array(layout.next_street, dtype=np.int64), np.array(variant.deck, dtype=np.int64),
                          mask_table, id_to_engine)

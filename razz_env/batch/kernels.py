@@ -53,8 +53,8 @@ when no folder is writable, so the kernels compile in each process instead of fa
 # params (int64 vector): the config, read by every kernel
 P_N, P_FIRST, P_SECOND, P_LAST, P_FIRST_UP, P_UP_START, P_UP_STOP, P_SINGLE_LAST = range(8)
 P_DECK, P_LOW, P_BRING, P_BIG, P_OPEN_PAIR, P_CAP, P_HU_UNCAPPED, P_ANTE = range(8, 16)
-P_HAND_SIZE, P_HALF0, P_HALF1, P_SUITS, P_CHIP = range(16, 21)
-NUM_PARAMS = 21
+P_HAND_SIZE, P_HALF0, P_HALF1, P_BOARD_SUITS, P_CHIP, P_DOOR_SUITS = range(16, 22)
+NUM_PARAMS = 22
 
 # tab (int64, (T, NUM_TAB)): per-table scalars
 C_STREET, C_ACTOR, C_LEVEL, C_BET_COUNT, C_INCREMENT, C_CAP, C_BRING_PENDING, C_BIG_OPEN = range(8)
@@ -173,7 +173,7 @@ def _high_order(card):
 def _board_strength(cards, t, seat, start, stop, low, suits):
     """``order.board_strength`` of ``cards[t, seat, start:stop]``, without allocating: a card's place in the
     descending order is the number of cards keyed above it, and the rank counts are packed 3 bits a rank
-    (``suits`` False: the suits left out, as ``board_tie_break="position"``)."""
+    (``suits`` False: the suits left out, as a tie-break option ``"position"``)."""
     size = stop - start
     counts = np.int64(0)
     suit_code = np.int64(0)
@@ -432,8 +432,8 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
         return True
     tab[t, C_CAP] = -1 if p[P_HU_UNCAPPED] and live == 2 else p[P_CAP]
     low = p[P_LOW] != 0
-    suits = p[P_SUITS] != 0
-    shift = 0 if suits else 2
+    door_suits = p[P_DOOR_SUITS] != 0
+    shift = 0 if door_suits else 2
     start, stop = p[P_UP_START], p[P_UP_STOP]
     opening = street == p[P_FIRST]
     first = -1
@@ -448,7 +448,7 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
         else:
             best = np.int64(0)
             for s in range(n):
-                key = _board_strength(cards, t, s, start, seat_arr[t, s, S_NCARDS], low, suits)
+                key = _board_strength(cards, t, s, start, seat_arr[t, s, S_NCARDS], low, door_suits)
                 if first < 0 or key < best:
                     first, best = s, key
         tab[t, C_BRING_PENDING] = 1
@@ -456,11 +456,12 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
         best = np.int64(0)
         big_open = False
         check_pair = p[P_OPEN_PAIR] != 0 and street == p[P_SECOND]
+        board_suits = p[P_BOARD_SUITS] != 0
         for s in range(n):
             if seat_arr[t, s, S_FOLDED]:
                 continue
             end = lesser(stop, seat_arr[t, s, S_NCARDS])
-            key = _board_strength(cards, t, s, start, end, low, suits)
+            key = _board_strength(cards, t, s, start, end, low, board_suits)
             if first < 0 or key > best:
                 first, best = s, key
             if check_pair and _has_pair(cards, t, s, start, end):

@@ -24,13 +24,16 @@ from typing import Any, NamedTuple
 from razz_env.engine.cards import DECK_SIZE
 from razz_env.engine.checks import as_flag, as_int, as_list
 from razz_env.engine.errors import ConfigError, shown
-from razz_env.engine.presets import HOUSE, PRESETS, SUIT, as_tie_break, get_preset
+from razz_env.engine.presets import HOUSE, PRESETS, SUIT, TIE_BREAK_OPTIONS, as_tie_break, get_preset
 from razz_env.engine.variants import BIG, Variant, get_variant
 
 MIN_SEATS = 2
 MAX_SEATS = 8
 STREETS = (3, 4, 5, 6, 7)
 """Seven-card stud's street numbers; a variant's own are ``variant.street_numbers``."""
+_BOTH_TIE_BREAKS = "board_tie_break"
+"""The one tie-break option of older hand records, which ordered equal door cards and equal later boards alike: read
+as both of :data:`~razz_env.engine.presets.TIE_BREAK_OPTIONS` (unless the record names them)."""
 
 
 def _ordinal(number: int) -> str:
@@ -174,7 +177,9 @@ class Rules:
     :data:`VARIANT_DEFAULT`, is the variant's ``default_raise_cap``, filled in by :class:`HandConfig`).
     ``heads_up_uncapped``: no cap in a round that starts with two live players.
     ``open_pair_big_bet``: stud open-pair big bet on 4th street; ``None`` takes the variant's default.
-    ``board_tie_break``: ``"suit"`` or ``"position"`` (equal door cards and boards: the first seat from seat 0).
+    ``bring_in_tie_break``: ``"suit"`` or ``"position"``, who of equal door cards brings in on the first street
+    (position: the first such seat from seat 0). ``later_street_tie_break``: the same for equal boards on every later
+    street (who acts first).
     ``heads_up_tournament_uncapped``: no cap at all in a hand dealt to two seats (the tournament is heads-up).
     ``preset``: the rule preset (:mod:`~razz_env.engine.presets`) the options were filled in from; records name it.
     """
@@ -182,7 +187,8 @@ class Rules:
     raise_cap: int | None = VARIANT_DEFAULT
     heads_up_uncapped: bool = False
     open_pair_big_bet: bool | None = None
-    board_tie_break: str = SUIT
+    bring_in_tie_break: str = SUIT
+    later_street_tie_break: str = SUIT
     heads_up_tournament_uncapped: bool = False
     preset: str = HOUSE
 
@@ -192,7 +198,8 @@ class Rules:
         object.__setattr__(self, "heads_up_uncapped", as_flag("rules.heads_up_uncapped", self.heads_up_uncapped))
         if self.open_pair_big_bet is not None:
             object.__setattr__(self, "open_pair_big_bet", as_flag("rules.open_pair_big_bet", self.open_pair_big_bet))
-        as_tie_break("rules.board_tie_break", self.board_tie_break)
+        for name in TIE_BREAK_OPTIONS:
+            as_tie_break(f"rules.{name}", getattr(self, name))
         object.__setattr__(self, "heads_up_tournament_uncapped",
                            as_flag("rules.heads_up_tournament_uncapped", self.heads_up_tournament_uncapped))
         get_preset(self.preset, "rules.preset")
@@ -217,7 +224,7 @@ class Rules:
             open_pair = None
         return {"raise_cap": default_raise_cap if self.raise_cap is VARIANT_DEFAULT else self.raise_cap,
                 "heads_up_uncapped": self.heads_up_uncapped, "open_pair_big_bet": open_pair,
-                "board_tie_break": self.board_tie_break,
+                "bring_in_tie_break": self.bring_in_tie_break, "later_street_tie_break": self.later_street_tie_break,
                 "heads_up_tournament_uncapped": self.heads_up_tournament_uncapped}
 
     @classmethod
@@ -236,8 +243,12 @@ class Rules:
             return cls()
         if not isinstance(data, Mapping):
             raise ConfigError(f"rules: expected an object, got {shown(data)}")
-        known = ("raise_cap", "heads_up_uncapped", "open_pair_big_bet", "board_tie_break",
+        known = ("raise_cap", "heads_up_uncapped", "open_pair_big_bet", *TIE_BREAK_OPTIONS,
                  "heads_up_tournament_uncapped", "preset")
+        if _BOTH_TIE_BREAKS in data:  # a record written before the tie-break was split in two: it set both
+            both = as_tie_break(f"rules.{_BOTH_TIE_BREAKS}", data[_BOTH_TIE_BREAKS])
+            data = {**{name: both for name in TIE_BREAK_OPTIONS},
+                    **{key: value for key, value in data.items() if key != _BOTH_TIE_BREAKS}}
         unknown = sorted(shown(key) for key in data if key not in known)
         if unknown:
             raise ConfigError(f"rules: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")
@@ -388,9 +399,15 @@ class HandConfig:
         return rules.raise_cap
 
     @property
-    def suits_break_ties(self) -> bool:
-        """Whether suits order equal door cards and boards (``board_tie_break="suit"``), else position."""
-        return self.rules.board_tie_break == SUIT
+    def bring_in_by_suit(self) -> bool:
+        """Whether suits order equal door cards for the bring-in (``bring_in_tie_break="suit"``), else position."""
+        return self.rules.bring_in_tie_break == SUIT
+
+    @property
+    def later_streets_by_suit(self) -> bool:
+        """Whether suits order equal boards on the later streets (``later_street_tie_break="suit"``), else
+        position."""
+        return self.rules.later_street_tie_break == SUIT
 
     @property
     def chip(self) -> int:

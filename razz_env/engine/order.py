@@ -5,9 +5,10 @@ boards with aces low and pairs bad, and on equal ranks the lower suits win
 (003: 3♥2♦ opens before 3♠2♦); high variants read ordinary poker ranks with
 aces high and the higher suits win. Suits are compared card by card with the
 cards ordered by rank then suit, highest first. The bring-in is the weakest door
-card, so the same key serves both questions. With ``suits=False`` (``board_tie_break="position"``)
-suits are ignored and equal boards go by position: the first seat from seat 0 (the dealer sits just
-before seat 0, so seat order is clockwise from the dealer).
+card, so the same key serves both questions. With ``suits=False`` (``bring_in_tie_break="position"`` for
+the door cards, ``later_street_tie_break="position"`` for later boards) suits are ignored and equal boards
+go by position: the first seat from seat 0 (the dealer sits just before seat 0, so seat order is clockwise
+from the dealer).
 
 >>> from razz_env.engine.cards import parse_cards
 >>> weakest_seat([parse_cards("Kh"), parse_cards("Ks")], low=True)  # K♠ brings in over K♥

@@ -71,7 +71,7 @@ class HandState:
         "acted", "cards", "community", "street", "actor", "level", "bet_count", "increment",
         "cap", "bring_in_pending", "big_bet_open", "history", "payoffs", "pots", "is_over",
         "bring_in_seat", "_legal", "_dealer", "_low", "_bet_sizes", "_big_bet", "_bring_in",
-        "_open_pair_rule", "_partial", "_layout", "_first", "_up", "unknown", "_suits",
+        "_open_pair_rule", "_partial", "_layout", "_first", "_up", "unknown", "_door_suits", "_board_suits",
     )
 
     def __init__(
@@ -100,7 +100,7 @@ class HandState:
         self._big_bet = config.big_bet
         self._bring_in = stakes.bring_in
         self._open_pair_rule = config.open_pair_big_bet
-        self._suits = config.suits_break_ties
+        self._door_suits, self._board_suits = config.bring_in_by_suit, config.later_streets_by_suit
         self.initial_stacks = config.stacks
         self.stacks = list(config.stacks)
         self.contributed = [0] * n
@@ -320,14 +320,14 @@ class HandState:
         if opening:
             start = self._up.start
             if self._layout.first_up == 1:
-                first = bring_in_seat([held[start] for held in cards], self._low, self._suits)
+                first = bring_in_seat([held[start] for held in cards], self._low, self._door_suits)
             else:
-                first = weakest_seat([held[start:] for held in cards], self._low, self._suits)
+                first = weakest_seat([held[start:] for held in cards], self._low, self._door_suits)
             self.bring_in_pending = True
         else:
             up = self._up
             boards = [None if folded[seat] else cards[seat][up] for seat in range(n)]
-            first = strongest_seat(boards, self._low, self._suits)
+            first = strongest_seat(boards, self._low, self._board_suits)
             if self._open_pair_rule and street == self._layout.second:
                 self.big_bet_open = any(b is not None and len({c >> 2 for c in b}) < len(b) for b in boards)
         while not stacks[first] or folded[first]:

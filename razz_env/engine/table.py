@@ -43,13 +43,13 @@ from razz_env.engine.config import (
     street_span,
 )
 from razz_env.engine.errors import ConfigError, shown
-from razz_env.engine.presets import HOUSE, as_tie_break, get_preset
+from razz_env.engine.presets import HOUSE, TIE_BREAK_OPTIONS, as_tie_break, get_preset
 from razz_env.engine.variants import Variant, get_variant
 
 DEFAULT_SEATS = 2
 DEFAULT_STACK = 200
 TABLE_KEYS = ("variant", "num_seats", "stacks", "ante", "bring_in", "small_bet", "big_bet", "street_bets",
-              "raise_cap", "heads_up_uncapped", "open_pair_big_bet", "board_tie_break", "heads_up_tournament_uncapped",
+              "raise_cap", "heads_up_uncapped", "open_pair_big_bet", *TIE_BREAK_OPTIONS, "heads_up_tournament_uncapped",
               "chip", "rules")
 """Every option of a table, in the one spelling that keyword arguments, YAML and OpenSpiel parameters share."""
 LIST_PARAMETERS = ("stacks", "street_bets")
@@ -69,12 +69,14 @@ class Table:
     bet size per street, replacing small/big. ``raise_cap``: bets and raises allowed a round, ``0`` for no cap
     (default the variant's). ``heads_up_uncapped``: no cap in a round that starts two-handed.
     ``open_pair_big_bet``: the stud open-pair big bet on 4th street (default on; stud and stud8 only, so off
-    whatever the option in the other games); held as whether it applies. ``board_tie_break``: ``"suit"``
-    or ``"position"`` (equal door cards and boards go to the first seat from seat 0: the dealer sits just
-    before seat 0). ``heads_up_tournament_uncapped``: no cap at all in a hand dealt to two seats (the
-    tournament is heads-up). ``chip``: the smallest chip in play (default 1): every stake and stack is a
-    multiple of it and pots split in whole chips. ``rules``: the rule preset (``"house"``, ``"wsop_2023"``,
-    :mod:`~razz_env.engine.presets`) whose values the rule options left out take.
+    whatever the option in the other games); held as whether it applies. ``bring_in_tie_break``: ``"suit"``
+    or ``"position"``, who of equal door cards brings in on the first street; ``later_street_tie_break``: the
+    same for equal boards on the later streets, who acts first (position: the first such seat from seat 0, the
+    dealer sitting just before seat 0). ``heads_up_tournament_uncapped``: no cap at all in a hand dealt to two
+    seats (the tournament is heads-up). ``chip``: the smallest chip in play (default 1): every stake and stack
+    is a multiple of it and pots split in whole chips. ``rules``: the rule preset (``"house"``, ``"wsop_2022"``,
+    ``"wsop_2023"``, ``"wsop_2024"``, :mod:`~razz_env.engine.presets`) whose values the rule options left out
+    take.
     """
 
     variant: Variant | str = "razz"
@@ -88,7 +90,8 @@ class Table:
     raise_cap: int | None = None
     heads_up_uncapped: bool | None = None
     open_pair_big_bet: bool | None = None
-    board_tie_break: str | None = None
+    bring_in_tie_break: str | None = None
+    later_street_tie_break: str | None = None
     heads_up_tournament_uncapped: bool | None = None
     chip: int = 1
     rules: str = HOUSE
@@ -145,11 +148,13 @@ class Table:
         option = given["open_pair_big_bet"] if option is None else as_flag("open_pair_big_bet", option)
         open_pair = declared.open_pair_big_bet and option is not False
         set_(self, "open_pair_big_bet", open_pair)
-        tie = given["board_tie_break"] if self.board_tie_break is None else self.board_tie_break
-        set_(self, "board_tie_break", as_tie_break("board_tie_break", tie))
+        for name in TIE_BREAK_OPTIONS:
+            value = getattr(self, name)
+            set_(self, name, as_tie_break(name, given[name] if value is None else value))
         rules = Rules(cap or None, self.heads_up_uncapped,
-                      None if open_pair or not declared.open_pair_big_bet else False, self.board_tie_break,
-                      self.heads_up_tournament_uncapped, preset.name)
+                      None if open_pair or not declared.open_pair_big_bet else False,
+                      bring_in_tie_break=self.bring_in_tie_break, later_street_tie_break=self.later_street_tie_break,
+                      heads_up_tournament_uncapped=self.heads_up_tournament_uncapped, preset=preset.name)
         set_(self, "_config", HandConfig(declared, stakes, self.stacks, rules))
 
     def __repr__(self) -> str:
@@ -182,7 +187,8 @@ class Table:
                 "bring_in": self.bring_in, "small_bet": self.small_bet, "big_bet": self.big_bet,
                 "street_bets": None if self.street_bets is None else list(self.street_bets),
                 "raise_cap": self.raise_cap, "heads_up_uncapped": self.heads_up_uncapped,
-                "open_pair_big_bet": self.open_pair_big_bet, "board_tie_break": self.board_tie_break,
+                "open_pair_big_bet": self.open_pair_big_bet, "bring_in_tie_break": self.bring_in_tie_break,
+                "later_street_tie_break": self.later_street_tie_break,
                 "heads_up_tournament_uncapped": self.heads_up_tournament_uncapped, "chip": self.chip,
                 "rules": self.rules}
 

@@ -138,9 +138,10 @@ The table, as the keywords of :class:`razz_env.Table` (or ``table``, a ``Table``
 the seven-card games, 1, 1, 2, 4 in MiniRazz), ``street_bets`` (one size per street, e.g.
 five for 3rd to 7th street, replacing small/big), ``raise_cap`` (bets and raises a round, default the
 variant's: 4, MiniRazz 2; ``0`` for no cap), ``heads_up_uncapped`` (False),
-``open_pair_big_bet`` (stud and stud8, default on), ``board_tie_break`` (``"suit"`` or ``"position"``),
-``heads_up_tournament_uncapped`` (False), ``chip`` (the smallest chip, 1), ``rules`` (the preset:
-``"house"`` or ``"wsop_2023"``, whose values the rule options left out take). The environment's own:
+``open_pair_big_bet`` (stud and stud8, default on), ``bring_in_tie_break`` and ``later_street_tie_break``
+(``"suit"`` or ``"position"``: equal door cards, equal later boards), ``heads_up_tournament_uncapped`` (False),
+``chip`` (the smallest chip, 1), ``rules`` (the preset: ``"house"``, ``"wsop_2022"``, ``"wsop_2023"`` or
+``"wsop_2024"``, whose values the rule options left out take). The environment's own:
 ``allow_open_fold`` (False),
 ``encoding`` (``"flat"``, ``"ranks"``, or the padded ``"flat8"``, ``"ranks8"``),
 ``max_players``, ``history_slots``, ``render_mode`` (``"human"`` prints,

@@ -58,7 +58,8 @@ MAX_DECISION_TIMEOUT = 3600.0
 RESULT_FIELDS = ("variant", "format", "agents", "fingerprints", "duplicate", "block_deals", "seed", "stacks", "ante",
                  "bring_in", "small_bet", "big_bet", "street_bets", "raise_cap", "heads_up_uncapped",
                  "open_pair_big_bet")
-RESULT_RULE_DEFAULTS = {"board_tie_break": "suit", "heads_up_tournament_uncapped": False, "chip": 1, "rules": "house"}
+RESULT_RULE_DEFAULTS = {"bring_in_tie_break": "suit", "later_street_tie_break": "suit",
+                        "heads_up_tournament_uncapped": False, "chip": 1, "rules": "house"}
 """Table options that decide block results too, but join the identity only when they are not these (the house
 defaults): a results folder made before they existed keeps its identity."""
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
@@ -246,10 +247,11 @@ class TournamentConfig:
     either way.
     The table options are those of :class:`~razz_env.engine.table.Table`, but the seats, which the format sets:
     ``stacks`` (default 1000), ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``street_bets``, ``raise_cap``
-    (``0`` is no cap), ``heads_up_uncapped``, ``open_pair_big_bet``, ``board_tie_break``,
-    ``heads_up_tournament_uncapped``, ``chip``, ``rules`` (a preset); left out, the preset's, else the variant's
-    (1/2/5/10 cap 4 in the seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config holds the values it plays,
-    defaults filled in, so its identity names the stakes; :attr:`table` is the table every hand is dealt at.
+    (``0`` is no cap), ``heads_up_uncapped``, ``open_pair_big_bet``, ``bring_in_tie_break``,
+    ``later_street_tie_break``, ``heads_up_tournament_uncapped``, ``chip``, ``rules`` (a preset); left out, the
+    preset's, else the variant's (1/2/5/10 cap 4 in the seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config
+    holds the values it plays, defaults filled in, so its identity names the stakes; :attr:`table` is the table
+    every hand is dealt at.
     ``aivat``: also score every hand with AIVAT (:mod:`razz_env.evaluate.aivat`), reported beside the raw figures;
     ``rank_by``: the standings' order, ``bb_per_100`` (raw) or ``aivat_bb_per_100`` (needs ``aivat``).
     """
@@ -271,7 +273,8 @@ class TournamentConfig:
     raise_cap: int | None = None
     heads_up_uncapped: bool | None = None
     open_pair_big_bet: bool | None = None
-    board_tie_break: str | None = None
+    bring_in_tie_break: str | None = None
+    later_street_tie_break: str | None = None
     heads_up_tournament_uncapped: bool | None = None
     chip: int = 1
     rules: str = "house"

@@ -9,10 +9,10 @@ elsewhere. A bad value raises ``ValueError`` (``ConfigError``) naming the parame
 allowed. The bounds (decisions per betting round, game length, utilities) are derived from the
 config so that OpenSpiel's checks and the perfect-recall information state hold for every line of play.
 
-``rules`` names a rule preset (``house``, ``wsop_2023``). OpenSpiel hands the game every parameter, the
-left-out ones at their defaults (the house rules), so under another preset a rule option at its house
-default counts as left out and takes the preset's value; to play a preset with one of its options back at
-the house value, name ``rules=house`` and set the preset's other options.
+``rules`` names a rule preset (``house``, ``wsop_2022``, ``wsop_2023``, ``wsop_2024``). OpenSpiel hands the
+game every parameter, the left-out ones at their defaults (the house rules), so under another preset a rule
+option at its house default counts as left out and takes the preset's value; to play a preset with one of its
+options back at the house value, name ``rules=house`` and set the preset's other options.
 
 >>> table, allow_open_fold = game_table("razz", {"num_seats": 3, "stacks": "100 200 300"})
 >>> table.stacks, allow_open_fold

@@ -34,6 +34,7 @@ from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.hand_value import evaluator
 from razz_env.engine.order import bring_in_seat, strongest_seat, weakest_seat
+from razz_env.engine.presets import SUIT, TIE_BREAK_OPTIONS
 from razz_env.engine.variants import Variant, get_variant
 from razz_env.solve.betting import Betting, Stakes, Turn
 from razz_env.solve.cards import CardModel, DealWeights, card_model, coin_ranks, concrete_boards
@@ -68,8 +69,9 @@ def solver_stakes(config: HandConfig) -> Stakes:
     if cap is None:
         raise ConfigError("solve: the solver needs a raise cap (rules.raise_cap, and heads_up_uncapped and "
                           "heads_up_tournament_uncapped off)")
-    if not config.suits_break_ties:
-        raise ConfigError("solve: the solver breaks equal boards by suit; got board_tie_break='position'")
+    for name in TIE_BREAK_OPTIONS:
+        if getattr(config.rules, name) != SUIT:
+            raise ConfigError(f"solve: the solver breaks equal door cards and boards by suit; got {name}='position'")
     if config.stakes.chip != 1:
         raise ConfigError(f"solve: the solver splits pots to the single chip; got chip={config.stakes.chip}")
     stakes = Stakes(config.stakes.ante, config.stakes.bring_in,

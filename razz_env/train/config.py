@@ -262,10 +262,10 @@ class TrainConfig:
 
     The table options are those of :class:`~razz_env.engine.table.Table`: ``variant``, ``num_seats``, ``stacks``
     (default 1000), ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``street_bets``, ``raise_cap`` (``0`` is
-    no cap), ``heads_up_uncapped``, ``open_pair_big_bet``, ``board_tie_break``, ``heads_up_tournament_uncapped``,
-    ``chip``, ``rules`` (a preset); left out, the preset's, else the variant's (1/2/5/10 cap 4 in the
-    seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config holds the values it plays, defaults filled in (as
-    ``config.json`` records them); :meth:`table` is the table at each size.
+    no cap), ``heads_up_uncapped``, ``open_pair_big_bet``, ``bring_in_tie_break``, ``later_street_tie_break``,
+    ``heads_up_tournament_uncapped``, ``chip``, ``rules`` (a preset); left out, the preset's, else the variant's
+    (1/2/5/10 cap 4 in the seven-card games, 1/1/2/4 cap 2 in MiniRazz). The config holds the values it plays,
+    defaults filled in (as ``config.json`` records them); :meth:`table` is the table at each size.
 
     ``num_seats`` is one table size, or a list of two or more (mixed table sizes, e.g. ``[2, 6]``): then
     environment ``i`` of the ``n_envs`` plays ``num_seats[i % len(num_seats)]`` seats (round-robin, so
@@ -297,7 +297,8 @@ class TrainConfig:
     raise_cap: int | None = None
     heads_up_uncapped: bool | None = None
     open_pair_big_bet: bool | None = None
-    board_tie_break: str | None = None
+    bring_in_tie_break: str | None = None
+    later_street_tie_break: str | None = None
     heads_up_tournament_uncapped: bool | None = None
     chip: int = 1
     rules: str = "house"

@@ -14,6 +14,9 @@ Modes (after ``python`` or ``compiled``):
 - ``differential HANDS SEED TABLES [VARIANT]``: every case of ``differential.CASES`` (of ``VARIANT`` when given;
   short stacks on every other one) against the scalar engine, ``HANDS`` hands each on ``TABLES`` tables; prints
   one JSON line per case with what it covered.
+- ``rulings``: every ruling of ``tests/rulings.py`` under every preset, one table each, held to the scalar engine
+  at every decision (``differential.replay``); prints one JSON line a ruling and preset, with whether the answer is
+  the expected one.
 - ``refusals``: bad input is refused with a message naming it, and changes nothing; prints one JSON line a check.
 - ``random TABLES STEPS SEED VARIANT SEATS``: random play from ``policy_state(SEED, rows=TABLES)`` drawn on the
   device; prints the actions, payoffs and finished flags of every step as JSON, for the CPU engine to replay.
@@ -92,11 +95,19 @@ def main(argv: list[str]) -> None:
             record["payoffs"].append(result.payoffs.copy_to_host().tolist())
             record["finished"].append(result.finished.copy_to_host().tolist())
         print(json.dumps(record))
+    elif mode == "rulings":
+        import differential
+        import rulings
+
+        for ruling, preset in rulings.CASES:
+            hand = differential.replay(ruling.config(preset), ruling.deck(), ruling.actions, engine_class=CudaEngine)
+            print(json.dumps({"case": f"{ruling.name}-{preset}", "ok": ruling.answer(hand) == ruling.answers[preset]}),
+                  flush=True)
     elif mode == "refusals":
         for name, ok in refusals():
             print(json.dumps({"check": name, "ok": ok}), flush=True)
     else:
-        raise SystemExit(f"unknown mode {mode!r}: differential, random or refusals")
+        raise SystemExit(f"unknown mode {mode!r}: differential, rulings, random or refusals")
 
 
 def refusals():

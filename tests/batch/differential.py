@@ -18,7 +18,7 @@ import numpy as np
 from razz_env.batch import BatchEngine
 from razz_env.batch.engine import check_stacks
 from razz_env.encoding import make_encoder
-from razz_env.encoding.actions import ActionTable
+from razz_env.encoding.actions import ENGINE_TO_ID, ActionTable
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 
@@ -108,10 +108,38 @@ def play(config: HandConfig, tables: int, hands: int, seed: int, short_stacks: b
     return Played(done, decisions, showdowns, community, overflows)
 
 
+def replay(config: HandConfig, deck: list[int], actions: tuple[str, ...],
+           engine_class: Callable[..., Any] = BatchEngine) -> HandState:
+    """Deal ``deck`` on one table of ``engine_class`` and play ``actions`` (record names); before each one and after
+    the last (unless the hand is over: the table deals the next), the acting seat, mask, street, stacks, bets and
+    bring-in seat must be the scalar engine's, and a finished hand's payoffs. Returns the scalar hand."""
+    engine = engine_class(config, 1, decks=[deck])
+    hand = HandState(config, deck=deck)
+    action_table = ActionTable()
+    for index in range(len(actions) + 1):
+        where = f"{config.variant.name} {config.rules.preset}, before action {index}, history {hand.history}"
+        if hand.is_over:
+            break
+        assert host(engine.actor)[0] == hand.actor, where
+        assert host(engine.masks)[0].tolist() == action_table.mask(hand.legal_actions()).tolist(), where
+        assert host(engine.street)[0] == hand.street, where
+        assert host(engine.stacks)[0].tolist() == hand.stacks, where
+        assert host(engine.bets)[0].tolist() == hand.bets, where
+        assert host(engine.bring_in_seat)[0] == hand.bring_in_seat, where
+        if index == len(actions):
+            break
+        hand.act(actions[index])
+        action = np.array([ENGINE_TO_ID[hand.history[-1].action]], dtype=np.int64)
+        result = engine.step(action)
+        if hand.is_over:
+            assert host(result.payoffs)[0].tolist() == hand.payoffs, where
+    return hand
+
+
 CASES = [
     # (variant, seats, options)
     ("razz", 2, {}),
-    ("razz", 6, {}),
+    ("razz", 6, {"bring_in_tie_break": "position"}),
     ("razz", 8, {"heads_up_uncapped": True}),
     ("action_razz", 4, {"raise_cap": None}),
     ("stud", 8, {}),
@@ -124,7 +152,7 @@ CASES = [
     ("minirazz_small", 3, {"raise_cap": 1}),
     ("minirazz_large", 3, {"ante": 0}),
     ("razz", 2, {"rules": "wsop_2023"}),
-    ("razz", 5, {"rules": "wsop_2023"}),
+    ("razz", 5, {"rules": "wsop_2024"}),
     ("action_razz", 3, {"rules": "wsop_2023"}),
     ("stud", 4, {"rules": "wsop_2023"}),
     ("stud8", 8, {"rules": "wsop_2023"}),
@@ -133,11 +161,13 @@ CASES = [
     ("stud8", 5, {"rules": "wsop_2023", "chip": 25, "ante": 25, "bring_in": 50, "small_bet": 100, "big_bet": 200,
                   "stacks": 5000}),
     ("razz", 4, {"chip": 5, "ante": 5, "bring_in": 5, "small_bet": 10, "big_bet": 20, "stacks": 400}),
-    ("stud", 3, {"board_tie_break": "position", "chip": 2, "ante": 2, "bring_in": 2, "small_bet": 4, "big_bet": 8}),
+    ("stud", 3, {"rules": "wsop_2022", "bring_in_tie_break": "position", "chip": 2, "ante": 2, "bring_in": 2,
+                 "small_bet": 4, "big_bet": 8}),
 ]
-"""Every variant, 2 to 8 seats, the rule options, the short-deck community cases (stud and stud8 at 8
-seats, minirazz at 5, minirazz_small at 3), every variant under the ``wsop_2023`` preset (position
-tie-breaks, cap 5, no open-pair big bet, no cap heads-up) and chips above 1 (odd chips of 25, 5 and 2)."""
+"""Every variant, 2 to 8 seats, the rule options (each tie-break by position on its own and both together), the
+short-deck community cases (stud and stud8 at 8 seats, minirazz at 5, minirazz_small at 3), every variant under
+a WSOP preset (tied later boards by position but in stud high, by position there too in ``wsop_2022``; cap 5, no
+open-pair big bet, no cap once the tournament is heads-up) and chips above 1 (odd chips of 25, 5 and 2)."""
 
 
 def case_id(variant: str, seats: int, options: dict) -> str:

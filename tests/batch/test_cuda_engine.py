@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
 
 from differential import CASES  # noqa: E402
+from rulings import CASE_IDS as RULING_IDS  # noqa: E402
 
 from razz_env.batch import BatchEngine, policy_state, random_legal_actions  # noqa: E402
 from razz_env.engine.config import HandConfig  # noqa: E402
@@ -31,7 +32,7 @@ ROOT = HERE.parent.parent
 
 def run(script: str, *args: object, timeout: int = 900) -> list[dict]:
     """Run ``script`` beside this file in a fresh interpreter; its JSON lines."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE), str(HERE.parent)])}
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     env.pop("NUMBA_DISABLE_JIT", None)
     done = subprocess.run([sys.executable, str(HERE / script), *map(str, args)], capture_output=True, text=True,
@@ -58,6 +59,14 @@ def test_simulated_compiled_matches_the_scalar_engine_in_every_case():
     assert sum(line["showdowns"] for line in lines.values()) > 500
     assert sum(line["community"] for line in lines.values()) > 0
     assert sum(line["overflows"] for line in lines.values()) > 0
+
+
+def test_each_ruling_on_the_simulator_as_the_scalar_engine_decides_it():
+    """The rulings of ``tests/rulings.py`` under every preset (tied door cards and boards, the cap, the open pair,
+    the odd chip, an all-in for the ante): the kernels as plain Python in the simulated threads."""
+    lines = covered(run("cuda_simulated.py", "python", "rulings"))
+    assert sorted(lines) == sorted(RULING_IDS)
+    assert all(line["ok"] for line in lines.values()), [case for case, line in lines.items() if not line["ok"]]
 
 
 @pytest.mark.parametrize(("variant", "seats"), [("razz", 2), ("stud8", 6)])

@@ -10,7 +10,8 @@ import pytest
 
 pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch' extra)")
 
-from differential import CASE_IDS, CASES, config_for, play
+import rulings
+from differential import CASE_IDS, CASES, config_for, play, replay
 
 from razz_env.batch import BatchEngine
 from razz_env.engine.config import HandConfig
@@ -26,6 +27,14 @@ def test_matches_scalar_engine(variant, seats, options, short):
                   short_stacks=short)
     assert played.hands >= 150
     assert played.showdowns > 0
+
+
+@pytest.mark.parametrize(("ruling", "preset"), rulings.CASES, ids=rulings.CASE_IDS)
+def test_each_ruling_plays_as_the_scalar_engine_decides_it(ruling, preset):
+    """The rulings of ``tests/rulings.py`` (tied door cards and boards, the cap, the open pair, the odd chip, an
+    all-in for the ante) under every preset: the same seat acts with the same mask at every decision."""
+    hand = replay(ruling.config(preset), ruling.deck(), ruling.actions)
+    assert ruling.answer(hand) == ruling.answers[preset]
 
 
 PADDED_CASES = [("flat8", "razz", 2), ("flat8", "razz", 3), ("ranks8", "razz", 6), ("flat8", "stud", 8),

@@ -47,8 +47,9 @@ def configs(draw):
                "big_bet": draw(st.integers(1, 16)) * chip, "chip": chip,
                "raise_cap": draw(st.sampled_from([None, 1, 2, 3, 4, 5])),
                "heads_up_uncapped": draw(st.booleans()), "open_pair_big_bet": draw(st.sampled_from([None, False])),
-               "rules": draw(st.sampled_from(["house", "wsop_2023"])),
-               "board_tie_break": draw(st.sampled_from([None, "suit", "position"])),
+               "rules": draw(st.sampled_from(["house", "wsop_2022", "wsop_2023", "wsop_2024"])),
+               "bring_in_tie_break": draw(st.sampled_from([None, "suit", "position"])),
+               "later_street_tie_break": draw(st.sampled_from([None, "suit", "position"])),
                "heads_up_tournament_uncapped": draw(st.sampled_from([None, False, True]))}
     stacks = draw(st.lists(st.integers(ante + 1, 120), min_size=seats, max_size=seats))
     return HandConfig.create(variant, stacks=[stack * chip for stack in stacks], **options)

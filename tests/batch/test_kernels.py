@@ -69,7 +69,7 @@ def test_hand_values_order_hands_as_the_evaluators(kind, size, cards):
 @pytest.mark.parametrize("low", [True, False])
 @pytest.mark.parametrize("size", [1, 2, 3, 4])
 def test_board_strength_matches_order(size, low, suits):
-    """The same keys as ``order.board_strength``, suits read (``board_tie_break="suit"``) or not ("position")."""
+    """The same keys as ``order.board_strength``, suits read (a tie-break option ``"suit"``) or not ("position")."""
     rng = np.random.default_rng(size)
     boards = _hands(rng, 400, size).reshape(400, 1, size)
     keys = _strengths(boards, low, suits)

@@ -255,17 +255,19 @@ def describe(seed: str, hand: HandState) -> str:
     return f"seed {seed!r}, {to_record(hand)}"
 
 
-def play_hand(variant: str, seed: str, against_pokerkit: bool = True, board_tie_break: str = "suit") -> HandState:
+def play_hand(variant: str, seed: str, against_pokerkit: bool = True, bring_in_tie_break: str = "suit",
+              later_street_tie_break: str = "suit") -> HandState:
     """Play one random hand, through PokerKit too unless told not to, asserting agreement at every step.
 
-    Raises :class:`Skip` when the hand meets a known difference, whether or not PokerKit plays along. With
-    ``board_tie_break="position"`` (the ``wsop_2023`` preset's in razz and stud8) PokerKit's seat order breaks
-    tied boards as ours does, and a tied door card for the bring-in (PokerKit: by suit) is the difference.
+    Raises :class:`Skip` when the hand meets a known difference, whether or not PokerKit plays along. PokerKit
+    breaks tied door cards by suit and tied later boards by seat (the WSOP presets' reading in razz and stud8):
+    a tied door card under ``bring_in_tie_break="position"`` and a tied later board under
+    ``later_street_tie_break="suit"`` are the differences.
     """
     rng = random.Random(seed)
     ties = rng.random() < 0.25  # with even chips, so that most split pots divide evenly
     config = random_config(variant, rng, 2 if ties or variant == "stud8" and rng.random() < 0.7 else 1,
-                           board_tie_break=board_tie_break)
+                           bring_in_tie_break=bring_in_tie_break, later_street_tie_break=later_street_tie_break)
     fold_weight = rng.choice((0, 1, 1, 2))  # never folding brings 8 seats to a community card
     if ties:
         deck = tied_deck(rng, config.num_seats)
@@ -273,7 +275,7 @@ def play_hand(variant: str, seed: str, against_pokerkit: bool = True, board_tie_
         deck = list(range(DECK_SIZE))
         rng.shuffle(deck)
     hand = HandState(config, deck=deck)
-    if board_tie_break == "position" and door_tied(hand):
+    if bring_in_tie_break == "position" and door_tied(hand):
         raise Skip("bring-in tie broken by position")
     mirror = PokerKitMirror(hand) if against_pokerkit else None
     checked_street = 3
@@ -288,7 +290,7 @@ def play_hand(variant: str, seed: str, against_pokerkit: bool = True, board_tie_
                 break
             if hand.street != checked_street:
                 checked_street = hand.street
-                if board_tie_break == "suit" and opener_tied(hand):
+                if later_street_tie_break == "suit" and opener_tied(hand):
                     raise Skip("board tie broken by suit")
             if mirror:
                 mirror.check_decision(hand, seed)

@@ -24,15 +24,16 @@ from razz_env.engine.state import HandState
 MAX_SKIP_SHARE = 0.30
 
 
-def run_hands(variant: str, hands: int, board_tie_break: str = "suit",
-              max_skip_share: float = MAX_SKIP_SHARE) -> tuple[Counter, Counter]:
-    """Compare ``hands`` hands, replacing skipped ones; the skips per reason and what the compared hands covered."""
+def run_hands(variant: str, hands: int, max_skip_share: float = MAX_SKIP_SHARE,
+              **tie_breaks: str) -> tuple[Counter, Counter]:
+    """Compare ``hands`` hands, replacing skipped ones; the skips per reason and what the compared hands covered
+    (``tie_breaks``: ``bring_in_tie_break``, ``later_street_tie_break``)."""
     skips: Counter = Counter()
     covered: Counter = Counter()
     attempt = 0
     while covered["hands"] < hands:
         try:
-            hand = play_hand(variant, f"{variant}-{attempt}", board_tie_break=board_tie_break)
+            hand = play_hand(variant, f"{variant}-{attempt}", **tie_breaks)
         except Skip as skip:
             skips[skip.args[0]] += 1
         else:
@@ -70,11 +71,12 @@ def test_random_hands_agree_with_pokerkit(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", sorted(GAMES))
-def test_position_tie_breaks_agree_with_pokerkit(variant: str) -> None:
-    """``board_tie_break="position"`` (``wsop_2023`` in razz and stud8): PokerKit breaks tied boards on 4th to 7th
-    street by seat, as we then do, so those hands are compared rather than skipped (tied door cards are not)."""
-    skips, covered = run_hands(variant, 300, "position", max_skip_share=0.45)  # tied door cards are skipped too
-    assert "board tie broken by suit" not in skips and covered["showdown"], (dict(skips), dict(covered))
+def test_the_wsop_tie_breaks_agree_with_pokerkit(variant: str) -> None:
+    """Tied door cards by suit and tied later boards by position (the WSOP presets in razz and stud8), as PokerKit
+    breaks them: no hand is skipped for a tie."""
+    skips, covered = run_hands(variant, 300, later_street_tie_break="position")
+    assert not {"board tie broken by suit", "bring-in tie broken by position"} & set(skips), dict(skips)
+    assert covered["showdown"], dict(covered)
 
 
 @pytest.mark.slow

@@ -1,16 +1,25 @@
-"""Rule presets (house, wsop_2023) and the smallest chip: each option tested at the decision it changes."""
+"""Rule presets (house, wsop_2022, wsop_2023, wsop_2024) and the smallest chip: each option tested at the decision it
+changes (the rulings of ``tests/rulings.py`` under every preset)."""
 
 from __future__ import annotations
 
 import pytest
+from rulings import (
+    BIG_CHIPS,
+    CASE_IDS,
+    CASES,
+    HIGH_BOARDS,
+    PRESET_NAMES,
+    QUESTIONS,
+    RAZZ_BOARDS,
+    RAZZ_DOORS,
+    STUD_DOORS,
+)
 
 from razz_env.engine import ConfigError, HandConfig, HandState, Table, hand_from_record, to_record
-from razz_env.engine.actions import Action
 from razz_env.engine.cards import parse_cards
-from razz_env.engine.presets import PRESETS
-
-BIG_CHIPS = {"chip": 25_000, "ante": 25_000, "bring_in": 50_000, "small_bet": 100_000, "big_bet": 200_000,
-             "stacks": 2_000_000}
+from razz_env.engine.config import Rules
+from razz_env.engine.presets import PRESET_OPTIONS, PRESETS
 
 
 def deal(variant: str, hands: list[str], **options: object) -> HandState:
@@ -25,93 +34,57 @@ def play(hand: HandState, actions: list[str]) -> HandState:
     return hand
 
 
-# ---------------------------------------------------------------- a tied door card: who brings in
+# ---------------------------------------------------------------- every ruling under every preset
 
 
-@pytest.mark.parametrize(("variant", "hands", "house", "wsop"), [
-    ("razz", ["2c 3c Kh", "4c 5c Ks", "6c 7c 9d"], 1, 0),  # razz: K♠ over K♥ by suit; seat 0 by position
-    ("stud8", ["Kc Qc 2d", "Kd Qd 2c", "Jc Tc 9d"], 1, 0),  # stud8: 2♣ by suit; seat 0 by position
-    ("stud", ["Kc Qc 2d", "Kd Qd 2c", "Jc Tc 9d"], 1, 1),  # stud high keeps suits under wsop_2023
-    ("action_razz", ["2c 3c Kh", "4c 5c Ks", "6c 7c 9d"], 1, 0),
-])
-def test_a_tied_door_card_brings_in_by_suit_in_house_and_by_position_in_wsop(variant, hands, house, wsop):
-    assert deal(variant, hands).bring_in_seat == house
-    assert deal(variant, hands, rules="wsop_2023").bring_in_seat == wsop
-    assert deal(variant, hands, board_tie_break="position").bring_in_seat == 0
-    assert deal(variant, hands, rules="wsop_2023", board_tie_break="suit").bring_in_seat == 1
+@pytest.mark.parametrize(("ruling", "preset"), CASES, ids=CASE_IDS)
+def test_each_ruling_at_the_decision_it_decides(ruling, preset):
+    """``tests/rulings.py``: tied door cards, the ace in the stud games' bring-in, tied boards on 4th street, the
+    cap with three seats down to two, the open pair, the odd chip and an all-in for the ante."""
+    hand = ruling.play(preset)
+    assert ruling.answer(hand) == ruling.answers[preset], (ruling.name, preset, hand.history)
+
+
+def test_every_preset_has_a_ruling_for_each_point():
+    assert tuple(PRESETS) == PRESET_NAMES
+    for preset in PRESETS:
+        assert {ruling.question for ruling, name in CASES if name == preset} == set(QUESTIONS), preset
+
+
+@pytest.mark.parametrize(("variant", "doors", "boards"), [("razz", RAZZ_DOORS, RAZZ_BOARDS),
+                                                        ("stud8", STUD_DOORS, HIGH_BOARDS),
+                                                        ("stud", STUD_DOORS, HIGH_BOARDS)])
+def test_each_tie_break_is_its_own_option(variant, doors, boards):
+    """Tied door cards follow ``bring_in_tie_break`` only, tied later boards ``later_street_tie_break`` only; each
+    overrides a preset like any option."""
+    for options, brings_in in (({"bring_in_tie_break": "position"}, 0), ({"later_street_tie_break": "position"}, 1),
+                               ({"rules": "wsop_2023", "bring_in_tie_break": "position"}, 0)):
+        assert deal(variant, list(doors), **options).bring_in_seat == brings_in, options
+    for options, first in (({"later_street_tie_break": "position"}, 0), ({"bring_in_tie_break": "position"}, 1),
+                           ({"rules": "wsop_2022", "later_street_tie_break": "suit"}, 1)):
+        hand = play(deal(variant, list(boards), **options), ["bring_in", "call", "call"])
+        assert hand.street == 4 and hand.actor == first, options
 
 
 def test_position_skips_a_seat_all_in_for_the_ante_as_suits_do():
-    hand = deal("razz", ["2c 3c Kh", "4c 5c Ks", "6c 7c 9d"], rules="wsop_2023", stacks=[1, 200, 200])
+    hand = deal("razz", ["2c 3c Kh", "4c 5c Ks", "6c 7c 9d"], bring_in_tie_break="position", stacks=[1, 200, 200])
     assert hand.bring_in_seat == 1
 
 
-def test_minirazz_breaks_a_tied_door_by_position_under_wsop():
+def test_minirazz_breaks_a_tied_door_by_position_only_when_told():
     hands = ["Ac 6c", "2d 6d", "3c 4c"]  # doors 6♣ and 6♦
-    assert deal("minirazz", hands).bring_in_seat == 1
-    assert deal("minirazz", hands, rules="wsop_2023").bring_in_seat == 0
+    assert deal("minirazz", hands, rules="wsop_2023").bring_in_seat == 1
+    assert deal("minirazz", hands, bring_in_tie_break="position").bring_in_seat == 0
 
 
-# ---------------------------------------------------------------- a tied board: who acts first on 4th street
-
-
-@pytest.mark.parametrize(("variant", "hands", "house", "wsop"), [
-    # razz: 3♠2♦ and 3♥2♣ tie on ranks; house: the lower suits act first (seat 1), wsop: seat 0
-    ("razz", ["Kc Qc 3s 2d", "Kd Qd 3h 2c", "Jc Tc 9d 8d"], 1, 0),
-    # stud8: K♥Q♣ and K♠Q♦ tie; house: the higher suits act first (seat 1), wsop: seat 0
-    ("stud8", ["2c 3c Kh Qc", "2d 3d Ks Qd", "4c 5c 3h 4h"], 1, 0),
-    # stud high keeps suits under wsop_2023
-    ("stud", ["2c 3c Kh Qc", "2d 3d Ks Qd", "4c 5c 3h 4h"], 1, 1),
-])
-def test_a_tied_board_opens_4th_street_by_suit_in_house_and_by_position_in_wsop(variant, hands, house, wsop):
-    for options, first in (({}, house), ({"rules": "wsop_2023"}, wsop)):
-        hand = deal(variant, hands, **options)
-        play(hand, ["bring_in", "call", "call"])
-        assert hand.street == 4 and hand.actor == first, (options, hand.history)
-
-
-# ---------------------------------------------------------------- an open pair on 4th street
-
-
-@pytest.mark.parametrize("variant", ["stud", "stud8"])
-def test_an_open_pair_on_4th_allows_the_big_bet_in_house_but_not_in_wsop(variant):
-    hands = ["2c 3c Kh Kd", "4d 5d 3s 7h"]  # seat 0 pairs its door card on 4th street
-    house = play(deal(variant, hands), ["bring_in", "call"])
-    assert house.street == 4 and house.actor == 0 and Action.BET_BIG in house.legal_actions()
-    wsop = play(deal(variant, hands, rules="wsop_2023"), ["bring_in", "call"])
-    assert wsop.street == 4 and wsop.legal_actions() == (Action.FOLD, Action.CHECK, Action.BET)
-    back = play(deal(variant, hands, rules="wsop_2023", open_pair_big_bet=True), ["bring_in", "call"])
-    assert Action.BET_BIG in back.legal_actions()
-
-
-# ---------------------------------------------------------------- the cap: a fifth bet or raise
-
-
-def test_a_fifth_bet_is_refused_in_house_and_allowed_in_wsop_then_the_sixth_is_not():
-    hands = ["2c 3c Kh", "4c 5c Qs", "6c 7c Jd"]
-    house = play(deal("razz", hands), ["bring_in", "complete", "raise", "raise", "raise"])
-    assert Action.RAISE not in house.legal_actions()  # a bet and three raises
-    wsop = play(deal("razz", hands, rules="wsop_2023"), ["bring_in", "complete", "raise", "raise", "raise"])
-    assert Action.RAISE in wsop.legal_actions()  # the fifth: a bet and four raises
-    wsop.act("raise")
-    assert Action.RAISE not in wsop.legal_actions() and wsop.bet_count == 5
-    assert Table("razz", rules="wsop_2023").raise_cap == 5
-    assert Table("razz", rules="wsop_2023", raise_cap=4).raise_cap == 4  # overridden option by option
-
-
-def test_wsop_has_no_cap_once_the_tournament_is_heads_up():
-    """Two seats dealt in: the tournament is heads-up, so no round has a cap; a round that starts heads-up at a
-    bigger table stays capped (that is the house option ``heads_up_uncapped``)."""
-    two = play(deal("razz", ["2c 3c Kh", "4c 5c Qs"], rules="wsop_2023"), ["bring_in"] + ["complete"]
-               + ["raise"] * 6)
-    assert Action.RAISE in two.legal_actions() and two.bet_count == 7
-    capped = play(deal("razz", ["2c 3c Kh", "4c 5c Qs"], rules="wsop_2023", heads_up_tournament_uncapped=False),
-                  ["bring_in", "complete", "raise", "raise", "raise", "raise"])
-    assert Action.RAISE not in capped.legal_actions()
-    three = deal("razz", ["2c 3c Kh 8h", "4c 5c Qs 9s", "6c 7c Jd"], rules="wsop_2023")
-    play(three, ["bring_in", "call", "fold"])  # 4th street starts heads-up at a three-seat table
-    assert three.cap == 5
-    assert HandConfig.create("razz", num_seats=2, rules="wsop_2023").raise_cap_for(2) is None
+def test_wsop_2024_plays_as_wsop_2023_and_2022_differs_only_in_stud_high_boards():
+    """The documents differ in one point the engine plays: Section IX item 1 of 2022 breaks a tied stud board by
+    position, 2023 and 2024 by the high card by suit."""
+    for variant in ("razz", "stud", "stud8", "action_razz", "minirazz"):
+        values = {name: PRESETS[name].values_for(variant) for name in ("wsop_2022", "wsop_2023", "wsop_2024")}
+        assert values["wsop_2024"] == values["wsop_2023"]
+        differ = {key for key in values["wsop_2023"] if values["wsop_2022"][key] != values["wsop_2023"][key]}
+        assert differ == ({"later_street_tie_break"} if variant == "stud" else set()), variant
 
 
 # ---------------------------------------------------------------- the smallest chip
@@ -152,7 +125,7 @@ def test_records_carry_the_preset_and_the_chip_only_when_not_the_defaults():
     record = to_record(_stud8_split(rules="wsop_2023", raise_cap=4))
     assert record["stakes"]["chip"] == 25_000
     assert record["rules"] == {"preset": "wsop_2023", "raise_cap": 4, "open_pair_big_bet": False,
-                               "board_tie_break": "position", "heads_up_tournament_uncapped": True}
+                               "later_street_tie_break": "position", "heads_up_tournament_uncapped": True}
     again = hand_from_record(record)
     assert again.config == _stud8_split(rules="wsop_2023", raise_cap=4).config and again.payoffs == [0, 25_000,
                                                                                                      -25_000]
@@ -160,12 +133,31 @@ def test_records_carry_the_preset_and_the_chip_only_when_not_the_defaults():
     assert hand_from_record(short).config.rules.raise_cap == 5
 
 
+@pytest.mark.parametrize("preset", [None, "house", "wsop_2023"])
+def test_an_older_records_one_tie_break_still_orders_both(preset):
+    """Records written before the split name ``board_tie_break``, which ordered tied door cards and tied later
+    boards alike: read as both options, so such a record replays as it was played."""
+    for value, brings_in in (("position", 0), ("suit", 1)):
+        rules = {"board_tie_break": value} if preset is None else {"preset": preset, "board_tie_break": value}
+        assert Rules.from_dict(rules) == Rules.from_dict({**rules, "bring_in_tie_break": value,
+                                                          "later_street_tie_break": value})
+        played = play(deal("razz", list(RAZZ_DOORS), bring_in_tie_break=value), ["bring_in", "fold", "fold"])
+        replayed = hand_from_record(dict(to_record(played), rules=rules))
+        assert replayed.bring_in_seat == brings_in and replayed.payoffs == played.payoffs
+    named = Rules.from_dict({"board_tie_break": "position", "later_street_tie_break": "suit"})
+    assert (named.bring_in_tie_break, named.later_street_tie_break) == ("position", "suit")  # a named option wins
+    with pytest.raises(ConfigError, match="^rules.board_tie_break: expected 'suit' or 'position', got 'seat'"):
+        Rules.from_dict({"board_tie_break": "seat"})
+
+
 # ---------------------------------------------------------------- bad input
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"rules": "wsop_2024"}, "rules: unknown preset 'wsop_2024'; known: house, wsop_2023"),
-    ({"board_tie_break": "seat"}, "board_tie_break: expected 'suit' or 'position', got 'seat'"),
+    ({"rules": "wsop_2025"}, "rules: unknown preset 'wsop_2025'; known: house, wsop_2022, wsop_2023, wsop_2024"),
+    ({"bring_in_tie_break": "seat"}, "bring_in_tie_break: expected 'suit' or 'position', got 'seat'"),
+    ({"later_street_tie_break": None, "bring_in_tie_break": 1}, "bring_in_tie_break: expected 'suit' or 'position'"),
+    ({"later_street_tie_break": "Suit"}, "later_street_tie_break: expected 'suit' or 'position', got 'Suit'"),
     ({"heads_up_tournament_uncapped": 1}, "heads_up_tournament_uncapped: expected true/false, got 1"),
     ({"chip": 0}, "chip: must be at least 1, got 0"),
     ({"chip": 5}, r"ante: must be a multiple of the smallest chip \(chip=5\), got 1"),
@@ -183,7 +175,8 @@ def test_bad_options_name_the_field_and_what_is_allowed(options, message):
 
 def test_records_refuse_an_unknown_preset_naming_the_known_ones():
     record = to_record(_stud8_split())
-    with pytest.raises(ConfigError, match="^rules.preset: unknown preset 'wsop'; known: house, wsop_2023"):
+    with pytest.raises(ConfigError, match="^rules.preset: unknown preset 'wsop'; known: house, wsop_2022, wsop_2023, "
+                                          "wsop_2024"):
         hand_from_record(dict(record, rules={"preset": "wsop"}))
 
 
@@ -195,7 +188,15 @@ def test_every_preset_sets_only_ordinary_options():
             assert _rules_of(Table(variant, **values)) == _rules_of(Table(variant, rules=preset.name))
 
 
+def test_the_old_single_tie_break_option_is_refused_naming_the_two():
+    """A table option that changed meaning is not read silently: ``board_tie_break`` is an unknown key whose
+    message lists ``bring_in_tie_break`` and ``later_street_tie_break``."""
+    with pytest.raises(ConfigError, match="unknown key.*'board_tie_break'.*bring_in_tie_break, later_street_tie_break"):
+        Table.from_mapping({"variant": "razz", "board_tie_break": "position"})
+    with pytest.raises(TypeError, match="board_tie_break"):
+        Table("razz", board_tie_break="position")
+
+
 def _rules_of(table: Table) -> dict:
     rules = table.hand_config().rules
-    return {name: getattr(rules, name) for name in ("raise_cap", "heads_up_uncapped", "open_pair_big_bet",
-                                                      "board_tie_break", "heads_up_tournament_uncapped")}
+    return {name: getattr(rules, name) for name in PRESET_OPTIONS}

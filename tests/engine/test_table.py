@@ -35,8 +35,8 @@ def test_a_table_holds_the_values_it_plays():
     assert Table("stud").open_pair_big_bet is True and Table("razz", open_pair_big_bet=True).open_pair_big_bet is False
     assert repr(Table()) == ("Table(variant='razz', num_seats=2, stacks=200, ante=1, bring_in=2, small_bet=5, "
                              "big_bet=10, street_bets=None, raise_cap=4, heads_up_uncapped=False, "
-                             "open_pair_big_bet=False, board_tie_break='suit', heads_up_tournament_uncapped=False, "
-                             "chip=1, rules='house')")
+                             "open_pair_big_bet=False, bring_in_tie_break='suit', later_street_tie_break='suit', "
+                             "heads_up_tournament_uncapped=False, chip=1, rules='house')")
     assert pickle.loads(pickle.dumps(Table(**STUD))) == Table(**STUD)
 
 
@@ -104,8 +104,8 @@ def test_unknown_keys_and_parameters_are_refused_naming_the_known_ones():
     with pytest.raises(TypeError):
         Table(starting_stack=100)
     assert TABLE_KEYS == ("variant", "num_seats", "stacks", "ante", "bring_in", "small_bet", "big_bet",
-                          "street_bets", "raise_cap", "heads_up_uncapped", "open_pair_big_bet", "board_tie_break",
-                          "heads_up_tournament_uncapped", "chip", "rules")
+                          "street_bets", "raise_cap", "heads_up_uncapped", "open_pair_big_bet", "bring_in_tie_break",
+                          "later_street_tie_break", "heads_up_tournament_uncapped", "chip", "rules")
 
 
 def test_a_table_where_no_seat_can_act_is_playable_by_the_engine_but_refused_where_decisions_are_asked():

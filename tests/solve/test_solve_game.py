@@ -107,6 +107,8 @@ def test_suited_tree_has_the_same_betting_and_no_coins():
     (lambda: HandConfig.create("minirazz", raise_cap=0), "needs a raise cap"),
     (lambda: HandConfig.create("minirazz", heads_up_uncapped=True), "needs a raise cap"),
     (lambda: HandConfig.create("minirazz", stacks=[12, 200]), r"at least 13 chips .* got \[12, 200\]"),
+    (lambda: HandConfig.create("minirazz", bring_in_tie_break="position"), "by suit; got bring_in_tie_break="),
+    (lambda: HandConfig.create("minirazz", later_street_tie_break="position"), "by suit; got later_street_tie_break="),
     (lambda: 42, "expected a variant name, a Variant or a HandConfig, got int"),
 ])
 def test_refused_tables(make, message):
