@@ -17,6 +17,7 @@ from rulings import (
 )
 
 from razz_env.engine import ConfigError, HandConfig, HandState, Table, hand_from_record, to_record
+from razz_env.engine.actions import Action
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.config import Rules
 from razz_env.engine.presets import PRESET_OPTIONS, PRESETS
@@ -64,6 +65,18 @@ def test_each_tie_break_is_its_own_option(variant, doors, boards):
                            ({"rules": "wsop_2022", "later_street_tie_break": "suit"}, 1)):
         hand = play(deal(variant, list(boards), **options), ["bring_in", "call", "call"])
         assert hand.street == 4 and hand.actor == first, options
+
+
+@pytest.mark.parametrize("preset", ["wsop_2022", "wsop_2023", "wsop_2024"])
+def test_a_wsop_presets_options_are_overridden_one_by_one(preset):
+    assert Table("razz", rules=preset).raise_cap == 5 and Table("razz", rules=preset, raise_cap=4).raise_cap == 4
+    paired = play(deal("stud", ["2c 3c Kh Kd", "4d 5d 3s 7h"], rules=preset, open_pair_big_bet=True),
+                  ["bring_in", "call"])
+    assert Action.BET_BIG in paired.legal_actions()
+    capped = play(deal("razz", ["2c 3c Kh", "4c 5c Qs"], rules=preset, heads_up_tournament_uncapped=False),
+                  ["bring_in", "complete", "raise", "raise", "raise", "raise"])
+    assert Action.RAISE not in capped.legal_actions()
+    assert HandConfig.create("razz", num_seats=2, rules=preset).raise_cap_for(2) is None
 
 
 def test_position_skips_a_seat_all_in_for_the_ante_as_suits_do():
