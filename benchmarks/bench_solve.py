@@ -28,9 +28,11 @@ import argparse
 import csv
 import resource
 import time
+from collections.abc import Sequence
 
 import numpy as np
 
+from razz_env.encoding.interface import Declaration, Observation
 from razz_env.solve.agent import policy_from_agent
 from razz_env.solve.best_response import exploitability
 from razz_env.solve.cfr import SOLVERS, CFRSolver
@@ -86,15 +88,29 @@ def make_mlp_agent(game: Game):
     size = make_encoder("ranks", game.config).layout.size
 
     class MLPAgent:
-        name, encoding, observes = "mlp", "ranks", ("vector",)
+        name = "mlp"
+        declaration = Declaration(observes=("vector",), encoding="ranks", variants=(game.variant.name,),
+                                  seat_counts=(2,), states_policy=True, acts_in_batch=True)
         net = torch.nn.Sequential(torch.nn.Linear(size, 128), torch.nn.ReLU(), torch.nn.Linear(128, 5))
 
-        def action_probabilities_batch(self, observations):
+        def reset(self, seat: int, num_seats: int, variant: str) -> None:
+            """Nothing to forget between hands."""
+
+        def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
             vectors = torch.as_tensor(np.stack([o.vector for o in observations]))
             masks = torch.as_tensor(np.stack([o.action_mask for o in observations])).bool()
             with torch.no_grad():
                 logits = self.net(vectors).masked_fill(~masks, float("-inf"))
             return torch.softmax(logits, dim=1).double().numpy()
+
+        def action_probabilities(self, observation: Observation) -> np.ndarray:
+            return self.action_probabilities_batch([observation])[0]
+
+        def act_batch(self, observations: Sequence[Observation]) -> list[int]:
+            return [int(row.argmax()) for row in self.action_probabilities_batch(observations)]
+
+        def act(self, observation: Observation) -> int:
+            return self.act_batch([observation])[0]
 
     return MLPAgent()
 
