@@ -4,7 +4,9 @@
 ``torch.load(..., weights_only=True)`` (no pickled code can run):
 
 - ``format``: :data:`FORMAT`; ``version``: :data:`VERSION`;
-- ``variant``, ``num_seats``, ``stacks``: the table it was trained at; ``encoding``: ``"flat"``;
+- ``variant``, ``num_seats``, ``stacks``: the table it was trained at, and ``table``: all of it (the
+  :class:`~razz_env.engine.table.Table` as plain data, ``Table.to_dict``: stakes and rules too); ``encoding``:
+  ``"flat"``;
 - ``layers``: the widths of the MLP, input to the five action logits; ``activation``: ``"tanh"`` or ``"relu"``;
 - ``state_dict``: the actor network's weights; ``steps``: training steps; ``args``: the trainer's settings.
 
@@ -12,7 +14,9 @@
 rebuilds it from ``layers``/``activation``, so a saved file reloads to the same ``nn.Sequential`` and the same
 logits. The agent plays the masked argmax (``deterministic=True``, the default) or samples the masked softmax
 from its own seeded generator; it declares the variant and seat count it was trained at and refuses other
-tables, as :class:`~razz_env.agents.sb3_agent.SB3Agent` does.
+tables, as :class:`~razz_env.agents.sb3_agent.SB3Agent` does, and declares its whole table (``Declaration.table``),
+so that a harness refuses a seating at other stacks, stakes or rules in one line naming both tables. A file saved
+before ``table`` was recorded has its table unknown: it plays at any stacks, stakes and rules, as it did.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
 
 FORMAT = "razz-batch-ppo"
 VERSION = 1
@@ -88,6 +94,16 @@ def read_policy_bytes(data: bytes, where: str) -> dict[str, Any]:
         raise ValueError(f"policy file {where}: format version {saved['version']!r}, this code reads {VERSION}")
     if saved["encoding"] != "flat":
         raise ValueError(f"policy file {where}: encoding {saved['encoding']!r}; only 'flat' is read")
+    if "table" in saved:
+        from razz_env.engine.table import Table
+
+        try:
+            table = Table.from_mapping(saved["table"], f"policy file {where}: table")
+        except (ConfigError, TypeError, ValueError) as err:
+            raise ValueError(str(err)) from None
+        if (table.variant.name, table.num_seats) != (saved["variant"], saved["num_seats"]):
+            raise ValueError(f"policy file {where}: its table is {table.variant.name} at {table.num_seats} seats, "
+                             f"but it names {saved['variant']} at {saved['num_seats']}")
     return saved
 
 
@@ -112,6 +128,13 @@ def _network(path: str, sha256: str) -> tuple[Any, dict[str, Any]]:
     network.eval()
     meta = {key: value for key, value in saved.items() if key != "state_dict"}
     return network, meta
+
+
+def trained_table(meta: dict[str, Any]) -> HandConfig | None:
+    """The table a policy file's metadata says it was trained at, or None for a file from before it said."""
+    from razz_env.engine.table import Table
+
+    return Table.from_mapping(meta["table"]).hand_config() if "table" in meta else None
 
 
 class TorchPolicyAgent:
@@ -144,7 +167,7 @@ class TorchPolicyAgent:
         self.deterministic = bool(deterministic)
         self.declaration = Declaration(observes=("vector",), encoding="flat", variants=(meta["variant"],),
                                        seat_counts=(meta["num_seats"],), states_policy=True, acts_in_batch=True,
-                                       deterministic=self.deterministic)
+                                       deterministic=self.deterministic, table=trained_table(meta))
         self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:

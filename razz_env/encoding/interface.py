@@ -189,6 +189,8 @@ class Declaration:
     ``action_probabilities_batch(observations)`` (one network pass for many decisions).
     ``deterministic``: ``act`` is a function of the observation (a stated policy is its one-hot), so an
     evaluator that weighs decisions by their policy (AIVAT) need not ask for it.
+    ``table``: the one table it plays, a :class:`~razz_env.engine.config.HandConfig` (a policy trained there: its
+    stacks, stakes and rules); None: any. An :class:`Observer` for another table refuses it (:func:`table_problem`).
 
     >>> Declaration(observes=("vector",), variants=["razz"], seat_counts=[2]).encoding
     'flat'
@@ -201,6 +203,7 @@ class Declaration:
     states_policy: bool = False
     acts_in_batch: bool = False
     deterministic: bool = False
+    table: HandConfig | None = None
 
     def __post_init__(self) -> None:
         from razz_env.encoding import DEFAULT_ENCODING, ENCODINGS
@@ -227,6 +230,10 @@ class Declaration:
         for flag in ("states_policy", "acts_in_batch", "deterministic"):
             if not isinstance(getattr(self, flag), bool):
                 raise ConfigError(f"declaration: {flag}: expected True or False, got {shown(getattr(self, flag))}")
+        from razz_env.engine.config import HandConfig
+
+        if self.table is not None and not isinstance(self.table, HandConfig):
+            raise ConfigError(f"declaration: table: expected a HandConfig or None, got {shown(self.table)}")
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -275,8 +282,12 @@ class Observer:
 
     def __init__(self, agent: Any, config: HandConfig, allow_open_fold: bool = False,
                  encoder: TableEncoder | None = None) -> None:
-        """``encoder``, if given, serves an agent whose declared encoding has its name (e.g. an environment's own)."""
+        """``encoder``, if given, serves an agent whose declared encoding has its name (e.g. an environment's own).
+        :class:`ConfigError` when the agent declares another table than ``config`` (:func:`table_problem`)."""
         declared = declaration_of(agent)
+        problem = table_problem(agent, config)
+        if problem is not None:
+            raise ConfigError(problem)
         self.view = "view" in declared.observes
         self.encoder: TableEncoder | None = None
         if declared.encoding is not None:
@@ -309,6 +320,41 @@ def seating_problem(agent: Any, variant: str, num_seats: int) -> str | None:
     seats = "/".join(str(n) for n in seat_counts) if seat_counts is not None else "any number of"
     return (f"agent {_name(agent)!r} plays {plays} at {seats} seats; "
             f"it cannot be seated at {variant} with {num_seats} seats")
+
+
+def table_problem(agent: Any, config: HandConfig) -> str | None:
+    """Why ``agent``, which declares the table it was trained at, cannot play at tables of ``config`` (the stacks,
+    stakes or rules differ; the variant and seat count are :func:`seating_problem`'s), or None.
+
+    >>> from razz_env.engine.config import HandConfig
+    >>> class Trained:
+    ...     name, declaration = "pt", Declaration(table=HandConfig.create("razz", num_seats=2, stacks=200))
+    >>> table_problem(Trained(), HandConfig.create("razz", num_seats=2, stacks=200)) is None
+    True
+    >>> table_problem(Trained(), HandConfig.create("razz", num_seats=2, stacks=1000))
+    "agent 'pt' was trained at stacks 200; it cannot be seated at a table of stacks 1000"
+    """
+    from dataclasses import fields
+
+    trained = declaration_of(agent).table
+    if trained is None:
+        return None
+    differences = []
+    if set(trained.stacks) != set(config.stacks):
+        differences.append(("stacks", _chips(trained.stacks), _chips(config.stacks)))
+    for part in ("stakes", "rules"):
+        for item in fields(getattr(trained, part)):
+            was, offered = getattr(getattr(trained, part), item.name), getattr(getattr(config, part), item.name)
+            if was != offered:
+                differences.append((item.name, was, offered))
+    if not differences:
+        return None
+    return (f"agent {_name(agent)!r} was trained at {', '.join(f'{key} {was}' for key, was, _ in differences)}; "
+            f"it cannot be seated at a table of {', '.join(f'{key} {now}' for key, _, now in differences)}")
+
+
+def _chips(stacks: Sequence[int]) -> str:
+    return str(stacks[0]) if len(set(stacks)) == 1 else "/".join(str(stack) for stack in stacks)
 
 
 def _name(agent: Any) -> str:

@@ -39,6 +39,7 @@ from razz_env.encoding.actions import BRING_IN, CHECK_CALL, NUM_ACTIONS
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
+from razz_env.engine.table import Table
 
 BASELINES = ("random", "calling_station")
 MASKED = -1e9
@@ -53,8 +54,9 @@ class Args:
     """the game (any variant of the batched engine)"""
     num_seats: int = 2
     """seats a table (2 only)"""
-    stacks: int = 200
-    """starting stack of every seat, in chips (the tournament's default table has 200)"""
+    stacks: int = 1000
+    """starting stack of every seat, in chips (default: the table of razz tournament, match and razz play, 1000);
+    the saved policy plays at this table only"""
     device: str = "cpu"
     """``cpu`` (BatchEngine) or ``cuda`` (CudaEngine); the networks run there too"""
     seed: int = 1
@@ -328,11 +330,17 @@ def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.T
     return opponent.to(device), (torch.arange(tables) % 2).to(device)
 
 
+def training_table(args: Args) -> Table:
+    """The table the run trains at (the one its policy then plays at)."""
+    return Table(args.variant, num_seats=args.num_seats, stacks=args.stacks)
+
+
 def save_policy(path: Path, agent: Agent, args: Args, steps: int) -> None:
     """Write the actor's weights and the plain-data metadata :mod:`razz_env.agents.torch_policy` reads."""
     state = {key: value.detach().cpu().clone() for key, value in agent.actor.state_dict().items()}
     torch.save({"format": FORMAT, "version": VERSION, "variant": args.variant, "num_seats": args.num_seats,
-                "stacks": args.stacks, "encoding": "flat", "layers": list(agent.layers),
+                "stacks": args.stacks, "table": training_table(args).to_dict(), "encoding": "flat",
+                "layers": list(agent.layers),
                 "activation": args.activation, "state_dict": state, "steps": steps,
                 "args": dataclasses.asdict(args)}, path)
 
@@ -345,7 +353,7 @@ def train(args: Args) -> dict[str, Any]:
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     device = torch.device(args.device)
-    config = HandConfig.create(args.variant, num_seats=args.num_seats, stacks=args.stacks)
+    config = training_table(args).hand_config()
     env = DeviceEngine(config, args.num_tables, args.seed, args.device)
     big_bet = float(config.big_bet)
     T, N, S = args.num_tables, args.num_steps, args.num_seats

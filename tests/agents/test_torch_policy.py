@@ -19,12 +19,14 @@ from razz_env.encoding.actions import to_engine
 from razz_env.encoding.interface import ObservationBatch, Observer
 from razz_env.encoding.table import FlatEncoder
 from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
 from razz_env.evaluate import match
 from razz_env.train.batch_ppo import Agent, Args, save_policy
 
 torch.set_num_threads(1)
-CONFIG = HandConfig.create("razz", num_seats=2)
+CONFIG = HandConfig.create("razz", num_seats=2, stacks=200)
+TABLE = {"stacks": 200}  # the table the policy below is saved as trained at
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,7 @@ def saved(tmp_path_factory):
         for parameter in network.actor.parameters():
             parameter.mul_(20.0)
     path = tmp_path_factory.mktemp("policy") / "final.pt"
-    save_policy(path, network, Args(hidden=(32, 16)), steps=123)
+    save_policy(path, network, Args(hidden=(32, 16), stacks=200), steps=123)
     return path, network
 
 
@@ -103,9 +105,9 @@ def test_a_pickled_agent_decides_as_the_original(saved, deterministic) -> None:
 
 
 def test_it_plays_a_duplicate_match_in_worker_processes(saved) -> None:
-    result = match(str(saved[0]), "calling_station", deals=30, workers=2, block_deals=15)
+    result = match(str(saved[0]), "calling_station", deals=30, workers=2, block_deals=15, table=TABLE)
     assert result.hands == 60 and result.agents[0] == str(saved[0])
-    assert result == match(str(saved[0]), "calling_station", deals=30, block_deals=15)
+    assert result == match(str(saved[0]), "calling_station", deals=30, block_deals=15, table=TABLE)
 
 
 def test_it_refuses_other_tables(saved) -> None:
@@ -114,6 +116,34 @@ def test_it_refuses_other_tables(saved) -> None:
         agent.reset(0, 3, "razz")
     with pytest.raises(ValueError, match="trained for variant 'razz', not 'stud'"):
         make_agent({"type": str(saved[0]), "variant": "stud"})
+
+
+def test_the_file_carries_its_table_and_other_tables_are_refused(saved, tmp_path) -> None:
+    """A policy plays only the table it was trained at (stacks, stakes, rules): a match at another is refused in one
+    line naming the agent, its table and the one offered; a file from before tables were recorded plays anywhere."""
+    data = torch.load(saved[0], weights_only=True)
+    assert data["table"]["stacks"] == 200 and data["table"]["variant"] == "razz" and data["table"]["ante"] == 1
+    assert TorchPolicyAgent(saved[0]).declaration.table == CONFIG
+    with pytest.raises(ConfigError, match=r"^agents\[0\] \(.*final.pt\): agent 'final' was trained at stacks 200; it "
+                                          r"cannot be seated at a table of stacks 1000$"):
+        match(str(saved[0]), "random", deals=2)
+    assert match(str(saved[0]), "random", deals=2, table=TABLE).hands == 4
+    with pytest.raises(ConfigError, match="trained at ante 1, bring_in 2; it cannot be seated at a table of ante 2, "
+                                          "bring_in 3"):
+        match(str(saved[0]), "random", deals=2, table={**TABLE, "ante": 2, "bring_in": 3})
+    old = tmp_path / "old.pt"
+    torch.save({key: value for key, value in data.items() if key != "table"}, old)
+    assert TorchPolicyAgent(old).declaration.table is None
+    assert match(str(old), "random", deals=2, table={"stacks": 300}).hands == 4
+    torch.save({**data, "table": {**data["table"], "num_seats": 3}}, tmp_path / "mixed.pt")
+    with pytest.raises(ValueError, match="its table is razz at 3 seats, but it names razz at 2"):
+        make_agent(str(tmp_path / "mixed.pt"))
+
+
+def test_the_trainer_defaults_to_the_tournament_table() -> None:
+    from razz_env.evaluate.config import TournamentConfig
+
+    assert Args().stacks == TournamentConfig(agents=["random", "calling_station"]).stacks == 1000
 
 
 def test_bad_files_are_named(saved, tmp_path) -> None:
