@@ -108,10 +108,14 @@ def main() -> None:
     parser.add_argument("--block-deals", type=int, default=50, help="deals per block (default 50)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts (default 1 2)")
     parser.add_argument("--overhead-blocks", type=int, default=60, help="one-deal blocks for the overhead")
+    parser.add_argument("--agents", nargs="+", default=list(DEFAULT_AGENTS),
+                        help="the round robin's agents (default: the default tournament's)")
     args = parser.parse_args()
-    agents = DEFAULT_AGENTS
+    if len(set(args.agents)) < 2:
+        parser.error("--agents: give at least two distinct agents")
+    agents = tuple(args.agents)
     backends = ["local"] + (["ray"] if importlib.util.find_spec("ray") else [])
-    print(f"round robin of the {len(agents)} default agents, {args.deals} duplicate deals per pairing, "
+    print(f"round robin of {len(agents)} agents, {args.deals} duplicate deals per pairing, "
           f"{args.block_deals} deals per block")
     print(f"{'backend':8} {'workers':>7} {'start s':>8} {'wall s':>8} {'blocks/s':>9} {'hands/s':>9} "
           f"{'play s':>7} {'busy':>5}")
@@ -129,7 +133,8 @@ def main() -> None:
     print(f"\ndriver cost per result (checks + fsynced append): "
           f"{1000 * driver_cost_per_result(args.overhead_blocks):.2f} ms")
     print(f"\nwhere a block's time goes (own time by package, one block of {args.block_deals} deals in this process)")
-    for lineup_agents in ((agents[3], agents[4]), (agents[2], agents[5])):
+    lineups = ((agents[3], agents[4]), (agents[2], agents[5])) if len(agents) >= 6 else ((agents[0], agents[1]),)
+    for lineup_agents in lineups:
         shares = profile_block(lineup_agents, args.block_deals)
         total = sum(shares.values())
         print(f"  {lineup_agents[0]} vs {lineup_agents[1]}: {total:.2f} s: "

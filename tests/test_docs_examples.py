@@ -1,8 +1,11 @@
-"""Every ```python block of README.md and docs/*.md runs, each in a fresh interpreter with a time limit.
+"""Every ```python block of README.md and docs/ runs as a user's script would, with a time limit.
 
-A block preceded by ``<!-- no-test -->`` is skipped (one that needs a cluster or a virtualenv of its own).
-Blocks run in a scratch folder that links the repository's ``configs`` and ``docs``, so what they write
-stays out of the checkout.
+Each block is written to ``example.py`` and run with ``python example.py``: a standalone file with no
+``if __name__ == "__main__":`` guard, as a user copies it (worker processes that re-import the main module
+see it so). A block preceded by ``<!-- no-test: REASON -->`` is skipped with that reason (one that needs a
+cluster, a GPU or a virtualenv of its own). Blocks run in a scratch folder that links the repository's
+``configs`` and ``docs``, so what they write stays out of the checkout. The shell blocks run in
+``tests/test_docs_commands.py``, which reads the same annotations.
 """
 
 from __future__ import annotations
@@ -14,21 +17,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from docs_pages import PAGES, ROOT, blocks
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-BLOCK = re.compile(r"(<!-- no-test -->\s*)?```python\n(.*?)```", re.DOTALL)
 TIMEOUT = 180
 
 
 def _blocks() -> list:
     found = []
     for page in PAGES:
-        text = page.read_text(encoding="utf-8")
-        for match in BLOCK.finditer(text):
-            line = text.count("\n", 0, match.start(2))
-            marks = [pytest.mark.skip(reason="marked <!-- no-test -->")] if match.group(1) else []
-            found.append(pytest.param(match.group(2), id=f"{page.relative_to(ROOT)}:{line}", marks=marks))
+        for block in blocks(page):
+            if block.language != "python":
+                continue
+            reasons = [reason for kind, _, reason in block.notes if kind == "no-test"]
+            marks = [pytest.mark.skip(reason=reasons[0])] if reasons else []
+            found.append(pytest.param(block.text, id=f"{page.relative_to(ROOT)}:{block.line}", marks=marks))
     return found
 
 
@@ -40,8 +42,9 @@ def test_the_pages_have_python_examples() -> None:
 def test_the_example_runs(code: str, tmp_path: Path) -> None:
     for name in ("configs", "docs"):
         (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / "example.py").write_text(code, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr[-3000:]
 
