@@ -4,7 +4,7 @@ Steps random legal actions (drawn from each observation's action mask) through
 the standard AEC loop (``agent_iter`` / ``last`` / ``step``, one hand per episode,
 ``reset`` between hands) for ``razz_env.env()``, ``razz_env.raw_env()`` and
 PettingZoo's ``texas_holdem_v4.env()`` and ``leduc_holdem_v4.env()`` (these need
-``rlcard``, a dev/bench dependency). Prints decisions/s and the ratio to
+``rlcard`` and ``pygame``: ``pip install -e ".[bench]"``). Prints decisions/s and the ratio to
 ``texas_holdem_v4.env()``, plus the encoder alone in microseconds per encode.
 Each row replays the same hands (same seed, same choices) in interleaved rounds;
 rates use this process's CPU time of the fastest round, so other load on the

@@ -38,7 +38,7 @@ from docs_pages import PAGES, ROOT, blocks
 
 from razz_env.cli import build_parser
 
-LINKED = ("configs", "docs", "tests", "benchmarks", "examples", "studies", "scripts", "razz_env", ".venv")
+LINKED = ("configs", "docs", "tests", "benchmarks", "examples", "studies", "scripts", "razz_env")
 SHELLS = ("bash", "sh", "shell")
 TIMEOUT = 300
 FLAG = re.compile(r"(--[\w-]+)((?:\s+(?!-)\S+)*)")
@@ -159,6 +159,7 @@ class PageFolder:
         self.folder = folder
         for name in LINKED:
             (folder / name).symlink_to(ROOT / name)
+        (folder / ".venv").symlink_to(sys.prefix)  # the environment running the tests, wherever it is
         (folder / "tmp").mkdir()
         self.commands = [command for command in page_commands if command.skip is None]
         self.results: dict[str, subprocess.CompletedProcess] = {}
