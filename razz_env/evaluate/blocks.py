@@ -165,10 +165,10 @@ def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tupl
     return [rotations[deal_index % seats]]
 
 
-def build_agent(spec: AgentSpec, seed: int) -> Agent:
+def build_agent(spec: AgentSpec, seed: int, hidden: Sequence[str] = ()) -> Agent:
     """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only);
     an agent instance plays as it is, with its own randomness. A spec with ``isolated: true`` plays in a process
-    of its own (:class:`~razz_env.evaluate.isolation.IsolatedAgent`)."""
+    of its own (:class:`~razz_env.evaluate.isolation.IsolatedAgent`) that cannot see the ``hidden`` folders."""
     from collections.abc import Mapping
 
     from razz_env.agents.registry import get_factory, make_agent
@@ -179,12 +179,13 @@ def build_agent(spec: AgentSpec, seed: int) -> Agent:
         if isolated:
             from razz_env.evaluate.isolation import IsolatedAgent
 
-            return IsolatedAgent(spec, seed, modules=(get_factory(spec["type"]).__module__,))
+            return IsolatedAgent(spec, seed, modules=(get_factory(spec["type"]).__module__,), hidden=hidden)
     return make_agent(spec, seed=seed)
 
 
-def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) -> dict[int, Agent]:
-    """One agent per distinct lineup entry, each seeded from the task seed.
+def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str,
+                hidden: Sequence[str] = ()) -> dict[int, Agent]:
+    """One agent per distinct lineup entry, each seeded from the task seed (isolated ones blind to ``hidden``).
 
     An agent whose construction raises is a broken agent: :class:`AgentFailure` at its position.
     """
@@ -192,7 +193,8 @@ def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str) ->
     for position, index in enumerate(lineup):
         if index not in built:
             try:
-                built[index] = build_agent(specs[index], random.Random(f"{seed}/agent{position}").randrange(2**31))
+                built[index] = build_agent(specs[index], random.Random(f"{seed}/agent{position}").randrange(2**31),
+                                           hidden)
             except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
                 raise _failure(position, "construction: ", err) from None
     _limit_torch_threads()
@@ -612,7 +614,7 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         with _ProcessExitRefused():
-            agents = make_agents(config.agents, task.lineup, task.seed)
+            agents = make_agents(config.agents, task.lineup, task.seed, (config.output,))
             players = [agents[index] for index in task.lineup]
             tables = _play(players, hand_config, config, task)
             counters = _counters(players)

@@ -9,7 +9,9 @@ harness stops waiting (the decision time limit) or is done with it.
 A spec asks for it with ``isolated: true`` (``{type: "mybots:MyBot", isolated: true}``); :class:`IsolatedAgent`
 stands in for the agent in the block's worker process. The agent process is a fresh interpreter
 (``python -m razz_env.evaluate.isolation``) talking over its stdin and a copy of its stdout, so what the
-agent prints goes to stderr and cannot garble the protocol.
+agent prints goes to stderr and cannot garble the protocol. It runs in the sandbox of
+:mod:`~razz_env.evaluate.sandbox`: it cannot see, read or signal the worker, its descendants die with it, and it
+writes only to a working directory of its own, never to the results folder.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import importlib
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
 from razz_env.encoding.interface import Observation, ObservationBatch, act_batch, declaration_of
+from razz_env.evaluate.sandbox import agent_environment, protect_this_process
 
 START_SECONDS = 120.0
 
@@ -35,10 +39,14 @@ class IsolatedAgent:
     Any error the agent raises comes back as a ``RuntimeError`` naming it; a dead agent process likewise.
     """
 
-    def __init__(self, spec: str | Mapping[str, Any], seed: int | None = None, modules: Sequence[str] = ()) -> None:
-        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        self.process = subprocess.Popen([sys.executable, "-m", "razz_env.evaluate.isolation"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, env=environment)
+    def __init__(self, spec: str | Mapping[str, Any], seed: int | None = None, modules: Sequence[str] = (),
+                 hidden: Sequence[str] = ()) -> None:
+        protect_this_process()
+        environment = agent_environment(tempfile.gettempdir(), [path for path in sys.path if path])
+        hide = [argument for path in hidden for argument in ("--hide", str(path))]
+        self.process = subprocess.Popen([sys.executable, "-m", "razz_env.evaluate.sandbox", *hide],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment,
+                                        cwd=tempfile.gettempdir())
         self._send = Connection(os.dup(self.process.stdin.fileno()), readable=False)
         self._receive = Connection(os.dup(self.process.stdout.fileno()), writable=False)
         self.process.stdin.close()

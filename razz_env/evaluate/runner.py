@@ -29,6 +29,7 @@ from razz_env.evaluate.config import TournamentConfig, agent_label
 from razz_env.evaluate.progress import progress_bar
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
+from razz_env.evaluate.sandbox import sandbox_problem
 from razz_env.evaluate.stats import WinRate, sd_ratio, win_rate
 from razz_env.evaluate.workers import BlockError, WorkerStartError, run_blocks
 
@@ -55,7 +56,7 @@ def check_agents(config: TournamentConfig) -> list[str]:
     for index, (spec, label) in enumerate(zip(config.agents, config.labels)):
         where = f"agents[{index}] ({label})"
         try:
-            agent = build_agent(spec, seed=0)
+            agent = build_agent(spec, seed=0, hidden=(config.output,))
             Observer(agent, hand_config)
         except Exception as err:  # noqa: BLE001 - whatever an agent's constructor raises is a config problem
             raise ConfigError(f"{where}: {' '.join(str(err).split()) or type(err).__name__}") from None
@@ -69,7 +70,19 @@ def check_agents(config: TournamentConfig) -> list[str]:
             modules.append(module)
     if config.engine == "batch":
         _check_batch(config, agents)
+    _warn_without_sandbox(config)
     return modules
+
+
+def _warn_without_sandbox(config: TournamentConfig) -> None:
+    """Say once, before any block, when isolated agents will run without their namespaces."""
+    if any(isinstance(spec, Mapping) and spec.get("isolated") for spec in config.agents):
+        problem = sandbox_problem()
+        if problem is not None:
+            log.warning("isolated agents run without their sandbox here (%s): each still never holds a hand and "
+                        "cannot read this user's processes' memory, but it can signal them, write where you can, "
+                        "and its own children may outlive it (docs/evaluation.md, Trusted and isolated agents)",
+                        problem)
 
 
 def _check_batch(config: TournamentConfig, agents: list[Any]) -> None:

@@ -1,0 +1,214 @@
+"""The red team's attacks, run by isolated agents: none reaches the process holding the hands, the results folder,
+or outlives its block.
+
+The hostile agents live in this module: the isolated process imports it by name. Each runs its attacks in ``reset``
+and reports what it found by raising, so the report comes back as the block's failure message. On a machine where
+the sandbox's namespaces cannot be made the attacks are skipped, with the reason.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from razz_env.agents.registry import register
+from razz_env.encoding.interface import Declaration
+from razz_env.evaluate.api import match
+from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.runner import run_tournament
+from razz_env.evaluate.sandbox import sandbox_problem
+
+PROBLEM = sandbox_problem()
+needs_sandbox = pytest.mark.skipif(PROBLEM is not None, reason=f"no namespaces here: {PROBLEM}")
+PTRACE_ATTACH = 16
+
+
+class _Iovec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("length", ctypes.c_size_t)]
+
+
+def _errno_of(call) -> str:
+    """``"SUCCEEDED"`` if ``call`` works, else the name of the error it raised."""
+    try:
+        call()
+    except OSError as err:
+        return f"refused: {os.strerror(err.errno) if err.errno else err}"
+    return "SUCCEEDED"
+
+
+def _libc_call(name: str, *args):
+    def call() -> None:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if getattr(libc, name)(*args) == -1:
+            number = ctypes.get_errno()
+            raise OSError(number, os.strerror(number))
+
+    return call
+
+
+def _read(path: str):
+    def call() -> None:
+        with open(path, "rb") as file:
+            file.read(1 << 20)
+
+    return call
+
+
+def _write(path: str, mode: str = "a"):
+    def call() -> None:
+        with open(path, mode) as file:
+            file.write('{"forged": true}\n')
+
+    return call
+
+
+def attacks(target: int, results: str) -> dict[str, object]:
+    """Every attack of the red team on process ``target`` (the harness's main process) and the folder ``results``."""
+    local = ctypes.create_string_buffer(64)
+    mine, theirs = _Iovec(ctypes.addressof(local), 64), _Iovec(0x400000, 64)
+    parent = os.getppid()
+    found: dict[str, object] = {
+        "parent": parent,
+        "pids seen": sorted(int(name) for name in os.listdir("/proc") if name.isdigit()),
+        "mem": _errno_of(_read(f"/proc/{target}/mem")),
+        "environ": _errno_of(_read(f"/proc/{target}/environ")),
+        "ptrace": _errno_of(_libc_call("ptrace", PTRACE_ATTACH, target, None, None)),
+        "process_vm_readv": _errno_of(_libc_call("process_vm_readv", target, ctypes.byref(mine), 1,
+                                                 ctypes.byref(theirs), 1, 0)),
+        "kill": _errno_of(lambda: os.kill(target, 0)),
+        "append results": _errno_of(_write(os.path.join(results, "matches.jsonl"))),
+        "create in results": _errno_of(_write(os.path.join(results, "forged.txt"), "x")),
+        "list results": _errno_of(lambda: os.listdir(results)),
+        "write own folder": _errno_of(_write(os.path.join(os.getcwd(), "scratch.txt"))),
+        "write beside the code": _errno_of(_write(str(Path(__file__).with_name("forged.txt")), "x")),
+        "environment": sorted(os.environ),
+    }
+    if parent > 0:
+        found["parent mem"] = _errno_of(_read(f"/proc/{parent}/mem"))
+    with open("/proc/self/status", encoding="ascii") as status:
+        found["capabilities"] = [line.split()[1] for line in status if line.startswith("CapEff")][0]
+    return found
+
+
+@register("test_hostile", replace=True)
+class Hostile:
+    """Attacks in ``reset`` and raises the report."""
+
+    name = "hostile"
+    declaration = Declaration()
+
+    def __init__(self, target: int, results: str, seed: int | None = None) -> None:
+        self.target, self.results = target, results
+
+    def reset(self, seat, num_seats, variant):
+        raise RuntimeError("REPORT " + json.dumps(attacks(self.target, self.results)))
+
+    def act(self, observation):
+        return int(observation.action_mask.nonzero()[0][-1])
+
+
+@register("test_spawner", replace=True)
+class Spawner(Hostile):
+    """Leaves a child, a grandchild of a double fork and a ``setsid`` child sleeping, each named by ``marker``."""
+
+    def __init__(self, marker: str, seed: int | None = None) -> None:
+        self.marker = marker
+
+    def reset(self, seat, num_seats, variant):
+        for kind in ("child", "double", "setsid"):
+            if os.fork() == 0:
+                if kind == "setsid":
+                    os.setsid()
+                if kind == "double" and os.fork() != 0:
+                    os._exit(0)
+                os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(120)", self.marker, kind])
+
+
+@needs_sandbox
+@pytest.mark.timeout(120)
+def test_an_isolated_agent_cannot_reach_the_harness_nor_the_results(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAZZ_TEST_SECRET", "a token the agent must not see")
+    results = tmp_path / "results"
+    config = TournamentConfig.from_dict({"agents": [{"type": "test_hostile", "isolated": True, "target": os.getpid(),
+                                                     "results": str(results)}, "random"],
+                                         "deals": 2, "block_deals": 2, "output": str(results)})
+    outcome = run_tournament(config, progress=False)
+    message = outcome.failures[0]["error"]["message"] if outcome.failures else ""
+    found = json.loads(message.split("REPORT ", 1)[1])
+    assert found["pids seen"] == [1] and found["parent"] == 0, found  # alone in its PID namespace
+    for attack in ("mem", "environ", "ptrace", "process_vm_readv", "kill", "append results", "create in results",
+                   "list results", "write beside the code"):
+        assert found[attack] != "SUCCEEDED", (attack, found)
+    assert found["write own folder"] == "SUCCEEDED" and int(str(found["capabilities"]), 16) == 0, found
+    assert "RAZZ_TEST_SECRET" not in found["environment"], found["environment"]
+    assert not (results / "forged.txt").exists() and not Path(__file__).with_name("forged.txt").exists()
+    lines = (results / "matches.jsonl").read_text().splitlines()
+    assert len(lines) == 1 and "forged" not in lines[0]
+
+
+def _alive(marker: str) -> list[int]:
+    alive = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as file:
+                if marker.encode() in file.read():
+                    alive.append(int(name))
+        except OSError:
+            continue
+    return alive
+
+
+@needs_sandbox
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_isolated_agents_descendants_die_with_its_block(workers):
+    marker = f"razz-test-descendant-{os.getpid()}-{workers}"
+    try:
+        played = match({"type": "test_spawner", "isolated": True, "marker": marker}, "random", deals=2,
+                       block_deals=1, workers=workers)
+        assert played.hands == 4
+        deadline = time.monotonic() + 10
+        while _alive(marker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _alive(marker) == []
+    finally:
+        for pid in _alive(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_the_process_holding_the_hands_is_not_dumpable():
+    code = ("import ctypes; from razz_env.evaluate.sandbox import protect_this_process; protect_this_process(); "
+            "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "0", done.stderr
+
+
+@needs_sandbox
+@pytest.mark.timeout(120)
+def test_an_honest_isolated_agent_plays_as_before_in_its_sandbox():
+    isolated = match({"type": "razz_heuristic", "isolated": True, "label": "h"}, "random", deals=6, block_deals=3)
+    trusted = match({"type": "razz_heuristic", "label": "h"}, "random", deals=6, block_deals=3)
+    assert isolated == trusted
+
+
+def test_a_run_without_namespaces_says_so_once_before_any_block(monkeypatch, caplog, tmp_path):
+    from razz_env.evaluate import runner
+
+    monkeypatch.setattr(runner, "sandbox_problem", lambda: "unshare: Operation not permitted")
+    config = TournamentConfig.from_dict({"agents": [{"type": "random", "isolated": True}, "calling_station"],
+                                         "deals": 2, "block_deals": 2, "output": str(tmp_path / "t")})
+    with caplog.at_level("WARNING", logger="razz_env.evaluate.runner"):
+        runner.check_agents(config)
+    assert len(caplog.records) == 1 and caplog.records[0].getMessage().startswith(
+        "isolated agents run without their sandbox here (unshare: Operation not permitted): each")
+    caplog.clear()
+    runner.check_agents(TournamentConfig.from_dict({"agents": ["random", "calling_station"], "deals": 2}))
+    assert caplog.records == []
