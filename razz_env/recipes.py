@@ -167,6 +167,8 @@ def load_recipe(name: str, folder: Path | None = None, _seen: tuple[str, ...] = 
     """Read and check ``<folder>/<name>.recipe.yaml`` and the recipes it starts from; one-line
     :class:`ConfigError`s name what is wrong."""
     folder = folder or zoo_folder()
+    if not isinstance(name, str) or not name.isidentifier() or not name.islower():  # no folder, no '..'
+        raise ConfigError(f"{shown(name)}: expected a recipe name; recipes: {', '.join(recipe_names(folder))}")
     path = folder / f"{name}{SUFFIX}"
     if not path.is_file():
         raise ConfigError(f"{name}: no recipe {path.name} in {folder}; recipes: {', '.join(recipe_names(folder))}")

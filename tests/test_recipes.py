@@ -113,6 +113,23 @@ def test_a_bad_recipe_is_one_line_naming_what_is_wrong(zoo, change, message):
     assert message in str(err.value) and "\n" not in str(err.value), str(err.value)
 
 
+@pytest.mark.parametrize("name", ["../zoo/top", "zoo/top", "/etc/passwd", "..", "top.recipe", "Top", "", None])
+def test_only_a_recipe_name_is_read_never_a_path(zoo, tmp_path, name):
+    """A name with a folder in it is refused before any file is read, even one whose recipe names itself."""
+    (tmp_path / "elsewhere").mkdir()
+    _write(tmp_path / "elsewhere", "top", stages=[{"name": "s", "kind": "train", "config": TINY}])
+    with pytest.raises(ConfigError) as err:
+        recipes.load_recipe(name, zoo)
+    assert str(err.value) == f"{name!r}: expected a recipe name; recipes: base, top"
+
+
+def test_zoo_reproduce_refuses_a_path_in_one_line(capsys):
+    assert razz(["zoo", "reproduce", "../elsewhere/ppo_razz", "--dry-run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("razz zoo: '../elsewhere/ppo_razz': expected a recipe name; recipes: ")
+    assert "ppo_razz" in err and err.count("\n") == 1
+
+
 def test_the_chain_runs_in_order_verifies_the_product_and_a_rerun_keeps_every_finished_stage(zoo, tmp_path):
     recipe = recipes.load_recipe("top", zoo)
     root = tmp_path / "runs"

@@ -75,8 +75,8 @@ class Table:
     dealer sitting just before seat 0). ``heads_up_tournament_uncapped``: no cap at all in a hand dealt to two
     seats (the tournament is heads-up). ``chip``: the smallest chip in play (default 1): every stake and stack
     is a multiple of it and pots split in whole chips. ``rules``: the rule preset (``"house"``, ``"wsop_2022"``,
-    ``"wsop_2023"``, ``"wsop_2024"``, :mod:`~razz_env.engine.presets`) whose values the rule options left out
-    take.
+    ``"wsop_2023"``, ``"wsop_2024"``, :mod:`~razz_env.engine.presets`; ``None``: ``"house"``) whose values the rule
+    options left out take.
     """
 
     variant: Variant | str = "razz"
@@ -94,7 +94,7 @@ class Table:
     later_street_tie_break: str | None = None
     heads_up_tournament_uncapped: bool | None = None
     chip: int = 1
-    rules: str = HOUSE
+    rules: str | None = HOUSE
     stakes: Stakes = field(init=False, repr=False, compare=False)
     _config: HandConfig = field(init=False, repr=False, compare=False)
 
@@ -109,7 +109,7 @@ class Table:
             deck = f" (its {len(declared.deck)}-card deck deals {declared.cards_per_seat} cards a seat)" \
                 if most < MAX_SEATS else ""
             raise ConfigError(f"{key}: {declared.name} seats {MIN_SEATS} to {most}{deck}, got {len(stacks)}")
-        preset = get_preset(self.rules)
+        preset = get_preset(HOUSE if self.rules is None else self.rules)
         set_(self, "rules", preset.name)
         chip = as_int("chip", self.chip, 1, what="a positive integer number of chips (the smallest chip in play)")
         set_(self, "chip", chip)

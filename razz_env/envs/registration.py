@@ -3,7 +3,8 @@
 One id per variant of :data:`~razz_env.engine.variants.VARIANTS` (:data:`GYMNASIUM_IDS`: ``razz_env/Razz-v0``,
 ``razz_env/ActionRazz-v0``, ``razz_env/Stud-v0``, ``razz_env/Stud8-v0``, ``razz_env/MiniRazz-v0``,
 ``razz_env/MiniRazzTiny-v0``, ``razz_env/MiniRazzSmall-v0``, ``razz_env/MiniRazzLarge-v0``), each building
-:class:`razz_env.envs.single_agent.SingleAgentEnv` with that ``variant``; every other
+:class:`razz_env.envs.single_agent.SingleAgentEnv` with that ``variant`` (a ``variant`` option naming another game
+is refused: the id names it); every other
 keyword of ``gymnasium.make`` / ``gymnasium.make_vec`` is an option of that class
 (``opponents``, ``seat``, ``num_seats``, ``stacks``, stakes, ``table``, ``encoding``, ``render_mode`` ...);
 the stakes and the cap default to the variant's.
@@ -33,6 +34,7 @@ from typing import Any
 
 import gymnasium
 
+from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.variants import VARIANTS
 
 __all__ = ["ENTRY_POINT", "GYMNASIUM_IDS", "make_env", "register_envs"]
@@ -49,11 +51,38 @@ def _env_name(variant: str) -> str:
 GYMNASIUM_IDS = {variant: f"razz_env/{_env_name(variant)}-v0" for variant in VARIANTS}
 
 
+class VariantEnv:
+    """The entry point of one variant's id: :data:`ENTRY_POINT`'s class playing that variant; a ``variant``
+    option naming another game is refused (``ConfigError``), since the id names the game."""
+
+    def __init__(self, variant: str) -> None:
+        self.variant = variant
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The environment class's metadata (Gymnasium reads its render modes from the entry point)."""
+        from razz_env.envs.single_agent import SingleAgentEnv
+
+        return SingleAgentEnv.metadata
+
+    def __call__(self, **options: Any) -> gymnasium.Env:
+        from razz_env.envs.single_agent import SingleAgentEnv
+
+        given = options.get("variant", self.variant)
+        if given != self.variant:
+            env_id = GYMNASIUM_IDS[self.variant]
+            other = GYMNASIUM_IDS.get(given) if isinstance(given, str) else None
+            hint = (f"gymnasium.make({other!r}) plays {given}" if other else
+                    f"the ids: {', '.join(GYMNASIUM_IDS.values())}")
+            raise ConfigError(f"variant: {env_id} plays {self.variant}, not {shown(given)}; {hint}")
+        return SingleAgentEnv(**options)
+
+
 def register_envs() -> None:
     """Register every id of :data:`GYMNASIUM_IDS` not yet in Gymnasium's registry."""
     for variant, env_id in GYMNASIUM_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs={"variant": variant})
+            gymnasium.register(env_id, entry_point=VariantEnv(variant), kwargs={"variant": variant})
 
 
 def make_env(env_id: str = "razz_env/Razz-v0", **kwargs: Any) -> gymnasium.Env:

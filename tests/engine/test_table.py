@@ -55,6 +55,11 @@ def test_raise_cap_zero_is_no_cap_and_none_the_variants_everywhere():
     assert Table.from_params("razz", {"raise_cap": 0}) == Table(raise_cap=0) == Table.from_mapping({"raise_cap": 0})
 
 
+def test_rules_none_is_the_default_preset_like_every_other_option():
+    assert Table(rules=None) == Table() and Table(rules=None).rules == "house"
+    assert Table.from_mapping({"rules": None, "raise_cap": None}) == Table()
+
+
 @pytest.mark.parametrize(("options", "message"), [
     ({"variant": "holdem"}, "variant: unknown variant 'holdem'; known: razz"),
     ({"num_seats": 9}, "num_seats: must be at most 8, got 9"),

@@ -37,6 +37,17 @@ def test_make_builds_the_single_agent_view_of_each_variant(variant: str, env_id:
     assert gymnasium.spec(env_id).kwargs == {"variant": variant}
 
 
+def test_an_id_plays_only_its_own_variant() -> None:
+    """The id names the game: a ``variant`` option naming another is refused, naming the id that plays it."""
+    assert gymnasium.make("razz_env/Razz-v0", variant="razz").unwrapped.config.variant.name == "razz"
+    with pytest.raises(ConfigError, match=r"variant: razz_env/Razz-v0 plays razz, not 'stud'; "
+                                          r"gymnasium.make\('razz_env/Stud-v0'\) plays stud"):
+        gymnasium.make("razz_env/Razz-v0", variant="stud")
+    with pytest.raises(ConfigError, match=r"variant: razz_env/Stud8-v0 plays stud8, not 'holdem'; the ids: "
+                                          r"razz_env/Razz-v0"):
+        gymnasium.make("razz_env/Stud8-v0", variant="holdem")
+
+
 def test_make_passes_every_option_on(calling_station) -> None:
     env = gymnasium.make("razz_env/Stud-v0", num_seats=4, opponents=calling_station, seat=2, encoding="flat",
                          stacks=500, big_bet=20, small_bet=10)
