@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -134,10 +136,31 @@ def check_args(args: Args) -> None:
                  "stacks", "total_steps"):
         if getattr(args, name) < 1:
             raise ConfigError(f"--{name.replace('_', '-')}: expected a positive integer, got {getattr(args, name)}")
-    if args.num_tables * args.num_steps < args.num_minibatches:
-        raise ConfigError("--num-minibatches: more minibatches than decisions in a rollout")
+    rollout = args.num_tables * args.num_steps
+    if rollout % args.num_minibatches:
+        raise ConfigError(f"--num-minibatches: {args.num_minibatches} does not divide a rollout's {rollout} decisions "
+                          f"(--num-tables {args.num_tables} x --num-steps {args.num_steps}); choose a divisor, e.g. "
+                          f"{_nearest_divisor(rollout, args.num_minibatches)}")
+    for name in ("learning_rate", "clip_coef", "max_grad_norm"):
+        _check_number(name, getattr(args, name), "a positive finite number", lambda x: 0.0 < x < math.inf)
+    for name in ("ent_coef", "vf_coef"):
+        _check_number(name, getattr(args, name), "a finite number, 0 or more", lambda x: 0.0 <= x < math.inf)
+    for name in ("gamma", "gae_lambda"):
+        _check_number(name, getattr(args, name), "a number from 0 to 1", lambda x: 0.0 <= x <= 1.0)
     if args.activation not in ("tanh", "relu"):
         raise ConfigError(f"--activation: expected tanh or relu, got {args.activation!r}")
+
+
+def _check_number(name: str, value: float, what: str, allowed: Callable[[float], bool]) -> None:
+    """Refuse ``value`` of the flag ``name`` unless ``allowed`` (NaN never is), naming the flag and ``what``."""
+    if not allowed(value):
+        raise ConfigError(f"--{name.replace('_', '-')}: expected {what}, got {value}")
+
+
+def _nearest_divisor(total: int, near: int) -> int:
+    """The divisor of ``total`` closest to ``near`` (the larger of two as close)."""
+    small = [d for d in range(1, math.isqrt(total) + 1) if total % d == 0]
+    return min({*small, *(total // d for d in small)}, key=lambda d: (abs(d - near), -d))
 
 
 # ---------------------------------------------------------------------------------------------- the environment

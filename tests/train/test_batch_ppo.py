@@ -3,6 +3,7 @@ tiny CPU runs (a seed repeats the final weights), the output-folder refusal and 
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -162,6 +163,18 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
 @pytest.mark.parametrize("options, message", [
     ({"num_seats": 3}, "only heads-up"), ({"opponents": ("razz_heuristic",)}, "unknown 'razz_heuristic'"),
     ({"device": "tpu"}, "cpu or cuda"), ({"self_play_fraction": 1.5}, "0 to 1"), ({"num_tables": 0}, "positive"),
+    ({"learning_rate": math.nan}, r"--learning-rate: expected a positive finite number, got nan"),
+    ({"learning_rate": math.inf}, r"--learning-rate: expected a positive finite number, got inf"),
+    ({"learning_rate": -1e-3}, r"--learning-rate: expected a positive finite number, got -0.001"),
+    ({"gamma": 1.5}, r"--gamma: expected a number from 0 to 1, got 1.5"),
+    ({"gae_lambda": math.nan}, r"--gae-lambda: expected a number from 0 to 1, got nan"),
+    ({"clip_coef": 0.0}, r"--clip-coef: expected a positive finite number, got 0.0"),
+    ({"max_grad_norm": math.inf}, r"--max-grad-norm: expected a positive finite number, got inf"),
+    ({"ent_coef": -0.1}, r"--ent-coef: expected a finite number, 0 or more, got -0.1"),
+    ({"vf_coef": math.nan}, r"--vf-coef: expected a finite number, 0 or more, got nan"),
+    ({"self_play_fraction": math.nan}, "0 to 1"),
+    ({"num_minibatches": 7}, r"--num-minibatches: 7 does not divide a rollout's 1024 decisions \(--num-tables 64 "
+                             r"x --num-steps 16\); choose a divisor, e.g. 8"),
 ])
 def test_bad_settings_are_refused_by_name(tmp_path, options, message) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -183,6 +196,13 @@ def test_the_command_line_shows_its_flags_and_refuses_in_one_line(tmp_path) -> N
     refused = run_cli("--output", str(tmp_path / "full"))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.strip().splitlines()[-1].startswith("batch_ppo: --output")
+    for flags, message in ((("--learning-rate", "nan"), "batch_ppo: --learning-rate: expected a positive finite "
+                                                        "number, got nan"),
+                           (("--num-minibatches", "7", "--num-tables", "128"), "batch_ppo: --num-minibatches: 7 "
+                                                                              "does not divide a rollout's 4096")):
+        refused = run_cli(*flags, "--output", str(tmp_path / "unused"))
+        assert refused.returncode == 2 and refused.stderr.startswith(message), refused.stderr
+        assert refused.stderr.count("\n") == 1 and not (tmp_path / "unused").exists()
 
 
 
