@@ -7,7 +7,7 @@ takes one action id (:mod:`razz_env.encoding.actions`: 0 fold ... 4 bet_big) per
 seat; a table whose hand ends reports the payoffs and deals its next hand at once, so every table always
 has a seat to act.
 
->>> from razz_env.engine.config import HandConfig
+>>> from razz_env.engine.config import STREET_NAMES, HandConfig
 >>> engine = BatchEngine(HandConfig.create("razz", num_seats=3), 4, seed=1)
 >>> engine.masks.shape, bool(engine.masks[:, 3].all())  # every table opens with a bring-in
 ((4, 5), True)
@@ -33,7 +33,7 @@ from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
 from razz_env.encoding.table import NO_COLUMN, TableEncoder
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_int
-from razz_env.engine.config import HandConfig
+from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.seat_views import NO_CARD, SeatViews
 
@@ -106,8 +106,27 @@ class CompiledRules(NamedTuple):
     id_to_engine: np.ndarray
 
 
+def _check_int64(config: HandConfig) -> None:
+    """Refuse a cap or a stake the kernels' int64 cannot hold (the same bound as a stack: a table's chips, all in
+    one pot, still fit), naming the option."""
+    n, stakes, most = config.num_seats, config.stakes, int(np.iinfo(np.int64).max)
+    cap = config.rules.raise_cap
+    if cap is not None and cap > most:
+        raise ConfigError(f"raise_cap: the batched engine counts in int64, so it is at most {most:,}, got {cap:,}")
+    amounts = {"ante": stakes.ante, "bring_in": stakes.bring_in, "small_bet": stakes.small_bet,
+               "big_bet": stakes.big_bet, "chip": stakes.chip}
+    for street, bet in zip(config.variant.street_numbers, stakes.street_bets or ()):
+        amounts[f"street_bets ({STREET_NAMES[street]} street)"] = bet
+    for name, amount in amounts.items():
+        if amount > most // n:
+            raise ConfigError(f"{name}: the batched engine counts chips in int64, so a stake at {n} seats is at "
+                              f"most {most // n:,} chips, got {amount:,}")
+
+
 def compile_rules(config: HandConfig, allow_open_fold: bool) -> CompiledRules:
-    """The kernels' view of ``config``: every rule a table plays by, as int64 arrays."""
+    """The kernels' view of ``config``: every rule a table plays by, as int64 arrays (``ConfigError`` for a cap or
+    a stake beyond int64)."""
+    _check_int64(config)
     n, variant, layout, rules, stakes = config.num_seats, config.variant, config.layout, config.rules, config.stakes
     mask_table, id_to_engine = _action_tables(allow_open_fold)
     halves = [_k.KIND_CODES[half] for half in variant.showdown] + [-1]

@@ -187,6 +187,20 @@ def test_a_configured_stack_beyond_int64_is_refused_not_wrapped():
         BatchEngine(HandConfig.create("razz", num_seats=2, stacks=2**70), 2)
 
 
+@pytest.mark.parametrize(("options", "message"), [
+    ({"raise_cap": 10**30}, "raise_cap: the batched engine counts in int64, so it is at most "
+                            "9,223,372,036,854,775,807, got 1,000,000,000,000,000,000,000,000,000,000"),
+    ({"small_bet": 10**30, "big_bet": 10**30}, "small_bet: the batched engine counts chips in int64, so a stake at 2 "
+                                                "seats is at most 4,611,686,018,427,387,903 chips, got 1,000,"),
+    ({"street_bets": [5, 5, 10, 10, 2**63]}, r"street_bets \(7th street\): the batched engine counts chips in int64"),
+    ({"ante": 2**62, "stacks": 2**62 + 1}, "ante: the batched engine counts chips in int64, so a stake at 2 seats"),
+])
+def test_a_rule_or_stake_beyond_int64_is_refused_like_a_huge_stack(options, message):
+    config = HandConfig.create("razz", num_seats=2, **options)
+    with pytest.raises(ConfigError, match=message):
+        BatchEngine(config, 2)
+
+
 def test_bad_tables_are_named():
     engine = BatchEngine(HandConfig.create("razz", num_seats=2), 2, seed=1)
     with pytest.raises(ConfigError, match="distinct table indices 0 to 1"):
