@@ -549,6 +549,16 @@ def test_exploit_bad_input_is_one_line_and_exit_2_with_nothing_written(tmp_path,
     assert not folder.exists()
 
 
+@pytest.mark.parametrize("suffix", [".zip", ".pt", ".npz"])
+def test_a_garbage_model_file_is_one_line_naming_its_path(tmp_path, capsys, suffix):
+    model = tmp_path / f"model{suffix}"
+    model.write_bytes(b"garbage here")
+    assert main(["exploit", "--agent", str(model), "--deals", "2", "--output", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("razz exploit: agent: ") and f"{model}" in err and "not a zip archive" in err, err
+    assert err.count("\n") == 1 and "BytesIO" not in err and not (tmp_path / "out").exists()
+
+
 def test_exploit_into_a_file_is_one_line_and_exit_2(tmp_path, capsys):
     taken = tmp_path / "taken"
     taken.write_text("mine")

@@ -36,6 +36,8 @@ from razz_env.agents.sb3_agent import (
     trained_seat_counts,
 )
 from razz_env.encoding.interface import Declaration
+from razz_env.engine.checks import archive_problem
+from razz_env.engine.errors import ConfigError
 from razz_env.engine.table import TABLE_KEYS, Table
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
@@ -142,8 +144,16 @@ def _rebuild(spec: dict[str, Any]) -> ModelFileAgent:
 
 @lru_cache(maxsize=MODEL_CACHE_SIZE)
 def _verified_model(path: str, sha256: str, algorithm: str) -> Any:
-    """The model in the file at ``path`` once its bytes match ``sha256`` (once per process and triple)."""
-    return load_model(read_verified(path, sha256), algorithm)
+    """The model in the file at ``path`` once its bytes match ``sha256`` (once per process and triple); a file that
+    does not load is a ``ValueError`` naming it."""
+    data = read_verified(path, sha256)
+    try:
+        return load_model(data, algorithm)
+    except ConfigError:  # a missing SB3 install: the extra to install
+        raise
+    except Exception as err:  # noqa: BLE001 - SB3, zipfile and torch raise many kinds on a damaged file
+        problem = archive_problem(data) or " ".join(str(err).split())
+        raise ValueError(f"model file {path}: {problem}") from None
 
 
 def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_seats: Any, algorithm: Any,

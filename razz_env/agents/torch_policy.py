@@ -33,6 +33,7 @@ import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
+from razz_env.engine.checks import archive_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 
@@ -82,8 +83,8 @@ def read_policy_bytes(data: bytes, where: str) -> dict[str, Any]:
     try:
         saved = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as err:  # noqa: BLE001 - any unreadable file is one clear error
-        raise ValueError(f"policy file {where}: not a saved torch policy ({type(err).__name__}: "
-                         f"{' '.join(str(err).split())[:200]})") from None
+        problem = archive_problem(data) or f"{type(err).__name__}: {' '.join(str(err).split())[:200]}"
+        raise ValueError(f"policy file {where}: not a saved torch policy ({problem})") from None
     if not isinstance(saved, dict) or saved.get("format") != FORMAT:
         raise ValueError(f"policy file {where}: not a {FORMAT} file (razz_env.train.batch_ppo's final.pt); "
                          f"an SB3 model is a .zip")

@@ -1,4 +1,4 @@
-"""Checks of values a user hands the engine: integers, flags, sequences and cards.
+"""Checks of values a user hands the engine: integers, flags, sequences and cards (and the bytes of a model file).
 
 Constructors call these once, so the hot path can trust what it stores. Each check
 names the field in a :class:`~razz_env.engine.errors.ConfigError`, accepts numpy
@@ -16,7 +16,9 @@ razz_env.engine.errors.ConfigError: stacks[0]: expected an integer, got True
 
 from __future__ import annotations
 
+import io
 import operator
+import zipfile
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,3 +82,21 @@ def as_card(name: str, value: Any) -> int:
     if not 0 <= card < DECK_SIZE:
         raise ConfigError(f"{name}: {shown(value)} is not a card (an int 0-51, see razz_env.engine.cards)")
     return card
+
+
+ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")  # a zip archive's first member, or the end record of an empty one
+
+
+def archive_problem(data: bytes) -> str | None:
+    """Why ``data`` is not a sound zip archive (what ``.zip``, ``.pt`` and ``.npz`` model files are), or None:
+    for the error of a file that would not load."""
+    if not data:
+        return "empty (0 bytes)"
+    if not data.startswith(ZIP_STARTS):
+        return f"not a zip archive (it begins {data[:8]!r})"
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            bad = archive.testzip()
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as err:
+        return f"a truncated or damaged zip archive ({len(data):,} bytes: {err})"
+    return None if bad is None else f"a damaged zip archive (its member {bad!r} fails its CRC check)"

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.engine.checks import archive_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.solve.game import Game, build_game
@@ -134,8 +135,12 @@ class TabularPolicy:
         except FileNotFoundError:
             raise ConfigError(f"{where}: no such file") from None
         except Exception as err:  # noqa: BLE001 - numpy, zipfile and zlib raise many kinds on a damaged file
-            problem = " ".join(str(err).split())
-            raise ConfigError(f"{where}: not a tabular policy file ({type(err).__name__}: {problem})") from None
+            try:
+                problem = archive_problem(path.read_bytes())
+            except OSError:
+                problem = None
+            problem = problem or f"{type(err).__name__}: {' '.join(str(err).split())}"
+            raise ConfigError(f"{where}: not a tabular policy file ({problem})") from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise ConfigError(f"{where}: not a tabular policy file (no '{FORMAT}' header)")
         if header.get("version") != VERSION:

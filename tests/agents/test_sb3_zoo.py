@@ -95,6 +95,21 @@ def test_zoo_loads_the_bytes_it_verified_even_if_the_file_is_swapped_after(priva
         assert torch.equal(loaded[name], parameter), f"{name}: not the verified model's weights"
 
 
+@pytest.mark.parametrize(("damage", "problem"), [
+    (lambda data: b"garbage here", r"not a zip archive \(it begins b'garbage '\)"),
+    (lambda data: data[:3000], r"a truncated or damaged zip archive \(3,000 bytes: "),
+    (lambda data: b"", r"empty \(0 bytes\)"),
+])
+def test_a_damaged_model_file_is_named_by_its_path(tmp_path, damage, problem):
+    path = tmp_path / "model.zip"
+    path.write_bytes(damage((SHIPPED_DIR / "ppo_stud.zip").read_bytes()))
+    with pytest.raises(ValueError) as err:
+        make_agent(str(path))
+    message = str(err.value)
+    assert f"model file {path}: " in message and re.search(problem, message), message
+    assert "BytesIO" not in message and "\n" not in message
+
+
 def test_zoo_agents_declare_the_table_they_were_trained_for():
     agent = make_agent("ppo_razz")
     assert (agent.declaration.variants, agent.declaration.seat_counts) == (("razz",), (2,))

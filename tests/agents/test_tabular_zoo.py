@@ -4,6 +4,7 @@ import hashlib
 import json
 import pickle
 import random
+import re
 import shutil
 
 import numpy as np
@@ -94,6 +95,20 @@ def test_a_tampered_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
     finally:
         tabular_zoo.load_policy.cache_clear()
     assert json.loads((tmp_path / "policies.json").read_text())["minirazz_cfr"]["variant"] == "minirazz"
+
+
+@pytest.mark.parametrize(("damage", "problem"), [
+    (lambda data: b"garbage here", r"not a zip archive \(it begins b'garbage '\)"),
+    (lambda data: data[:300], r"a truncated or damaged zip archive \(300 bytes: "),
+])
+def test_a_damaged_policy_file_is_named_by_its_path(tmp_path, damage, problem):
+    path = tmp_path / "policy.npz"
+    path.write_bytes(damage(tabular_zoo.ZOO_DIR.joinpath("minirazz_cfr.npz").read_bytes()))
+    with pytest.raises(ValueError) as err:
+        make_agent(str(path))
+    message = str(err.value)
+    assert f"policy file {path}: not a tabular policy file (" in message and re.search(problem, message), message
+    assert "allow_pickle" not in message and "\n" not in message
 
 
 def test_it_beats_random_in_a_minirazz_tournament_run_by_worker_processes(tmp_path, capsys):

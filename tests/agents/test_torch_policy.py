@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
@@ -161,6 +162,20 @@ def test_bad_files_are_named(saved, tmp_path) -> None:
         make_agent(str(tmp_path / "wrong.pt"))
     with pytest.raises(ValueError, match="SHA-256 .* differs"):
         TorchPolicyAgent(saved[0], sha256="0" * 64)
+
+
+@pytest.mark.parametrize(("damage", "problem"), [
+    (lambda data: b"garbage here", r"not a zip archive \(it begins b'garbage '\)"),
+    (lambda data: data[:len(data) // 2], r"a truncated or damaged zip archive \([\d,]+ bytes: "),
+])
+def test_a_damaged_policy_file_is_named_by_its_path(saved, tmp_path, damage, problem) -> None:
+    path = tmp_path / "final.pt"
+    path.write_bytes(damage(saved[0].read_bytes()))
+    with pytest.raises(ValueError) as err:
+        make_agent(str(path))
+    message = str(err.value)
+    assert f"policy file {str(path)!r}: not a saved torch policy (" in message and re.search(problem, message)
+    assert "weights_only" not in message and "\n" not in message, message
 
 
 @pytest.mark.parametrize("deterministic", [True, False])
