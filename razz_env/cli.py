@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from razz_env.engine.errors import ConfigError, missing_extra
+from razz_env.engine.errors import ConfigError, IllegalActionError, missing_extra
 
 DEMO_SEATS = 4
 
@@ -67,29 +67,27 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     problems = [f"{path}: {problem}" for path in args.files if (problem := unreadable_file(path))]
     if problems:
         raise ConfigError("; ".join(problems))
-    hands = mismatches = illegal = 0
+    counts = {"mismatch": 0, "illegal": 0, "invalid": 0}
+    hands = 0
     failures: list[str] = []
     for path in args.files:
         for line, record in _replay_items(path):
             hands += 1
-            if isinstance(record, Exception):
-                illegal += 1
+            if isinstance(record, Exception):  # not a hand: bad bytes, JSON or TOML, or an illegal PHH decision
+                counts["illegal" if isinstance(record, IllegalActionError) else "invalid"] += 1
                 failures.append(f"{path}:{line}: {record}")
                 continue
             result = replay_record(record)
-            if result.status == "mismatch":
-                mismatches += 1
-            elif result.status == "illegal":
-                illegal += 1
             if not result.ok:
+                counts[result.status] += 1
                 failures.append(f"{path}:{line}: {result.message}")
-    print(f"{hands} hands, {mismatches} mismatches, {illegal} illegal")
+    print(f"{hands} hands, {counts['mismatch']} mismatches, {counts['illegal']} illegal, {counts['invalid']} invalid")
     listed = failures if args.explain is None else failures[: args.explain]
     for failure in listed:
         print("  " + failure)
     if len(failures) > len(listed):
         print(f"  ... and {len(failures) - len(listed)} more")
-    if args.check and (mismatches or illegal):
+    if args.check and failures:
         return 1
     return 0
 
@@ -472,11 +470,12 @@ def build_parser() -> argparse.ArgumentParser:
         "replay", help="replay hand records (JSONL) or PHH hands (.phh, .phhs) and check their payoffs",
         description="Replay hand records (docs/hand-records.md), one JSON object per line, or PHH files "
                     "(.phh one hand, .phhs numbered sections; razz, stud and stud8: FR, F7S, F7S/8). Prints "
-                    "'N hands, M mismatches, K illegal', then one 'file:line: field: problem' line per failing "
-                    "record (a line that is not a record counts as illegal). Exit status: 0; with --check, 1 if "
+                    "'N hands, M mismatches, K illegal, E invalid' (illegal: an illegal action; invalid: a line, "
+                    "file or field that is not a hand record), then one 'file:line: field: problem' line per "
+                    "failing record. Exit status: 0; with --check, 1 if "
                     "any record failed; 2 if a file is missing, a directory or unreadable (nothing is replayed).")
     replay.add_argument("files", nargs="+", help="hand-record files (JSON lines), or PHH files (.phh, .phhs)")
-    replay.add_argument("--check", action="store_true", help="exit 1 on any mismatch or illegal record")
+    replay.add_argument("--check", action="store_true", help="exit 1 on any mismatch, illegal or invalid record")
     replay.add_argument("--explain", type=int, default=None, metavar="N",
                         help="print only the first N failures (default: all)")
     replay.set_defaults(func=_cmd_replay)

@@ -59,7 +59,7 @@ def test_replay_check_counts_and_explains_failures(tmp_path, capsys):
     path.write_text("\n".join(json.dumps(r) for r in records) + "\nnot json\n")
     assert main(["replay", str(path), "--check"]) == 1
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "7 hands, 1 mismatches, 2 illegal"
+    assert out.splitlines()[0] == "7 hands, 1 mismatches, 1 illegal, 1 invalid"
     assert f"{path}:2: payoffs: expected" in out
     assert f"{path}:4: action 0 ('raise')" in out and "legal: bring_in, complete" in out
     assert f"{path}:7: record: not valid JSON (Expecting value at column 1)" in out
@@ -69,7 +69,7 @@ def test_replay_check_passes_clean_records(tmp_path, capsys):
     path = tmp_path / "ok.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in _records(5)) + "\n")
     assert main(["replay", str(path), "--check"]) == 0
-    assert capsys.readouterr().out.startswith("5 hands, 0 mismatches, 0 illegal")
+    assert capsys.readouterr().out.startswith("5 hands, 0 mismatches, 0 illegal, 0 invalid")
 
 
 def test_replay_reports_every_bad_line_and_carries_on(tmp_path, capsys):
@@ -94,7 +94,7 @@ def test_replay_reports_every_bad_line_and_carries_on(tmp_path, capsys):
     path.write_bytes(b"\n".join(lines) + b"\n")
     assert main(["replay", str(path), "--check"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "13 hands, 0 mismatches, 11 illegal"
+    assert out[0] == "13 hands, 0 mismatches, 0 illegal, 11 invalid"
     expected = [
         "2: record: not UTF-8 text (byte 1 is 0xff)",
         "3: record: JSON nested too deeply",
@@ -112,14 +112,14 @@ def test_replay_reports_every_bad_line_and_carries_on(tmp_path, capsys):
     for printed, start in zip(out[1:], expected):
         assert printed.startswith(f"  {path}:{start}"), printed
     assert main(["replay", str(path)]) == 0  # without --check the report is all
-    assert capsys.readouterr().out.startswith("13 hands, 0 mismatches, 11 illegal")
+    assert capsys.readouterr().out.startswith("13 hands, 0 mismatches, 0 illegal, 11 invalid")
 
 
 def test_replay_accepts_a_utf8_byte_order_mark_at_the_start_of_a_file(tmp_path, capsys):
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + "\n".join(json.dumps(r) for r in _records(2)).encode() + b"\n")
     assert main(["replay", str(path), "--check"]) == 0
-    assert capsys.readouterr().out.startswith("2 hands, 0 mismatches, 0 illegal")
+    assert capsys.readouterr().out.startswith("2 hands, 0 mismatches, 0 illegal, 0 invalid")
 
 
 def test_replay_names_gzip_and_utf16_files(tmp_path, capsys):
@@ -133,7 +133,7 @@ def test_replay_names_gzip_and_utf16_files(tmp_path, capsys):
     ok.write_text(text)
     assert main(["replay", str(packed), str(wide), str(ok), "--check"]) == 1
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == "5 hands, 0 mismatches, 2 illegal"
+    assert out.splitlines()[0] == "5 hands, 0 mismatches, 0 illegal, 2 invalid"
     assert f"{packed}:1: record: not a hand-record file: gzip-compressed data; decompress it first" in out
     assert f"{wide}:1: record: not a hand-record file: UTF-16 text (byte-order mark FF FE); save it as UTF-8" in out
 
@@ -143,7 +143,7 @@ def test_replay_explain_limits_the_failures_printed(tmp_path, capsys):
     path.write_text("x\n" * 4)
     assert main(["replay", str(path), "--explain", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == ["4 hands, 0 mismatches, 4 illegal",
+    assert out == ["4 hands, 0 mismatches, 0 illegal, 4 invalid",
                    f"  {path}:1: record: not valid JSON (Expecting value at column 1)", "  ... and 3 more"]
     assert main(["replay", str(path), "--explain", "-1"]) == 2
     assert "razz replay: --explain: expected how many failures to print (0 or more), got -1" in capsys.readouterr().err
@@ -223,7 +223,7 @@ def test_tournament_records_replay_with_check(tmp_path, capsys):
     assert len(files) == 2
     capsys.readouterr()
     assert main(["replay", *files, "--check"]) == 0
-    assert capsys.readouterr().out.startswith("40 hands, 0 mismatches, 0 illegal")
+    assert capsys.readouterr().out.startswith("40 hands, 0 mismatches, 0 illegal, 0 invalid")
 
 
 def test_tournament_resumed_with_records_warns_that_earlier_blocks_have_none(tmp_path, capsys):

@@ -43,6 +43,7 @@ finishing_stacks = [101, 99]
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -226,6 +227,8 @@ _METADATA = ("author", "event", "url", "venue", "address", "city", "region", "po
              "currency", "currency_symbol", "ante_trimming_status", "time_limit", "time_banks")
 _VERBS = {"f": "fold", "cc": "check or call", "cbr": "complete, bet or raise to N", "pb": "post the bring-in",
           "sm": "show or muck"}
+_PLAYER = re.compile(r"p([1-9][0-9]{0,2})")  # ASCII digits only: str.isdigit() takes '²' and '٥'
+_AMOUNT = re.compile(r"[0-9]{1,4000}")  # within int()'s digit limit
 
 
 def _load_toml(text: str) -> dict[str, Any]:
@@ -240,8 +243,10 @@ def _load_toml(text: str) -> dict[str, Any]:
                               "pip install tomli") from None
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"PHH: not valid TOML ({err})") from None
+    except RecursionError:
+        raise ConfigError("PHH: nested too deeply (arrays or tables inside one another) to be a hand") from None
+    except ValueError as err:  # TOMLDecodeError, or an integer past int()'s digit limit
+        raise ConfigError(f"PHH: not valid TOML ({' '.join(str(err).split())})") from None
 
 
 def parse_phh(text: str) -> list[tuple[str, Mapping[str, Any]]]:
@@ -283,9 +288,22 @@ def _phh_cards(where: str, text: str) -> list[str]:
 
 def _player(where: str, token: str, seats: int) -> int:
     """The seat (0-based) a PHH player token ``pN`` names."""
-    if len(token) < 2 or token[0] != "p" or not token[1:].isdigit() or not 1 <= int(token[1:]) <= seats:
-        raise ConfigError(f"{where}: expected a player p1 to p{seats}, got {token!r}")
-    return int(token[1:]) - 1
+    match = _PLAYER.fullmatch(token)
+    if match is None or int(match[1]) > seats:
+        raise ConfigError(f"{where}: expected a player p1 to p{seats}, got {shown(token)}")
+    return int(match[1]) - 1
+
+
+def _check_arguments(where: str, verb: str, args: list[str]) -> None:
+    """Refuse what follows a decision beyond what ``verb`` takes: one amount after ``cbr``, the cards after
+    ``sm``, nothing after ``f``, ``cc`` and ``pb``."""
+    extra = " ".join(args)
+    if verb == "cbr" and len(args) > 1:
+        raise ConfigError(f"{where}: 'cbr' takes one amount, got {extra!r}")
+    if verb == "sm" and len(args) > 1:
+        raise ConfigError(f"{where}: 'sm' takes the cards shown, got {extra!r}")
+    if verb in ("f", "cc", "pb") and args:
+        raise ConfigError(f"{where}: {verb!r} takes nothing after it, got {extra!r}")
 
 
 def _aggressive_to(hand: HandState, action: Action) -> int:
@@ -303,8 +321,9 @@ def _decision(hand: HandState, where: str, verb: str, args: list[str]) -> str:
         return "check" if Action.CHECK in legal else "call"
     if verb == "pb":
         return "bring_in"
-    if not args or not args[0].isdigit():
-        raise ConfigError(f"{where}: 'cbr' needs the amount to complete, bet or raise to, e.g. 'p1 cbr 200'")
+    if not args or not _AMOUNT.fullmatch(args[0]):
+        raise ConfigError(f"{where}: 'cbr' needs the amount to complete, bet or raise to, in digits 0-9, "
+                          "e.g. 'p1 cbr 200'")
     amount = int(args[0])
     options = {a: _aggressive_to(hand, a) for a in legal if a in AGGRESSIVE}
     for action, to in options.items():
@@ -327,7 +346,7 @@ def phh_to_record(fields: Mapping[str, Any]) -> dict[str, Any]:
     if missing:
         raise ConfigError(f"PHH: missing field(s) {', '.join(missing)}")
     code = fields["variant"]
-    if code not in PHH_GAMES:
+    if not isinstance(code, str) or code not in PHH_GAMES:
         raise ConfigError(f"variant: {shown(code)} is not a stud game razz-env plays; PHH codes read: "
                           + ", ".join(f"{c} ({n})" for c, n in PHH_GAMES.items()))
     stacks = _int_list("starting_stacks", fields["starting_stacks"])
@@ -338,6 +357,10 @@ def phh_to_record(fields: Mapping[str, Any]) -> dict[str, Any]:
     blinds = fields.get("blinds_or_straddles")
     if blinds is not None and any(_int_list("blinds_or_straddles", blinds, seats)):
         raise ConfigError(f"blinds_or_straddles: stud games have no blinds, got {blinds}")
+    small, big = fields["small_bet"], fields["big_bet"]
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in (small, big)) and big < small:
+        raise ConfigError(f"big_bet: {big} is below small_bet {small}; PHH's big bet (5th street on) is at least "
+                          "its small bet")
     record: dict[str, Any] = {
         "variant": PHH_GAMES[code],
         "stakes": {"ante": antes[0] if antes else 0, "bring_in": fields["bring_in"],
@@ -350,6 +373,10 @@ def phh_to_record(fields: Mapping[str, Any]) -> dict[str, Any]:
             rules = json.loads(rules)
         except json.JSONDecodeError as err:
             raise ConfigError(f"{RULES_FIELD}: not a JSON object of rule options ({err.msg})") from None
+        except RecursionError:
+            raise ConfigError(f"{RULES_FIELD}: not a JSON object of rule options (nested too deeply)") from None
+        except ValueError as err:  # an integer past int()'s digit limit
+            raise ConfigError(f"{RULES_FIELD}: not a JSON object of rule options ({err})") from None
     if rules is not None:
         record["rules"] = rules
     if fields.get("players") is not None:
@@ -375,6 +402,7 @@ def phh_to_record(fields: Mapping[str, Any]) -> dict[str, Any]:
             community = dealt[0]
         elif len(tokens) >= 2 and tokens[0] != "d" and tokens[1] in _VERBS:
             seat = _player(where, tokens[0], seats)
+            _check_arguments(where, tokens[1], tokens[2:])
             if tokens[1] == "sm":
                 shown_cards = _phh_cards(where, tokens[2]) if len(tokens) > 2 else []
                 held = cards[seat]

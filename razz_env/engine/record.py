@@ -316,7 +316,8 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
 
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
-    """Outcome of replaying one record: ``status`` is ``ok``, ``mismatch`` or ``illegal``.
+    """Outcome of replaying one record: ``status`` is ``ok``, ``mismatch``, ``illegal`` (an illegal action) or
+    ``invalid`` (a field that does not describe a hand).
 
     ``message`` says what is wrong (``field: problem``); ``payoffs`` are the replayed ones and
     ``players`` the record's names, when it has them.
@@ -334,11 +335,14 @@ class ReplayResult:
 
 
 def replay_record(record: Mapping[str, Any]) -> ReplayResult:
-    """Replay one record and compare payoffs; never raises for a bad record (``illegal`` with the reason)."""
+    """Replay one record and compare payoffs; never raises for a bad record (``illegal`` or ``invalid`` with the
+    reason)."""
     try:
         hand = hand_from_record(record)
-    except (ConfigError, IllegalActionError) as err:
+    except IllegalActionError as err:
         return ReplayResult("illegal", str(err))
+    except ConfigError as err:
+        return ReplayResult("invalid", str(err))
     got = tuple(hand.payoffs)
     players = record.get("players")
     players = tuple(players) if players is not None else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -135,10 +136,27 @@ def test_razz_replay_reads_phh_files(tmp_path, capsys):
     path = tmp_path / "hands.phhs"
     write_phh(path, random_hands("stud8", 4))
     assert main(["replay", str(path), *map(str, PLAYED), "--check"]) == 0
-    assert capsys.readouterr().out.startswith(f"{4 + len(PLAYED)} hands, 0 mismatches, 0 illegal")
+    assert capsys.readouterr().out.startswith(f"{4 + len(PLAYED)} hands, 0 mismatches, 0 illegal, 0 invalid")
     assert main(["replay", str(REFUSED[0]), "--check"]) == 1
     out = capsys.readouterr().out
-    assert "1 hands, 0 mismatches, 1 illegal" in out and "door card is unknown" in out
+    assert "1 hands, 0 mismatches, 0 illegal, 1 invalid" in out and "door card is unknown" in out
+
+
+def test_razz_replay_counts_illegal_actions_apart_from_invalid_hands(tmp_path, capsys):
+    """An illegal decision is ``illegal``; a file or field that does not make a hand (encoding, TOML, a stake) is
+    ``invalid``; both fail ``--check``."""
+    texts = {"illegal.phh": HEAD + DEALT + "'p2 f']", "config.phh": HEAD.replace("= 10", "= 4") + "actions = []",
+             "toml.phh": HEAD + "actions = [", "verb.phh": HEAD + DEALT + "'p1 pb zz']"}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "bytes.phh").write_bytes(b"variant = '\xff'")
+    files = [str(tmp_path / name) for name in ("illegal.phh", "config.phh", "toml.phh", "verb.phh", "bytes.phh")]
+    assert main(["replay", *files, "--check"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "5 hands, 0 mismatches, 1 illegal, 4 invalid"
+    assert out[1].endswith("illegal.phh:hand: actions[2] ('p2 f'): p1 is to act on 3rd street, not p2")
+    assert "big_bet: 4 is below small_bet 5" in out[2] and "PHH: not valid TOML" in out[3]
+    assert "'pb' takes nothing after it" in out[4] and "PHH: not UTF-8 text" in out[5]
 
 
 HEAD = ("variant = 'FR'\nantes = [1, 1]\nbring_in = 2\nsmall_bet = 5\nbig_bet = 10\n"
@@ -162,6 +180,39 @@ HEAD = ("variant = 'FR'\nantes = [1, 1]\nbring_in = 2\nsmall_bet = 5\nbig_bet = 
 def test_bad_phh_is_one_error_naming_the_problem(text, error, match):
     with pytest.raises(error, match=match):
         hand_from_phh(text)
+
+
+DEALT = "actions = ['d dh p1 Ac2cKs', 'd dh p2 3c4c5c', "
+DEEP = 50_000
+
+
+@pytest.mark.parametrize("text, match", [
+    (HEAD + DEALT + "'p1 pb', 'p2 cbr ²']", r"actions\[3\] \('p2 cbr ²'\): 'cbr' needs the amount .* in digits 0-9"),
+    (HEAD + DEALT + "'p1 pb', 'p2 cbr ٥']", r"actions\[3\] \('p2 cbr ٥'\): 'cbr' needs the amount .* in digits 0-9"),
+    (HEAD + DEALT + "'p1 pb', 'p2 cbr " + "9" * 5000 + "']", r"actions\[3\] .*: 'cbr' needs the amount"),
+    (HEAD + DEALT + "'p² pb']", r"actions\[2\] \('p² pb'\): expected a player p1 to p2, got 'p²'"),
+    (HEAD + DEALT + "'p" + "1" * 5000 + " pb']", r"actions\[2\] .*: expected a player p1 to p2, got 'p111"),
+    (HEAD + DEALT + "'p1 pb zz']", r"actions\[2\] \('p1 pb zz'\): 'pb' takes nothing after it, got 'zz'"),
+    (HEAD + DEALT + "'p1 pb', 'p2 cbr 5 7']", r"actions\[3\] .*: 'cbr' takes one amount, got '5 7'"),
+    (HEAD + DEALT + "'p1 pb', 'p2 f', 'p1 sm Ac2cKs 1']", r"actions\[4\] .*: 'sm' takes the cards shown, got "
+                                                        r"'Ac2cKs 1'"),
+    ("variant = ['FR']\n" + HEAD.split("\n", 1)[1] + "actions = []", r"variant: \['FR'\] is not a stud game"),
+    ("variant = 'FR'\nantes = [1, 1]\nbring_in = 2\nsmall_bet = 5\nbig_bet = 4\nstarting_stacks = [100, 100]\n"
+     "actions = []", r"big_bet: 4 is below small_bet 5"),
+    (HEAD + "actions = " + "[" * DEEP + "]" * DEEP, r"PHH: nested too deeply"),
+    (HEAD + "actions = []\nbring_in_ = " + "9" * 5000, r"PHH: not valid TOML \(.*4300 digits"),
+    (HEAD + "actions = []\n_razz_env_rules = '" + "[" * DEEP + "]" * DEEP + "'",
+     r"_razz_env_rules: not a JSON object of rule options \(nested too deeply\)"),
+    (HEAD + "actions = []\n_razz_env_rules = '{\"raise_cap\": " + "9" * 5000 + "}'",
+     r"_razz_env_rules: not a JSON object of rule options \(.*4300 digits"),
+])
+def test_every_malformed_phh_is_its_error_in_place_of_the_record(tmp_path, text, match):
+    """``read_phh`` never raises for what a file holds: the error takes the record's place."""
+    path = tmp_path / "hand.phh"
+    path.write_text(text, encoding="utf-8")
+    [(label, error)] = read_phh(path)
+    assert label == "" and isinstance(error, ConfigError), error
+    assert re.search(match, str(error)) and "\n" not in str(error), str(error)
 
 
 def test_a_deal_out_of_place_is_refused():

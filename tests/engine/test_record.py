@@ -107,7 +107,7 @@ def test_a_partial_hand_writes_a_record_without_payoffs():
 # ---------------------------------------------------------------------------- replay_record
 
 
-def test_replay_reports_ok_mismatch_and_illegal():
+def test_replay_reports_ok_mismatch_illegal_and_invalid():
     record = base_record()
     assert replay_record(record).ok
     wrong = {**record, "payoffs": [-3, 3]}
@@ -117,7 +117,7 @@ def test_replay_reports_ok_mismatch_and_illegal():
     bad = {**record, "actions": ["bring_in", "raise"]}
     result = replay_record(bad)
     assert result.status == "illegal" and "action 1" in result.message
-    assert replay_record({"variant": "razz"}).status == "illegal"
+    assert replay_record({"variant": "razz"}).status == "invalid"
     no_payoffs = {k: v for k, v in record.items() if k != "payoffs"}
     assert replay_record(no_payoffs).ok and replay_record(no_payoffs).payoffs == (3, -3)
 
@@ -198,7 +198,7 @@ def test_malformed_record_is_a_config_error_naming_the_field(path, value, match)
     with pytest.raises(ConfigError, match=match):
         hand_from_record(_with(path, value))
     result = replay_record(_with(path, value))
-    assert result.status == "illegal"
+    assert result.status == "invalid"
 
 
 @pytest.mark.parametrize("field", ["variant", "stakes", "stacks", "cards", "actions"])
@@ -242,7 +242,7 @@ def test_eight_seat_record_listing_a_community_card_it_never_dealt_is_refused():
     record["community"] = next(c for c in (r + s for r in "A23456789TJQK" for s in "cdhs") if c not in used)
     with pytest.raises(ConfigError, match="community: a community card is listed but every live seat got"):
         hand_from_record(record)
-    assert replay_record(record).status == "illegal"
+    assert replay_record(record).status == "invalid"
 
 
 def test_record_listing_cards_a_folded_seat_never_got_is_refused_after_a_complete_replay():
@@ -340,7 +340,7 @@ def test_bad_player_names_are_named_when_writing_and_when_reading(players, match
     with pytest.raises(ConfigError, match=match):
         config_from_record(record)
     result = replay_record(record)
-    assert result.status == "illegal" and re.search(match, result.message)
+    assert result.status == "invalid" and re.search(match, result.message)
 
 
 # ---------------------------------------------------------------------------- the documentation's records

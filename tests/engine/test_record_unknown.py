@@ -98,7 +98,7 @@ def test_an_unknown_card_the_hand_needed_is_refused_naming_its_place(where, valu
     seat, position = where
     record["cards"][seat][position] = value
     result = replay_record(record)
-    assert result.status == "illegal"
+    assert result.status == "invalid"
     assert re.search(match, result.message), result.message
 
 

@@ -459,7 +459,7 @@ def test_a_minirazz_record_with_a_card_outside_the_deck_or_too_many_cards_is_ref
     record = to_record(_finished_mini())
     record["cards"][1][2] = "7c"
     result = replay_record(record)
-    assert result.status == "illegal" and "cards[1][2]: 7c is not in the minirazz deck" in result.message
+    assert result.status == "invalid" and "cards[1][2]: 7c is not in the minirazz deck" in result.message
     record["cards"][1] = ["2c", "6c", "3c", "4c"]
     assert "cards[1]: a seat holds at most 3 cards, got 4" in replay_record(record).message
 
