@@ -33,6 +33,7 @@ table size of its variant alike, so it declares them all (:func:`trained_seat_co
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import io
@@ -241,8 +242,9 @@ class SB3Agent:
     ``deterministic`` picks the masked argmax (else a draw from the masked softmax; the DQN
     family is greedy either way: see the module docstring). ``variants`` and ``seat_counts``,
     when given, are the tables the policy was trained for: :meth:`reset` refuses any other
-    seating (``None``: not declared, any table). Its declaration: it reads the vector of ``encoding``, states its
-    policy and acts in batch.
+    seating (``None``: not declared, any table). Its declaration: it reads the vector of ``encoding`` (of the
+    length its model's observation space has: a table whose vectors are longer is refused before any hand),
+    states its policy and acts in batch.
     """
 
     def __init__(self, model: Any, name: str = "sb3", deterministic: bool = True, encoding: str = "flat",
@@ -255,7 +257,9 @@ class SB3Agent:
         self.model = model
         self.name = name
         self.deterministic = bool(deterministic)
-        self.declaration = self.declare(encoding, variants, seat_counts, self.deterministic)
+        shape = getattr(getattr(model, "observation_space", None), "shape", None)
+        self.declaration = dataclasses.replace(self.declare(encoding, variants, seat_counts, self.deterministic),
+                                               vector_size=int(shape[0]) if shape and len(shape) == 1 else None)
         self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
 
     @staticmethod

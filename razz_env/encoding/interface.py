@@ -191,6 +191,9 @@ class Declaration:
     evaluator that weighs decisions by their policy (AIVAT) need not ask for it.
     ``table``: the one table it plays, a :class:`~razz_env.engine.config.HandConfig` (a policy trained there: its
     stacks, stakes and rules); None: any. An :class:`Observer` for another table refuses it (:func:`table_problem`).
+    ``vector_size``: the length of the vectors it reads (a trained network's input); None: any. An
+    :class:`Observer` for a table whose vectors have another length refuses it (:func:`width_problem`): the raise
+    cap and the heads-up rules set how many decisions a street's history holds, and so the width.
 
     >>> Declaration(observes=("vector",), variants=["razz"], seat_counts=[2]).encoding
     'flat'
@@ -204,6 +207,7 @@ class Declaration:
     acts_in_batch: bool = False
     deterministic: bool = False
     table: HandConfig | None = None
+    vector_size: int | None = None
 
     def __post_init__(self) -> None:
         from razz_env.encoding import DEFAULT_ENCODING, ENCODINGS
@@ -234,6 +238,10 @@ class Declaration:
 
         if self.table is not None and not isinstance(self.table, HandConfig):
             raise ConfigError(f"declaration: table: expected a HandConfig or None, got {shown(self.table)}")
+        if self.vector_size is not None and (type(self.vector_size) is not int or self.vector_size < 1
+                                             or "vector" not in observes):
+            raise ConfigError(f"declaration: vector_size: expected the positive length of the vectors it observes "
+                              f"(or None), got {shown(self.vector_size)} with observes {observes}")
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -283,7 +291,8 @@ class Observer:
     def __init__(self, agent: Any, config: HandConfig, allow_open_fold: bool = False,
                  encoder: TableEncoder | None = None) -> None:
         """``encoder``, if given, serves an agent whose declared encoding has its name (e.g. an environment's own).
-        :class:`ConfigError` when the agent declares another table than ``config`` (:func:`table_problem`)."""
+        :class:`ConfigError` when the agent declares another table than ``config`` (:func:`table_problem`) or
+        vectors of another length than this table's (:func:`width_problem`)."""
         declared = declaration_of(agent)
         problem = table_problem(agent, config)
         if problem is not None:
@@ -295,6 +304,9 @@ class Observer:
 
             use_given = encoder is not None and encoder.name == declared.encoding
             self.encoder = encoder if use_given else make_encoder(declared.encoding, config)
+            problem = width_problem(agent, config, self.encoder)
+            if problem is not None:
+                raise ConfigError(problem)
         self.allow_open_fold = allow_open_fold
 
     def __call__(self, hand: HandState, seat: int) -> Observation:
@@ -351,6 +363,56 @@ def table_problem(agent: Any, config: HandConfig) -> str | None:
         return None
     return (f"agent {_name(agent)!r} was trained at {', '.join(f'{key} {was}' for key, was, _ in differences)}; "
             f"it cannot be seated at a table of {', '.join(f'{key} {now}' for key, _, now in differences)}")
+
+
+def width_problem(agent: Any, config: HandConfig, encoder: TableEncoder) -> str | None:
+    """Why ``agent``, which declares the length of the vectors it reads, cannot read ``encoder``'s at tables of
+    ``config``, in one line (with the history length that would fit that width, when one does), or None.
+
+    >>> from razz_env.encoding import make_encoder
+    >>> from razz_env.engine.config import HandConfig
+    >>> class Trained:
+    ...     name, declaration = "net", Declaration(observes=("vector",), vector_size=676)
+    >>> width_problem(Trained(), HandConfig.create("razz"), make_encoder("flat", HandConfig.create("razz"))) is None
+    True
+    >>> wider = HandConfig.create("razz", raise_cap=5)
+    >>> width_problem(Trained(), wider, make_encoder("flat", wider))  # doctest: +NORMALIZE_WHITESPACE
+    "agent 'net' reads 676-value 'flat' vectors; this table's (razz, 2 seats, raise cap 5) have 731: it cannot be
+    seated (its width is a history of 6 decisions a street: play it at raise cap 4; keeping each street's last 6
+    decisions, history_slots 6, would fit this table in 676 values, but no harness offers it)"
+    """
+    declared = declaration_of(agent)
+    size = declared.vector_size
+    if size is None or encoder.size == size:
+        return None
+    seats, cap = config.num_seats, config.raise_cap_for(config.num_seats)
+    capped = (f"raise cap {cap}" if cap is not None else "uncapped heads-up" if config.rules.raise_cap is not None
+              else "no raise cap")
+    text = (f"agent {_name(agent)!r} reads {size:,}-value {encoder.name!r} vectors; this table's "
+            f"({config.variant.name}, {seats} seats, {capped}) have {encoder.size:,}: it cannot be seated")
+    slots = _fitting_history(encoder.name, config, size)
+    if slots is None:
+        return text
+    fits = (f": play it at raise cap {(slots - seats) // (seats - 1)}" if slots > seats
+            and (slots - seats) % (seats - 1) == 0 else "")
+    return (f"{text} (its width is a history of {slots} decisions a street{fits}; keeping each street's last "
+            f"{slots} decisions, history_slots {slots}, would fit this table in {size:,} values, but no harness "
+            f"offers it)")
+
+
+def _fitting_history(encoding: str, config: HandConfig, size: int) -> int | None:
+    """The history length (decisions a street) at which ``encoding``'s vectors at ``config`` are ``size`` long,
+    or None (none does, or the encoding fixes it)."""
+    from razz_env.encoding import make_encoder
+    from razz_env.encoding.table import MAX_DEFAULT_HISTORY_SLOTS
+
+    for slots in range(1, MAX_DEFAULT_HISTORY_SLOTS + 1):
+        try:
+            if make_encoder(encoding, config, history_slots=slots).size == size:
+                return slots
+        except (TypeError, ValueError):
+            return None
+    return None
 
 
 def _chips(stacks: Sequence[int]) -> str:

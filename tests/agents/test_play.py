@@ -158,3 +158,15 @@ def test_a_seven_card_agent_is_not_seated_at_minirazz() -> None:
         play_cli("minirazz", ["razz_heuristic"], input_fn=scripted([]), output_fn=print)
     assert str(refused.value) == ("agent 'razz_heuristic' plays razz or action_razz or stud or stud8 at any number "
                                   "of seats; it cannot be seated at minirazz with 2 seats")
+
+
+@pytest.mark.parametrize("name", ["ppo_razz", "qrdqn_razz"])
+def test_a_trained_agent_at_a_table_of_another_width_is_refused_in_one_line(name: str) -> None:
+    """Issue 37 item 5: the WSOP 2023 rules leave heads-up uncapped, a longer history than the agent's network reads:
+    exit 2, one line naming the agent and both widths, no traceback, before any hand (no stdin needed)."""
+    done = subprocess.run([sys.executable, "-m", "razz_env.cli", "play", "--rules", "wsop_2023", "--opponents", name],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"razz play: agent '{name}' reads 676-value 'flat' vectors; this table's (razz, 2 "
+                                  "seats, uncapped heads-up) have 1,226: it cannot be seated")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

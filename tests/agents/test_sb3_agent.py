@@ -120,3 +120,10 @@ def test_a_batch_without_vectors_is_refused(razz_decisions) -> None:
     with pytest.raises(AttributeError, match="'ppo_razz' reads vectors, and these observations carry none"):
         make_agent("ppo_razz").act_batch(bare)
     assert make_agent("ppo_razz").act_batch([]) == []
+
+
+@pytest.mark.parametrize("name", ["ppo_razz", "qrdqn_razz"])
+def test_a_trained_agent_declares_the_width_its_model_reads(name) -> None:
+    """What lets every harness refuse a table of another width before any hand (issue 37 item 5)."""
+    agent = make_agent(name)
+    assert declaration_of(agent).vector_size == agent.model.observation_space.shape[0] == 676

@@ -293,3 +293,42 @@ def test_a_subclass_overriding_act_alone_is_asked_one_decision_at_a_time() -> No
     assert act_batch(folder, observations) == [folder.act(o) for o in observations]
     assert act_batch(folder, observations) != act_batch(CallingStation(), observations)
     assert (action_probabilities(folder, observations) == [folder.action_probabilities(o) for o in observations]).all()
+
+
+class _Net:
+    """A stand-in for a trained network: reads 676-value flat vectors (heads-up razz at raise cap 4)."""
+
+    name = "net"
+    declaration = Declaration(observes=("vector",), vector_size=676)
+
+
+@pytest.mark.parametrize("table, size, capped", [
+    ({"rules": "wsop_2023"}, "1,226", "uncapped heads-up"), ({"raise_cap": 5}, "731", "raise cap 5"),
+    ({"raise_cap": 0}, "1,226", "no raise cap"), ({"heads_up_uncapped": True}, "1,226", "uncapped heads-up")])
+def test_an_observer_refuses_a_table_whose_vectors_are_another_width(table, size, capped) -> None:
+    """Issue 37 item 5: one line naming the agent, the table and both widths, with the history length that
+    would carry the table in the agent's width."""
+    config = HandConfig.create("razz", num_seats=2, **table)
+    with pytest.raises(ConfigError) as refused:
+        Observer(_Net(), config)
+    assert str(refused.value) == (
+        f"agent 'net' reads 676-value 'flat' vectors; this table's (razz, 2 seats, {capped}) have {size}: it cannot "
+        "be seated (its width is a history of 6 decisions a street: play it at raise cap 4; keeping each street's "
+        "last 6 decisions, history_slots 6, would fit this table in 676 values, but no harness offers it)")
+    assert Observer(_Net(), HandConfig.create("razz", num_seats=2)).encoder.size == 676
+
+
+def test_a_width_no_history_length_fits_is_refused_without_a_hint() -> None:
+    class Wide:
+        name, declaration = "wide", Declaration(observes=("vector",), encoding="flat8", vector_size=100)
+
+    with pytest.raises(ConfigError, match=r"^agent 'wide' reads 100-value 'flat8' vectors; this table's \(razz, 2 "
+                                          r"seats, raise cap 4\) have 2,068: it cannot be seated$"):
+        Observer(Wide(), HandConfig.create("razz", num_seats=2))
+
+
+@pytest.mark.parametrize("declared", [{"vector_size": 0}, {"vector_size": 676.0}, {"vector_size": True},
+                                      {"observes": ("view",), "vector_size": 676}])
+def test_a_bad_vector_size_is_refused(declared) -> None:
+    with pytest.raises(ConfigError, match="declaration: vector_size: expected the positive length"):
+        Declaration(**{"observes": ("vector",), **declared})

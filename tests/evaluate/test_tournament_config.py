@@ -13,7 +13,7 @@ import pytest
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.table import Table
 from razz_env.evaluate.config import MAX_BLOCKS, TournamentConfig
-from razz_env.evaluate.runner import check_agents
+from razz_env.evaluate.runner import check_agents, run_tournament
 
 CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("tournament_*.yaml"))
 
@@ -200,3 +200,16 @@ def test_a_trained_model_is_labelled_by_a_short_name_and_pinned_to_its_run_folde
 
     with pytest.raises(UntrustedModelError):
         make_agent(str(run / "final.zip"))
+
+
+@pytest.mark.parametrize("agent", ["ppo_razz", "qrdqn_razz"])
+@pytest.mark.parametrize("table, width", [({"rules": "wsop_2023"}, "1,226"), ({"raise_cap": 5}, "731"),
+                                          ({"heads_up_uncapped": True}, "1,226")])
+def test_a_trained_agent_is_refused_at_a_table_of_another_width_before_any_block(tmp_path, agent, table, width):
+    """Issue 37 item 5: the seating check refuses it (it used to fail every block while playing)."""
+    config = TournamentConfig.from_dict({**BASE, "agents": ["random", agent], "output": str(tmp_path / "t"), **table})
+    with pytest.raises(ConfigError, match=rf"^agents\[1\] \({agent}\): agent '{agent}' reads 676-value 'flat' vectors; "
+                                          rf"this table's \(razz, 2 seats, .*\) have {width}: it cannot be seated"):
+        run_tournament(config, progress=False)
+    assert not (tmp_path / "t").exists()
+    check_agents(TournamentConfig.from_dict({**BASE, "agents": ["random", agent]}))
