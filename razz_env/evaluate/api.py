@@ -20,6 +20,7 @@ from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.table import TABLE_KEYS, Table
 from razz_env.evaluate.blocks import build_tasks
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
+from razz_env.evaluate.policy_fit import Fit, verdict
 from razz_env.evaluate.runner import TournamentResult, check_agents, run_tournament
 from razz_env.evaluate.stats import sd_ratio, win_rate
 from razz_env.evaluate.workers import BlockError, run_blocks
@@ -57,7 +58,10 @@ class MatchResult:
     ``big_bets`` and ``chips`` are A's total winnings over all ``hands``; ``blocks`` the per-block rows;
     ``config`` the two-agent tournament that reproduces it (``razz tournament`` gives the same figures). With AIVAT,
     ``aivat_bb_per_100`` and its CI are the same hands' AIVAT figure, ``sd_ratio`` raw SD / AIVAT SD (per deal):
-    the factor the CI narrows by (None without AIVAT).
+    the factor the CI narrows by (None without AIVAT), ``aivat_reliable`` whether both agents play the policies they
+    state (:mod:`razz_env.evaluate.policy_fit`: when one does not, ``aivat_misstated_by`` names it and ``str`` says
+    the AIVAT figure is unreliable) and ``aivat_policy_fit_p`` the smaller fit bound (None: neither states a
+    policy that varies).
     Results compare equal when their figures are (not their timings, workers or time limits).
     """
 
@@ -78,6 +82,10 @@ class MatchResult:
     aivat_ci95_low: float | None = None
     aivat_ci95_high: float | None = None
     sd_ratio: float | None = None
+    aivat_reliable: bool | None = None
+    aivat_policy_fit_p: float | None = None
+    aivat_misstated_by: str | None = None
+    aivat_fit_note: str | None = field(default=None, compare=False)
 
     @property
     def ci95_half_width(self) -> float:
@@ -96,8 +104,9 @@ class MatchResult:
         if self.aivat_bb_per_100 is None:
             return text
         ratio = "n/a" if self.sd_ratio is None else f"{self.sd_ratio:.2f}"
-        return (f"{text}; AIVAT {self.aivat_bb_per_100:+.2f} bb/100, 95% CI [{self.aivat_ci95_low:.2f}, "
+        text = (f"{text}; AIVAT {self.aivat_bb_per_100:+.2f} bb/100, 95% CI [{self.aivat_ci95_low:.2f}, "
                 f"{self.aivat_ci95_high:.2f}] (raw SD / AIVAT SD {ratio})")
+        return text if self.aivat_reliable else f"{text}; AIVAT UNRELIABLE: {self.aivat_fit_note}"
 
 
 def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | Mapping[str, Any] | None = None,
@@ -132,13 +141,20 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
     big_bet = config.hand_config().big_bet
     rows = tuple(BlockRow(r["block"], r["deals"], r["hands"], 100.0 * r["deal_sum"][0] / r["deals"], r["seconds"])
                  for r in results)
-    corrected: dict[str, float | None] = {}
+    corrected: dict[str, Any] = {}
     if aivat:
         fixed = win_rate(sum(r["deals"] for r in results), sum(r["aivat_deal_sum"][0] for r in results),
                          sum(r["aivat_deal_sumsq"][0] for r in results))
+        fits = [Fit.empty(), Fit.empty()]
+        for r in results:
+            fits = [fit.plus(r, position) for position, fit in enumerate(fits)]
+        fit = verdict(enumerate(fits))
         corrected = {"aivat_bb_per_100": fixed.mean_bb100, "aivat_ci95_low": fixed.low,
-                     "aivat_ci95_high": fixed.high,
-                     "sd_ratio": sd_ratio(rate, fixed)}
+                     "aivat_ci95_high": fixed.high, "sd_ratio": sd_ratio(rate, fixed),
+                     "aivat_reliable": not fit.unreliable,
+                     "aivat_policy_fit_p": None if fit.agent is None else float(f"{fit.p:.3g}"),
+                     "aivat_misstated_by": config.labels[fit.agent] if fit.unreliable else None,
+                     "aivat_fit_note": fit.why(config.labels) or None}
     return MatchResult(agents=(config.labels[0], config.labels[1]), variant=config.variant, deals=config.deals,
                        hands=sum(r["hands"] for r in results), seed=config.seed, duplicate=config.duplicate,
                        bb_per_100=rate.mean_bb100, ci95_low=rate.low, ci95_high=rate.high, big_bets=big_bets,

@@ -47,6 +47,7 @@ from razz_env.engine.record import to_record
 from razz_env.engine.state import HandState
 from razz_env.evaluate.aivat import aivat, policy_violations
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
+from razz_env.evaluate.policy_fit import FitSums
 
 
 @dataclass(frozen=True)
@@ -335,7 +336,7 @@ def _checked_policies(position: int, seats: Sequence[int], policies: np.ndarray,
 
 
 def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float | None,
-            stated: bool = False) -> None:
+            stated: bool = False, fit: FitSums | None = None) -> None:
     observations = [observer(t.hand, t.hand.actor) for t in tables]
     policies = _stated(agent, position, observations, timeout) if stated and states_varying_policy(agent) else None
     ids = _ask(agent, position, observations, timeout)
@@ -345,6 +346,8 @@ def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observe
     if policies is not None:
         masks = np.array([mask_for(legal) for legal in legal_now]).reshape(len(tables), NUM_ACTIONS)
         _checked_policies(position, [t.hand.actor for t in tables], policies, masks, checked)
+        if fit is not None:
+            fit.add(position, policies, checked)
     for row, (table, action_id, legal) in enumerate(zip(tables, checked.tolist(), legal_now)):
         if stated:
             table.policies.append(None if policies is None else policies[row])
@@ -403,12 +406,14 @@ def play_deals(
     timeout: float | None = 2.0,
     first_deal: int = 0,
     stated: bool = False,
+    fit: FitSums | None = None,
 ) -> list[_Table]:
     """Play ``deals`` decks with ``players[i]`` at lineup position ``i``, all tables in lockstep.
 
     Returns the finished tables; raises :class:`AgentFailure` for a broken agent. With ``stated``, each table
     also keeps the stated policy of every decision (:func:`states_varying_policy`; asked before the agent acts)
-    and its AIVAT payoffs.
+    and its AIVAT payoffs; ``fit`` collects the stated policies and the ids taken
+    (:mod:`razz_env.evaluate.policy_fit`).
     """
     seats = len(players)
     observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
@@ -421,7 +426,7 @@ def play_deals(
         for table in active:
             waiting.setdefault(table.positions[table.hand.actor], []).append(table)
         for position, group in waiting.items():
-            _decide(players[position], position, group, observers[position], timeout, stated)
+            _decide(players[position], position, group, observers[position], timeout, stated, fit)
         active = [t for t in active if not t.hand.is_over]
     if stated:
         for table in tables:
@@ -488,6 +493,7 @@ def play_deals_batched(
     first_deal: int = 0,
     records: bool = False,
     stated: bool = False,
+    fit: FitSums | None = None,
 ) -> list[_Table] | list[_BatchTable]:
     """:func:`play_deals` on the batched engine, for players with no :func:`batch_problem` (else ``ValueError``).
 
@@ -496,7 +502,8 @@ def play_deals_batched(
     draws the same numbers) give the same payoffs, and a broken agent the same :class:`AgentFailure`.
     Returns each table's payoffs; with ``records``, the scalar tables of :func:`play_deals` instead, each hand
     replayed on the scalar engine from its deck and the ids chosen. With ``stated``, each table's AIVAT payoffs
-    too, scored while it plays (:class:`razz_env.batch.aivat.AivatScorer`: the scalar estimator's figures).
+    too, scored while it plays (:class:`razz_env.batch.aivat.AivatScorer`: the scalar estimator's figures), and
+    ``fit`` collects the same stated policies and ids as on the scalar engine.
     """
     problem = batch_problem(players, hand_config)
     if problem is not None:
@@ -548,6 +555,8 @@ def play_deals_batched(
             if group_policies is not None:
                 step_policies[group] = _checked_policies(position, group_seats.tolist(), group_policies,
                                                          group_masks, actions[group])
+                if fit is not None:
+                    fit.add(position, group_policies, actions[group])
         result = engine.step(actions, out=vectors) if scorer is None else scorer.step(actions, step_policies, rows,
                                                                                        out=vectors)
         if records:
@@ -587,42 +596,47 @@ def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks:
                      for seat, action_id, mask in zip(seats, ids, masks)], dtype=np.int64)
 
 
-def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig,
-          task: Task) -> list[_Table] | list[_BatchTable]:
+def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig, task: Task,
+          fit: FitSums | None = None) -> list[_Table] | list[_BatchTable]:
     """The task's tables: on the batched engine when ``config.engine`` allows it (``auto``: when no agent reads the
-    seat view one decision at a time); with ``config.aivat`` each carries its AIVAT payoffs."""
+    seat view one decision at a time); with ``config.aivat`` each carries its AIVAT payoffs and ``fit`` collects
+    the stated policies."""
     args = (players, hand_config, task.deals, task.seed, config.duplicate, config.decision_timeout,
             task.block * config.block_deals)
     if config.engine != "scalar":
         problem = batch_problem(players, hand_config)
         if problem is None and (config.engine == "batch" or not one_at_a_time(players)):
-            return play_deals_batched(*args, records=config.records, stated=config.aivat)
+            return play_deals_batched(*args, records=config.records, stated=config.aivat, fit=fit)
         if config.engine == "batch":
             raise ConfigError(f"engine: batch: {problem}")
-    return play_deals(*args, stated=config.aivat)
+    return play_deals(*args, stated=config.aivat, fit=fit)
 
 
 def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     """Play one task: sums per lineup position (or an ``error`` entry), tagged with the config and block.
 
     With ``config.records`` the result also carries ``records``: every hand's record, with the
-    agents' display names as its ``players``.
+    agents' display names as its ``players``; with ``config.aivat``, the AIVAT sums and the policy fit's
+    (:data:`~razz_env.evaluate.policy_fit.FIT_FIELDS`).
     """
     seats = len(task.lineup)
     hand_config = config.hand_config()
     block = _block_fields(config, task)
     started = time.perf_counter()
+    fit = FitSums(seats) if config.aivat else None
     try:
         with _ProcessExitRefused():
             agents = make_agents(config.agents, task.lineup, task.seed, (config.output,))
             players = [agents[index] for index in task.lineup]
-            tables = _play(players, hand_config, config, task)
+            tables = _play(players, hand_config, config, task, fit)
             counters = _counters(players)
     except AgentFailure as failure:
         return failed_block(config, task, failure)
     corrected = [[round(v, AIVAT_DIGITS) for v in t.corrected] for t in tables] if config.aivat else None
     result = {**block, **summarise_tables(tables, seats, task.deals, hand_config.big_bet, corrected),
               "seconds": round(time.perf_counter() - started, 3)}
+    if fit is not None:
+        result.update(fit.fields())
     if counters:
         result["counters"] = counters
     if config.records:

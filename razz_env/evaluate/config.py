@@ -389,14 +389,17 @@ class TournamentConfig:
 
     def identity(self) -> dict[str, Any]:
         """The fields that decide block results (:data:`RESULT_FIELDS`), and with ``aivat`` the value function's
-        stamp (its blocks carry AIVAT sums too): results of another identity never mix."""
+        and the policy fit's stamps (its blocks carry AIVAT and fit sums too): results of another identity never
+        mix."""
         data = self.to_dict()
         identity = {name: data[name] for name in RESULT_FIELDS}
         identity.update({name: data[name] for name, default in RESULT_RULE_DEFAULTS.items() if data[name] != default})
         if self.aivat:
             from razz_env.evaluate.aivat import SHOWDOWN_SHARE
+            from razz_env.evaluate.policy_fit import POLICY_FIT_STAMP
 
             identity["aivat"] = SHOWDOWN_SHARE.stamp()
+            identity["aivat_policy_fit"] = dict(POLICY_FIT_STAMP)
         return identity
 
     @functools.cached_property

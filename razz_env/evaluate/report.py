@@ -3,7 +3,9 @@
 Standings rank agents by bb/100 (duplicate win rate against the field), the quantity every other
 report shows, or with ``rank_by: aivat_bb_per_100`` by its AIVAT figure; the openskill rating is a column of
 its own, never the rank. An ``aivat: true`` tournament shows the AIVAT figures beside the raw ones, with the
-ratio of their spreads (``sd_ratio``: raw SD / AIVAT SD).
+ratio of their spreads (``sd_ratio``: raw SD / AIVAT SD) and whether each can be trusted (``aivat_reliable``:
+:mod:`razz_env.evaluate.policy_fit`); when a standings figure cannot, ``rank_by: aivat_bb_per_100`` falls back
+to the raw figure and every report says so.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.evaluate.aivat import SHOWDOWN_SHARE
-from razz_env.evaluate.runner import PairingResult, TournamentResult
+from razz_env.evaluate.policy_fit import POLICY_FIT_STAMP
+from razz_env.evaluate.runner import PairingResult, TournamentResult, fit_fields
 
 
 def _pairing_row(result: TournamentResult, pairing: PairingResult) -> dict[str, Any]:
@@ -35,11 +38,11 @@ def _pairing_row(result: TournamentResult, pairing: PairingResult) -> dict[str, 
         "plain_ci95_half_width": round(plain.half_width, 3),
         f"hands_to_resolve_{edge:g}bb100": math.ceil(dup.samples_to_resolve(edge) * per_sample_hands),
         "significant": dup.significant,
-        **_aivat_fields(pairing),
+        **_aivat_fields(pairing, result.labels),
     }
 
 
-def _aivat_fields(pairing: PairingResult) -> dict[str, Any]:
+def _aivat_fields(pairing: PairingResult, labels: Sequence[str]) -> dict[str, Any]:
     """The AIVAT columns of a pairing row (none without AIVAT)."""
     corrected = pairing.aivat
     if corrected is None:
@@ -47,13 +50,30 @@ def _aivat_fields(pairing: PairingResult) -> dict[str, Any]:
     return {"aivat_bb_per_100": round(corrected.mean_bb100, 3), "aivat_ci95_low": round(corrected.low, 3),
             "aivat_ci95_high": round(corrected.high, 3), "aivat_sd_bb_per_100": round(corrected.sd_bb100, 2),
             "sd_ratio": None if pairing.sd_ratio is None else round(pairing.sd_ratio, 3),
-            "aivat_significant": corrected.significant}
+            "aivat_significant": corrected.significant, **fit_fields(pairing.fit, labels)}
+
+
+def ranked_by(result: TournamentResult) -> str:
+    """The figure the standings rank by: the config's ``rank_by``, except the raw ``bb_per_100`` when an AIVAT
+    figure of the standings is unreliable (an agent misstates its policy: :func:`fallback_reason`)."""
+    return "bb_per_100" if fallback_reason(result) else result.config.rank_by
+
+
+def fallback_reason(result: TournamentResult) -> str:
+    """Why ``rank_by: aivat_bb_per_100`` ranks by the raw figure instead (empty when it does not): the first
+    unreliable AIVAT figure of the standings, in words."""
+    if result.config.rank_by != "aivat_bb_per_100":
+        return ""
+    for pairing in result.pairings:
+        if pairing.opponent is None and pairing.fit is not None and pairing.fit.unreliable:
+            return pairing.fit.why(result.labels)
+    return ""
 
 
 def standings(result: TournamentResult) -> list[dict[str, Any]]:
-    """Per-agent rows ranked by the config's ``rank_by`` (raw or AIVAT bb/100; highest first, unplayed last), each
+    """Per-agent rows ranked by :func:`ranked_by` (raw or AIVAT bb/100; highest first, unplayed last), each
     with its ``rank`` first."""
-    key = result.config.rank_by
+    key = ranked_by(result)
     ordered = sorted(result.standings, key=lambda row: (math.isnan(row[key]), -row[key]))
     return [{"rank": rank, **row} for rank, row in enumerate(ordered, 1)]
 
@@ -85,13 +105,19 @@ def format_terminal(result: TournamentResult) -> str:
     lines.append(f"{'rank':<5}{'agent':<28}{'bb/100':>9}{'95% CI':>18}{aivat_head}{'hands':>9}{'rating':>9}")
     for row in standings(result):
         aivat_cells = f"{row['aivat_bb_per_100']:>9.2f}{_half(row['aivat_ci95']):>11}" if corrected else ""
+        flag = "" if not corrected or row["aivat_reliable"] else " !"
         lines.append(f"{row['rank']:<5}{row['agent']:<28}{row['bb_per_100']:>9.2f}{_half(row['ci95']):>18}"
-                     f"{aivat_cells}{row['hands']:>9}{row['rating']:>9.2f}")
-    ranking = "AIVAT bb/100" if config.rank_by == "aivat_bb_per_100" else "bb/100"
+                     f"{aivat_cells}{row['hands']:>9}{row['rating']:>9.2f}{flag}")
+    ranking = "AIVAT bb/100" if ranked_by(result) == "aivat_bb_per_100" else "bb/100"
     lines.append(f"ranked by {ranking} against the field; rating: openskill mu - 3 sigma over the blocks")
+    fallback = fallback_reason(result)
+    if fallback:
+        lines.append("rank_by aivat_bb_per_100 fell back to the raw bb/100: AIVAT figures of the standings are "
+                     "unreliable (!)")
     if corrected:
         lines.append(f"aivat: the same hands scored with AIVAT (value function {SHOWDOWN_SHARE.name} "
                      f"v{SHOWDOWN_SHARE.version})")
+        lines += _unreliable_lines(result)
     if config.format == "round_robin":
         lines += _crosstable_lines(result)
         # (name, figure, CI, sd, plain CI, hands) widths; narrower with the AIVAT columns, to stay within 120
@@ -111,16 +137,29 @@ def format_terminal(result: TournamentResult) -> str:
                 ratio = "n/a" if pairing.sd_ratio is None else f"{pairing.sd_ratio:.2f}"
                 aivat_cells = (f"{fixed.mean_bb100:>{fig_w}.2f}{f'[{fixed.low:.1f}, {fixed.high:.1f}]':>{ci_w}}"
                                f"{ratio:>9}")
-                mark += " +" if fixed.significant else ""
+                mark += " !" if pairing.fit.unreliable else " +" if fixed.significant else ""
             lines.append(f"{name[:name_w - 1]:<{name_w}}{dup.mean_bb100:>{fig_w}.2f}"
                          f"{f'[{dup.low:.1f}, {dup.high:.1f}]':>{ci_w}}{dup.sd_bb100:>{sd_w}.1f}"
                          f"{f'±{pairing.plain.half_width:.1f}':>{plain_w}}{aivat_cells}{pairing.hands:>{hands_w}}{mark}")
         lines.append("* 95% CI excludes zero; 'plain CI' is the half-width the same hands give without "
                      "duplicate pairing")
         if corrected:
-            lines.append("+ the AIVAT 95% CI excludes zero; sd ratio: raw SD / AIVAT SD, the factor the CI narrows by")
+            lines.append("+ the AIVAT 95% CI excludes zero; ! the AIVAT figure is unreliable; sd ratio: raw SD / "
+                         "AIVAT SD, the\n  factor the CI narrows by")
     lines += failure_lines(result)
     return "\n".join(lines)
+
+
+def _unreliable_lines(result: TournamentResult) -> list[str]:
+    """``! AIVAT unreliable: ...``: one line per agent whose actions do not fit its stated policy, naming it and how
+    far it strays (its figures and its opponents' are marked)."""
+    lines: dict[int, str] = {}
+    for pairing in result.pairings:
+        fit = pairing.fit
+        if fit is not None and fit.unreliable and fit.agent not in lines:
+            lines[fit.agent] = (f"! AIVAT unreliable at the tables of {result.labels[fit.agent]}: its actions do not "
+                                f"fit its stated policy\n  (fit p <= {fit.shown_p()}: it {fit.worst})")
+    return list(lines.values())
 
 
 def _half(width: float) -> str:
@@ -129,8 +168,11 @@ def _half(width: float) -> str:
 
 
 def _aivat_summary(result: TournamentResult) -> dict[str, Any]:
-    """What ``summary.json`` says of the AIVAT figures: the value function they used and the standings' order."""
-    return {"value_function": SHOWDOWN_SHARE.stamp(), "ranked_by": result.config.rank_by}
+    """What ``summary.json`` says of the AIVAT figures: the value function they used, the policy check behind them,
+    the standings' order and, when ``rank_by: aivat_bb_per_100`` fell back to the raw figure, why."""
+    fallback = fallback_reason(result)
+    return {"value_function": SHOWDOWN_SHARE.stamp(), "policy_fit": POLICY_FIT_STAMP, "ranked_by": ranked_by(result),
+            **({"rank_by_fallback": fallback} if fallback else {})}
 
 
 TERMINAL_WIDTH = 120

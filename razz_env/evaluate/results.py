@@ -27,6 +27,7 @@ from typing import IO, Any
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.blocks import Task
 from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.policy_fit import FIT_FIELDS
 
 RESULTS_FILE = "matches.jsonl"
 STAMP_FILE = "tournament.json"
@@ -93,6 +94,24 @@ def result_problem(data: Any, config: TournamentConfig) -> str | None:
                 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                            for v in sums)):
             return f"{name!r} should be {len(lineup)} finite numbers (one per lineup position)"
+    return _fit_problem(data, len(lineup)) if config.aivat else None
+
+
+def _fit_problem(data: dict[str, Any], positions: int) -> str | None:
+    """Why the policy fit's sums of an AIVAT block are not what :class:`~razz_env.evaluate.policy_fit.FitSums`
+    writes (per lineup position: a count of decisions, then five counts, five sums and five sums), or None."""
+    decisions = data.get("fit_decisions")
+    if not isinstance(decisions, list) or len(decisions) != positions or not all(
+            _is_int(n) and n >= 0 for n in decisions):
+        return f"'fit_decisions' should be {positions} counts (one per lineup position)"
+    for name in FIT_FIELDS[1:]:
+        rows = data.get(name)
+        counts = name == "fit_taken"
+        if not isinstance(rows, list) or len(rows) != positions or not all(
+                isinstance(row, list) and len(row) == 5
+                and all((_is_int(v) if counts else isinstance(v, (int, float)) and not isinstance(v, bool)
+                         and math.isfinite(v)) and v >= 0 for v in row) for row in rows):
+            return f"{name!r} should be {positions} lists of five non-negative numbers (one per lineup position)"
     return None
 
 
@@ -102,7 +121,7 @@ def sum_fields(config: TournamentConfig) -> tuple[str, ...]:
 
 
 def _same_result(first: dict[str, Any], second: dict[str, Any], config: TournamentConfig) -> bool:
-    return all(first[name] == second[name] for name in ("hands", *sum_fields(config)))
+    return all(first[name] == second[name] for name in ("hands", *sum_fields(config), *FIT_FIELDS * config.aivat))
 
 
 def read_results(path: Path, config: TournamentConfig) -> dict[BlockKey, dict[str, Any]]:

@@ -26,6 +26,7 @@ from typing import Any
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.blocks import Task, batch_problem, build_agent, build_tasks
 from razz_env.evaluate.config import TournamentConfig, agent_label
+from razz_env.evaluate.policy_fit import Fit, Verdict, verdict
 from razz_env.evaluate.progress import progress_bar
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
@@ -239,7 +240,8 @@ def _write_records(folder: Path, task_id: str, records: list[dict[str, Any]]) ->
 @dataclass
 class PairingResult:
     """One pairing (or one table seat of a table tournament): the row agent's win rate, and with AIVAT the same
-    from the corrected payoffs (``aivat``, per deal as ``duplicate``)."""
+    from the corrected payoffs (``aivat``, per deal as ``duplicate``) and whether the agents at its tables play the
+    policies they state (``fit``: :mod:`razz_env.evaluate.policy_fit`; unreliable when one does not)."""
 
     agent: int
     opponent: int | None
@@ -247,6 +249,7 @@ class PairingResult:
     plain: WinRate
     hands: int
     aivat: WinRate | None = None
+    fit: Verdict | None = None
 
     @property
     def sd_ratio(self) -> float | None:
@@ -273,6 +276,16 @@ class TournamentResult:
         return format_terminal(self)
 
 
+def fit_fields(fit: Verdict | None, labels: Sequence[str]) -> dict[str, Any]:
+    """The policy-fit columns beside an AIVAT figure: ``aivat_reliable``, the smallest fit bound among the agents
+    at its tables (``aivat_policy_fit_p``; None when no agent there states a policy that varies) and who has it
+    when it fails (``aivat_misstated_by``)."""
+    if fit is None or fit.agent is None:
+        return {"aivat_reliable": True, "aivat_policy_fit_p": None, "aivat_misstated_by": None}
+    return {"aivat_reliable": not fit.unreliable, "aivat_policy_fit_p": float(f"{fit.p:.3g}"),
+            "aivat_misstated_by": labels[fit.agent] if fit.unreliable else None}
+
+
 def _accumulate(sums: dict[tuple[int, int | None], list[float]], key: tuple[int, int | None],
                 result: dict[str, Any], position: int) -> None:
     entry = sums.setdefault(key, [0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0])
@@ -294,6 +307,7 @@ def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> Tourna
     labels = config.labels
     summary = TournamentResult(config, labels, blocks_done=len(results), blocks_total=len(build_tasks(config)))
     sums: dict[tuple[int, int | None], list[float]] = {}
+    fits: dict[tuple[tuple[int, ...], int], Fit] = {}
     ok_results = []
     for result in results:
         if "error" in result:
@@ -302,6 +316,9 @@ def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> Tourna
         ok_results.append(result)
         lineup = result["lineup"]
         for position, agent in enumerate(lineup):
+            if config.aivat:
+                key = (tuple(lineup), agent)
+                fits[key] = fits.get(key, Fit.empty()).plus(result, position)
             if config.format == "round_robin":
                 opponent = lineup[1 - position]
                 _accumulate(sums, (agent, opponent), result, position)
@@ -309,8 +326,11 @@ def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> Tourna
     for (agent, opponent), (deals, dsum, dsq, hands, hsum, hsq, asum, asq) in sorted(
             sums.items(), key=lambda item: (item[0][0], -1 if item[0][1] is None else item[0][1])):
         corrected = win_rate(int(deals), asum, asq) if config.aivat else None
+        fit = verdict([(seated, fit) for (lineup, seated), fit in fits.items()
+                       if agent in lineup and (opponent is None or opponent in lineup)]) if config.aivat else None
         summary.pairings.append(PairingResult(
-            agent, opponent, win_rate(int(deals), dsum, dsq), win_rate(int(hands), hsum, hsq), int(hands), corrected))
+            agent, opponent, win_rate(int(deals), dsum, dsq), win_rate(int(hands), hsum, hsq), int(hands), corrected,
+            fit))
     ratings = rate(len(config.agents), ok_results)
     overall = {p.agent: p for p in summary.pairings if p.opponent is None}
     for agent, label in enumerate(labels):
@@ -324,6 +344,7 @@ def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> Tourna
         if config.aivat:
             row["aivat_bb_per_100"] = pairing.aivat.mean_bb100 if pairing else float("nan")
             row["aivat_ci95"] = pairing.aivat.half_width if pairing else float("nan")
+            row.update(fit_fields(pairing.fit if pairing else None, labels))
         summary.standings.append({**row, "hands": pairing.hands if pairing else 0,
                                   "rating_mu": mu, "rating_sigma": sigma, "rating": mu - 3 * sigma})
     summary.standings.sort(key=lambda row: row["rating"], reverse=True)

@@ -70,6 +70,7 @@ def test_summary_and_pairings_carry_the_aivat_columns(tmp_path):
     write_reports(result, config.output, plots=False)
     summary = json.loads((Path(config.output) / "summary.json").read_text())
     assert summary["aivat"] == {"value_function": {"name": "showdown_share", "version": 1},
+                                "policy_fit": {"name": "freedman_per_action_id", "version": 1, "alpha": 1e-6},
                                 "ranked_by": "bb_per_100"}
     for row in summary["pairings"]:
         assert row["aivat_ci95_low"] <= row["aivat_bb_per_100"] <= row["aivat_ci95_high"]
