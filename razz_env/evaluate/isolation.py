@@ -27,7 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from razz_env.encoding.interface import Observation, ObservationBatch, act_batch, declaration_of
-from razz_env.evaluate.sandbox import agent_environment, protect_this_process
+from razz_env.evaluate.sandbox import agent_environment, launcher_command, protect_this_process
 
 START_SECONDS = 120.0
 
@@ -44,7 +44,7 @@ class IsolatedAgent:
         protect_this_process()
         environment = agent_environment(tempfile.gettempdir(), [path for path in sys.path if path])
         hide = [argument for path in hidden for argument in ("--hide", str(path))]
-        self.process = subprocess.Popen([sys.executable, "-m", "razz_env.evaluate.sandbox", *hide],
+        self.process = subprocess.Popen(launcher_command(hide),
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment,
                                         cwd=tempfile.gettempdir())
         self._send = Connection(os.dup(self.process.stdin.fileno()), readable=False)

@@ -1,7 +1,9 @@
 """The sandbox an isolated agent's process runs in: it cannot reach the process that holds the hands.
 
-``python -m razz_env.evaluate.sandbox [--hide PATH ...]`` is what :class:`~razz_env.evaluate.isolation.IsolatedAgent`
-starts. This launcher process, on Linux, enters new PID and mount namespaces (and a user namespace when it is not
+``python .../razz_env/evaluate/sandbox.py [--hide PATH ...]`` (:func:`launcher_command`) is what
+:class:`~razz_env.evaluate.isolation.IsolatedAgent` starts: run as a file, it imports nothing but the standard
+library, so it is one thread, as a new user namespace requires (numpy's thread pool alone makes ``unshare`` fail with
+``EINVAL``). This launcher process, on Linux, enters new PID and mount namespaces (and a user namespace when it is not
 root, mapping only its own uid), then forks the agent's process, which is the first process (PID 1) of its PID
 namespace and so:
 
@@ -31,6 +33,7 @@ import argparse
 import ctypes
 import functools
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -99,12 +102,12 @@ def _mount(source: str | None, target: str, kind: str | None, flags: int, data: 
 def _mount_points() -> list[tuple[str, int]]:
     """Every mount point of this namespace with the flags a remount must keep, deepest last."""
     points = []
-    with open("/proc/self/mountinfo", encoding="utf-8") as file:
+    with open("/proc/self/mountinfo", "rb") as file:
         for line in file:
             fields = line.split()
-            target = fields[4].encode().decode("unicode_escape")
-            kept = sum(LOCKED_FLAGS.get(option, 0) for option in fields[5].split(","))
-            points.append((target, kept))
+            target = re.sub(rb"\\([0-7]{3})", lambda octal: bytes([int(octal[1], 8)]), fields[4])  # \040: a space
+            kept = sum(LOCKED_FLAGS.get(option, 0) for option in fields[5].decode().split(","))
+            points.append((os.fsdecode(target), kept))
     return points
 
 
@@ -134,10 +137,14 @@ def sandbox_problem() -> str | None:
     fresh process, so this one is left as it was)."""
     if not sys.platform.startswith("linux"):
         return f"namespaces are Linux's ({sys.platform} here)"
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
-    done = subprocess.run([sys.executable, "-m", "razz_env.evaluate.sandbox", "--probe"], capture_output=True,
-                          text=True, env=environment, timeout=60)
+    done = subprocess.run(launcher_command(["--probe"]), capture_output=True, text=True, timeout=60)
     return done.stdout.strip() or done.stderr.strip()[-300:] or None
+
+
+def launcher_command(arguments: Sequence[str]) -> list[str]:
+    """The command that runs this launcher with ``arguments``: this file itself, so that no package (and no thread
+    pool) is imported before it enters the namespaces."""
+    return [sys.executable, "-I", os.path.abspath(__file__), *arguments]
 
 
 def _run_agent(workdir: str, hidden: Sequence[str], sandboxed: bool, command: list[str],
@@ -159,7 +166,7 @@ def _launch(hidden: Sequence[str]) -> int:
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the launcher dies with the worker that started it
     workdir = tempfile.mkdtemp(prefix="razz-agent-")
     command = [sys.executable, "-m", "razz_env.evaluate.isolation"]
-    environment = agent_environment(workdir, [path for path in sys.path if path])
+    environment = agent_environment(workdir, os.environ.get("PYTHONPATH", "").split(os.pathsep))  # the worker's path
     try:
         _enter_namespaces()
         sandboxed = True
@@ -179,7 +186,7 @@ def _launch(hidden: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The launcher's command line: ``--hide PATH`` (repeatable) for folders the agent must not see."""
-    parser = argparse.ArgumentParser(prog="python -m razz_env.evaluate.sandbox", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="razz_env/evaluate/sandbox.py", description=__doc__.splitlines()[0])
     parser.add_argument("--hide", action="append", default=[], help="a folder the agent must not read")
     parser.add_argument("--probe", action="store_true", help="print why namespaces cannot be made here, if they cannot")
     args = parser.parse_args(argv)

@@ -212,3 +212,77 @@ def test_a_run_without_namespaces_says_so_once_before_any_block(monkeypatch, cap
     caplog.clear()
     runner.check_agents(TournamentConfig.from_dict({"agents": ["random", "calling_station"], "deals": 2}))
     assert caplog.records == []
+
+
+UNPRIVILEGED = """
+import ctypes, encodings.ascii, encodings.utf_8, importlib.util, json, os, sys, tempfile
+
+spec = importlib.util.spec_from_file_location("sandbox", sys.argv[1])
+sandbox = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sandbox)
+hidden, code = sys.argv[2], sys.argv[3]
+os.setgroups([]); os.setgid(65534); os.setuid(65534)
+ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # dumpable again, as any process this user starts is
+workdir = tempfile.mkdtemp(prefix="razz-agent-")
+read, write = os.pipe()
+sandbox._enter_namespaces()
+if os.fork() == 0:
+    def attempt(call):
+        try:
+            return repr(call())
+        except OSError as err:
+            return "refused: " + err.strerror
+    sandbox._seal(workdir, [hidden])
+    found = {"pids": sorted(int(n) for n in os.listdir("/proc") if n.isdigit()),
+             "list hidden": attempt(lambda: os.listdir(hidden)),
+             "write beside the code": attempt(lambda: open(os.path.join(code, "forged.txt"), "x").close()),
+             "write /tmp": attempt(lambda: open(os.path.join("/tmp", f"forged-{os.getpid()}"), "x").close()),
+             "write own": attempt(lambda: open(os.path.join(workdir, "scratch"), "x").close())}
+    os.write(write, json.dumps(found).encode())
+    os._exit(0)
+os.close(write)
+os.wait()
+print(os.read(read, 1 << 16).decode())
+"""
+
+
+@needs_sandbox
+@pytest.mark.skipif(os.geteuid() != 0, reason="not root: the attack tests above already run the unprivileged path")
+def test_an_unprivileged_user_gets_the_same_sandbox_through_a_user_namespace(tmp_path):
+    """As root the attacks above run without a user namespace; here a user without privileges enters one (a process
+    that drops to ``nobody`` first) and gets the same sealing. The launcher's file runs without numpy, whose threads
+    would make ``unshare(CLONE_NEWUSER)`` fail."""
+    import tempfile
+
+    from razz_env.evaluate import sandbox
+
+    hidden = tempfile.mkdtemp(prefix="razz-results-")
+    try:
+        Path(hidden, "matches.jsonl").write_text("{}\n")
+        os.chmod(hidden, 0o755)
+        done = subprocess.run([sys.executable, "-I", "-c", UNPRIVILEGED, sandbox.__file__, hidden,
+                               str(Path(__file__).parent)], capture_output=True, text=True, timeout=60)
+    finally:
+        Path(hidden, "matches.jsonl").unlink()
+        os.rmdir(hidden)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    assert found["pids"] == [1] and found["list hidden"] in ("[]", "refused: Permission denied"), found
+    assert found["write beside the code"] == found["write /tmp"] == "refused: Read-only file system", found
+    assert found["write own"] == "None", found
+
+
+def test_the_launcher_runs_as_a_file_that_imports_only_the_standard_library():
+    """``unshare(CLONE_NEWUSER)`` refuses a process with threads: importing razz_env (numpy's thread pool) first would
+    leave every user who is not root without the sandbox."""
+    import ast
+
+    from razz_env.evaluate import sandbox
+
+    tree = ast.parse(Path(sandbox.__file__).read_text(encoding="utf-8"))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported
+    assert sandbox.launcher_command([])[1:] == ["-I", sandbox.__file__]
