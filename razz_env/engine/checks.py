@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import operator
 import zipfile
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -97,6 +98,6 @@ def archive_problem(data: bytes) -> str | None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             bad = archive.testzip()
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as err:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, NotImplementedError) as err:
         return f"a truncated or damaged zip archive ({len(data):,} bytes: {err})"
     return None if bad is None else f"a damaged zip archive (its member {bad!r} fails its CRC check)"

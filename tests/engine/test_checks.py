@@ -176,3 +176,19 @@ def test_minirazz_hand_state_names_every_bad_argument(variant: str, kwargs: dict
         assert set(c for held in hand.cards for c in held) <= set(VARIANTS[variant].deck)
 
     _check(build, ("seed", "deck", "cards", "community", "config"), "HandState (MiniRazz)")
+
+
+def test_a_zip_whose_compressed_data_is_damaged_is_named_not_raised():
+    """A flipped bit in a member's deflate stream makes ``zipfile`` raise ``zlib.error`` (found by the policy-file
+    fuzz test): it is a damaged archive like any other."""
+    import io
+    import zipfile
+
+    from razz_env.engine.checks import archive_problem
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("a.npy", b"x" * 1000)
+    data = bytearray(out.getvalue())
+    data[30 + len("a.npy")] ^= 2  # the first byte of the member's deflate stream: its block type
+    assert archive_problem(bytes(data)).startswith("a truncated or damaged zip archive (")
