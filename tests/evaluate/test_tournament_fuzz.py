@@ -25,6 +25,7 @@ from razz_env.cli import main
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate import runner
 from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.policy_fit import FitSums
 
 FUZZ = settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "30")), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -124,12 +125,19 @@ def _listing(folder: Path) -> dict[str, bytes]:
 
 
 def _stub_blocks(config, tasks, modules=()):
+    """Each block's result as a real block gives it, every sum zero (with ``aivat``, the AIVAT and policy-fit sums
+    too: a stub without them failed the summary whenever hypothesis drew ``aivat: true``)."""
     for task in tasks:
         seats = len(task.lineup)
         zeros = [0.0] * seats
-        yield {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup), "block": task.block,
-               "deals": task.deals, "seed": task.seed, "hands": task.deals * (seats if config.duplicate else 1),
-               "deal_sum": zeros, "deal_sumsq": zeros, "hand_sum": zeros, "hand_sumsq": zeros}
+        result = {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup),
+                  "block": task.block, "deals": task.deals, "seed": task.seed,
+                  "hands": task.deals * (seats if config.duplicate else 1),
+                  "deal_sum": zeros, "deal_sumsq": zeros, "hand_sum": zeros, "hand_sumsq": zeros}
+        if config.aivat:
+            result.update({f"aivat_{name}": zeros for name in ("deal_sum", "deal_sumsq", "hand_sum", "hand_sumsq")})
+            result.update(FitSums(seats).fields())
+        yield result
 
 
 @pytest.fixture
@@ -182,6 +190,11 @@ def test_random_fields_types_and_nesting(check, data):
 @given(data=mutated())
 def test_a_valid_config_with_fields_changed(check, data):
     check(_dump(data))
+
+
+def test_the_stubbed_blocks_serve_an_aivat_config(check):
+    """The example hypothesis found: ``aivat: true`` summarises AIVAT and policy-fit sums the stub must give."""
+    check(yaml.safe_dump({**VALID, "aivat": True}))
 
 
 @FUZZ
