@@ -32,7 +32,8 @@ opponent's (a fold, or the call that closes the river).
   config. By default (``None``) every other seat plays uniformly at random from the environment's seeded generator
   (:class:`SeededRandomOpponent`), so ``reset(seed=...)`` repeats whole hands, as Gymnasium's checks require.
   ``set_opponents(...)`` swaps them from the next hand on; ``opponent_sampler`` (a callable returning an agent or a
-  list) is asked for new opponents before every hand, for self-play leagues. An opponent whose declaration
+  list) is asked for new opponents before every hand, for self-play leagues (return built agents: a name is built
+  anew each hand). An opponent whose declaration
   (:class:`~razz_env.encoding.interface.Declaration`) says it cannot play the table is refused.
 * A failing opponent (its ``act`` or ``reset`` raises, or it answers with an id the
   mask forbids) aborts the hand: the error names it (``ValueError`` for an illegal id,
