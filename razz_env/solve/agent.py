@@ -35,6 +35,7 @@ from razz_env.encoding.interface import (
     ObservationBatch,
     Observer,
     action_probabilities,
+    observe,
     seating_problem,
 )
 from razz_env.engine.state import HandState
@@ -168,6 +169,27 @@ def _check_suits(game: Game, agent: Any, observer: Observer, policy: TabularPoli
     if worst > TOLERANCE:
         warnings.warn(f"agent {name!r} plays differently when its down cards change suit (by up to {worst:.3g}); "
                       f"the rank game of {game.variant.name} measures it at one choice of suits", stacklevel=3)
+
+
+def infoset_vectors(game: Game, encoding: str = "flat") -> tuple[np.ndarray, np.ndarray]:
+    """The ``encoding`` vector (float32, (information sets, width)) and legal mask (bool, (information sets, 5)) of
+    every information set of ``game``, in its information-set order: what a network reads there at a table.
+
+    A network's policy over the whole tree is then one forward pass over these rows (the agent interface asks
+    the same observations, one hand each, in :func:`policy_from_agent`)."""
+    from razz_env.encoding import make_encoder
+
+    encoder = make_encoder(encoding, game.config)
+    vectors = np.empty((game.num_infosets, encoder.size), dtype=np.float32)
+    masks = np.empty((game.num_infosets, NUM_ACTIONS), dtype=bool)
+    for decision in range(len(game.decision_nodes)):
+        seat = int(game.decision_player[decision])
+        for private, hand in hands_at(game, decision):
+            seen = observe(hand, seat, view=False, encoder=encoder)
+            index = game.infoset[decision, private]
+            vectors[index] = seen.vector
+            masks[index] = np.asarray(seen.action_mask) != 0
+    return vectors, masks
 
 
 class TabularPolicyAgent:

@@ -22,6 +22,7 @@ once per ``--log-every`` updates (the learning-rate schedule is computed on the 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import math
@@ -44,6 +45,9 @@ from razz_env.engine.settings import parse_args
 from razz_env.engine.table import Table
 
 BASELINES = ("random", "calling_station")
+MAGNETS = ("uniform", "moving")
+POOL_DRAW = 8
+"""Snapshots a rollout's pool tables are dealt among (drawn afresh each rollout): one network pass each a step."""
 MASKED = -1e9
 """The logit of an illegal id in training: finite, so the entropy stays finite, and its probability is exactly 0."""
 
@@ -101,6 +105,22 @@ class Args:
     """share of the tables where the current network plays both seats"""
     opponents: tuple[str, ...] = BASELINES
     """baselines at the other tables, split evenly: ``random``, ``calling_station``"""
+    pool_fraction: float = 0.0
+    """share of the tables where the learner plays a frozen snapshot of itself (after the self-play tables)"""
+    snapshot_every: int = 50
+    """updates between snapshots joining the pool (the first is the untrained network)"""
+    max_snapshots: int = 0
+    """snapshots kept, the newest (0: all of them, as fictitious play averages over every past policy)"""
+    magnet_coef: float = 0.0
+    """alpha: weight of KL(policy || magnet) in the policy loss (magnetic mirror descent; 0: plain PPO)"""
+    magnet: str = "uniform"
+    """the magnet: ``uniform`` over the legal ids (the KL is then minus the entropy, plus a constant) or
+    ``moving`` (a frozen copy of the actor, renewed every ``--magnet-every`` updates)"""
+    magnet_every: int = 100
+    """updates between renewals of a moving magnet"""
+    kl_coef: float = 0.0
+    """1/eta: weight of KL(policy || the rollout's policy), mirror descent's proximal term (0: none; with it,
+    ``--clip-coef`` may be set high so that the KL alone keeps the step small)"""
     output: str = "runs/batch_ppo"
     """folder for ``final.pt`` and ``log.jsonl``"""
     force: bool = False
@@ -128,12 +148,20 @@ def check_args(args: Args) -> None:
     unknown = [name for name in args.opponents if name not in BASELINES]
     if unknown:
         raise ConfigError(f"--opponents: unknown {unknown[0]!r}; known: {', '.join(BASELINES)}")
-    if not 0.0 <= args.self_play_fraction <= 1.0:
-        raise ConfigError(f"--self-play-fraction: expected 0 to 1, got {args.self_play_fraction}")
-    if args.self_play_fraction < 1.0 and not args.opponents:
-        raise ConfigError("--opponents: none given, but --self-play-fraction leaves tables to baselines")
+    for name in ("self_play_fraction", "pool_fraction"):
+        _check_number(name, getattr(args, name), "a number from 0 to 1", lambda x: 0.0 <= x <= 1.0)
+    if args.self_play_fraction + args.pool_fraction > 1.0:
+        raise ConfigError(f"--pool-fraction: {args.pool_fraction} with --self-play-fraction "
+                          f"{args.self_play_fraction} is more than every table")
+    if args.self_play_fraction + args.pool_fraction < 1.0 and not args.opponents:
+        raise ConfigError("--opponents: none given, but --self-play-fraction and --pool-fraction leave tables to "
+                          "baselines")
+    if args.magnet not in MAGNETS:
+        raise ConfigError(f"--magnet: expected one of {', '.join(MAGNETS)}, got {args.magnet!r}")
+    if args.max_snapshots < 0:
+        raise ConfigError(f"--max-snapshots: expected 0 (all) or a positive count, got {args.max_snapshots}")
     for name in ("num_tables", "num_steps", "num_minibatches", "update_epochs", "log_every", "torch_threads",
-                 "stacks", "total_steps"):
+                 "stacks", "total_steps", "snapshot_every", "magnet_every"):
         if getattr(args, name) < 1:
             raise ConfigError(f"--{name.replace('_', '-')}: expected a positive integer, got {getattr(args, name)}")
     rollout = args.num_tables * args.num_steps
@@ -143,7 +171,7 @@ def check_args(args: Args) -> None:
                           f"{_nearest_divisor(rollout, args.num_minibatches)}")
     for name in ("learning_rate", "clip_coef", "max_grad_norm"):
         _check_number(name, getattr(args, name), "a positive finite number", lambda x: 0.0 < x < math.inf)
-    for name in ("ent_coef", "vf_coef"):
+    for name in ("ent_coef", "vf_coef", "magnet_coef", "kl_coef"):
         _check_number(name, getattr(args, name), "a finite number, 0 or more", lambda x: 0.0 <= x < math.inf)
     for name in ("gamma", "gae_lambda"):
         _check_number(name, getattr(args, name), "a number from 0 to 1", lambda x: 0.0 <= x <= 1.0)
@@ -334,23 +362,84 @@ class Agent(nn.Module):
 # ---------------------------------------------------------------------------------------------- training
 
 
-def prepare_output(args: Args) -> Path:
-    """The output folder, created; ``ConfigError`` for a non-empty one without ``--force``."""
+def prepare_output(args: Args, resuming: bool = False) -> Path:
+    """The output folder, created; ``ConfigError`` for a non-empty one without ``--force`` (a resumed run goes on
+    writing in its own)."""
     out = Path(args.output)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not args.force:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not (args.force or resuming):
         raise ConfigError(f"--output {out}: exists and is not empty; pass --force to write into it, or choose "
                           "another folder")
     out.mkdir(parents=True, exist_ok=True)
     return out
 
 
+POOL = -2
+"""The opponent index of a table where the learner plays a snapshot of itself (-1: self-play, 0...: a baseline)."""
+
+
 def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    """Per table: the baseline index (-1: self-play) and the learner's first seat (alternating across tables)."""
+    """Per table: the opponent (-1: self-play, :data:`POOL`: a snapshot, 0...: that baseline) and the learner's first
+    seat (alternating across tables)."""
     tables = args.num_tables
     self_play = round(args.self_play_fraction * tables) if args.opponents else tables
+    pooled = round((args.self_play_fraction + args.pool_fraction) * tables) if args.opponents else tables
     opponent = torch.full((tables,), -1, dtype=torch.int64)
-    opponent[self_play:] = torch.arange(tables - self_play) % max(len(args.opponents), 1)
+    opponent[self_play:pooled] = POOL
+    opponent[pooled:] = torch.arange(tables - pooled) % max(len(args.opponents), 1)
     return opponent.to(device), (torch.arange(tables) % 2).to(device)
+
+
+class SnapshotPool:
+    """Frozen copies of the actor the learner plays at the pool's tables: the newest ``max_snapshots`` (0: all)."""
+
+    def __init__(self, max_snapshots: int) -> None:
+        self.max_snapshots = max_snapshots
+        self.networks: list[nn.Module] = []
+
+    def add(self, actor: nn.Module) -> None:
+        """A frozen copy of ``actor`` joins (the oldest leaves when the pool is full)."""
+        frozen = copy.deepcopy(actor).requires_grad_(False)
+        self.networks.append(frozen)
+        if self.max_snapshots and len(self.networks) > self.max_snapshots:
+            self.networks.pop(0)
+
+    def deal(self, tables: int, device: torch.device) -> tuple[list[nn.Module], torch.Tensor]:
+        """Up to :data:`POOL_DRAW` snapshots drawn without replacement and each table's index among them."""
+        count = min(POOL_DRAW, len(self.networks))
+        drawn = torch.randperm(len(self.networks))[:count].tolist()
+        return [self.networks[k] for k in drawn], (torch.arange(tables, device=device) % count)
+
+    def state(self) -> list[dict[str, torch.Tensor]]:
+        """The snapshots' weights, oldest first (what a checkpoint keeps)."""
+        return [network.state_dict() for network in self.networks]
+
+    def load(self, actor: nn.Module, states: list[dict[str, torch.Tensor]]) -> None:
+        """Snapshots of ``actor``'s shape with the weights ``states`` (a checkpoint's)."""
+        self.networks = []
+        for weights in states:
+            self.add(actor)
+            self.networks[-1].load_state_dict(weights)
+
+
+def pool_actions(networks: list[nn.Module], which: torch.Tensor, rows: torch.Tensor, obs: torch.Tensor,
+                 masks: torch.Tensor, chosen: torch.Tensor) -> torch.Tensor:
+    """``chosen`` with each row in ``rows`` replaced by an id drawn from its snapshot ``networks[which[row]]``."""
+    out = chosen.clone()
+    for k, network in enumerate(networks):
+        index = torch.nonzero(rows & (which == k)).squeeze(1)
+        if len(index):
+            logits = network(obs[index]).masked_fill(~masks[index], MASKED)
+            out[index] = torch.distributions.Categorical(logits=logits).sample()
+    return out
+
+
+def magnet_log_probs(magnet: nn.Module | None, obs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """The magnet's log-probabilities (N, 5): a network's masked softmax, or uniform over the legal ids (None);
+    0 at the illegal ids, where the KL's weight is zero."""
+    if magnet is None:
+        legal = masks.sum(dim=1, keepdim=True).float()
+        return torch.where(masks, -legal.log(), 0.0)
+    return torch.where(masks, torch.log_softmax(magnet(obs).masked_fill(~masks, MASKED), dim=1), 0.0)
 
 
 def training_table(args: Args) -> Table:
@@ -358,9 +447,11 @@ def training_table(args: Args) -> Table:
     return Table(args.variant, num_seats=args.num_seats, stacks=args.stacks)
 
 
-def save_policy(path: Path, agent: Agent, args: Args, steps: int) -> None:
-    """Write the actor's weights and the plain-data metadata :mod:`razz_env.agents.torch_policy` reads."""
-    state = {key: value.detach().cpu().clone() for key, value in agent.actor.state_dict().items()}
+def save_policy(path: Path, agent: Agent, args: Args, steps: int, actor: nn.Module | None = None) -> None:
+    """Write the actor's weights (or ``actor``'s, of the same shape) and the plain-data metadata
+    :mod:`razz_env.agents.torch_policy` reads."""
+    network = agent.actor if actor is None else actor
+    state = {key: value.detach().cpu().clone() for key, value in network.state_dict().items()}
     torch.save({"format": FORMAT, "version": VERSION, "variant": args.variant, "num_seats": args.num_seats,
                 "stacks": args.stacks, "table": training_table(args).to_dict(), "encoding": "flat",
                 "layers": list(agent.layers),
@@ -368,47 +459,118 @@ def save_policy(path: Path, agent: Agent, args: Args, steps: int) -> None:
                 "args": dataclasses.asdict(args)}, path)
 
 
-def train(args: Args) -> dict[str, Any]:
+@dataclass
+class Progress:
+    """Where a run stands after an update: what a hook reads and a checkpoint keeps."""
+
+    update: int
+    updates: int
+    steps: int
+    agent: Agent
+    optimizer: torch.optim.Optimizer
+    pool: SnapshotPool
+    magnet: nn.Module | None
+    last: dict[str, Any]
+
+
+CHECKPOINT_FORMAT = "razz-batch-ppo-checkpoint"
+
+
+def save_checkpoint(path: Path, progress: Progress, args: Args) -> None:
+    """Everything :func:`train` needs to go on from ``progress`` (``resume=path``), written atomically."""
+    state = {"format": CHECKPOINT_FORMAT, "args": dataclasses.asdict(args), "update": progress.update,
+             "steps": progress.steps, "agent": progress.agent.state_dict(),
+             "optimizer": progress.optimizer.state_dict(), "pool": progress.pool.state(),
+             "magnet": None if progress.magnet is None else progress.magnet.state_dict(),
+             "torch_rng": torch.get_rng_state()}
+    partial = path.with_name(path.name + ".partial")
+    torch.save(state, partial)
+    partial.replace(path)
+
+
+def load_checkpoint(path: Path, args: Args) -> dict[str, Any]:
+    """A checkpoint of a run with these settings; ``ConfigError`` for another run's or a damaged file."""
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # noqa: BLE001 - any unreadable file is one clear error
+        raise ConfigError(f"checkpoint {path}: unreadable ({type(err).__name__}: {' '.join(str(err).split())[:200]})")\
+            from None
+    if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
+        raise ConfigError(f"checkpoint {path}: not a {CHECKPOINT_FORMAT} file")
+    settings = dataclasses.asdict(args)
+    differ = sorted(k for k in settings if k not in ("output", "force", "quiet", "log_every")
+                    and json.dumps(settings[k]) != json.dumps(state["args"].get(k)))
+    if differ:
+        raise ConfigError(f"checkpoint {path}: written by a run with other settings ({', '.join(differ)})")
+    return state
+
+
+def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Path | None = None) -> dict[str, Any]:
     """Train as ``args`` say, save ``final.pt``; returns steps, wall seconds, steps/s, the output path and the last
-    log line's figures."""
+    log line's figures.
+
+    ``hook(progress)`` runs after every update (measure, checkpoint); True stops the run there. ``resume``: a
+    checkpoint (:func:`save_checkpoint`) of a run with the same settings to go on from: the networks, optimizer,
+    pool, magnet and torch's generator are restored, and the engine deals new hands (seeded by the update).
+    """
     check_args(args)
-    out = prepare_output(args)
+    saved = load_checkpoint(resume, args) if resume is not None else None
+    out = prepare_output(args, resuming=saved is not None)
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     device = torch.device(args.device)
     config = training_table(args).hand_config()
-    env = DeviceEngine(config, args.num_tables, args.seed, args.device)
     big_bet = float(config.big_bet)
     T, N, S = args.num_tables, args.num_steps, args.num_seats
+    rollout = N * T
+    updates = max(1, -(-args.total_steps // rollout))
+    first = saved["update"] + 1 if saved else 1
+    env = DeviceEngine(config, args.num_tables, args.seed + (first - 1) * 7919, args.device)
     agent = Agent(env.size, args.hidden, args.activation).to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    pool = SnapshotPool(args.max_snapshots)
+    magnet = copy.deepcopy(agent.actor).requires_grad_(False) if args.magnet == "moving" else None
+    if saved:
+        agent.load_state_dict(saved["agent"])
+        optimizer.load_state_dict(saved["optimizer"])
+        pool.load(agent.actor, saved["pool"])
+        if magnet is not None:
+            magnet.load_state_dict(saved["magnet"])
+        torch.set_rng_state(saved["torch_rng"])
+    elif args.pool_fraction:
+        pool.add(agent.actor)
 
     obs = torch.zeros((N + 1, T, env.size), dtype=torch.float32, device=device)
     masks = torch.zeros((N + 1, T, NUM_ACTIONS), dtype=torch.bool, device=device)
     actor = torch.zeros((N + 1, T), dtype=torch.int64, device=device)
     actions = torch.zeros((N, T), dtype=torch.int64, device=device)
     logprobs = torch.zeros((N, T), device=device)
+    old_logp = torch.zeros((N, T, NUM_ACTIONS), device=device) if args.kl_coef else None
+    magnet_logp = torch.zeros((N, T, NUM_ACTIONS), device=device) if args.magnet_coef else None
     values = torch.zeros((N, T), device=device)
     trained = torch.zeros((N, T), dtype=torch.bool, device=device)
     payoffs = torch.zeros((N, T, S), dtype=torch.int64, device=device)
     finished = torch.zeros((N, T), dtype=torch.bool, device=device)
     opponent, learner_seat = table_roles(args, device)
+    pooled = opponent == POOL
     env.read(obs[N], masks[N], actor[N])  # each rollout starts where the last one ended
-    vs_sum = torch.zeros(len(args.opponents) + 1, dtype=torch.float64, device=device)
+    slots = len(args.opponents) + 2  # the baselines, self-play, the pool
+    vs_sum = torch.zeros(slots, dtype=torch.float64, device=device)
     vs_hands = torch.zeros_like(vs_sum)
+    slot = torch.where(opponent >= 0, opponent, torch.where(pooled, slots - 1, slots - 2))
 
-    rollout = N * T
-    updates = max(1, -(-args.total_steps // rollout))
     minibatch = rollout // args.num_minibatches
     log_path = out / "log.jsonl"
-    log_path.write_text("", encoding="utf-8")
+    if not saved:
+        log_path.write_text("", encoding="utf-8")
     began = time.perf_counter()
     last: dict[str, Any] = {}
-    steps = 0
-    for update in range(1, updates + 1):
+    steps = saved["steps"] if saved else 0
+    for update in range(first, updates + 1):
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - (update - 1.0) / updates)
         obs[0], masks[0], actor[0] = obs[N], masks[N], actor[N]
+        snapshots, which = pool.deal(T, device) if pooled.any() else ([], pooled)
         with torch.no_grad():
             for i in range(N):
                 logits = agent.masked_logits(obs[i], masks[i])
@@ -418,13 +580,19 @@ def train(args: Args) -> dict[str, Any]:
                 if "random" in args.opponents:
                     use = opponent == args.opponents.index("random")
                     chosen = torch.where(use, random_actions(masks[i]), chosen)
-                mine = (opponent < 0) | (actor[i] == learner_seat)
+                mine = (opponent == -1) | (actor[i] == learner_seat)
+                if snapshots:
+                    chosen = pool_actions(snapshots, which, pooled & ~mine, obs[i], masks[i], chosen)
                 chosen = torch.where(mine, learner, chosen)
                 actions[i], trained[i] = chosen, mine
-                logprobs[i] = torch.log_softmax(logits, dim=1).gather(1, chosen[:, None]).squeeze(1)
+                logp_all = torch.log_softmax(logits, dim=1)
+                logprobs[i] = logp_all.gather(1, chosen[:, None]).squeeze(1)
+                if old_logp is not None:
+                    old_logp[i] = torch.where(masks[i], logp_all, 0.0)
+                if magnet_logp is not None:
+                    magnet_logp[i] = magnet_log_probs(magnet, obs[i], masks[i])
                 env.step(chosen, obs[i + 1], masks[i + 1], actor[i + 1], payoffs[i], finished[i])
                 won = payoffs[i].gather(1, learner_seat[:, None]).squeeze(1).to(torch.float64) / big_bet
-                slot = torch.where(opponent >= 0, opponent, len(args.opponents))
                 vs_sum.index_add_(0, slot, torch.where(finished[i], won, 0.0))
                 vs_hands.index_add_(0, slot, finished[i].to(torch.float64))
                 learner_seat = torch.where(finished[i], 1 - learner_seat, learner_seat)
@@ -433,9 +601,15 @@ def train(args: Args) -> dict[str, Any]:
             gae = seat_gae(actor[:N], values, payoffs.float() / big_bet, finished, actor[N], next_value,
                            args.gamma, args.gae_lambda)
         steps += rollout
+        flat = {"old_logp": None if old_logp is None else old_logp.reshape(rollout, -1),
+                "magnet_logp": None if magnet_logp is None else magnet_logp.reshape(rollout, -1)}
         stats = optimise(agent, optimizer, args, obs[:N].reshape(rollout, -1), masks[:N].reshape(rollout, -1),
                          actions.reshape(-1), logprobs.reshape(-1), values.reshape(-1), gae, trained.reshape(-1),
-                         minibatch)
+                         minibatch, **flat)
+        if pooled.any() and update % args.snapshot_every == 0:
+            pool.add(agent.actor)
+        if magnet is not None and update % args.magnet_every == 0:
+            magnet.load_state_dict(agent.actor.state_dict())
         if update % args.log_every == 0 or update == updates:
             last = log_line(args, update, steps, time.perf_counter() - began, stats, vs_sum, vs_hands)
             vs_sum.zero_()
@@ -444,6 +618,8 @@ def train(args: Args) -> dict[str, Any]:
                 handle.write(json.dumps(last) + "\n")
             if not args.quiet:
                 print(" ".join(f"{k}={v}" for k, v in last.items()), flush=True)
+        if hook is not None and hook(Progress(update, updates, steps, agent, optimizer, pool, magnet, last)):
+            break
     seconds = time.perf_counter() - began
     save_policy(out / "final.pt", agent, args, steps)
     return {"steps": steps, "seconds": seconds, "steps_per_second": steps / seconds,
@@ -452,12 +628,17 @@ def train(args: Args) -> dict[str, Any]:
 
 def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: torch.Tensor, masks: torch.Tensor,
              actions: torch.Tensor, logprobs: torch.Tensor, values: torch.Tensor, gae: SeatReturns,
-             trained: torch.Tensor, minibatch: int) -> dict[str, torch.Tensor]:
-    """PPO's clipped updates over the rollout's trained, valid decisions (others weigh zero); the mean losses."""
+             trained: torch.Tensor, minibatch: int, old_logp: torch.Tensor | None = None,
+             magnet_logp: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+    """PPO's clipped updates over the rollout's trained, valid decisions (others weigh zero); the mean losses.
+
+    With ``args.magnet_coef`` the loss adds alpha KL(policy || magnet) (``magnet_logp``: the magnet's log-probabilities
+    per decision), with ``args.kl_coef`` it adds KL(policy || the rollout's policy) (``old_logp``): the two terms of
+    magnetic mirror descent (Sokota et al., 2023)."""
     weight = (trained & gae.valid.reshape(-1)).float()
     advantages, returns = gae.advantages.reshape(-1), gae.returns.reshape(-1)
     totals = {name: torch.zeros((), device=obs.device) for name in ("policy_loss", "value_loss", "entropy",
-                                                                     "approx_kl", "clipfrac")}
+                                                                     "approx_kl", "clipfrac", "magnet_kl")}
     rounds = 0
     for _ in range(args.update_epochs):
         order = torch.randperm(len(obs), device=obs.device)
@@ -468,7 +649,8 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
             logits = agent.masked_logits(obs[index], masks[index])
             logp_all = torch.log_softmax(logits, dim=1)
             newlogprob = logp_all.gather(1, actions[index, None]).squeeze(1)
-            entropy = -(logp_all.exp() * logp_all).sum(dim=1)
+            probs = logp_all.exp()
+            entropy = -(probs * logp_all).sum(dim=1)
             logratio = newlogprob - logprobs[index]
             ratio = logratio.exp()
             adv = advantages[index]
@@ -478,6 +660,15 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
                 adv = (adv - mean) / (std + 1e-8)
             pg_loss = (torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef))
                        * w).sum() / count
+            legal = masks[index]
+            if magnet_logp is not None:
+                magnet_kl = (torch.where(legal, probs * (logp_all - magnet_logp[index]), 0.0).sum(dim=1) * w).sum() \
+                    / count
+                pg_loss = pg_loss + args.magnet_coef * magnet_kl
+                totals["magnet_kl"] += magnet_kl.detach()
+            if old_logp is not None:
+                step_kl = (torch.where(legal, probs * (logp_all - old_logp[index]), 0.0).sum(dim=1) * w).sum() / count
+                pg_loss = pg_loss + args.kl_coef * step_kl
             new_value = agent.value(obs[index])
             unclipped = (new_value - returns[index]) ** 2
             if args.clip_vloss:
@@ -498,19 +689,23 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
                 totals["approx_kl"] += (((ratio - 1) - logratio) * w).sum() / count
                 totals["clipfrac"] += (((ratio - 1.0).abs() > args.clip_coef).float() * w).sum() / count
             rounds += 1
+    if magnet_logp is None:
+        del totals["magnet_kl"]
     return {name: total / rounds for name, total in totals.items()}
 
 
 def log_line(args: Args, update: int, steps: int, seconds: float, stats: dict[str, torch.Tensor],
              vs_sum: torch.Tensor, vs_hands: torch.Tensor) -> dict[str, Any]:
     """One log record (the only host reads of a run): steps/s, losses and the learner's bb/100 per opponent since
-    the last record."""
+    the last record (``self_play`` and ``pool`` when tables play them)."""
     line: dict[str, Any] = {"update": update, "steps": steps, "seconds": round(seconds, 2),
                             "steps_per_second": round(steps / seconds)}
     line.update({name: round(float(value), 5) for name, value in stats.items()})
     totals, hands = vs_sum.tolist(), vs_hands.tolist()
     for name, total, count in zip(args.opponents, totals, hands):
         line[f"bb100_vs_{name}"] = round(100.0 * total / count, 2) if count else None
+    if args.pool_fraction:
+        line["bb100_vs_pool"] = round(100.0 * totals[-1] / hands[-1], 2) if hands[-1] else None
     return line
 
 

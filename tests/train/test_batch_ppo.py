@@ -22,9 +22,13 @@ from razz_env.encoding.interface import Observation, ObservationBatch
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.train.batch_ppo import (
+    POOL,
     Args,
+    Progress,
     calling_station_actions,
+    magnet_log_probs,
     random_actions,
+    save_checkpoint,
     seat_gae,
     table_roles,
     train,
@@ -118,6 +122,23 @@ def test_tables_are_split_between_self_play_and_the_baselines() -> None:
     assert seat.tolist() == [0, 1] * 4
 
 
+def test_pool_tables_come_between_self_play_and_the_baselines() -> None:
+    opponent, _ = table_roles(Args(num_tables=8, self_play_fraction=0.25, pool_fraction=0.5), torch.device("cpu"))
+    assert opponent.tolist() == [-1, -1, POOL, POOL, POOL, POOL, 0, 1]
+
+
+def test_the_uniform_magnet_makes_the_kl_minus_the_entropy_plus_the_log_of_the_legal_count() -> None:
+    masks = torch.tensor([[True, True, False, False, False], [False, True, True, True, True]])
+    logp = torch.log_softmax(torch.tensor([[0.3, -1.0, 0, 0, 0], [0, 2.0, 0.5, -0.5, 1.0]]).masked_fill(~masks, -1e9),
+                             dim=1)
+    magnet = magnet_log_probs(None, torch.zeros(2, 3), masks)
+    probs = logp.exp()
+    kl = torch.where(masks, probs * (logp - magnet), 0.0).sum(dim=1)
+    entropy = -torch.where(masks, probs * logp, 0.0).sum(dim=1)
+    torch.testing.assert_close(kl, -entropy + torch.log(torch.tensor([2.0, 4.0])))
+    assert (magnet[~masks] == 0).all()
+
+
 def tiny(tmp_path: Path, name: str, **options) -> Args:
     settings = {"output": str(tmp_path / name), "total_steps": 2048, "num_tables": 64, "num_steps": 16,
                 "hidden": (32, 32), "num_minibatches": 4, "update_epochs": 2, "log_every": 1, "quiet": True,
@@ -150,6 +171,48 @@ def test_only_baselines_and_only_self_play_both_train(tmp_path) -> None:
     assert line["bb100_vs_calling_station"] is not None
 
 
+def test_a_pool_run_plays_its_snapshots_and_logs_its_result_against_them(tmp_path) -> None:
+    seen = []
+    result = train(tiny(tmp_path, "pool", self_play_fraction=0.5, pool_fraction=0.5, snapshot_every=1,
+                        max_snapshots=3, total_steps=5 * 1024),
+                   hook=lambda progress: seen.append(len(progress.pool.networks)) and False)
+    assert seen == [2, 3, 3, 3, 3]  # the untrained network, then one a update, the newest three kept
+    assert result["last"]["bb100_vs_pool"] is not None
+
+
+def test_a_strong_uniform_magnet_holds_the_policy_near_uniform(tmp_path) -> None:
+    def entropy(**options) -> float:
+        return train(tiny(tmp_path, f"m{len(options)}", self_play_fraction=1.0, learning_rate=0.01, ent_coef=0.0,
+                          total_steps=8 * 1024, **options))["last"]["entropy"]
+
+    free, held = entropy(), entropy(magnet_coef=5.0, kl_coef=0.5)
+    assert held > free + 0.05
+
+
+def test_a_hook_stops_the_run_and_a_checkpoint_resumes_it(tmp_path) -> None:
+    whole = []
+
+    def record(progress: Progress) -> bool:
+        whole.append(progress.update)
+        if progress.update == 2:
+            save_checkpoint(tmp_path / "ck.pt", progress, args)
+        return progress.update == 3
+
+    args = tiny(tmp_path, "hooked", total_steps=10 * 1024, magnet="moving", magnet_coef=0.1, kl_coef=0.1)
+    stopped = train(args, hook=record)
+    assert whole == [1, 2, 3] and stopped["steps"] == 3 * 1024
+    resumed = []
+    again = train(args, hook=lambda progress: resumed.append(progress.update) or progress.update == 4,
+                  resume=tmp_path / "ck.pt")
+    assert resumed == [3, 4] and again["steps"] == 4 * 1024
+    with pytest.raises(ConfigError, match=r"other settings \(learning_rate\)"):
+        train(tiny(tmp_path, "hooked", total_steps=10 * 1024, magnet="moving", magnet_coef=0.1, kl_coef=0.1,
+                   learning_rate=1e-3, force=True), resume=tmp_path / "ck.pt")
+    (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
+    with pytest.raises(ConfigError, match="junk.pt: unreadable"):
+        train(tiny(tmp_path, "junk"), resume=tmp_path / "junk.pt")
+
+
 def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     (tmp_path / "used").mkdir()
     (tmp_path / "used" / "keep.txt").write_text("mine")
@@ -173,6 +236,13 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     ({"ent_coef": -0.1}, r"--ent-coef: expected a finite number, 0 or more, got -0.1"),
     ({"vf_coef": math.nan}, r"--vf-coef: expected a finite number, 0 or more, got nan"),
     ({"self_play_fraction": math.nan}, "0 to 1"),
+    ({"pool_fraction": -0.1}, r"--pool-fraction: expected a number from 0 to 1, got -0.1"),
+    ({"pool_fraction": 0.6, "self_play_fraction": 0.5}, "is more than every table"),
+    ({"magnet": "north"}, r"--magnet: expected one of uniform, moving, got 'north'"),
+    ({"magnet_coef": -1.0}, r"--magnet-coef: expected a finite number, 0 or more"),
+    ({"kl_coef": math.inf}, r"--kl-coef: expected a finite number, 0 or more"),
+    ({"max_snapshots": -1}, r"--max-snapshots: expected 0 \(all\)"),
+    ({"snapshot_every": 0}, r"--snapshot-every: expected a positive integer"),
     ({"num_minibatches": 7}, r"--num-minibatches: 7 does not divide a rollout's 1024 decisions \(--num-tables 64 "
                              r"x --num-steps 16\); choose a divisor, e.g. 8"),
 ])

@@ -1,0 +1,340 @@
+"""Which learning method approaches equilibrium in a stud game? MiniRazz, measured exactly, on CPU minutes.
+
+One run = one method, one seed, a budget of training CPU minutes. The learned methods train through the
+library's batched trainer (:mod:`razz_env.train.batch_ppo`, heads-up ``minirazz`` at the solved tree's table);
+every ``--measure-every`` CPU seconds of training the policy *as it plays* (the masked softmax, stochastic; for
+fictitious play the average of its snapshots) is read into the solved tree in one forward pass
+(:class:`~razz_env.train.tree_policy.TreePolicies`) and its exploitability computed exactly. The tabular methods
+(exact-oracle PSRO, CFR+) run on the tree itself for the same budget.
+
+Methods (``METHODS``; ``--set name=value`` changes any trainer setting of a learned one):
+
+- ``ppo``: self-play PPO, the current network in both seats (every decision trained);
+- ``ppo_pool``: PPO, half its tables against the newest 10 snapshots of itself;
+- ``mmd``: magnetic mirror descent (Sokota et al., 2023) as PPO's loss plus alpha KL(policy || uniform magnet) and
+  KL(policy || the rollout's policy), the clipping off;
+- ``mmd_moving``: the same with a moving magnet (a copy of the actor renewed every 200 updates);
+- ``fsp``: fictitious self-play, PPO's best response to the uniform mixture of all its snapshots, measured as
+  that mixture (:func:`~razz_env.solve.mixture.mixture`, maintained as the snapshots join): the averaging
+  method NFSP approximates with a network;
+- ``double_oracle``: PSRO whose oracle is the exact best response (:mod:`razz_env.solve.double_oracle`);
+- ``cfr_plus``: CFR+ (:mod:`razz_env.solve.cfr`), the reference.
+
+Each run writes ``<output>/<method>[-<tag>]/seed<k>/``: ``curve.csv`` (training CPU minutes, wall minutes, steps
+or iterations, mbb/hand), ``args.json``, ``final.pt`` or ``policy.npz``, and while it runs a checkpoint that a
+rerun of the same command resumes from (a resumed run deals new hands: it is the same run, not the same cards).
+``--report`` reads every ``curve.csv`` under ``--output`` and writes ``table.csv`` (each run's exploitability at
+5, 20, 60 and 120 CPU minutes: the last measurement at or before the budget) and ``equilibrium.png``.
+
+    python studies/minirazz_equilibrium.py --method mmd --seed 1 --minutes 20
+    python studies/minirazz_equilibrium.py --report
+    python studies/minirazz_equilibrium.py --game minirazz_tiny --method fsp --minutes 0.2 --measure-every 3 \\
+        --output /tmp/smoke                                      # a smoke run, seconds
+
+Results: ``docs/studies/minirazz_equilibrium.md``.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import sys
+import time
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import parse_args
+
+LEARNED = {
+    "ppo": {"self_play_fraction": 1.0},
+    "ppo_pool": {"self_play_fraction": 0.5, "pool_fraction": 0.5, "max_snapshots": 10, "snapshot_every": 20},
+    "mmd": {"self_play_fraction": 1.0, "magnet_coef": 0.05, "kl_coef": 1.0, "clip_coef": 100.0},
+    "mmd_moving": {"self_play_fraction": 1.0, "magnet_coef": 0.05, "kl_coef": 1.0, "clip_coef": 100.0,
+                   "magnet": "moving", "magnet_every": 200},
+    "fsp": {"self_play_fraction": 0.0, "pool_fraction": 1.0, "max_snapshots": 0, "snapshot_every": 20},
+}
+"""Each learned method's trainer settings, over :data:`COMMON`."""
+COMMON = {"variant": "minirazz", "stacks": 200, "total_steps": 10**12, "anneal_lr": False, "num_tables": 1024,
+          "num_steps": 32, "hidden": (256, 256), "ent_coef": 0.01, "quiet": True, "torch_threads": 1}
+"""Every learned run's trainer settings: the solved tree's table (200-chip stacks), no step horizon (the CPU
+budget ends a run, so the learning rate stays constant), one torch thread."""
+TABULAR = ("double_oracle", "cfr_plus")
+BUDGETS = (5, 20, 60, 120)
+"""CPU minutes at which ``table.csv`` reads each run."""
+FIELDS = ["cpu_minutes", "wall_minutes", "steps", "mbb", "best_response_0", "best_response_1"]
+
+
+@dataclass
+class Args:
+    """One run (method, seed, budget), or ``--report`` over every run in ``--output``."""
+
+    method: str = "ppo"
+    """``ppo``, ``ppo_pool``, ``mmd``, ``mmd_moving``, ``fsp``, ``double_oracle`` or ``cfr_plus``"""
+    seed: int = 1
+    """training seed (the tabular methods are deterministic: seed 1 only)"""
+    minutes: float = 20.0
+    """training CPU minutes (the measurements are not counted)"""
+    measure_every: float = 60.0
+    """training CPU seconds between exact measurements"""
+    set: tuple[str, ...] = ()
+    """trainer settings over the method's, as ``name=value`` (e.g. ``ent_coef=0.05``)"""
+    tag: str = ""
+    """a name for a run with ``--set`` settings (its folder is ``<method>-<tag>``)"""
+    game: str = "minirazz"
+    """the solved game (``minirazz``, or ``minirazz_tiny`` for a smoke run)"""
+    output: str = "runs/minirazz_equilibrium"
+    """where the runs' folders go, and what ``--report`` reads"""
+    report: bool = False
+    """write ``table.csv`` and ``equilibrium.png`` from the runs in ``--output`` instead of running"""
+
+
+def trainer_settings(args: Args) -> dict[str, Any]:
+    """The batched trainer's settings of a learned run: common, the method's, then ``--set``."""
+    from razz_env.train.batch_ppo import Args as TrainerArgs
+
+    settings = {**COMMON, **LEARNED[args.method], "variant": args.game, "seed": args.seed}
+    hints = typing.get_type_hints(TrainerArgs)
+    for item in args.set:
+        name, _, text = item.partition("=")
+        if name not in hints or not _:
+            raise ConfigError(f"--set: expected name=value with a trainer setting's name, got {item!r}; known: "
+                              f"{', '.join(hints)}")
+        kind = hints[name]
+        if typing.get_origin(kind) is tuple:
+            settings[name] = tuple(typing.get_args(kind)[0](part) for part in text.split(","))
+        elif kind is bool:
+            settings[name] = text.lower() in ("1", "true", "yes")
+        else:
+            try:
+                settings[name] = kind(text)
+            except ValueError:
+                raise ConfigError(f"--set {name}: expected a {kind.__name__}, got {text!r}") from None
+    return settings
+
+
+def run_folder(args: Args) -> Path:
+    """``<output>/<method>[-<tag>]/seed<k>``."""
+    return Path(args.output) / (args.method + (f"-{args.tag}" if args.tag else "")) / f"seed{args.seed}"
+
+
+class Curve:
+    """``curve.csv`` of a run: measurements appended as they come (a resumed run goes on appending)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        if not path.exists():
+            with open(path, "w", newline="", encoding="utf-8") as handle:
+                csv.writer(handle).writerow(FIELDS)
+
+    def add(self, cpu_seconds: float, wall_seconds: float, steps: int, measured: Any) -> None:
+        """Append one measurement and print it."""
+        row = [round(cpu_seconds / 60, 4), round(wall_seconds / 60, 4), steps, round(measured.mbb, 4),
+               round(measured.best_response[0], 6), round(measured.best_response[1], 6)]
+        with open(self.path, "a", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerow(row)
+        print(f"{self.path.parent}: {row[0]:7.2f} CPU min  {steps:>12,}  {row[3]:9.2f} mbb/hand", flush=True)
+
+
+class Clock:
+    """Training CPU seconds (this process's, measurements excluded) and wall seconds, carried across resumes."""
+
+    def __init__(self, cpu: float = 0.0, wall: float = 0.0) -> None:
+        self.cpu, self.wall = cpu, wall
+        self.resume()
+
+    def resume(self) -> None:
+        """Start counting (after a measurement)."""
+        self._cpu, self._wall = time.process_time(), time.perf_counter()
+
+    def pause(self) -> None:
+        """Stop counting (before a measurement)."""
+        self.cpu += time.process_time() - self._cpu
+        self.wall += time.perf_counter() - self._wall
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """``data`` to ``path`` atomically."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    partial.replace(path)
+
+
+def run_learned(args: Args, folder: Path) -> None:
+    """Train a learned method for ``args.minutes`` CPU minutes, measuring exactly as it goes; resumable."""
+    import torch
+
+    from razz_env.solve.game import build_game
+    from razz_env.solve.mixture import RunningMixture
+    from razz_env.train.batch_ppo import Args as TrainerArgs
+    from razz_env.train.batch_ppo import save_checkpoint, save_policy, train
+    from razz_env.train.tree_policy import TreePolicies
+
+    settings = trainer_settings(args)
+    trainer = TrainerArgs(**{**settings, "output": str(folder / "trainer"), "force": True})
+    state_path, checkpoint = folder / "state.json", folder / "checkpoint.pt"
+    state = json.loads(state_path.read_text(encoding="utf-8")) if state_path.exists() else None
+    if state is not None and state["settings"] != json.loads(json.dumps(settings)):
+        raise ConfigError(f"{folder}: holds a run with other settings; choose another --tag or delete the folder")
+    tree = TreePolicies(build_game(args.game))
+    averaging = args.method == "fsp"
+    average = RunningMixture(tree.game)
+    if state is not None and averaging:
+        average.load(folder / "mixture.npz")
+    clock = Clock(*(state["clock"] if state else (0.0, 0.0)))
+    next_measure = state["next_measure"] if state else 0.0
+    curve = Curve(folder / "curve.csv")
+    budget = args.minutes * 60
+
+    def measure(progress: Any) -> bool:
+        nonlocal next_measure
+        clock.pause()
+        while averaging and average.count < len(progress.pool.networks):  # fsp keeps every snapshot
+            average.add(tree.policy(progress.pool.networks[average.count]), 1.0)
+        done = clock.cpu >= budget
+        if clock.cpu >= next_measure or done:
+            policy = average.policy() if averaging else tree.policy(progress.agent.actor)
+            curve.add(clock.cpu, clock.wall, progress.steps, tree.exploitability(policy))
+            next_measure = clock.cpu + args.measure_every
+            save_checkpoint(checkpoint, progress, trainer)
+            if averaging:
+                average.save(folder / "mixture.npz")
+            write_json(state_path, {"settings": settings, "clock": [clock.cpu, clock.wall],
+                                    "next_measure": next_measure, "update": progress.update})
+            if done:
+                finish(progress, policy)
+        clock.resume()
+        return done
+
+    def finish(progress: Any, policy: Any) -> None:
+        save_policy(folder / "final.pt", progress.agent, trainer, progress.steps)
+        if averaging:
+            policy.save(folder / "policy.npz")
+
+    torch.manual_seed(args.seed)
+    train(trainer, hook=measure, resume=checkpoint if state is not None else None)
+
+
+def run_tabular(args: Args, folder: Path) -> None:
+    """Run exact-oracle PSRO or CFR+ for ``args.minutes`` CPU minutes, measuring every ``--measure-every``."""
+    from razz_env.solve.cfr import CFRPlus
+    from razz_env.solve.double_oracle import DoubleOracle
+    from razz_env.solve.game import build_game
+
+    if args.seed != 1:
+        raise ConfigError(f"--seed: {args.method} is deterministic; run it with seed 1 only")
+    for stale in ("curve.csv", "state.json"):
+        (folder / stale).unlink(missing_ok=True)  # a tabular run is short: it starts over rather than resumes
+    solver = DoubleOracle(build_game(args.game)) if args.method == "double_oracle" else CFRPlus(build_game(args.game))
+    curve = Curve(folder / "curve.csv")
+    clock = Clock()
+    next_measure = 0.0
+    while True:
+        solver.iterate()
+        clock.pause()
+        done = clock.cpu >= args.minutes * 60
+        if clock.cpu >= next_measure or done:
+            measured = solver.exploitability()
+            curve.add(clock.cpu, clock.wall, solver.iterations, measured)
+            next_measure = clock.cpu + args.measure_every
+        if done:
+            policy = solver.policy() if args.method == "double_oracle" else solver.average_policy()
+            policy.save(folder / "policy.npz")
+            write_json(folder / "state.json", {"settings": {"method": args.method}, "clock": [clock.cpu, clock.wall]})
+            return
+        clock.resume()
+
+
+def read_curves(output: Path) -> dict[tuple[str, int], list[dict[str, float]]]:
+    """Every run's ``curve.csv`` under ``output``, by (method folder, seed)."""
+    curves = {}
+    for path in sorted(output.glob("*/seed*/curve.csv")):
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = [{k: float(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+        if rows:
+            curves[(path.parent.parent.name, int(path.parent.name[4:]))] = rows
+    return curves
+
+
+def at_budget(rows: list[dict[str, float]], minutes: float) -> float | None:
+    """The last measurement at or before ``minutes`` CPU minutes (None when the run has not reached the budget)."""
+    if rows[-1]["cpu_minutes"] < minutes:
+        return None
+    return [row for row in rows if row["cpu_minutes"] <= minutes + 1e-9][-1]["mbb"]
+
+
+def report(output: Path) -> None:
+    """``table.csv`` and ``equilibrium.png`` from the runs in ``output``."""
+    curves = read_curves(output)
+    if not curves:
+        raise ConfigError(f"--report: no run in {output} (no */seed*/curve.csv)")
+    with open(output / "table.csv", "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["method", "seed", *[f"mbb_at_{b}_cpu_min" for b in BUDGETS], "last_cpu_minutes",
+                         "last_mbb", "lowest_mbb"])
+        for (method, seed), rows in curves.items():
+            cells = [at_budget(rows, b) for b in BUDGETS]
+            writer.writerow([method, seed, *["" if c is None else round(c, 2) for c in cells],
+                             round(rows[-1]["cpu_minutes"], 2), round(rows[-1]["mbb"], 2),
+                             round(min(r["mbb"] for r in rows), 2)])
+    plot(curves, output / "equilibrium.png")
+    print(f"wrote {output / 'table.csv'} and {output / 'equilibrium.png'}")
+
+
+def plot(curves: dict[tuple[str, int], list[dict[str, float]]], path: Path) -> None:
+    """Exploitability against training CPU minutes, log scale, one colour a method, one line a seed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    methods = sorted({method for method, _ in curves})
+    colours = {m: plt.get_cmap("tab10")(i % 10) for i, m in enumerate(methods)}
+    figure, axis = plt.subplots(figsize=(8, 5))
+    for (method, seed), rows in curves.items():
+        axis.plot([r["cpu_minutes"] for r in rows], [max(r["mbb"], 1e-3) for r in rows], color=colours[method],
+                  label=method if seed == min(s for m, s in curves if m == method) else None, linewidth=1.2)
+    axis.set_yscale("log")
+    axis.set_xlabel("training CPU minutes (one core)")
+    axis.set_ylabel("exact exploitability (mbb/hand)")
+    axis.set_title("MiniRazz: exploitability of the policy as it plays, every seed")
+    axis.grid(True, which="both", alpha=0.3)
+    axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def main(args: Args) -> None:
+    """Run one method and seed, or report."""
+    if args.report:
+        report(Path(args.output))
+        return
+    if args.method not in (*LEARNED, *TABULAR):
+        raise ConfigError(f"--method: unknown {args.method!r}; known: {', '.join((*LEARNED, *TABULAR))}")
+    if not args.minutes > 0 or not args.measure_every > 0:
+        raise ConfigError(f"--minutes and --measure-every: expected positive numbers, got {args.minutes} and "
+                          f"{args.measure_every}")
+    if args.set and not args.tag:
+        raise ConfigError("--set: name the run with --tag, so that its folder differs from the method's own")
+    if args.method in TABULAR and args.set:
+        raise ConfigError(f"--set: {args.method} is tabular and has no trainer settings")
+    folder = run_folder(args)
+    state = folder / "state.json"
+    if state.exists() and json.loads(state.read_text(encoding="utf-8"))["clock"][0] >= args.minutes * 60:
+        print(f"{folder}: has its {args.minutes} CPU minutes already (a larger --minutes goes on)")
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    write_json(folder / "args.json", dataclasses.asdict(args))
+    (run_tabular if args.method in TABULAR else run_learned)(args, folder)
+
+
+if __name__ == "__main__":
+    try:
+        main(parse_args(Args, __doc__))
+    except ConfigError as err:
+        print(f"minirazz_equilibrium: {err}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,72 @@
+"""``studies/minirazz_equilibrium.py``: a smoke run of every method on the tiny game, resumed, and its report."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numba", reason="the learned methods train on the batched engine")
+
+SMOKE = ["--game", "minirazz_tiny", "--measure-every", "2"]
+
+
+def curve(folder):
+    with open(folder / "curve.csv", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.mark.parametrize("method", ["ppo", "fsp", "mmd_moving", "double_oracle"])
+def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, tmp_path, method):
+    out = str(tmp_path)
+    first = study("minirazz_equilibrium").run("--method", method, "--minutes", "0.05", "--output", out, *SMOKE)
+    assert first.returncode == 0, first.stderr
+    folder = tmp_path / method / "seed1"
+    rows = curve(folder)
+    assert rows and 0 < float(rows[-1]["mbb"]) < 1000
+    assert float(rows[-1]["cpu_minutes"]) >= 0.05
+    done = study("minirazz_equilibrium").run("--method", method, "--minutes", "0.05", "--output", out, *SMOKE)
+    assert done.returncode == 0 and "has its 0.05 CPU minutes already" in done.stdout
+    if method != "double_oracle":  # a learned run goes on from its checkpoint: steps and CPU minutes carry on
+        more = study("minirazz_equilibrium").run("--method", method, "--minutes", "0.1", "--output", out, *SMOKE)
+        assert more.returncode == 0, more.stderr
+        longer = curve(folder)
+        assert longer[:len(rows)] == rows and len(longer) > len(rows)
+        assert int(longer[-1]["steps"]) > int(rows[-1]["steps"]) and float(longer[-1]["cpu_minutes"]) >= 0.1
+        assert json.loads((folder / "state.json").read_text())["update"] > 0
+    assert (folder / ("policy.npz" if method in ("fsp", "double_oracle") else "final.pt")).exists()
+    reported = study("minirazz_equilibrium").run("--report", "--output", out)
+    assert reported.returncode == 0, reported.stderr
+    with open(tmp_path / "table.csv", newline="") as handle:
+        table, = list(csv.DictReader(handle))
+    assert table["method"] == method and table["mbb_at_5_cpu_min"] == "" and float(table["last_mbb"]) > 0
+    assert (tmp_path / "equilibrium.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("args, named", [
+    (["--method", "nfsp"], "--method: unknown 'nfsp'"),
+    (["--set", "ent_coef=0.1"], "--set: name the run with --tag"),
+    (["--set", "entropy=0.1", "--tag", "x"], "--set: expected name=value with a trainer setting's name"),
+    (["--set", "ent_coef=lots", "--tag", "x"], "--set ent_coef: expected a float, got 'lots'"),
+    (["--method", "cfr_plus", "--seed", "2"], "--seed: cfr_plus is deterministic"),
+    (["--minutes", "0"], "--minutes and --measure-every: expected positive numbers"),
+    (["--report"], "--report: no run in"),
+])
+def test_bad_settings_exit_2_naming_them(study, tmp_path, args, named):
+    study("minirazz_equilibrium").assert_refuses([*args, "--output", str(tmp_path / "out"), *SMOKE], named)
+
+
+def test_a_run_with_other_settings_in_the_same_folder_is_refused(study, tmp_path):
+    out = str(tmp_path)
+    ran = study("minirazz_equilibrium").run("--method", "ppo", "--minutes", "0.02", "--output", out, *SMOKE)
+    assert ran.returncode == 0, ran.stderr
+    state_path = tmp_path / "ppo" / "seed1" / "state.json"
+    state = json.loads(state_path.read_text())
+    state["settings"]["ent_coef"] = 0.5  # as if the method's settings had changed since the run began
+    state_path.write_text(json.dumps(state))
+    rows = curve(tmp_path / "ppo" / "seed1")
+    study("minirazz_equilibrium").assert_refuses(["--method", "ppo", "--minutes", "0.1", "--output", out, *SMOKE],
+                                                 "holds a run with other settings")
+    assert curve(tmp_path / "ppo" / "seed1") == rows
