@@ -1,4 +1,4 @@
-"""A tournament's results folder: its stamp, its lock and the block results it holds.
+"""A tournament's results folder: its stamp, its key, its lock and the block results it holds.
 
 A folder belongs to one configuration identity
 (:meth:`~razz_env.evaluate.config.TournamentConfig.identity`). ``tournament.json``, the
@@ -6,14 +6,20 @@ stamp, is written before the first block and checked on every later run; every l
 ``matches.jsonl`` carries its configuration id and its block and is checked when read, so
 results of another configuration, a line that is not a result, or two different results
 for one block are refused with the line named, never used. Only a torn last line (a kill
-mid-write) is dropped. A run holds an exclusive ``fcntl.flock`` on ``.lock``: a second run
-in the same folder is refused, and the operating system releases the lock when the process
-ends, even by ``SIGKILL``, so a killed run resumes.
+mid-write) is dropped. ``.key`` (32 random bytes, readable by its owner only, made with the
+folder) signs every line (``mac``: HMAC-SHA256 of the rest), so a line forged, edited or
+copied from another folder is refused, even one for a block not yet played: an isolated agent
+never sees the key (the sandbox hides the results folder), a trusted one runs as the user and
+could. A run holds an exclusive ``fcntl.flock`` on ``.lock``: a second run in the same folder
+is refused, and the operating system releases the lock when the process ends, even by
+``SIGKILL``, so a killed run resumes.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import hmac
 import json
 import logging
 import math
@@ -32,6 +38,8 @@ from razz_env.evaluate.policy_fit import FIT_FIELDS
 RESULTS_FILE = "matches.jsonl"
 STAMP_FILE = "tournament.json"
 LOCK_FILE = ".lock"
+KEY_FILE = ".key"
+MAC = "mac"
 HANDS_DIR = "hands"
 REPORT_FILES = ("summary.json", "standings.csv", "pairings.csv", "crosstable.png", "ci.png")
 SUM_FIELDS = ("deal_sum", "deal_sumsq", "hand_sum", "hand_sumsq")
@@ -124,8 +132,15 @@ def _same_result(first: dict[str, Any], second: dict[str, Any], config: Tourname
     return all(first[name] == second[name] for name in ("hands", *sum_fields(config), *FIT_FIELDS * config.aivat))
 
 
-def read_results(path: Path, config: TournamentConfig) -> dict[BlockKey, dict[str, Any]]:
-    """The latest result of each block in ``path`` (a success supersedes earlier failures of its block).
+def line_mac(result: dict[str, Any], key: bytes) -> str:
+    """The HMAC-SHA256 (hex) of ``result`` without its ``mac``, as canonical JSON, under the folder's ``key``."""
+    body = json.dumps({k: v for k, v in result.items() if k != MAC}, sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def read_results(path: Path, config: TournamentConfig, secret: bytes) -> dict[BlockKey, dict[str, Any]]:
+    """The latest result of each block in ``path`` (a success supersedes earlier failures of its block), each line
+    signed under the folder's key ``secret`` (its ``mac`` removed from what is returned).
 
     Raises :class:`ConfigError` naming the line for anything but a torn last line.
     """
@@ -145,6 +160,11 @@ def read_results(path: Path, config: TournamentConfig) -> dict[BlockKey, dict[st
         if problem is not None:
             raise ConfigError(f"{where}: not a block result of this tournament: {problem} (use --fresh to start "
                               f"over, or another --output)")
+        mac = result.pop(MAC, None)
+        if not isinstance(mac, str) or not hmac.compare_digest(mac, line_mac(result, secret)):
+            raise ConfigError(f"{where}: its signature does not match this folder's {KEY_FILE}: a line no run of this "
+                              f"folder wrote (forged, edited or copied from another folder); use --fresh to start "
+                              f"over, or another --output")
         key = block_key(result)
         earlier = latest.get(key)
         if earlier is not None and "error" not in earlier and (
@@ -168,6 +188,7 @@ class ResultsFolder:
         self.path = Path(path)
         self.report_files = (*REPORT_FILES, *report_files)
         self._handle: IO[str] | None = None
+        self._key = b""
 
     @property
     def results_file(self) -> Path:
@@ -211,7 +232,34 @@ class ResultsFolder:
         if differences:
             raise ConfigError(f"{self.path}: holds results of another configuration ({differences}); use --fresh to "
                               f"discard them, or another --output")
-        return read_results(self.results_file, self.config) if has_results else {}
+        if not has_results:
+            return {}
+        key = self._read_key()
+        if key is None:
+            raise ConfigError(f"{self.path}: holds results but no {KEY_FILE} to check their signatures (written by "
+                              f"razz-env before lines were signed, or the key was removed); use --fresh to start "
+                              f"over, or another --output")
+        return read_results(self.results_file, self.config, key)
+
+    def _read_key(self) -> bytes | None:
+        path = self.path / KEY_FILE
+        if not path.exists():
+            return None
+        key = path.read_bytes()
+        if len(key) != 32:
+            raise ConfigError(f"{path}: damaged ({len(key)} bytes, a key has 32); use --fresh to start over")
+        return key
+
+    def _make_key(self) -> bytes:
+        """The folder's key, made (32 random bytes, owner-only) when it has none."""
+        key = self._read_key()
+        if key is not None:
+            return key
+        key = os.urandom(32)
+        descriptor = os.open(self.path / KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(key)
+        return key
 
     def _read_stamp(self) -> dict[str, Any] | None:
         path = self.path / STAMP_FILE
@@ -245,6 +293,7 @@ class ResultsFolder:
                     self._clear()
                 done = self.check()
                 self._drop_torn_tail()
+                self._key = self._make_key()
                 self._write_stamp()
                 handle = open(self.results_file, "a", encoding="utf-8")
             except OSError as err:
@@ -260,13 +309,14 @@ class ResultsFolder:
         """Add one block result, on disk (fsynced) before this returns."""
         if self._handle is None:
             raise RuntimeError("the results folder is not open")
-        self._handle.write(json.dumps(result, separators=(",", ":")) + "\n")
+        signed = {**result, MAC: line_mac(result, self._key)}
+        self._handle.write(json.dumps(signed, separators=(",", ":")) + "\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
     def _clear(self) -> None:
         """Remove every file an earlier run wrote (results, stamp, reports, hand records); nothing else."""
-        for name in (RESULTS_FILE, STAMP_FILE, *self.report_files):
+        for name in (RESULTS_FILE, STAMP_FILE, KEY_FILE, *self.report_files):
             (self.path / name).unlink(missing_ok=True)
         for path in self._hand_files():
             path.unlink()

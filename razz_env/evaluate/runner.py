@@ -29,7 +29,7 @@ from razz_env.evaluate.config import TournamentConfig, agent_label
 from razz_env.evaluate.policy_fit import Fit, Verdict, verdict
 from razz_env.evaluate.progress import progress_bar
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
-from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file, read_results
+from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file
 from razz_env.evaluate.sandbox import sandbox_problem
 from razz_env.evaluate.stats import WinRate, sd_ratio, win_rate
 from razz_env.evaluate.workers import BlockError, WorkerStartError, run_blocks
@@ -99,10 +99,7 @@ def _check_batch(config: TournamentConfig, agents: list[Any]) -> None:
 
 def load_results(config: TournamentConfig) -> dict[str, dict[str, Any]]:
     """The latest result of each block in the config's output folder, by task id (checked line by line)."""
-    path = Path(config.output) / RESULTS_FILE
-    if not path.exists():
-        return {}
-    return {key[0]: result for key, result in read_results(path, config).items()}
+    return {key[0]: result for key, result in ResultsFolder(config, config.output).check().items()}
 
 
 def run_tournament(

@@ -255,13 +255,15 @@ def _tournament(tmp_path: Path, name: str, **overrides) -> TournamentConfig:
 
 
 def _files(folder: Path) -> dict[str, object]:
-    """The results folder's files; result lines without their timing, the stamp without its engine."""
+    """The results folder's files; result lines without their timing and signature (each folder has its own key),
+    the stamp without its engine."""
     files: dict[str, object] = {}
     for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.name != ".lock":
+        if path.is_file() and path.name not in (".lock", ".key"):
             text = path.read_text()
             if path.suffix == ".jsonl" and path.parent == folder:
-                text = [{k: v for k, v in json.loads(line).items() if k != "seconds"} for line in text.splitlines()]
+                text = [{k: v for k, v in json.loads(line).items() if k not in ("seconds", "mac")}
+                        for line in text.splitlines()]
             files[str(path.relative_to(folder))] = text
     return files
 

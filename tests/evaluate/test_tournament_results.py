@@ -12,7 +12,7 @@ import pytest
 
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.config import TournamentConfig
-from razz_env.evaluate.results import LOCK_FILE, RESULTS_FILE, STAMP_FILE, ResultsFolder
+from razz_env.evaluate.results import KEY_FILE, LOCK_FILE, MAC, RESULTS_FILE, STAMP_FILE, ResultsFolder, line_mac
 from razz_env.evaluate.runner import build_tasks, run_tournament
 
 
@@ -130,14 +130,49 @@ def test_a_result_line_that_does_not_fit_this_tournament_is_reported(finished, f
 
 
 def test_two_different_results_for_one_block_are_reported(finished):
+    """Even when both are signed with the folder's key (two runs of it that disagree)."""
     path = Path(finished.output) / RESULTS_FILE
     lines = path.read_text().splitlines()
     twin = json.loads(lines[0])
     twin["deal_sum"] = [value + 1 for value in twin["deal_sum"]]
+    twin[MAC] = line_mac(twin, (Path(finished.output) / KEY_FILE).read_bytes())
     path.write_text("\n".join([*lines, json.dumps(twin)]) + "\n")
     with pytest.raises(ConfigError, match=f"{RESULTS_FILE}:{len(lines) + 1}: block 0-1/0 already has a different "
                                           f"result at line 1"):
         run_tournament(finished, progress=False)
+
+
+def test_a_forged_line_for_a_block_not_yet_played_is_refused(tmp_path):
+    """A kill leaves blocks unplayed; a line written for one of them by anyone without the key (an agent, a
+    script) is refused on resume, naming the line, and nothing changes."""
+    whole = run_tournament(_config(tmp_path, output=str(tmp_path / "whole")), progress=False)
+    config = _config(tmp_path)
+    run_tournament(config, progress=False)
+    path = Path(config.output) / RESULTS_FILE
+    lines = path.read_text().splitlines()
+    last = json.loads(lines[-1])
+    forged = {**last, "deal_sum": [1000.0] * len(last["deal_sum"])}
+    forged.pop(MAC)
+    for line in (forged, {**forged, MAC: last[MAC]}, {**forged, MAC: line_mac(forged, b"x" * 32)}):
+        path.write_text("\n".join([*lines[:-1], json.dumps(line)]) + "\n")
+        before = _snapshot(Path(config.output))
+        with pytest.raises(ConfigError, match=f"{RESULTS_FILE}:{len(lines)}: its signature does not match"):
+            run_tournament(config, progress=False)
+        assert _snapshot(Path(config.output)) == before
+    path.write_text("\n".join(lines[:-1]) + "\n")  # the honest state after a kill: the last block is played again
+    assert run_tournament(config, progress=False).standings == whole.standings
+
+
+def test_the_key_is_the_owners_alone_and_results_without_one_are_refused(finished):
+    folder = Path(finished.output)
+    assert (folder / KEY_FILE).stat().st_mode & 0o777 == 0o600 and len((folder / KEY_FILE).read_bytes()) == 32
+    (folder / KEY_FILE).unlink()
+    with pytest.raises(ConfigError, match=f"holds results but no {KEY_FILE}"):
+        run_tournament(finished, progress=False)
+    (folder / KEY_FILE).write_bytes(b"short")
+    with pytest.raises(ConfigError, match="damaged"):
+        run_tournament(finished, progress=False)
+    run_tournament(finished, fresh=True, progress=False)
 
 
 def test_a_second_run_in_a_locked_folder_is_refused_untouched(finished):
@@ -165,7 +200,8 @@ def test_fresh_removes_what_runs_wrote_and_nothing_else(finished):
     (folder / "summary.json").write_text("{}")
     with ResultsFolder(finished, folder).open(fresh=True) as done:
         assert done == {}
-    assert sorted(p.name for p in folder.iterdir()) == [LOCK_FILE, "hands", RESULTS_FILE, "notes.txt", STAMP_FILE]
+    assert sorted(p.name for p in folder.iterdir()) == [KEY_FILE, LOCK_FILE, "hands", RESULTS_FILE, "notes.txt",
+                                                        STAMP_FILE]
     assert [p.name for p in (folder / "hands").iterdir()] == ["keep.txt"]
     assert (folder / RESULTS_FILE).read_text() == ""
 
