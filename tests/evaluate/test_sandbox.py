@@ -87,6 +87,7 @@ def attacks(target: int, results: str) -> dict[str, object]:
         "append results": _errno_of(_write(os.path.join(results, "matches.jsonl"))),
         "create in results": _errno_of(_write(os.path.join(results, "forged.txt"), "x")),
         "list results": _errno_of(lambda: os.listdir(results)),
+        "read the results key": _errno_of(_read(os.path.join(results, ".key"))),
         "write own folder": _errno_of(_write(os.path.join(os.getcwd(), "scratch.txt"))),
         "write beside the code": _errno_of(_write(str(Path(__file__).with_name("forged.txt")), "x")),
         "environment": sorted(os.environ),
@@ -145,7 +146,7 @@ def test_an_isolated_agent_cannot_reach_the_harness_nor_the_results(tmp_path, mo
     found = json.loads(message.split("REPORT ", 1)[1])
     assert found["pids seen"] == [1] and found["parent"] == 0, found  # alone in its PID namespace
     for attack in ("mem", "environ", "ptrace", "process_vm_readv", "kill", "append results", "create in results",
-                   "list results", "write beside the code"):
+                   "list results", "read the results key", "write beside the code"):
         assert found[attack] != "SUCCEEDED", (attack, found)
     assert found["write own folder"] == "SUCCEEDED" and int(str(found["capabilities"]), 16) == 0, found
     assert "RAZZ_TEST_SECRET" not in found["environment"], found["environment"]
