@@ -21,7 +21,9 @@ Methods (``METHODS``; ``--set name=value`` changes any trainer setting of a lear
 - ``cfr_plus``: CFR+ (:mod:`razz_env.solve.cfr`), the reference.
 
 Each run writes ``<output>/<method>[-<tag>]/seed<k>/``: ``curve.csv`` (training CPU minutes, wall minutes, steps
-or iterations, mbb/hand), ``args.json``, ``final.pt`` or ``policy.npz``, and while it runs a checkpoint that a
+or iterations, mbb/hand), ``args.json``, ``policy.npz`` (the policy it plays at every information set, with its
+exploitability: ``razz_env.agents.tabular_zoo.load_policy_file`` seats it), a learned run's ``final.pt`` (its
+network), and while it runs a checkpoint that a
 rerun of the same command resumes from (a resumed run deals new hands: it is the same run, not the same cards).
 ``--report`` reads every ``curve.csv`` under ``--output`` and writes ``table.csv`` (each run's exploitability at
 5, 20, 60 and 120 CPU minutes: the last measurement at or before the budget) and ``equilibrium.png``.
@@ -78,6 +80,9 @@ class Args:
     """training seed (the tabular methods are deterministic: seed 1 only)"""
     minutes: float = 20.0
     """training CPU minutes (the measurements are not counted)"""
+    max_steps: int = 0
+    """a learned run also stops at this many environment steps (0: the CPU budget alone); a run stopped by steps
+    on one machine repeats on another, decision by decision, where one stopped by CPU time does not"""
     measure_every: float = 60.0
     """training CPU seconds between exact measurements"""
     set: tuple[str, ...] = ()
@@ -194,16 +199,19 @@ def run_learned(args: Args, folder: Path) -> None:
         clock.pause()
         while averaging and average.count < len(progress.pool.networks):  # fsp keeps every snapshot
             average.add(tree.policy(progress.pool.networks[average.count]), 1.0)
-        done = clock.cpu >= budget
+        done = clock.cpu >= budget or 0 < args.max_steps <= progress.steps
         if clock.cpu >= next_measure or done:
             policy = average.policy() if averaging else tree.policy(progress.agent.actor)
-            curve.add(clock.cpu, clock.wall, progress.steps, tree.exploitability(policy))
+            measured = tree.exploitability(policy)
+            policy.exploitability_mbb = measured.mbb
+            curve.add(clock.cpu, clock.wall, progress.steps, measured)
             next_measure = clock.cpu + args.measure_every
             save_checkpoint(checkpoint, progress, trainer)
             if averaging:
                 average.save(folder / "mixture.npz")
             write_json(state_path, {"settings": settings, "clock": [clock.cpu, clock.wall],
-                                    "next_measure": next_measure, "update": progress.update})
+                                    "next_measure": next_measure, "update": progress.update,
+                                    "steps": progress.steps})
             if done:
                 finish(progress, policy)
         clock.resume()
@@ -211,8 +219,8 @@ def run_learned(args: Args, folder: Path) -> None:
 
     def finish(progress: Any, policy: Any) -> None:
         save_policy(folder / "final.pt", progress.agent, trainer, progress.steps)
-        if averaging:
-            policy.save(folder / "policy.npz")
+        policy.method = f"{args.method}{'-' + args.tag if args.tag else ''} seed {args.seed}, {progress.steps} steps"
+        policy.save(folder / "policy.npz")  # what it plays, at every information set: a tabular agent plays it
 
     torch.manual_seed(args.seed)
     train(trainer, hook=measure, resume=checkpoint if state is not None else None)
@@ -242,6 +250,8 @@ def run_tabular(args: Args, folder: Path) -> None:
             next_measure = clock.cpu + args.measure_every
         if done:
             policy = solver.policy() if args.method == "double_oracle" else solver.average_policy()
+            policy.exploitability_mbb, policy.iterations = measured.mbb, solver.iterations
+            policy.method = f"{args.method}, {solver.iterations} iterations"
             policy.save(folder / "policy.npz")
             write_json(folder / "state.json", {"settings": {"method": args.method}, "clock": [clock.cpu, clock.wall]})
             return
@@ -324,9 +334,12 @@ def main(args: Args) -> None:
         raise ConfigError(f"--set: {args.method} is tabular and has no trainer settings")
     folder = run_folder(args)
     state = folder / "state.json"
-    if state.exists() and json.loads(state.read_text(encoding="utf-8"))["clock"][0] >= args.minutes * 60:
-        print(f"{folder}: has its {args.minutes} CPU minutes already (a larger --minutes goes on)")
-        return
+    if state.exists():
+        saved = json.loads(state.read_text(encoding="utf-8"))
+        if saved["clock"][0] >= args.minutes * 60 or 0 < args.max_steps <= saved.get("steps", 0):
+            print(f"{folder}: has its {args.minutes} CPU minutes or {args.max_steps} steps already (a larger "
+                  f"budget goes on)")
+            return
     folder.mkdir(parents=True, exist_ok=True)
     write_json(folder / "args.json", dataclasses.asdict(args))
     (run_tabular if args.method in TABULAR else run_learned)(args, folder)

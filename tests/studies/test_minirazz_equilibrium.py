@@ -10,6 +10,9 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("numba", reason="the learned methods train on the batched engine")
 
+from razz_env.solve.best_response import exploitability  # noqa: E402
+from razz_env.solve.policy import TabularPolicy  # noqa: E402
+
 SMOKE = ["--game", "minirazz_tiny", "--measure-every", "2"]
 
 
@@ -28,7 +31,7 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
     assert rows and 0 < float(rows[-1]["mbb"]) < 1000
     assert float(rows[-1]["cpu_minutes"]) >= 0.05
     done = study("minirazz_equilibrium").run("--method", method, "--minutes", "0.05", "--output", out, *SMOKE)
-    assert done.returncode == 0 and "has its 0.05 CPU minutes already" in done.stdout
+    assert done.returncode == 0 and "has its 0.05 CPU minutes or 0 steps already" in done.stdout
     if method != "double_oracle":  # a learned run goes on from its checkpoint: steps and CPU minutes carry on
         more = study("minirazz_equilibrium").run("--method", method, "--minutes", "0.1", "--output", out, *SMOKE)
         assert more.returncode == 0, more.stderr
@@ -36,7 +39,10 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
         assert longer[:len(rows)] == rows and len(longer) > len(rows)
         assert int(longer[-1]["steps"]) > int(rows[-1]["steps"]) and float(longer[-1]["cpu_minutes"]) >= 0.1
         assert json.loads((folder / "state.json").read_text())["update"] > 0
-    assert (folder / ("policy.npz" if method in ("fsp", "double_oracle") else "final.pt")).exists()
+    policy = TabularPolicy.load(folder / "policy.npz")
+    assert policy.exploitability_mbb == pytest.approx(exploitability(policy.game, policy).mbb)
+    assert policy.exploitability_mbb == pytest.approx(float(curve(folder)[-1]["mbb"]), abs=1e-3)
+    assert (folder / "final.pt").exists() == (method != "double_oracle")
     reported = study("minirazz_equilibrium").run("--report", "--output", out)
     assert reported.returncode == 0, reported.stderr
     with open(tmp_path / "table.csv", newline="") as handle:
@@ -56,6 +62,16 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
 ])
 def test_bad_settings_exit_2_naming_them(study, tmp_path, args, named):
     study("minirazz_equilibrium").assert_refuses([*args, "--output", str(tmp_path / "out"), *SMOKE], named)
+
+
+def test_a_run_stopped_by_steps_repeats_exactly(study, tmp_path):
+    for name in ("a", "b"):
+        ran = study("minirazz_equilibrium").run("--method", "mmd", "--max-steps", "65536", "--minutes", "5",
+                                                "--output", str(tmp_path / name), *SMOKE)
+        assert ran.returncode == 0, ran.stderr
+    first, second = (TabularPolicy.load(tmp_path / name / "mmd" / "seed1" / "policy.npz") for name in "ab")
+    assert first.header()["sha256"] == second.header()["sha256"]
+    assert [row["steps"] for row in curve(tmp_path / "a" / "mmd" / "seed1")][-1] == "65536"
 
 
 def test_a_run_with_other_settings_in_the_same_folder_is_refused(study, tmp_path):
