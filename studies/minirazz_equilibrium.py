@@ -26,7 +26,8 @@ exploitability: ``razz_env.agents.tabular_zoo.load_policy_file`` seats it), a le
 network), and while it runs a checkpoint that a
 rerun of the same command resumes from (a resumed run deals new hands: it is the same run, not the same cards).
 ``--report`` reads every ``curve.csv`` under ``--output`` and writes ``table.csv`` (each run's exploitability at
-5, 20, 60 and 120 CPU minutes: the last measurement at or before the budget) and ``equilibrium.png``.
+5, 20, 60 and 120 CPU minutes: the last measurement at or before the budget; seed 0's runs marked ``tuning``) and
+``equilibrium.png`` (every seed but the tuning seed's).
 
     python studies/minirazz_equilibrium.py --method mmd --seed 1 --minutes 20
     python studies/minirazz_equilibrium.py --report
@@ -65,6 +66,8 @@ COMMON = {"variant": "minirazz", "stacks": 200, "total_steps": 10**12, "anneal_l
 """Every learned run's trainer settings: the solved tree's table (200-chip stacks), no step horizon (the CPU
 budget ends a run, so the learning rate stays constant), one torch thread."""
 TABULAR = ("double_oracle", "cfr_plus")
+TUNING_SEED = 0
+"""The seed settings are chosen on: ``table.csv`` marks its runs ``tuning`` and the plot leaves them out."""
 BUDGETS = (5, 20, 60, 120)
 """CPU minutes at which ``table.csv`` reads each run."""
 FIELDS = ["cpu_minutes", "wall_minutes", "steps", "mbb", "best_response_0", "best_response_1"]
@@ -283,14 +286,15 @@ def report(output: Path) -> None:
         raise ConfigError(f"--report: no run in {output} (no */seed*/curve.csv)")
     with open(output / "table.csv", "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["method", "seed", *[f"mbb_at_{b}_cpu_min" for b in BUDGETS], "last_cpu_minutes",
+        writer.writerow(["method", "seed", "role", *[f"mbb_at_{b}_cpu_min" for b in BUDGETS], "last_cpu_minutes",
                          "last_mbb", "lowest_mbb"])
         for (method, seed), rows in curves.items():
             cells = [at_budget(rows, b) for b in BUDGETS]
-            writer.writerow([method, seed, *["" if c is None else round(c, 2) for c in cells],
+            writer.writerow([method, seed, "tuning" if seed == TUNING_SEED else "result",
+                             *["" if c is None else round(c, 2) for c in cells],
                              round(rows[-1]["cpu_minutes"], 2), round(rows[-1]["mbb"], 2),
                              round(min(r["mbb"] for r in rows), 2)])
-    plot(curves, output / "equilibrium.png")
+    plot({run: rows for run, rows in curves.items() if run[1] != TUNING_SEED}, output / "equilibrium.png")
     print(f"wrote {output / 'table.csv'} and {output / 'equilibrium.png'}")
 
 
@@ -312,7 +316,8 @@ def plot(curves: dict[tuple[str, int], list[dict[str, float]]], path: Path) -> N
     axis.set_ylabel("exact exploitability (mbb/hand)")
     axis.set_title("MiniRazz: exploitability of the policy as it plays, every seed")
     axis.grid(True, which="both", alpha=0.3)
-    axis.legend()
+    if curves:
+        axis.legend()
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)

@@ -48,6 +48,7 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
     with open(tmp_path / "table.csv", newline="") as handle:
         table, = list(csv.DictReader(handle))
     assert table["method"] == method and table["mbb_at_5_cpu_min"] == "" and float(table["last_mbb"]) > 0
+    assert table["role"] == "result"
     assert (tmp_path / "equilibrium.png").stat().st_size > 1000
 
 
