@@ -7,7 +7,8 @@ fictitious play the average of its snapshots) is read into the solved tree in on
 (:class:`~razz_env.train.tree_policy.TreePolicies`) and its exploitability computed exactly. The tabular methods
 (exact-oracle PSRO, CFR+) run on the tree itself for the same budget.
 
-Methods (``METHODS``; ``--set name=value`` changes any trainer setting of a learned one):
+Methods (the learned ones are :data:`razz_env.train.methods.METHODS`; ``--set name=value`` changes any trainer
+setting of a learned one):
 
 - ``ppo``: self-play PPO, the current network in both seats (every decision trained);
 - ``ppo_pool``: PPO, half its tables against the newest 10 snapshots of itself;
@@ -51,20 +52,13 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
+from razz_env.train.methods import METHODS, method_settings
 
-LEARNED = {
-    "ppo": {"self_play_fraction": 1.0},
-    "ppo_pool": {"self_play_fraction": 0.5, "pool_fraction": 0.5, "max_snapshots": 10, "snapshot_every": 20},
-    "mmd": {"self_play_fraction": 1.0, "magnet_coef": 0.05, "kl_coef": 1.0, "clip_coef": 100.0},
-    "mmd_moving": {"self_play_fraction": 1.0, "magnet_coef": 0.05, "kl_coef": 1.0, "clip_coef": 100.0,
-                   "magnet": "moving", "magnet_every": 200},
-    "fsp": {"self_play_fraction": 0.0, "pool_fraction": 1.0, "max_snapshots": 0, "snapshot_every": 20},
-}
-"""Each learned method's trainer settings, over :data:`COMMON`."""
-COMMON = {"variant": "minirazz", "stacks": 200, "total_steps": 10**12, "anneal_lr": False, "num_tables": 1024,
-          "num_steps": 32, "hidden": (256, 256), "ent_coef": 0.01, "quiet": True, "torch_threads": 1}
-"""Every learned run's trainer settings: the solved tree's table (200-chip stacks), no step horizon (the CPU
-budget ends a run, so the learning rate stays constant), one torch thread."""
+LEARNED = tuple(METHODS)
+"""The learned methods: :data:`razz_env.train.methods.METHODS`, each over :data:`COMMON`."""
+COMMON = {"variant": "minirazz", "stacks": 200, "total_steps": 10**12, "quiet": True}
+"""Every learned run's table and horizon: the solved tree's table (200-chip stacks) and no step horizon (the CPU
+budget ends a run, so the learning rate stays constant)."""
 TABULAR = ("double_oracle", "cfr_plus")
 TUNING_SEED = 0
 """The seed settings are chosen on: ``table.csv`` marks its runs ``tuning`` and the plot leaves them out."""
@@ -104,7 +98,7 @@ def trainer_settings(args: Args) -> dict[str, Any]:
     """The batched trainer's settings of a learned run: common, the method's, then ``--set``."""
     from razz_env.train.batch_ppo import Args as TrainerArgs
 
-    settings = {**COMMON, **LEARNED[args.method], "variant": args.game, "seed": args.seed}
+    settings = method_settings(args.method, **{**COMMON, "variant": args.game, "seed": args.seed})
     hints = typing.get_type_hints(TrainerArgs)
     for item in args.set:
         name, _, text = item.partition("=")
