@@ -42,9 +42,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import json
 import sys
-import time
 import typing
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +50,7 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
+from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, read_state, write_json
 from razz_env.train.methods import METHODS, method_settings
 
 LEARNED = tuple(METHODS)
@@ -64,7 +63,6 @@ TUNING_SEED = 0
 """The seed settings are chosen on: ``table.csv`` marks its runs ``tuning`` and the plot leaves them out."""
 BUDGETS = (5, 20, 60, 120)
 """CPU minutes at which ``table.csv`` reads each run."""
-FIELDS = ["cpu_minutes", "wall_minutes", "steps", "mbb", "best_response_0", "best_response_1"]
 
 
 @dataclass
@@ -123,104 +121,55 @@ def run_folder(args: Args) -> Path:
     return Path(args.output) / (args.method + (f"-{args.tag}" if args.tag else "")) / f"seed{args.seed}"
 
 
-class Curve:
-    """``curve.csv`` of a run: measurements appended as they come (a resumed run goes on appending)."""
+class ExactMeasure:
+    """The evaluator of a learned run: the policy as it plays (fictitious play's: the mixture of its snapshots, kept
+    as they join) read into the tree, and its exact exploitability."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        if not path.exists():
-            with open(path, "w", newline="", encoding="utf-8") as handle:
-                csv.writer(handle).writerow(FIELDS)
+    def __init__(self, game: str, averaging: bool, name: str) -> None:
+        from razz_env.solve.game import build_game
+        from razz_env.solve.mixture import RunningMixture
+        from razz_env.train.tree_policy import TreePolicies
 
-    def add(self, cpu_seconds: float, wall_seconds: float, steps: int, measured: Any) -> None:
-        """Append one measurement and print it."""
-        row = [round(cpu_seconds / 60, 4), round(wall_seconds / 60, 4), steps, round(measured.mbb, 4),
-               round(measured.best_response[0], 6), round(measured.best_response[1], 6)]
-        with open(self.path, "a", newline="", encoding="utf-8") as handle:
-            csv.writer(handle).writerow(row)
-        print(f"{self.path.parent}: {row[0]:7.2f} CPU min  {steps:>12,}  {row[3]:9.2f} mbb/hand", flush=True)
+        self.tree = TreePolicies(build_game(game))
+        self.average = RunningMixture(self.tree.game) if averaging else None
+        self.name = name
+        self.policy: Any = None
 
+    def evaluate(self, progress: Any) -> dict[str, float]:
+        """Exploitability (mbb/hand) and each seat's best response (chips a hand)."""
+        average = self.average
+        while average is not None and average.count < len(progress.pool.networks):  # fsp keeps every snapshot
+            average.add(self.tree.policy(progress.pool.networks[average.count]), 1.0)
+        self.policy = average.policy() if average is not None else self.tree.policy(progress.agent.actor)
+        measured = self.tree.exploitability(self.policy)
+        self.policy.exploitability_mbb = measured.mbb
+        return {"mbb": round(measured.mbb, 4), "best_response_0": round(measured.best_response[0], 6),
+                "best_response_1": round(measured.best_response[1], 6)}
 
-class Clock:
-    """Training CPU seconds (this process's, measurements excluded) and wall seconds, carried across resumes."""
+    def save(self, folder: Path) -> None:
+        """Fictitious play's running mixture."""
+        if self.average is not None:
+            self.average.save(folder / "mixture.npz")
 
-    def __init__(self, cpu: float = 0.0, wall: float = 0.0) -> None:
-        self.cpu, self.wall = cpu, wall
-        self.resume()
+    def load(self, folder: Path) -> None:
+        """Fictitious play's running mixture, as saved."""
+        if self.average is not None:
+            self.average.load(folder / "mixture.npz")
 
-    def resume(self) -> None:
-        """Start counting (after a measurement)."""
-        self._cpu, self._wall = time.process_time(), time.perf_counter()
-
-    def pause(self) -> None:
-        """Stop counting (before a measurement)."""
-        self.cpu += time.process_time() - self._cpu
-        self.wall += time.perf_counter() - self._wall
-
-
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    """``data`` to ``path`` atomically."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    partial.replace(path)
+    def finish(self, progress: Any, folder: Path) -> None:
+        """``policy.npz``: what the run plays at every information set, with its exploitability."""
+        self.policy.method = f"{self.name}, {progress.steps} steps"
+        self.policy.save(folder / "policy.npz")
 
 
 def run_learned(args: Args, folder: Path) -> None:
     """Train a learned method for ``args.minutes`` CPU minutes, measuring exactly as it goes; resumable."""
-    import torch
+    from razz_env.train.budgeted import BudgetedRun
 
-    from razz_env.solve.game import build_game
-    from razz_env.solve.mixture import RunningMixture
-    from razz_env.train.batch_ppo import Args as TrainerArgs
-    from razz_env.train.batch_ppo import save_checkpoint, save_policy, train
-    from razz_env.train.tree_policy import TreePolicies
-
-    settings = trainer_settings(args)
-    trainer = TrainerArgs(**{**settings, "output": str(folder / "trainer"), "force": True})
-    state_path, checkpoint = folder / "state.json", folder / "checkpoint.pt"
-    state = json.loads(state_path.read_text(encoding="utf-8")) if state_path.exists() else None
-    if state is not None and state["settings"] != json.loads(json.dumps(settings)):
-        raise ConfigError(f"{folder}: holds a run with other settings; choose another --tag or delete the folder")
-    tree = TreePolicies(build_game(args.game))
-    averaging = args.method == "fsp"
-    average = RunningMixture(tree.game)
-    if state is not None and averaging:
-        average.load(folder / "mixture.npz")
-    clock = Clock(*(state["clock"] if state else (0.0, 0.0)))
-    next_measure = state["next_measure"] if state else 0.0
-    curve = Curve(folder / "curve.csv")
-    budget = args.minutes * 60
-
-    def measure(progress: Any) -> bool:
-        nonlocal next_measure
-        clock.pause()
-        while averaging and average.count < len(progress.pool.networks):  # fsp keeps every snapshot
-            average.add(tree.policy(progress.pool.networks[average.count]), 1.0)
-        done = clock.cpu >= budget or 0 < args.max_steps <= progress.steps
-        if clock.cpu >= next_measure or done:
-            policy = average.policy() if averaging else tree.policy(progress.agent.actor)
-            measured = tree.exploitability(policy)
-            policy.exploitability_mbb = measured.mbb
-            curve.add(clock.cpu, clock.wall, progress.steps, measured)
-            next_measure = clock.cpu + args.measure_every
-            save_checkpoint(checkpoint, progress, trainer)
-            if averaging:
-                average.save(folder / "mixture.npz")
-            write_json(state_path, {"settings": settings, "clock": [clock.cpu, clock.wall],
-                                    "next_measure": next_measure, "update": progress.update,
-                                    "steps": progress.steps})
-            if done:
-                finish(progress, policy)
-        clock.resume()
-        return done
-
-    def finish(progress: Any, policy: Any) -> None:
-        save_policy(folder / "final.pt", progress.agent, trainer, progress.steps)
-        policy.method = f"{args.method}{'-' + args.tag if args.tag else ''} seed {args.seed}, {progress.steps} steps"
-        policy.save(folder / "policy.npz")  # what it plays, at every information set: a tabular agent plays it
-
-    torch.manual_seed(args.seed)
-    train(trainer, hook=measure, resume=checkpoint if state is not None else None)
+    name = f"{args.method}{'-' + args.tag if args.tag else ''} seed {args.seed}"
+    measure = ExactMeasure(args.game, args.method == "fsp", name)
+    BudgetedRun(folder, trainer_settings(args), minutes=args.minutes, every=args.measure_every, evaluator=measure,
+                max_steps=args.max_steps, label=str(folder)).run()
 
 
 def run_tabular(args: Args, folder: Path) -> None:
@@ -231,10 +180,9 @@ def run_tabular(args: Args, folder: Path) -> None:
 
     if args.seed != 1:
         raise ConfigError(f"--seed: {args.method} is deterministic; run it with seed 1 only")
-    for stale in ("curve.csv", "state.json"):
+    for stale in (CURVE, STATE):
         (folder / stale).unlink(missing_ok=True)  # a tabular run is short: it starts over rather than resumes
     solver = DoubleOracle(build_game(args.game)) if args.method == "double_oracle" else CFRPlus(build_game(args.game))
-    curve = Curve(folder / "curve.csv")
     clock = Clock()
     next_measure = 0.0
     while True:
@@ -243,14 +191,20 @@ def run_tabular(args: Args, folder: Path) -> None:
         done = clock.cpu >= args.minutes * 60
         if clock.cpu >= next_measure or done:
             measured = solver.exploitability()
-            curve.add(clock.cpu, clock.wall, solver.iterations, measured)
+            append_row(folder / CURVE, {"cpu_minutes": round(clock.cpu / 60, 4),
+                                        "wall_minutes": round(clock.wall / 60, 4), "steps": solver.iterations,
+                                        "mbb": round(measured.mbb, 4),
+                                        "best_response_0": round(measured.best_response[0], 6),
+                                        "best_response_1": round(measured.best_response[1], 6)})
+            print(f"{folder}: {clock.cpu / 60:7.2f} CPU min  {solver.iterations:>8} iterations  "
+                  f"{measured.mbb:9.4f} mbb/hand", flush=True)
             next_measure = clock.cpu + args.measure_every
         if done:
             policy = solver.policy() if args.method == "double_oracle" else solver.average_policy()
             policy.exploitability_mbb, policy.iterations = measured.mbb, solver.iterations
             policy.method = f"{args.method}, {solver.iterations} iterations"
             policy.save(folder / "policy.npz")
-            write_json(folder / "state.json", {"settings": {"method": args.method}, "clock": [clock.cpu, clock.wall]})
+            write_json(folder / STATE, {"settings": {"method": args.method}, "clock": [clock.cpu, clock.wall]})
             return
         clock.resume()
 
@@ -332,13 +286,11 @@ def main(args: Args) -> None:
     if args.method in TABULAR and args.set:
         raise ConfigError(f"--set: {args.method} is tabular and has no trainer settings")
     folder = run_folder(args)
-    state = folder / "state.json"
-    if state.exists():
-        saved = json.loads(state.read_text(encoding="utf-8"))
-        if saved["clock"][0] >= args.minutes * 60 or 0 < args.max_steps <= saved.get("steps", 0):
-            print(f"{folder}: has its {args.minutes} CPU minutes or {args.max_steps} steps already (a larger "
-                  f"budget goes on)")
-            return
+    saved = read_state(folder)
+    if saved is not None and (saved["clock"][0] >= args.minutes * 60 or 0 < args.max_steps <= saved.get("steps", 0)):
+        print(f"{folder}: has its {args.minutes} CPU minutes or {args.max_steps} steps already (a larger budget goes "
+              f"on)")
+        return
     folder.mkdir(parents=True, exist_ok=True)
     write_json(folder / "args.json", dataclasses.asdict(args))
     (run_tabular if args.method in TABULAR else run_learned)(args, folder)
