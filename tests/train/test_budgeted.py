@@ -1,0 +1,66 @@
+"""``razz_env.train.budgeted``: a run on a CPU budget evaluates, checkpoints, stops and goes on when run again."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("numba", reason="the batched trainer needs numba")
+
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.train.budgeted import BudgetedRun  # noqa: E402
+
+SETTINGS = {"variant": "minirazz_tiny", "stacks": 200, "num_tables": 64, "num_steps": 16, "hidden": [16, 16],
+            "total_steps": 10**9, "quiet": True, "seed": 4}
+
+
+class Counting:
+    """An evaluator that counts its calls and saves the count."""
+
+    def __init__(self) -> None:
+        self.calls, self.finished = 0, 0
+
+    def evaluate(self, progress):
+        self.calls += 1
+        return {"calls": self.calls, "update": progress.update}
+
+    def save(self, folder):
+        (folder / "count.json").write_text(json.dumps(self.calls))
+
+    def load(self, folder):
+        self.calls = json.loads((folder / "count.json").read_text())
+
+    def finish(self, progress, folder):
+        self.finished += 1
+
+
+def rows(folder):
+    with open(folder / "curve.csv", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_steps_end_a_run_which_a_larger_budget_continues_from_its_checkpoint(tmp_path):
+    first = Counting()
+    run = BudgetedRun(tmp_path, SETTINGS, minutes=10, every=1000, evaluator=first, max_steps=3 * 1024)
+    run.run()
+    assert first.finished == 1 and run.done() and (tmp_path / "final.pt").exists()
+    assert [(r["steps"], r["calls"]) for r in rows(tmp_path)] == [("1024", "1"), ("3072", "2")]  # first, and last
+    again = Counting()
+    BudgetedRun(tmp_path, SETTINGS, minutes=10, every=1000, evaluator=again, max_steps=5 * 1024).run()
+    assert again.calls == 3 and [r["update"] for r in rows(tmp_path)] == ["1", "3", "5"]
+    state = json.loads((tmp_path / "state.json").read_text())
+    assert state["steps"] == 5 * 1024 and state["update"] == 5 and state["clock"][0] > 0
+
+
+def test_other_settings_in_the_folder_and_a_zero_budget_are_refused(tmp_path):
+    BudgetedRun(tmp_path, SETTINGS, minutes=10, every=1000, evaluator=Counting(), max_steps=1024).run()
+    before = (tmp_path / "curve.csv").read_text()
+    with pytest.raises(ConfigError, match="holds a run with other settings"):
+        BudgetedRun(tmp_path, {**SETTINGS, "seed": 5}, minutes=10, every=1000, evaluator=Counting(),
+                    max_steps=2048).run()
+    with pytest.raises(ConfigError, match="expected positive numbers"):
+        BudgetedRun(tmp_path / "other", SETTINGS, minutes=10, every=0, evaluator=Counting()).run()
+    assert (tmp_path / "curve.csv").read_text() == before and not (tmp_path / "other").exists()
