@@ -78,6 +78,16 @@ def read_state(folder: Path) -> dict[str, Any] | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
+def trainer_args(settings: dict[str, Any], folder: Path) -> Any:
+    """The trainer's ``Args`` of a run's ``settings`` (as JSON keeps them: lists for tuples), writing in
+    ``folder/trainer``."""
+    from razz_env.train.batch_ppo import Args
+
+    return Args(**{**settings, "hidden": tuple(settings.get("hidden", Args.hidden)),
+                   "opponents": tuple(settings.get("opponents", Args.opponents)),
+                   "output": str(folder / "trainer"), "force": True})
+
+
 class BudgetedRun:
     """Train with ``settings`` (``batch_ppo.Args`` fields) in ``folder`` for ``minutes`` CPU minutes (or until
     ``max_steps`` steps), evaluating every ``every`` CPU seconds.
@@ -103,7 +113,7 @@ class BudgetedRun:
 
     def run(self) -> None:
         """Train, evaluate and checkpoint until the budget is spent (going on from a checkpoint when there is one)."""
-        from razz_env.train.batch_ppo import Args, save_checkpoint, train
+        from razz_env.train.batch_ppo import save_checkpoint, train
 
         if not (self.minutes > 0 and self.every > 0):
             raise ConfigError(f"minutes and every: expected positive numbers, got {self.minutes} and {self.every}")
@@ -111,9 +121,7 @@ class BudgetedRun:
         if state is not None and state["settings"] != self.settings:
             raise ConfigError(f"{self.folder}: holds a run with other settings; choose another folder or delete it")
         self.folder.mkdir(parents=True, exist_ok=True)
-        trainer = Args(**{**self.settings, "hidden": tuple(self.settings.get("hidden", Args.hidden)),
-                          "opponents": tuple(self.settings.get("opponents", Args.opponents)),
-                          "output": str(self.folder / "trainer"), "force": True})
+        trainer = trainer_args(self.settings, self.folder)
         if state is not None:
             self.evaluator.load(self.folder)
         clock = Clock(*(state["clock"] if state else (0.0, 0.0)))
