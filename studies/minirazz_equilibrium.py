@@ -43,7 +43,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import sys
-import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ from typing import Any
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
 from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, read_state, write_json
-from razz_env.train.methods import METHODS, method_settings
+from razz_env.train.methods import METHODS, method_settings, overrides
 
 LEARNED = tuple(METHODS)
 """The learned methods: :data:`razz_env.train.methods.METHODS`, each over :data:`COMMON`."""
@@ -93,27 +92,8 @@ class Args:
 
 
 def trainer_settings(args: Args) -> dict[str, Any]:
-    """The batched trainer's settings of a learned run: common, the method's, then ``--set``."""
-    from razz_env.train.batch_ppo import Args as TrainerArgs
-
-    settings = method_settings(args.method, **{**COMMON, "variant": args.game, "seed": args.seed})
-    hints = typing.get_type_hints(TrainerArgs)
-    for item in args.set:
-        name, _, text = item.partition("=")
-        if name not in hints or not _:
-            raise ConfigError(f"--set: expected name=value with a trainer setting's name, got {item!r}; known: "
-                              f"{', '.join(hints)}")
-        kind = hints[name]
-        if typing.get_origin(kind) is tuple:
-            settings[name] = tuple(typing.get_args(kind)[0](part) for part in text.split(","))
-        elif kind is bool:
-            settings[name] = text.lower() in ("1", "true", "yes")
-        else:
-            try:
-                settings[name] = kind(text)
-            except ValueError:
-                raise ConfigError(f"--set {name}: expected a {kind.__name__}, got {text!r}") from None
-    return settings
+    """The batched trainer's settings of a learned run: the method's, at the study's table, then ``--set``."""
+    return method_settings(args.method, **{**COMMON, "variant": args.game, "seed": args.seed, **overrides(args.set)})
 
 
 def run_folder(args: Args) -> Path:

@@ -24,14 +24,13 @@ Results: ``docs/studies/razz_first_hour.md``.
 from __future__ import annotations
 
 import sys
-import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
-from razz_env.train.methods import method_settings
+from razz_env.train.methods import method_settings, overrides
 
 
 @dataclass
@@ -66,21 +65,8 @@ class Args:
 
 def trainer_settings(args: Args) -> dict[str, Any]:
     """The trainer's settings: the method's at razz's default heads-up table, then ``--set``."""
-    from razz_env.train.batch_ppo import Args as TrainerArgs
-
-    settings = method_settings(args.method, variant="razz", stacks=1000, total_steps=10**12, quiet=True,
-                               seed=args.seed)
-    hints = typing.get_type_hints(TrainerArgs)
-    for item in args.set:
-        name, equals, text = item.partition("=")
-        if name not in hints or not equals or typing.get_origin(hints[name]) is tuple or hints[name] is bool:
-            raise ConfigError(f"--set: expected name=value with a number or text setting of the trainer, got "
-                              f"{item!r}")
-        try:
-            settings[name] = hints[name](text)
-        except ValueError:
-            raise ConfigError(f"--set {name}: expected a {hints[name].__name__}, got {text!r}") from None
-    return settings
+    return method_settings(args.method, variant="razz", stacks=1000, total_steps=10**12, quiet=True, seed=args.seed,
+                           **overrides(args.set))
 
 
 class RazzEvaluation:

@@ -12,6 +12,7 @@ These are the methods ``studies/minirazz_equilibrium.py`` measures exactly on Mi
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
@@ -40,3 +41,35 @@ def method_settings(method: str, **over: Any) -> dict[str, Any]:
     if method not in METHODS:
         raise ConfigError(f"--method: unknown {method!r}; known: {', '.join(METHODS)}")
     return {**BASE, **METHODS[method], **over}
+
+
+def overrides(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """Trainer settings given as ``name=value`` text (a study's ``--set``), each read as its ``batch_ppo.Args``
+    type (a tuple as comma-separated values, a bool as true/false); ``ConfigError`` naming a bad one.
+
+    >>> overrides(["ent_coef=0.05", "hidden=64,64", "norm_adv=false"])
+    {'ent_coef': 0.05, 'hidden': (64, 64), 'norm_adv': False}
+    """
+    from razz_env.train.batch_ppo import Args
+
+    hints = typing.get_type_hints(Args)
+    out: dict[str, Any] = {}
+    for item in items:
+        name, equals, text = item.partition("=")
+        if name not in hints or not equals:
+            raise ConfigError(f"--set: expected name=value with a trainer setting's name, got {item!r}; known: "
+                              f"{', '.join(hints)}")
+        kind = hints[name]
+        try:
+            if typing.get_origin(kind) is tuple:
+                out[name] = tuple(typing.get_args(kind)[0](part) for part in text.split(","))
+            elif kind is bool:
+                if text.lower() not in ("true", "false"):
+                    raise ValueError(text)
+                out[name] = text.lower() == "true"
+            else:
+                out[name] = kind(text)
+        except ValueError:
+            what = "true or false" if kind is bool else f"a {getattr(kind, '__name__', kind)}"
+            raise ConfigError(f"--set {name}: expected {what}, got {text!r}") from None
+    return out

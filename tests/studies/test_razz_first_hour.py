@@ -11,7 +11,8 @@ import pytest
     (["--method", "nfsp"], "--method: unknown 'nfsp'"),
     (["--lbr-deals", "0"], "--lbr-deals: expected a positive count, got 0"),
     (["--set", "ent_coef=0.1"], "--set: name the run with --tag"),
-    (["--set", "hidden=8", "--tag", "x"], "--set: expected name=value with a number or text setting"),
+    (["--set", "entropy=1", "--tag", "x"], "--set: expected name=value with a trainer setting's name"),
+    (["--set", "norm_adv=maybe", "--tag", "x"], "--set norm_adv: expected true or false, got 'maybe'"),
     (["--set", "ent_coef=lots", "--tag", "x"], "--set ent_coef: expected a float, got 'lots'"),
 ])
 def test_bad_settings_exit_2_naming_them_and_write_nothing(study, tmp_path, args, named):
