@@ -37,11 +37,14 @@ class TreePolicies:
 
     def policy(self, network: Any, method: str = "network") -> TabularPolicy:
         """``network``'s masked softmax (its logits over the five ids, as :class:`~razz_env.agents.torch_policy.
-        TorchPolicyAgent` plays with ``deterministic=False``) at every information set."""
+        TorchPolicyAgent` plays with ``deterministic=False``) at every information set; the rows go to the network's
+        device (a GPU-trained run is measured where it trains) and the probabilities come back."""
+        parameters = getattr(network, "parameters", None)
+        device = next(parameters()).device if parameters is not None else torch.device("cpu")
         rows = []
         with torch.no_grad():
             for start in range(0, len(self.vectors), BATCH):
-                logits = network(self.vectors[start:start + BATCH]).double()
+                logits = network(self.vectors[start:start + BATCH].to(device)).double().cpu()
                 logits = logits.masked_fill(~self.masks[start:start + BATCH], -np.inf)
                 rows.append(torch.softmax(logits, dim=1))
         return TabularPolicy.from_table(self.game, torch.cat(rows).numpy(), method=method)
