@@ -118,6 +118,9 @@ class Args:
     ``moving`` (a frozen copy of the actor, renewed every ``--magnet-every`` updates)"""
     magnet_every: int = 100
     """updates between renewals of a moving magnet"""
+    regularisation_halflife: int = 0
+    """updates over which ``--ent-coef`` and ``--magnet-coef`` halve (0: constant): a regularised equilibrium's
+    bias shrinks as they do"""
     kl_coef: float = 0.0
     """1/eta: weight of KL(policy || the rollout's policy), mirror descent's proximal term (0: none; with it,
     ``--clip-coef`` may be set high so that the KL alone keeps the step small)"""
@@ -160,6 +163,9 @@ def check_args(args: Args) -> None:
         raise ConfigError(f"--magnet: expected one of {', '.join(MAGNETS)}, got {args.magnet!r}")
     if args.max_snapshots < 0:
         raise ConfigError(f"--max-snapshots: expected 0 (all) or a positive count, got {args.max_snapshots}")
+    if args.regularisation_halflife < 0:
+        raise ConfigError(f"--regularisation-halflife: expected 0 (constant) or a positive number of updates, got "
+                          f"{args.regularisation_halflife}")
     for name in ("num_tables", "num_steps", "num_minibatches", "update_epochs", "log_every", "torch_threads",
                  "stacks", "total_steps", "snapshot_every", "magnet_every"):
         if getattr(args, name) < 1:
@@ -498,8 +504,9 @@ def load_checkpoint(path: Path, args: Args) -> dict[str, Any]:
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise ConfigError(f"checkpoint {path}: not a {CHECKPOINT_FORMAT} file")
     settings = dataclasses.asdict(args)
+    defaults = dataclasses.asdict(Args())  # a setting added since the checkpoint was written had its default then
     differ = sorted(k for k in settings if k not in ("output", "force", "quiet", "log_every")
-                    and json.dumps(settings[k]) != json.dumps(state["args"].get(k)))
+                    and json.dumps(settings[k]) != json.dumps(state["args"].get(k, defaults[k])))
     if differ:
         raise ConfigError(f"checkpoint {path}: written by a run with other settings ({', '.join(differ)})")
     return state
@@ -603,9 +610,10 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
         steps += rollout
         flat = {"old_logp": None if old_logp is None else old_logp.reshape(rollout, -1),
                 "magnet_logp": None if magnet_logp is None else magnet_logp.reshape(rollout, -1)}
+        decay = 0.5 ** ((update - 1) / args.regularisation_halflife) if args.regularisation_halflife else 1.0
         stats = optimise(agent, optimizer, args, obs[:N].reshape(rollout, -1), masks[:N].reshape(rollout, -1),
                          actions.reshape(-1), logprobs.reshape(-1), values.reshape(-1), gae, trained.reshape(-1),
-                         minibatch, **flat)
+                         minibatch, **flat, decay=decay)
         if pooled.any() and update % args.snapshot_every == 0:
             pool.add(agent.actor)
         if magnet is not None and update % args.magnet_every == 0:
@@ -629,12 +637,13 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
 def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: torch.Tensor, masks: torch.Tensor,
              actions: torch.Tensor, logprobs: torch.Tensor, values: torch.Tensor, gae: SeatReturns,
              trained: torch.Tensor, minibatch: int, old_logp: torch.Tensor | None = None,
-             magnet_logp: torch.Tensor | None = None) -> dict[str, torch.Tensor]:
+             magnet_logp: torch.Tensor | None = None, decay: float = 1.0) -> dict[str, torch.Tensor]:
     """PPO's clipped updates over the rollout's trained, valid decisions (others weigh zero); the mean losses.
 
     With ``args.magnet_coef`` the loss adds alpha KL(policy || magnet) (``magnet_logp``: the magnet's log-probabilities
     per decision), with ``args.kl_coef`` it adds KL(policy || the rollout's policy) (``old_logp``): the two terms of
-    magnetic mirror descent (Sokota et al., 2023)."""
+    magnetic mirror descent (Sokota et al., 2023). The entropy and magnet weights are multiplied by ``decay``
+    (``--regularisation-halflife``)."""
     weight = (trained & gae.valid.reshape(-1)).float()
     advantages, returns = gae.advantages.reshape(-1), gae.returns.reshape(-1)
     totals = {name: torch.zeros((), device=obs.device) for name in ("policy_loss", "value_loss", "entropy",
@@ -664,7 +673,7 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
             if magnet_logp is not None:
                 magnet_kl = (torch.where(legal, probs * (logp_all - magnet_logp[index]), 0.0).sum(dim=1) * w).sum() \
                     / count
-                pg_loss = pg_loss + args.magnet_coef * magnet_kl
+                pg_loss = pg_loss + args.magnet_coef * decay * magnet_kl
                 totals["magnet_kl"] += magnet_kl.detach()
             if old_logp is not None:
                 step_kl = (torch.where(legal, probs * (logp_all - old_logp[index]), 0.0).sum(dim=1) * w).sum() / count
@@ -677,7 +686,7 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
             else:
                 v_loss = 0.5 * (unclipped * w).sum() / count
             entropy_loss = (entropy * w).sum() / count
-            loss = pg_loss - args.ent_coef * entropy_loss + args.vf_coef * v_loss
+            loss = pg_loss - args.ent_coef * decay * entropy_loss + args.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)

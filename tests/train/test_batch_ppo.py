@@ -189,6 +189,30 @@ def test_a_strong_uniform_magnet_holds_the_policy_near_uniform(tmp_path) -> None
     assert held > free + 0.05
 
 
+def test_the_regularisation_halves_every_halflife(tmp_path) -> None:
+    """With the entropy the only loss besides the value's (no advantages: norm_adv off, clip far), its gradient's
+    weight halves each halflife: the entropy rises less with a short halflife than with none."""
+    def entropy(**options) -> float:
+        return train(tiny(tmp_path, f"h{len(options)}", self_play_fraction=1.0, learning_rate=0.01, ent_coef=1.0,
+                          total_steps=8 * 1024, **options))["last"]["entropy"]
+
+    assert entropy(regularisation_halflife=1) < entropy() - 0.01
+
+
+def test_a_checkpoint_from_before_a_setting_existed_resumes_with_its_default(tmp_path) -> None:
+    args = tiny(tmp_path, "old", total_steps=4 * 1024)
+
+    def keep(progress: Progress) -> bool:
+        save_checkpoint(tmp_path / "ck.pt", progress, args)
+        return True
+
+    train(args, hook=keep)
+    state = torch.load(tmp_path / "ck.pt", weights_only=True)
+    del state["args"]["regularisation_halflife"]
+    torch.save(state, tmp_path / "ck.pt")
+    assert train(args, resume=tmp_path / "ck.pt")["steps"] == 4 * 1024
+
+
 def test_a_hook_stops_the_run_and_a_checkpoint_resumes_it(tmp_path) -> None:
     whole = []
 
@@ -243,6 +267,7 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     ({"kl_coef": math.inf}, r"--kl-coef: expected a finite number, 0 or more"),
     ({"max_snapshots": -1}, r"--max-snapshots: expected 0 \(all\)"),
     ({"snapshot_every": 0}, r"--snapshot-every: expected a positive integer"),
+    ({"regularisation_halflife": -1}, r"--regularisation-halflife: expected 0 \(constant\)"),
     ({"num_minibatches": 7}, r"--num-minibatches: 7 does not divide a rollout's 1024 decisions \(--num-tables 64 "
                              r"x --num-steps 16\); choose a divisor, e.g. 8"),
 ])
