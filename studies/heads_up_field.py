@@ -13,19 +13,14 @@ all on the same seed and hence the same deals; the agent's row of each ``pairing
 from __future__ import annotations
 
 import csv
-import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import yaml
-
+from razz_env.acceptance import agent_under_test, play_tournament, write_results
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
 from razz_env.train.config import check_agent_spec
-from razz_env.train.runfolder import RunFolder
 
 OPPONENTS = ("random", "calling_station", "razz_heuristic", "monte_carlo",
              "maniac", "check_raiser", "board_bully", "rock", "tag")
@@ -53,44 +48,15 @@ class Args:
     """the game played"""
 
 
-def who(args: Args, seats: int) -> str | dict[str, Any]:
-    """The agent evaluated: ``--agent`` or ``--run``'s model (exactly one of them)."""
-    if (args.agent is None) == (args.run is None):
-        raise ConfigError("give exactly one of --agent (a registered name) and --run (a razz train run folder)")
-    if args.deals < 1:
-        raise ConfigError(f"--deals: expected a positive number of deals, got {args.deals}")
-    return args.agent if args.agent else RunFolder(args.run).model_spec(args.model, num_seats=seats)
-
-
-def play(config: dict[str, Any], folder: Path) -> tuple[int, float]:
-    """Write ``config`` next to ``folder`` (``<folder>.yaml``) and play it with ``razz tournament`` into ``folder``,
-    quietly and without plots: the exit status and the seconds it took."""
-    config_path = folder.with_suffix(".yaml")
-    config_path.write_text(yaml.safe_dump(config))
-    started = time.perf_counter()
-    command = [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config_path),
-               "--output", str(folder), "--no-plots", "--quiet"]
-    done = subprocess.run(command, stdout=subprocess.DEVNULL)
-    return done.returncode, time.perf_counter() - started
-
-
-def write_results(rows: list[dict[str, Any]], out: Path) -> None:
-    """``rows`` as ``results.csv`` in ``out``."""
-    with open(out / "results.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-
-
 def main(args: Args) -> int:
     """Evaluate; 0, or the exit status of the first tournament that failed (it said why on stderr)."""
-    agent = who(args, 2)
+    agent = agent_under_test(args.agent, args.run, args.model, args.deals, 2)
     for index, spec in enumerate([agent, *args.opponents]):  # every agent checked before anything is written
         check_agent_spec("--agent" if index == 0 else f"--opponents[{index - 1}]", spec, args.variant, 2)
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for opponent in args.opponents:
-        status, seconds = play({"name": opponent, "variant": args.variant, "agents": [agent, opponent],
+        status, seconds = play_tournament({"name": opponent, "variant": args.variant, "agents": [agent, opponent],
                                 "deals": args.deals, "block_deals": 500, "seed": args.seed, "workers": 1},
                                args.out / opponent)
         if status:

@@ -18,20 +18,15 @@ SHA-256 its ``hashes.json`` recorded. ``docs/zoo/ppo_razz_multiway.md`` gives th
 from __future__ import annotations
 
 import csv
-import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import yaml
-
+from razz_env.acceptance import agent_under_test, play_tournament, write_results
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
 from razz_env.evaluate.runner import agent_label
 from razz_env.train.config import check_agent_spec
-from razz_env.train.runfolder import RunFolder
 
 SEATS = 6
 TABLES = {
@@ -60,47 +55,18 @@ class Args:
     """tournament seed: the same deals at every table"""
 
 
-def who(args: Args, seats: int) -> str | dict[str, Any]:
-    """The agent evaluated: ``--agent`` or ``--run``'s model (exactly one of them)."""
-    if (args.agent is None) == (args.run is None):
-        raise ConfigError("give exactly one of --agent (a registered name) and --run (a razz train run folder)")
-    if args.deals < 1:
-        raise ConfigError(f"--deals: expected a positive number of deals, got {args.deals}")
-    return args.agent if args.agent else RunFolder(args.run).model_spec(args.model, num_seats=seats)
-
-
-def play(config: dict[str, Any], folder: Path) -> tuple[int, float]:
-    """Write ``config`` next to ``folder`` (``<folder>.yaml``) and play it with ``razz tournament`` into ``folder``,
-    quietly and without plots: the exit status and the seconds it took."""
-    config_path = folder.with_suffix(".yaml")
-    config_path.write_text(yaml.safe_dump(config))
-    started = time.perf_counter()
-    command = [sys.executable, "-m", "razz_env.cli", "tournament", "--config", str(config_path),
-               "--output", str(folder), "--no-plots", "--quiet"]
-    done = subprocess.run(command, stdout=subprocess.DEVNULL)
-    return done.returncode, time.perf_counter() - started
-
-
-def write_results(rows: list[dict[str, Any]], out: Path) -> None:
-    """``rows`` as ``results.csv`` in ``out``."""
-    with open(out / "results.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-
-
 def main(args: Args) -> int:
     """Play every table; 0, or the exit status of the first tournament that failed (it said why on stderr)."""
     unknown = [name for name in args.tables if name not in TABLES]
     if unknown:
         raise ConfigError(f"--tables: unknown table {unknown[0]!r}; the tables are {', '.join(TABLES)}")
-    agent = who(args, SEATS)
+    agent = agent_under_test(args.agent, args.run, args.model, args.deals, SEATS)
     check_agent_spec("--agent", agent, "razz", SEATS)
     label = agent_label(agent)
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     for name in args.tables:
-        status, seconds = play({"name": f"table_{name}", "format": "table", "variant": "razz",
+        status, seconds = play_tournament({"name": f"table_{name}", "format": "table", "variant": "razz",
                                 "agents": [agent, *TABLES[name]], "deals": args.deals, "block_deals": 250,
                                 "duplicate": True, "seed": args.seed, "workers": 1}, args.out / f"table_{name}")
         if status:

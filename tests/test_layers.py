@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "razz_env"
 LAYERS = ("engine", "encoding", "envs", "batch", "openspiel", "solve", "agents", "evaluate", "train", "exploit")
-APPLICATIONS = ("__init__", "cli", "play", "recipes", "show")
+APPLICATIONS = ("__init__", "acceptance", "cli", "play", "recipes", "show")
 MODULE_NAME = re.compile(r"razz_env(?:\.\w+)+")
 
 
