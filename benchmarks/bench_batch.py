@@ -20,7 +20,6 @@ uses every core, so its CPU time is its cost here and its wall-clock rate is pri
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 import numpy as np
@@ -98,26 +97,15 @@ def pgx_rate(tables: int, decisions: int, rounds: int, seed: int = 0) -> tuple[f
 
 
 def scalar_rate(seats: int, hands: int, rounds: int, seed: int = 0) -> float:
-    """Decisions/s of ``razz_env.env()`` (AEC loop, observations built), random legal actions."""
+    """Decisions/s of ``razz_env.env()`` (AEC loop, observations built), random legal actions: ``bench_env``'s
+    loop, the best of ``rounds``."""
+    from bench_env import run_aec  # the sibling script (benchmarks/ is the script's folder, first on sys.path)
+
     env = razz_env.env(num_seats=seats)
     best, decisions = float("inf"), 0
     for _ in range(rounds):
-        rng = random.Random(seed)
-        env.reset(seed=seed)
-        decisions = 0
-        start = CLOCK()
-        for hand in range(hands):
-            if hand:
-                env.reset()
-            for _agent in env.agent_iter():
-                observation, _reward, termination, truncation, _info = env.last()
-                if termination or truncation:
-                    action = None
-                else:
-                    action = rng.choice(observation["action_mask"].nonzero()[0].tolist())
-                    decisions += 1
-                env.step(action)
-        best = min(best, CLOCK() - start)
+        seconds, decisions = run_aec(env, hands, seed)
+        best = min(best, seconds)
     return decisions / best
 
 
