@@ -15,6 +15,7 @@ setting of a learned one):
 - ``mmd``: magnetic mirror descent (Sokota et al., 2023) as PPO's loss plus alpha KL(policy || uniform magnet) and
   KL(policy || the rollout's policy), the clipping off;
 - ``mmd_moving``: the same with a moving magnet (a copy of the actor renewed every 200 updates);
+- ``mmd_ema``: the same with the magnet an exponential moving average of the actor's weights (EMAgnet);
 - ``fsp``: fictitious self-play, PPO's best response to the uniform mixture of all its snapshots, measured as
   that mixture (:func:`~razz_env.solve.mixture.mixture`, maintained as the snapshots join): the averaging
   method NFSP approximates with a network;
@@ -69,7 +70,7 @@ class Args:
     """One run (method, seed, budget), or ``--report`` over every run in ``--output``."""
 
     method: str = "ppo"
-    """``ppo``, ``ppo_pool``, ``mmd``, ``mmd_moving``, ``fsp``, ``double_oracle`` or ``cfr_plus``"""
+    """``ppo``, ``ppo_pool``, ``mmd``, ``mmd_moving``, ``mmd_ema``, ``fsp``, ``double_oracle`` or ``cfr_plus``"""
     seed: int = 1
     """training seed (the tabular methods are deterministic: seed 1 only)"""
     minutes: float = 20.0

@@ -45,7 +45,7 @@ from razz_env.engine.settings import parse_args
 from razz_env.engine.table import Table
 
 BASELINES = ("random", "calling_station")
-MAGNETS = ("uniform", "moving")
+MAGNETS = ("uniform", "moving", "ema")
 POOL_DRAW = 8
 """Snapshots a rollout's pool tables are dealt among (drawn afresh each rollout): one network pass each a step."""
 MASKED = -1e9
@@ -114,10 +114,13 @@ class Args:
     magnet_coef: float = 0.0
     """alpha: weight of KL(policy || magnet) in the policy loss (magnetic mirror descent; 0: plain PPO)"""
     magnet: str = "uniform"
-    """the magnet: ``uniform`` over the legal ids (the KL is then minus the entropy, plus a constant) or
-    ``moving`` (a frozen copy of the actor, renewed every ``--magnet-every`` updates)"""
+    """the magnet: ``uniform`` over the legal ids (the KL is then minus the entropy, plus a constant), ``moving``
+    (a frozen copy of the actor, renewed every ``--magnet-every`` updates) or ``ema`` (an exponential moving
+    average of the actor's weights, ``--magnet-ema`` of the way to them each update: Maidment et al., 2026)"""
     magnet_every: int = 100
     """updates between renewals of a moving magnet"""
+    magnet_ema: float = 0.01
+    """the share of the way an ``ema`` magnet's weights move to the actor's each update"""
     regularisation_halflife: int = 0
     """updates over which ``--ent-coef`` and ``--magnet-coef`` halve (0: constant): a regularised equilibrium's
     bias shrinks as they do"""
@@ -151,7 +154,7 @@ def check_args(args: Args) -> None:
     unknown = [name for name in args.opponents if name not in BASELINES]
     if unknown:
         raise ConfigError(f"--opponents: unknown {unknown[0]!r}; known: {', '.join(BASELINES)}")
-    for name in ("self_play_fraction", "pool_fraction"):
+    for name in ("self_play_fraction", "pool_fraction", "magnet_ema"):
         _check_number(name, getattr(args, name), "a number from 0 to 1", lambda x: 0.0 <= x <= 1.0)
     if args.self_play_fraction + args.pool_fraction > 1.0:
         raise ConfigError(f"--pool-fraction: {args.pool_fraction} with --self-play-fraction "
@@ -536,7 +539,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     agent = Agent(env.size, args.hidden, args.activation).to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     pool = SnapshotPool(args.max_snapshots)
-    magnet = copy.deepcopy(agent.actor).requires_grad_(False) if args.magnet == "moving" else None
+    magnet = copy.deepcopy(agent.actor).requires_grad_(False) if args.magnet != "uniform" else None
     if saved:
         agent.load_state_dict(saved["agent"])
         optimizer.load_state_dict(saved["optimizer"])
@@ -616,8 +619,12 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                          minibatch, **flat, decay=decay)
         if pooled.any() and update % args.snapshot_every == 0:
             pool.add(agent.actor)
-        if magnet is not None and update % args.magnet_every == 0:
+        if args.magnet == "moving" and update % args.magnet_every == 0:
             magnet.load_state_dict(agent.actor.state_dict())
+        elif args.magnet == "ema":
+            with torch.no_grad():
+                for kept, current in zip(magnet.parameters(), agent.actor.parameters()):
+                    kept.lerp_(current, args.magnet_ema)
         if update % args.log_every == 0 or update == updates:
             last = log_line(args, update, steps, time.perf_counter() - began, stats, vs_sum, vs_hands)
             vs_sum.zero_()

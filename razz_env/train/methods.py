@@ -28,12 +28,15 @@ METHODS: dict[str, dict[str, Any]] = {
     "mmd": {"self_play_fraction": 1.0, "magnet_coef": 0.05, "kl_coef": 1.0, "clip_coef": 100.0},
     "mmd_moving": {"self_play_fraction": 1.0, "magnet_coef": 0.05, "kl_coef": 1.0, "clip_coef": 100.0,
                    "magnet": "moving", "magnet_every": 200},
+    "mmd_ema": {"self_play_fraction": 1.0, "magnet_coef": 0.05, "kl_coef": 1.0, "clip_coef": 100.0,
+                "magnet": "ema", "magnet_ema": 0.01},
     "fsp": {"self_play_fraction": 0.0, "pool_fraction": 1.0, "max_snapshots": 0, "snapshot_every": 20},
 }
 """``ppo``: self-play, the current network in both seats; ``ppo_pool``: half the tables against its newest 10
 snapshots; ``mmd``: magnetic mirror descent (Sokota et al., 2023), PPO's loss plus alpha KL(policy || uniform) and
 KL(policy || the rollout's policy) with the clipping off; ``mmd_moving``: the magnet a copy of the actor renewed
-every 200 updates; ``fsp``: fictitious self-play, a best response to the uniform mixture of every snapshot."""
+every 200 updates; ``mmd_ema``: the magnet an exponential moving average of the actor's weights (EMAgnet,
+Maidment et al., 2026); ``fsp``: fictitious self-play, a best response to the uniform mixture of every snapshot."""
 
 
 def method_settings(method: str, **over: Any) -> dict[str, Any]:

@@ -213,6 +213,22 @@ def test_a_checkpoint_from_before_a_setting_existed_resumes_with_its_default(tmp
     assert train(args, resume=tmp_path / "ck.pt")["steps"] == 4 * 1024
 
 
+def test_an_ema_magnet_moves_a_share_of_the_way_to_the_actor_each_update(tmp_path) -> None:
+    seen = []
+
+    def record(progress: Progress) -> bool:
+        magnet = torch.cat([p.flatten() for p in progress.magnet.parameters()])
+        actor = torch.cat([p.flatten() for p in progress.agent.actor.parameters()])
+        seen.append((magnet.clone(), actor.clone()))
+        return False
+
+    train(tiny(tmp_path, "ema", self_play_fraction=1.0, magnet="ema", magnet_coef=0.1, magnet_ema=0.25,
+               total_steps=2 * 1024), hook=record)
+    (first_magnet, first_actor), (second_magnet, second_actor) = seen
+    torch.testing.assert_close(second_magnet, first_magnet + 0.25 * (second_actor - first_magnet))
+    assert not torch.equal(first_magnet, first_actor)
+
+
 def test_a_hook_stops_the_run_and_a_checkpoint_resumes_it(tmp_path) -> None:
     whole = []
 
@@ -262,7 +278,8 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     ({"self_play_fraction": math.nan}, "0 to 1"),
     ({"pool_fraction": -0.1}, r"--pool-fraction: expected a number from 0 to 1, got -0.1"),
     ({"pool_fraction": 0.6, "self_play_fraction": 0.5}, "is more than every table"),
-    ({"magnet": "north"}, r"--magnet: expected one of uniform, moving, got 'north'"),
+    ({"magnet": "north"}, r"--magnet: expected one of uniform, moving, ema, got 'north'"),
+    ({"magnet_ema": 1.5}, r"--magnet-ema: expected a number from 0 to 1, got 1.5"),
     ({"magnet_coef": -1.0}, r"--magnet-coef: expected a finite number, 0 or more"),
     ({"kl_coef": math.inf}, r"--kl-coef: expected a finite number, 0 or more"),
     ({"max_snapshots": -1}, r"--max-snapshots: expected 0 \(all\)"),

@@ -22,5 +22,6 @@ def test_each_method_names_real_settings_the_trainer_accepts(method):
 
 def test_a_callers_settings_go_over_the_methods_and_an_unknown_method_is_refused():
     assert method_settings("mmd", magnet_coef=0.3)["magnet_coef"] == 0.3
-    with pytest.raises(ConfigError, match="--method: unknown 'nfsp'; known: ppo, ppo_pool, mmd, mmd_moving, fsp"):
+    with pytest.raises(ConfigError, match="--method: unknown 'nfsp'; known: ppo, ppo_pool, mmd, mmd_moving, "
+                                          "mmd_ema, fsp"):
         method_settings("nfsp")
