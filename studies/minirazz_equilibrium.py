@@ -228,7 +228,8 @@ def report(output: Path) -> None:
 
 
 def plot(curves: dict[tuple[str, int], list[dict[str, float]]], path: Path) -> None:
-    """Exploitability against training CPU minutes, log scale, one colour a method, one line a seed."""
+    """Exploitability (log scale) against training CPU minutes (every method, CFR+ and exact PSRO included) and
+    against environment steps (the learned methods), one colour a method, one line a seed."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -236,17 +237,21 @@ def plot(curves: dict[tuple[str, int], list[dict[str, float]]], path: Path) -> N
 
     methods = sorted({method for method, _ in curves})
     colours = {m: plt.get_cmap("tab10")(i % 10) for i, m in enumerate(methods)}
-    figure, axis = plt.subplots(figsize=(8, 5))
+    figure, (by_time, by_steps) = plt.subplots(1, 2, figsize=(13, 5))
     for (method, seed), rows in curves.items():
-        axis.plot([r["cpu_minutes"] for r in rows], [max(r["mbb"], 1e-3) for r in rows], color=colours[method],
-                  label=method if seed == min(s for m, s in curves if m == method) else None, linewidth=1.2)
-    axis.set_yscale("log")
-    axis.set_xlabel("training CPU minutes (one core)")
-    axis.set_ylabel("exact exploitability (mbb/hand)")
-    axis.set_title("MiniRazz: exploitability of the policy as it plays, every seed")
-    axis.grid(True, which="both", alpha=0.3)
-    if curves:
-        axis.legend()
+        label = method if seed == min(s for m, s in curves if m == method) else None
+        mbb = [max(r["mbb"], 1e-3) for r in rows]
+        by_time.plot([r["cpu_minutes"] for r in rows], mbb, color=colours[method], label=label, linewidth=1.2)
+        if method.split("-")[0] not in TABULAR:
+            by_steps.plot([r["steps"] for r in rows], mbb, color=colours[method], label=label, linewidth=1.2)
+    for axis, xlabel in ((by_time, "training CPU minutes (one core)"), (by_steps, "environment steps")):
+        axis.set_yscale("log")
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel("exact exploitability (mbb/hand)")
+        axis.grid(True, which="both", alpha=0.3)
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend(fontsize=8)
+    figure.suptitle("MiniRazz: exploitability of the policy as it plays, every seed")
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
