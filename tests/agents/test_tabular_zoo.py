@@ -23,18 +23,26 @@ def shipped():
     return tabular_zoo.load_policy("minirazz_cfr")
 
 
-def test_the_manifest_names_the_file_its_hash_and_how_to_reproduce_it():
-    entry = tabular_zoo.policies()["minirazz_cfr"]
+@pytest.mark.parametrize("name", tabular_zoo.policies())
+def test_each_manifest_entry_names_its_file_its_hash_and_how_to_reproduce_it(name):
+    entry = tabular_zoo.policies()[name]
     path = tabular_zoo.ZOO_DIR / entry["file"]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]
-    assert entry["variant"] == "minirazz" and entry["command"].startswith("razz solve --game minirazz")
+    assert entry["variant"] == "minirazz" and entry["command"].split()[0] in ("razz", "python")
+    assert describe_agent(name).variants == ("minirazz",)
 
 
-def test_the_shipped_policy_is_as_unexploitable_as_the_manifest_says(shipped):
-    entry = tabular_zoo.policies()["minirazz_cfr"]
-    measured = exploitability(shipped.game, shipped)
-    assert measured.mbb == pytest.approx(entry["exploitability_mbb"], rel=1e-9)
-    assert measured.mbb < 1.0
+@pytest.mark.parametrize("name", tabular_zoo.policies())
+def test_each_shipped_policy_is_as_exploitable_as_its_manifest_says(name):
+    policy = tabular_zoo.load_policy(name)
+    measured = exploitability(policy.game, policy)
+    assert measured.mbb == pytest.approx(tabular_zoo.policies()[name]["exploitability_mbb"], rel=1e-9)
+    assert measured.mbb == pytest.approx(policy.exploitability_mbb, rel=1e-9)
+
+
+def test_the_solved_policy_is_nearly_unexploitable(shipped):
+    assert tabular_zoo.policies()["minirazz_cfr"]["command"].startswith("razz solve --game minirazz")
+    assert exploitability(shipped.game, shipped).mbb < 1.0
 
 
 def test_it_declares_heads_up_minirazz_and_a_seven_card_table_is_refused():
