@@ -50,7 +50,7 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
-from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, read_state, write_json
+from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, budget_spent, write_json
 from razz_env.train.methods import METHODS, method_settings, overrides
 
 LEARNED = tuple(METHODS)
@@ -102,6 +102,12 @@ def run_folder(args: Args) -> Path:
     return Path(args.output) / (args.method + (f"-{args.tag}" if args.tag else "")) / f"seed{args.seed}"
 
 
+def figures(measured: Any) -> dict[str, float]:
+    """A measurement's columns in ``curve.csv``: exploitability (mbb/hand) and each seat's best response (chips)."""
+    return {"mbb": round(measured.mbb, 4), "best_response_0": round(measured.best_response[0], 6),
+            "best_response_1": round(measured.best_response[1], 6)}
+
+
 class ExactMeasure:
     """The evaluator of a learned run: the policy as it plays (fictitious play's: the mixture of its snapshots, kept
     as they join) read into the tree, and its exact exploitability."""
@@ -124,8 +130,7 @@ class ExactMeasure:
         self.policy = average.policy() if average is not None else self.tree.policy(progress.agent.actor)
         measured = self.tree.exploitability(self.policy)
         self.policy.exploitability_mbb = measured.mbb
-        return {"mbb": round(measured.mbb, 4), "best_response_0": round(measured.best_response[0], 6),
-                "best_response_1": round(measured.best_response[1], 6)}
+        return figures(measured)
 
     def save(self, folder: Path) -> None:
         """Fictitious play's running mixture."""
@@ -174,9 +179,7 @@ def run_tabular(args: Args, folder: Path) -> None:
             measured = solver.exploitability()
             append_row(folder / CURVE, {"cpu_minutes": round(clock.cpu / 60, 4),
                                         "wall_minutes": round(clock.wall / 60, 4), "steps": solver.iterations,
-                                        "mbb": round(measured.mbb, 4),
-                                        "best_response_0": round(measured.best_response[0], 6),
-                                        "best_response_1": round(measured.best_response[1], 6)})
+                                        **figures(measured)})
             print(f"{folder}: {clock.cpu / 60:7.2f} CPU min  {solver.iterations:>8} iterations  "
                   f"{measured.mbb:9.4f} mbb/hand", flush=True)
             next_measure = clock.cpu + args.measure_every
@@ -272,8 +275,7 @@ def main(args: Args) -> None:
     if args.method in TABULAR and args.set:
         raise ConfigError(f"--set: {args.method} is tabular and has no trainer settings")
     folder = run_folder(args)
-    saved = read_state(folder)
-    if saved is not None and (saved["clock"][0] >= args.minutes * 60 or 0 < args.max_steps <= saved.get("steps", 0)):
+    if budget_spent(folder, args.minutes, args.max_steps):
         print(f"{folder}: has its {args.minutes} CPU minutes or {args.max_steps} steps already (a larger budget goes "
               f"on)")
         return

@@ -563,6 +563,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     finished = torch.zeros((N, T), dtype=torch.bool, device=device)
     opponent, learner_seat = table_roles(args, device)
     pooled = opponent == POOL
+    has_pool = bool(pooled.any())  # read once: a per-update read would wait for the GPU
     env.read(obs[N], masks[N], actor[N])  # each rollout starts where the last one ended
     slots = len(args.opponents) + 2  # the baselines, self-play, the pool
     vs_sum = torch.zeros(slots, dtype=torch.float64, device=device)
@@ -580,7 +581,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - (update - 1.0) / updates)
         obs[0], masks[0], actor[0] = obs[N], masks[N], actor[N]
-        snapshots, which = pool.deal(T, device) if pooled.any() else ([], pooled)
+        snapshots, which = pool.deal(T, device) if has_pool else ([], pooled)
         with torch.no_grad():
             for i in range(N):
                 logits = agent.masked_logits(obs[i], masks[i])
@@ -617,7 +618,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
         stats = optimise(agent, optimizer, args, obs[:N].reshape(rollout, -1), masks[:N].reshape(rollout, -1),
                          actions.reshape(-1), logprobs.reshape(-1), values.reshape(-1), gae, trained.reshape(-1),
                          minibatch, **flat, decay=decay)
-        if pooled.any() and update % args.snapshot_every == 0:
+        if has_pool and update % args.snapshot_every == 0:
             pool.add(agent.actor)
         if args.magnet == "moving" and update % args.magnet_every == 0:
             magnet.load_state_dict(agent.actor.state_dict())

@@ -78,6 +78,12 @@ def read_state(folder: Path) -> dict[str, Any] | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
+def budget_spent(folder: Path, minutes: float, max_steps: int = 0) -> bool:
+    """Whether the run in ``folder`` has trained ``minutes`` CPU minutes or ``max_steps`` steps (0: no step limit)."""
+    state = read_state(folder)
+    return state is not None and (state["clock"][0] >= minutes * 60 or 0 < max_steps <= state.get("steps", 0))
+
+
 def trainer_args(settings: dict[str, Any], folder: Path) -> Any:
     """The trainer's ``Args`` of a run's ``settings`` (as JSON keeps them: lists for tuples), writing in
     ``folder/trainer``."""
@@ -107,9 +113,7 @@ class BudgetedRun:
 
     def done(self) -> bool:
         """Whether the folder's run has spent this budget already."""
-        state = read_state(self.folder)
-        return state is not None and (state["clock"][0] >= self.minutes * 60
-                                      or 0 < self.max_steps <= state.get("steps", 0))
+        return budget_spent(self.folder, self.minutes, self.max_steps)
 
     def run(self) -> None:
         """Train, evaluate and checkpoint until the budget is spent (going on from a checkpoint when there is one)."""
