@@ -33,6 +33,7 @@ rerun of the same command resumes from (a resumed run deals new hands: it is the
 
     python studies/minirazz_equilibrium.py --method mmd --seed 1 --minutes 20
     python studies/minirazz_equilibrium.py --report
+    python studies/minirazz_equilibrium.py --report --publish docs/studies/minirazz_equilibrium   # into the docs
     python studies/minirazz_equilibrium.py --game minirazz_tiny --method fsp --minutes 0.2 --measure-every 3 \\
         --output /tmp/smoke                                      # a smoke run, seconds
 
@@ -50,7 +51,7 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
-from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, budget_spent, write_json
+from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, budget_spent, read_state, write_json
 from razz_env.train.methods import METHODS, method_settings, overrides
 
 LEARNED = tuple(METHODS)
@@ -90,6 +91,9 @@ class Args:
     """where the runs' folders go, and what ``--report`` reads"""
     report: bool = False
     """write ``table.csv`` and ``equilibrium.png`` from the runs in ``--output`` instead of running"""
+    publish: str = ""
+    """with ``--report``: first copy each run's ``curve.csv``, ``args.json`` and settings (never its checkpoints)
+    from ``--output`` into this folder (e.g. ``docs/studies/minirazz_equilibrium``), then report there"""
 
 
 def trainer_settings(args: Args) -> dict[str, Any]:
@@ -193,6 +197,25 @@ def run_tabular(args: Args, folder: Path) -> None:
         clock.resume()
 
 
+def publish(output: Path, destination: Path) -> Path:
+    """Copy each run's results (``curve.csv``, ``args.json``, and ``settings.json``: its trainer settings, CPU
+    minutes and steps) from ``output`` to the same place under ``destination``; returns ``destination``."""
+    import shutil
+
+    for curve in sorted(output.glob("*/seed*/curve.csv")):
+        run = curve.parent
+        target = destination / run.relative_to(output)
+        target.mkdir(parents=True, exist_ok=True)
+        for name in (CURVE, "args.json"):
+            if (run / name).exists():
+                shutil.copyfile(run / name, target / name)
+        state = read_state(run) or {}
+        write_json(target / "settings.json", {"settings": state.get("settings"),
+                                              "cpu_minutes": round(state.get("clock", [0.0])[0] / 60, 3),
+                                              "steps": state.get("steps")})
+    return destination
+
+
 def read_curves(output: Path) -> dict[tuple[str, int], list[dict[str, float]]]:
     """Every run's ``curve.csv`` under ``output``, by (method folder, seed)."""
     curves = {}
@@ -263,7 +286,7 @@ def plot(curves: dict[tuple[str, int], list[dict[str, float]]], path: Path) -> N
 def main(args: Args) -> None:
     """Run one method and seed, or report."""
     if args.report:
-        report(Path(args.output))
+        report(publish(Path(args.output), Path(args.publish)) if args.publish else Path(args.output))
         return
     if args.method not in (*LEARNED, *TABULAR):
         raise ConfigError(f"--method: unknown {args.method!r}; known: {', '.join((*LEARNED, *TABULAR))}")

@@ -49,6 +49,12 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
         table, = list(csv.DictReader(handle))
     assert table["method"] == method and table["mbb_at_5_cpu_min"] == "" and float(table["last_mbb"]) > 0
     assert table["role"] == "result"
+    docs = tmp_path / "docs"
+    published = study("minirazz_equilibrium").run("--report", "--output", out, "--publish", str(docs))
+    assert published.returncode == 0, published.stderr
+    assert sorted(p.name for p in (docs / method / "seed1").iterdir()) == ["args.json", "curve.csv", "settings.json"]
+    assert (docs / method / "seed1" / "curve.csv").read_text() == (folder / "curve.csv").read_text()
+    assert (docs / "table.csv").read_text() == (tmp_path / "table.csv").read_text()
     assert (tmp_path / "equilibrium.png").stat().st_size > 1000
 
 
