@@ -473,7 +473,6 @@ class Progress:
     """Where a run stands after an update: what a hook reads and a checkpoint keeps."""
 
     update: int
-    updates: int
     steps: int
     agent: Agent
     optimizer: torch.optim.Optimizer
@@ -634,7 +633,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 handle.write(json.dumps(last) + "\n")
             if not args.quiet:
                 print(" ".join(f"{k}={v}" for k, v in last.items()), flush=True)
-        if hook is not None and hook(Progress(update, updates, steps, agent, optimizer, pool, magnet, last)):
+        if hook is not None and hook(Progress(update, steps, agent, optimizer, pool, magnet, last)):
             break
     seconds = time.perf_counter() - began
     save_policy(out / "final.pt", agent, args, steps)
