@@ -20,65 +20,12 @@ from razz_env.batch import kernels as _k
 from razz_env.batch.engine import BatchEngine, StepResult
 from razz_env.batch.kernels import CACHE
 from razz_env.engine.cards import DECK_SIZE
+from razz_env.engine.showdown_core import K_HIGH, KIND_CODES, MAX_HAND, hand_value, pot_shares
 
 VALUE_NAME = "showdown_share"
 VALUE_VERSION = 1
 """The value function these kernels compute: :data:`razz_env.evaluate.aivat.SHOWDOWN_SHARE` (tested equal)."""
 _NO_CARD = -1
-
-
-@njit(cache=CACHE)
-def _partial_high(hand, size):
-    """Stud high value of the best ``size`` (< 5) cards by rank pattern then ranks (no straights or flushes):
-    groups taken largest count first, higher rank first, as the scalar value function takes them."""
-    counts = np.int64(0)  # 3 bits a rank, aces high
-    for i in range(hand.shape[0]):
-        counts += np.int64(1) << (3 * (((hand[i] >> 2) + 12) % 13))
-    chosen = np.int64(0)
-    need = size
-    for level in range(4, 0, -1):
-        for rank in range(12, -1, -1):
-            if need and counts >> (3 * rank) & 7 == level:
-                take = min(level, need)
-                chosen += np.int64(take) << (3 * rank)
-                need -= take
-    shape, _, groups = _k._rank_groups(chosen)
-    return (np.int64(shape) << 52) | groups
-
-
-@njit(cache=CACHE)
-def _value(hand, kind, size):
-    """The ``kind`` value (higher better) of the best ``size`` cards of ``hand``, ordered as the scalar one."""
-    if kind == _k.K_HIGH and size < 5:
-        return _partial_high(hand, size)
-    return _k.hand_value(hand, kind, size)[0]
-
-
-@njit(cache=CACHE)
-def _split_into(values, halves, live, count, out, bests):
-    """Pot shares per seat (``out``) when ``live[:count]`` show down hands of ``values[half, j]`` (j: index into
-    ``live``): ties split, an eight half goes only to a qualifying low, and a half nobody wins to the others;
-    ``bests``: scratch, a value per half."""
-    for s in range(out.shape[0]):
-        out[s] = 0.0
-    won = 0.0
-    for h in range(halves.shape[0]):
-        best = values[h, 0]
-        for j in range(1, count):
-            best = max(best, values[h, j])
-        bests[h] = best
-        if not (halves[h] == _k.K_EIGHT and best <= 0):
-            won += 1.0
-    for h in range(halves.shape[0]):
-        best = bests[h]
-        if halves[h] == _k.K_EIGHT and best <= 0:
-            continue
-        winners = 0
-        for j in range(count):
-            winners += values[h, j] == best
-        for j in range(count):
-            if values[h, j] == best:
-                out[live[j]] += 1.0 / winners / won
 
 
 @njit(cache=CACHE)
@@ -98,7 +45,7 @@ def _held(cards, known, seat, community, extra, hand):
 
 
 @njit(cache=CACHE)
-def _shares(p, halves, cards, known, folded, community, extra_seat, extra_card, out, hand, values, live, bests):
+def _shares(p, halves, cards, known, folded, community, extra_seat, extra_card, out, hand, values, live, winners):
     """:meth:`ShowdownShare.shares` of one table: each live seat's first ``known[s]`` cards of ``cards[s]`` (and
     the community card when >= 0), ``extra_card`` given to ``extra_seat`` (-1: to every live seat; no card: -1)."""
     n = p[_k.P_N]
@@ -126,8 +73,8 @@ def _shares(p, halves, cards, known, folded, community, extra_seat, extra_card, 
         s = live[j]
         m = _held(cards, known, s, community, extra_card if extra_seat == s or extra_seat < 0 else -1, hand)
         for h in range(halves.shape[0]):
-            values[h, j] = _value(hand[:m], halves[h], size)
-    _split_into(values, halves, live, count, out, bests)
+            values[h, s] = hand_value(hand[:m], halves[h], size)[0]
+    pot_shares(values, halves, live, count, out, winners)
 
 
 @njit(cache=CACHE)
@@ -136,7 +83,7 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
     minus its mean over every card of ``deck`` not in ``dealt`` (each equally likely). The outcomes are grouped
     by rank where suits play no part, and only the values the card changes are worked out again."""
     n = p[_k.P_N]
-    taken, mean, shares, hand, values, live, bests, outcomes = scratch
+    taken, mean, shares, hand, values, live, winners, outcomes = scratch
     count = 0
     fewest = 99
     for s in range(n):
@@ -150,7 +97,7 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
     size = min(fewest, p[_k.P_HAND_SIZE])
     rank_only = True  # suits play no part unless a high half values five cards
     for h in range(halves.shape[0]):
-        if halves[h] == _k.K_HIGH and size >= 5:
+        if halves[h] == K_HIGH and size >= 5:
             rank_only = False
     groups = 13 if rank_only else deck.shape[0]
     outcomes[:groups] = 0
@@ -171,7 +118,7 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
         if seat >= 0 and s != seat:
             m = _held(cards, known, s, community, -1, hand)
             for h in range(halves.shape[0]):
-                values[h, j] = _value(hand[:m], halves[h], size)
+                values[h, s] = hand_value(hand[:m], halves[h], size)[0]
     for s in range(n):
         mean[s] = 0.0
     for group in range(groups):
@@ -183,8 +130,8 @@ def _deal_term(t, p, halves, cards, known, folded, contributed, community, seat,
             if seat < 0 or s == seat:
                 m = _held(cards, known, s, community, outcome, hand)
                 for h in range(halves.shape[0]):
-                    values[h, j] = _value(hand[:m], halves[h], size)
-        _split_into(values, halves, live, count, shares, bests)
+                    values[h, s] = hand_value(hand[:m], halves[h], size)[0]
+        pot_shares(values, halves, live, count, shares, winners)
         weight = outcomes[group] / total
         for s in range(n):
             mean[s] += weight * shares[s]
@@ -247,7 +194,7 @@ def decision_terms(rows, actions, policies, p, halves, tab, seat_arr, cards, kno
     when none), the decision term of the action id ``actions[t]``: the value after it minus its mean under the
     policy (every legal id with a chance, or taken)."""
     n = p[_k.P_N]
-    now, after_fold, _, hand, values, live, bests, _ = scratch
+    now, after_fold, _, hand, values, live, winners, _ = scratch
     expected = np.zeros(n)
     chosen = np.zeros(n)
     folded = np.zeros(n, dtype=np.int64)
@@ -263,9 +210,9 @@ def decision_terms(rows, actions, policies, p, halves, tab, seat_arr, cards, kno
             folded[s] = seat_arr[t, s, _k.S_FOLDED]
             pot += seat_arr[t, s, _k.S_CONTRIB]
             expected[s] = 0.0
-        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, now, hand, values, live, bests)
+        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, now, hand, values, live, winners)
         folded[seat] = 1
-        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, after_fold, hand, values, live, bests)
+        _shares(p, halves, cards[t], known[t], folded, community, -1, -1, after_fold, hand, values, live, winners)
         for action_id in range(mask_table.shape[1]):
             weight = policies[t, action_id]
             taken = action_id == actions[t]
@@ -286,9 +233,9 @@ def decision_terms(rows, actions, policies, p, halves, tab, seat_arr, cards, kno
 
 def _scratch(seats: int) -> tuple[np.ndarray, ...]:
     """Work arrays of the kernels (nothing is allocated per card): three share rows, a hand, per-half values, the
-    live seats, per-half bests and the outcome counts of a card."""
-    return (np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(_k.MAX_HAND, dtype=np.int64),
-            np.zeros((2, seats), dtype=np.int64), np.zeros(seats, dtype=np.int64), np.zeros(2, dtype=np.int64),
+    live seats, per-half winners and the outcome counts of a card."""
+    return (np.zeros(seats), np.zeros(seats), np.zeros(seats), np.zeros(MAX_HAND, dtype=np.int64),
+            np.zeros((2, seats), dtype=np.int64), np.zeros(seats, dtype=np.int64), np.zeros((2, seats), dtype=np.int64),
             np.zeros(DECK_SIZE, dtype=np.int64))
 
 
@@ -301,7 +248,7 @@ class AivatScorer:
     def __init__(self, engine: BatchEngine) -> None:
         self.engine = engine
         config = engine.config
-        self._halves = np.array([_k.KIND_CODES[half] for half in config.variant.showdown], dtype=np.int64)
+        self._halves = np.array([KIND_CODES[half] for half in config.variant.showdown], dtype=np.int64)
         self._deck = np.array(config.variant.deck, dtype=np.int64)
         tables, seats = engine.num_tables, engine.num_seats
         self._corr = np.zeros((tables, seats))

@@ -36,6 +36,7 @@ from razz_env.engine.checks import as_int
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.seat_views import NO_CARD, SeatViews
+from razz_env.engine.showdown_core import KIND_CODES
 
 try:
     from razz_env.batch import kernels as _k
@@ -129,7 +130,7 @@ def compile_rules(config: HandConfig, allow_open_fold: bool) -> CompiledRules:
     _check_int64(config)
     n, variant, layout, rules, stakes = config.num_seats, config.variant, config.layout, config.rules, config.stakes
     mask_table, id_to_engine = _action_tables(allow_open_fold)
-    halves = [_k.KIND_CODES[half] for half in variant.showdown] + [-1]
+    halves = [KIND_CODES[half] for half in variant.showdown] + [-1]
     p = np.zeros(_k.NUM_PARAMS, dtype=np.int64)
     p[_k.P_N], p[_k.P_FIRST], p[_k.P_SECOND], p[_k.P_LAST] = n, layout.first, layout.second, layout.last
     p[_k.P_FIRST_UP], p[_k.P_UP_START], p[_k.P_UP_STOP] = layout.first_up, layout.up.start, layout.up.stop

@@ -2,17 +2,16 @@
 
 Every function works on table ``t`` of the batch arrays (see :mod:`razz_env.batch.engine` for their
 layout) and follows the scalar engine line by line — ``_start_round``, ``_compute_legal``, ``act``,
-``_advance``, ``_end_round``, the deck's fixed slots and the showdown's pot layers and odd chips —
-so the differential tests can require identical play. Hand values are recomputed here by brute force
-over the ``hand_size`` subsets (at most 21, of seven cards), ordered as the table-driven evaluators
-order them.
+``_advance``, ``_end_round``, the deck's fixed slots and the showdown's pot layers —
+so the differential tests can require identical play. Hand values and the split of each pot are
+:mod:`razz_env.engine.showdown_core`'s, registered with numba here and compiled into these kernels.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
-from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +19,20 @@ from llvmlite import ir
 from numba import njit
 from numba.core import config as numba_config
 from numba.core.registry import CPUDispatcher
-from numba.extending import intrinsic
+from numba.extending import intrinsic, register_jitable
 from numba.misc.appdirs import AppDirs
+
+from razz_env.engine import showdown_core
+from razz_env.engine.showdown_core import (
+    MAX_HAND,
+    award_pot,
+    hand_value,
+    high_order,
+    lesser,
+)
+
+for _function in showdown_core.FUNCTIONS:  # compiled inside the kernels that call them, for the CPU and CUDA
+    register_jitable(_function)
 
 COMPILE_SECONDS = 35
 """About how long the first compile of the kernels takes (measured: 35 s wall, 17 s CPU on a loaded 2-core box)."""
@@ -48,6 +59,26 @@ CACHE = any(_writable(folder) for folder in cache_folders())
 """Cache the compiled kernels (never into a read-only install: numba then uses the user's cache folder); False
 when no folder is writable, so the kernels compile in each process instead of failing to import."""
 
+
+def drop_stale_cache(folder: Path) -> bool:
+    """Remove the kernels numba cached in ``folder`` (this package's ``__pycache__``) when the showdown core's
+    source has changed since they were cached; whether any went. numba re-checks only a cached function's own
+    file, and these kernels compile the core's functions, which live in another."""
+    stamp = folder / "showdown_core.sha256"
+    digest = hashlib.sha256(Path(showdown_core.__file__).read_bytes()).hexdigest()
+    try:
+        if not folder.is_dir() or (stamp.exists() and stamp.read_text() == digest):
+            return False
+        for cached in folder.glob("*.nb[ic]"):
+            cached.unlink()
+        stamp.write_text(digest)
+    except OSError:  # a read-only install: its files do not change
+        return False
+    return True
+
+
+drop_stale_cache(Path(__file__).resolve().parent / "__pycache__")
+
 # ---------------------------------------------------------------- layout of the batch arrays
 
 # params (int64 vector): the config, read by every kernel
@@ -65,10 +96,6 @@ NUM_TAB = 12
 S_STACK, S_BET, S_CONTRIB, S_FOLDED, S_ACTED, S_NCARDS = range(6)
 NUM_SEAT = 6
 
-# showdown kinds (params P_HALF0/P_HALF1; -1 for no second half)
-K_RAZZ, K_ACTION_RAZZ, K_HIGH, K_EIGHT = range(4)
-KIND_CODES = {"razz": K_RAZZ, "action_razz": K_ACTION_RAZZ, "high": K_HIGH, "eight": K_EIGHT}
-
 # legal-set codes: the engine's legal tuples in state.py, in this order
 L_BRING_IN_ONLY, L_BRING_IN_OR_COMPLETE, L_FOLD_CALL, L_FOLD_CALL_RAISE, L_FOLD_CALL_COMPLETE = range(5)
 L_CHECK, L_FOLD_CHECK, L_FOLD_CHECK_RAISE, L_FOLD_CHECK_COMPLETE, L_FOLD_CHECK_BET = range(5, 10)
@@ -77,7 +104,6 @@ NUM_LEGAL = 12
 
 # work (int64, (NUM_WORK, MAX_SEATS)): one step's scratch rows for settling a hand, so nothing is allocated
 MAX_SEATS = 8
-MAX_HAND = 8  # cards in a showdown hand: seven, or six and the community card
 W_WINNINGS, W_VALUES, W_TOPS, W_ELIGIBLE, W_POT_ELIGIBLE, W_WINNERS, W_TAKEN, W_HAND = 0, 1, 3, 5, 6, 7, 9, 10
 NUM_WORK = 11
 WORK_WIDTH = max(MAX_SEATS, MAX_HAND)
@@ -90,28 +116,6 @@ def new_work():
 
 # engine action values (razz_env.engine.actions.Action)
 A_FOLD, A_CHECK, A_CALL, A_BRING_IN, A_COMPLETE, A_BET, A_BET_BIG, A_RAISE = range(8)
-
-_TOP = np.int64(1) << np.int64(56)
-_FACE = np.int64(1) << np.int64(57)
-_WHEEL = 0b1_0000_0000_1111
-_HIGH_CAT_OF_SHAPE = np.array([0, 1, 2, 3, 6, 7], dtype=np.int64)
-
-
-# ---------------------------------------------------------------- shared by the CPU and CUDA targets
-
-
-@njit(cache=CACHE)
-def lesser(a, b):
-    """``min(a, b)``: numba compiles its own ``min`` for the CPU only, and every per-table function here also
-    compiles for CUDA (:mod:`razz_env.batch.cuda_engine`)."""
-    return a if a < b else b
-
-
-@njit(cache=CACHE)
-def greater(a, b):
-    """``max(a, b)`` for both targets (see :func:`lesser`)."""
-    return a if a > b else b
-
 
 # ---------------------------------------------------------------- borrowed arrays
 
@@ -165,11 +169,6 @@ def shuffle_deck(t, deck, cards, rng):
 
 
 @njit(cache=CACHE)
-def _high_order(card):
-    return (((card >> 2) + 12) % 13) * 4 + (card & 3)
-
-
-@njit(cache=CACHE)
 def _board_strength(cards, t, seat, start, stop, low, suits):
     """``order.board_strength`` of ``cards[t, seat, start:stop]``, without allocating: a card's place in the
     descending order is the number of cards keyed above it, and the rank counts are packed 3 bits a rank
@@ -180,11 +179,11 @@ def _board_strength(cards, t, seat, start, stop, low, suits):
     rank_code = np.int64(0)
     for i in range(start, stop):
         c = cards[t, seat, i]
-        k = c if low else _high_order(c)
+        k = c if low else high_order(c)
         above = 0
         for j in range(start, stop):
             o = cards[t, seat, j]
-            if (o if low else _high_order(o)) > k:
+            if (o if low else high_order(o)) > k:
                 above += 1
         shift = np.int64(size - 1 - above)
         if suits:
@@ -220,155 +219,6 @@ def _has_pair(cards, t, seat, start, stop):
             if cards[t, seat, i] >> 2 == cards[t, seat, j] >> 2:
                 return True
     return False
-
-
-# ---------------------------------------------------------------- hand values (hand_value.py, showdown.py)
-
-
-def _subsets() -> np.ndarray:
-    """``_SUBSETS[m, size]``: the bit masks of the ``size``-card subsets of ``m`` cards (-1 after the last)."""
-    table = np.full((MAX_HAND + 1, MAX_HAND + 1, comb(MAX_HAND, MAX_HAND // 2)), -1, dtype=np.int64)
-    for m in range(MAX_HAND + 1):
-        found = np.zeros(MAX_HAND + 1, dtype=np.int64)
-        for mask in range(1 << m):
-            bits = bin(mask).count("1")
-            table[m, bits, found[bits]] = mask
-            found[bits] += 1
-    return table
-
-
-_SUBSETS = _subsets()
-
-
-@njit(cache=CACHE)
-def _rank_groups(counts):
-    """``(shape, singles, groups)`` of rank counts packed 3 bits a rank: ``shape`` sums 1 a pair, 3 a trips, 5 a
-    quads; ``singles`` the bits of the ranks held once; ``groups`` the quads, trips, pairs and singles bit sets
-    packed 13 bits each (quads highest), the tie-break part of a hand key."""
-    shape = 0
-    g1 = g2 = g3 = g4 = np.int64(0)
-    for rank in range(13):
-        c = counts >> (3 * rank) & 7
-        if c == 1:
-            g1 |= np.int64(1) << rank
-        elif c == 2:
-            shape += 1
-            g2 |= np.int64(1) << rank
-        elif c == 3:
-            shape += 3
-            g3 |= np.int64(1) << rank
-        elif c == 4:
-            shape += 5
-            g4 |= np.int64(1) << rank
-    return shape, g1, (g4 << 39) | (g3 << 26) | (g2 << 13) | g1
-
-
-@njit(cache=CACHE)
-def _high_key(hand, mask):
-    """The high sort key (larger is better) of the hand's cards picked by ``mask``; counts packed 3 bits a rank
-    (aces high) and 4 bits a suit, so nothing is allocated."""
-    counts = np.int64(0)
-    suits = np.int64(0)
-    size = 0
-    for i in range(hand.shape[0]):
-        if mask >> i & 1:
-            counts += np.int64(1) << (3 * (((hand[i] >> 2) + 12) % 13))
-            suits += np.int64(1) << (4 * (hand[i] & 3))
-            size += 1
-    shape, g1, groups = _rank_groups(counts)
-    straight = g1 == _WHEEL
-    if not straight:
-        for low in range(9):
-            if g1 == 0b11111 << low:
-                straight = True
-    flush = False
-    for s in range(4):
-        if suits >> (4 * s) & 15 == size:
-            flush = True
-    category = 4 if straight else _HIGH_CAT_OF_SHAPE[shape]
-    if flush:
-        category = 8 if straight else 5
-    key = (category << 52) | groups
-    if g1 == _WHEEL:
-        key -= _WHEEL - 0b1111
-    return key
-
-
-@njit(cache=CACHE)
-def _best_high(hand, size):
-    """``(key, top)`` of the best ``size`` cards of ``hand`` for high (every subset tried; ``top`` the highest
-    card, aces high, of the best subsets)."""
-    m = hand.shape[0]
-    best = np.int64(0)
-    top = np.int64(-1)
-    found = False
-    for index in range(_SUBSETS.shape[2]):
-        mask = _SUBSETS[m, size, index]
-        if mask < 0:
-            break
-        key = _high_key(hand, mask)
-        card_top = np.int64(-1)
-        for i in range(m):
-            if mask >> i & 1:
-                order = _high_order(hand[i])
-                if order > card_top:
-                    card_top = order
-        if not found or key > best:
-            best, top, found = key, card_top, True
-        elif key == best and card_top > top:
-            top = card_top
-    return best, top
-
-
-@njit(cache=CACHE)
-def _best_low(hand, size):
-    """``(key, top)`` of the best ``size``-card low of ``hand`` (aces low, smaller key better; 0 and -1 when it
-    holds fewer cards). The best subset takes one card of every rank, lowest ranks first, then a second of
-    every rank that has one, lowest first, and so on (the key ranks pairing before trips before quads, and
-    lower groups first); ``top`` is the highest card of its highest rank."""
-    m = hand.shape[0]
-    if m < size:
-        return np.int64(0), np.int64(-1)
-    counts = np.int64(0)
-    for i in range(m):
-        counts += np.int64(1) << (3 * (hand[i] >> 2))
-    chosen = np.int64(0)
-    left = size
-    level = 1
-    while left:
-        for rank in range(13):
-            if left and counts >> (3 * rank) & 7 >= level:
-                chosen += np.int64(1) << (3 * rank)
-                left -= 1
-        level += 1
-    shape, _, groups = _rank_groups(chosen)
-    highest = 12
-    while not chosen >> (3 * highest) & 7:
-        highest -= 1
-    top = np.int64(-1)
-    for i in range(m):
-        if hand[i] >> 2 == highest and hand[i] > top:
-            top = hand[i]
-    return (np.int64(shape) << 52) | groups, top
-
-
-@njit(cache=CACHE)
-def hand_value(hand, kind, size):
-    """``(value, top)``: the ``kind`` value of the best ``size`` cards of ``hand`` (higher better, ordered as
-    ``hand_value.evaluator``) and the top card (rank, suit order of the kind) of the best hand, for odd chips."""
-    if kind == K_HIGH:
-        return _best_high(hand, size)
-    low_key, top = _best_low(hand, size)
-    value = _TOP - low_key
-    if kind == K_EIGHT:
-        if low_key >> 13 != 0 or (low_key & 0x1FFF) >= 256:  # a pair or a card above the eight
-            value = 0
-    elif kind == K_ACTION_RAZZ:
-        for i in range(hand.shape[0]):
-            if hand[i] >> 2 >= 10:
-                value += _FACE
-                break
-    return value, top
 
 
 # ---------------------------------------------------------------- the hand (state.py)
@@ -442,7 +292,7 @@ def _start_round(t, street, p, bets_by_street, tab, seat_arr, cards):
             best = np.int64(0)
             for s in range(n):
                 door = cards[t, s, start]
-                key = (door >> shift) if low else -(_high_order(door) >> shift)
+                key = (door >> shift) if low else -(high_order(door) >> shift)
                 if first < 0 or key > best:
                     first, best = s, key
         else:
@@ -553,27 +403,6 @@ def _finish(t, p, tab, seat_arr, cards, payoffs, work):
 
 
 @njit(cache=CACHE)
-def _split(amount, winners, count, tops, work, chip):
-    """Share ``amount`` in whole ``chip``s among ``count`` winners; odd chips one each, highest top card first."""
-    winnings = work[W_WINNINGS]
-    taken = work[W_TAKEN]
-    each = amount // (chip * count) * chip
-    odd = amount - each * count
-    for i in range(count):
-        winnings[winners[i]] += each
-        taken[i] = 0
-    while odd > 0:  # the highest top cards first; ties (a shared community card) by seat order
-        pick = -1
-        for i in range(count):
-            if not taken[i] and (pick < 0 or tops[winners[i]] > tops[winners[pick]]):
-                pick = i
-        taken[pick] = 1
-        given = lesser(chip, odd)
-        winnings[winners[pick]] += given
-        odd -= given
-
-
-@njit(cache=CACHE)
 def _showdown(t, p, tab, seat_arr, cards, work):
     n = p[P_N]
     size = p[P_HAND_SIZE]
@@ -632,39 +461,9 @@ def _showdown(t, p, tab, seat_arr, cards, work):
 
 @njit(cache=CACHE)
 def _award(amount, count, halves, p, work):
-    """Award a pot to the best of its ``count`` eligible seats (``work[W_POT_ELIGIBLE]``), split by halves."""
-    eligible = work[W_POT_ELIGIBLE]
-    if count == 1:
-        work[W_WINNINGS, eligible[0]] += amount
-        return
-    won0 = won1 = 0
-    half0 = half1 = 0
-    n_contested = 0
-    for h in range(halves):
-        values = work[W_VALUES + h]
-        best = values[eligible[0]]
-        for i in range(1, count):
-            best = greater(best, values[eligible[i]])
-        if p[P_HALF0 + h] == K_EIGHT and best <= 0:
-            continue
-        winners = work[W_WINNERS + n_contested]
-        k = 0
-        for i in range(count):
-            if values[eligible[i]] == best:
-                winners[k] = eligible[i]
-                k += 1
-        if n_contested == 0:
-            won0, half0 = k, h
-        else:
-            won1, half1 = k, h
-        n_contested += 1
-    chip = p[P_CHIP]
-    if n_contested == 2:
-        low_amount = amount // (2 * chip) * chip  # an odd chip between the halves goes high
-        _split(amount - low_amount, work[W_WINNERS], won0, work[W_TOPS + half0], work, chip)
-        _split(low_amount, work[W_WINNERS + 1], won1, work[W_TOPS + half1], work, chip)
-    else:
-        _split(amount, work[W_WINNERS], won0, work[W_TOPS + half0], work, chip)
+    """:func:`~razz_env.engine.showdown_core.award_pot` of a pot contested by ``work[W_POT_ELIGIBLE][:count]``."""
+    award_pot(amount, work[W_POT_ELIGIBLE], count, p[P_HALF0:P_HALF0 + halves], work[W_VALUES:W_VALUES + 2],
+              work[W_TOPS:W_TOPS + 2], p[P_CHIP], work[W_WINNINGS], work[W_WINNERS:W_WINNERS + 2], work[W_TAKEN])
 
 
 @njit(cache=CACHE)

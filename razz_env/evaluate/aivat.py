@@ -48,6 +48,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from razz_env.encoding.actions import ENGINE_TO_ID, NUM_ACTIONS
+from razz_env.engine import showdown_core
 from razz_env.engine.actions import Action
 from razz_env.engine.hand_value import RANK_KEY, evaluator, stud_high
 from razz_env.engine.state import HandState
@@ -60,30 +61,6 @@ POLICY_TOLERANCE = 1e-6
 """How far a stated policy may stray from summing to 1 (or from 0 on an action that is not legal)."""
 _NUM_RANKS = 13
 _RANK_OF = tuple(card >> 2 for card in range(52))
-_HIGH_STRENGTH = tuple((rank - 1) % _NUM_RANKS for rank in range(_NUM_RANKS))
-
-
-@functools.cache
-def _partial_high(key: int, size: int) -> int:
-    """Stud high value of the best ``size`` (< 5) cards of a hand given by its additive rank key: by the rank
-    counts' pattern (four of a kind, trips, two pair, pair, high card), then by the ranks, higher better."""
-    groups = sorted((((key >> 3 * rank) & 7, _HIGH_STRENGTH[rank]) for rank in range(_NUM_RANKS)
-                     if (key >> 3 * rank) & 7), reverse=True)
-    kept: list[tuple[int, int]] = []
-    need = size
-    for count, strength in groups:
-        if need:
-            take = min(count, need)
-            kept.append((take, strength))
-            need -= take
-    pattern = sorted((count for count, _ in kept), reverse=True) + [0] * (size - len(kept))
-    value = 0
-    for count in pattern:
-        value = value * 5 + count
-    for count, strength in kept:
-        for _ in range(count):
-            value = value * _NUM_RANKS + strength
-    return value
 
 
 class _RankValues(dict):
@@ -95,10 +72,10 @@ class _RankValues(dict):
         self.kind, self.size = kind, size
 
     def __missing__(self, key: int) -> int:
+        cards = [rank * 4 + suit for rank in range(_NUM_RANKS) for suit in range((key >> 3 * rank) & 7)]
         if self.kind == "high":
-            value = _partial_high(key, self.size)
+            value = int(showdown_core.hand_value(cards, showdown_core.K_HIGH, self.size)[0])
         else:
-            cards = [rank * 4 + suit for rank in range(_NUM_RANKS) for suit in range((key >> 3 * rank) & 7)]
             value = evaluator(self.kind, self.size)(cards)
         self[key] = value
         return value
@@ -129,20 +106,14 @@ def hand_value(kind: str, size: int, cards: Sequence[int]) -> int:
 
 def _split(values: Sequence[Sequence[int]], halves: Sequence[str], live: Sequence[int], seats: int) -> list[float]:
     """Pot shares per seat when the live seats show down hands of these values (per half, per live seat):
-    ties split, an eight-or-better half goes only to a qualifying low, and a half nobody wins goes to the others."""
-    won: list[list[float]] = []
-    for half, scores in zip(halves, values):
-        best = max(scores)
-        if half == "eight" and best <= 0:
-            continue
-        winners = [score == best for score in scores]
-        part = 1.0 / sum(winners)
-        won.append([part if winner else 0.0 for winner in winners])
+    :func:`~razz_env.engine.showdown_core.pot_shares`."""
+    by_seat = [[0] * seats for _ in halves]
+    for row, scores in zip(by_seat, values):
+        for seat, score in zip(live, scores):
+            row[seat] = score
     out = [0.0] * seats
-    weight = 1.0 / len(won)
-    for shares in won:
-        for seat, share in zip(live, shares):
-            out[seat] += weight * share
+    showdown_core.pot_shares(by_seat, [showdown_core.KIND_CODES[half] for half in halves], live, len(live), out,
+                             [[0] * seats for _ in halves])
     return out
 
 

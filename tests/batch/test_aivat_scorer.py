@@ -8,19 +8,26 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 pytest.importorskip("numba", reason="the batched engine needs the batch extra (numba)")
 
 from razz_env.agents.registry import make_agent
-from razz_env.batch import kernels as _k
-from razz_env.batch.aivat import VALUE_NAME, VALUE_VERSION, AivatScorer, _value
+from razz_env.batch.aivat import VALUE_NAME, VALUE_VERSION, AivatScorer
 from razz_env.batch.engine import BatchEngine
+from razz_env.engine import showdown_core
 from razz_env.engine.config import HandConfig
 from razz_env.engine.table import Table
 from razz_env.evaluate.aivat import SHOWDOWN_SHARE, aivat, hand_value
 from razz_env.evaluate.blocks import play_deals, play_deals_batched
 
 KINDS = ("razz", "action_razz", "high", "eight")
+
+
+@njit
+def _compiled_value(hand, kind, size):
+    """The showdown core's value as the scorer's kernels compile it."""
+    return showdown_core.hand_value(hand, kind, size)[0]
 
 
 def test_the_kernels_compute_the_declared_value_function() -> None:
@@ -33,9 +40,9 @@ def test_hand_values_order_hands_as_the_scalar_value_function(kind: str, size: i
     """Only the order of values decides a split: every pair of hands compares alike (and eight qualifies alike)."""
     cards = st.lists(st.integers(0, 51), min_size=size, max_size=7, unique=True)
     first, second = data.draw(cards), data.draw(cards)
-    code = _k.KIND_CODES[kind]
+    code = showdown_core.KIND_CODES[kind]
     scalar = [hand_value(kind, size, hand) for hand in (first, second)]
-    kernel = [int(_value(np.array(hand, dtype=np.int64), code, size)) for hand in (first, second)]
+    kernel = [int(_compiled_value(np.array(hand, dtype=np.int64), code, size)) for hand in (first, second)]
     assert np.sign(scalar[0] - scalar[1]) == np.sign(kernel[0] - kernel[1])
     if kind == "eight":
         assert [v > 0 for v in scalar] == [v > 0 for v in kernel]

@@ -1,7 +1,8 @@
-"""The kernels' hand values and board strengths against the scalar engine's evaluators and ``order``.
+"""The showdown core's hand values compiled as the kernels compile them, and the kernels' board strengths,
+against the scalar engine's evaluators and ``order``.
 
-The kernels compute a low directly (the lowest ranks first, pairing before trips) and a board's strength
-without sorting; these pin both to the scalar functions on random hands, many of them paired up.
+The core computes a low directly (the lowest ranks first, pairing before trips) and the kernels a board's
+strength without sorting; these pin both to the scalar functions on random hands, many of them paired up.
 """
 
 from __future__ import annotations
@@ -14,22 +15,23 @@ pytest.importorskip("numba", reason="the batched engine needs numba (the 'batch'
 from numba import njit
 
 from razz_env.batch import kernels as k
+from razz_env.engine import showdown_core
 from razz_env.engine.hand_value import best_hand, evaluator
 from razz_env.engine.order import board_strength
 
-KINDS = {"razz": k.K_RAZZ, "action_razz": k.K_ACTION_RAZZ, "eight": k.K_EIGHT, "high": k.K_HIGH}
+KINDS = showdown_core.KIND_CODES
 
 
-@njit(cache=True)
+@njit
 def _values(hands, kind, size):
     values = np.empty(hands.shape[0], dtype=np.int64)
     tops = np.empty(hands.shape[0], dtype=np.int64)
     for i in range(hands.shape[0]):
-        values[i], tops[i] = k.hand_value(hands[i], kind, size)
+        values[i], tops[i] = showdown_core.hand_value(hands[i], kind, size)
     return values, tops
 
 
-@njit(cache=True)
+@njit
 def _strengths(boards, low, suits):
     keys = np.empty(boards.shape[0], dtype=np.int64)
     for i in range(boards.shape[0]):
@@ -126,3 +128,18 @@ def test_the_compile_note_is_printed_once_before_the_first_engine_and_not_once_c
     BatchEngine(config, 2, seed=0)
     BatchEngine(config, 2, seed=0)
     assert capsys.readouterr().err == "razz: compiling the batched engine's kernels (first run only, about 35 s)\n"
+
+
+def test_a_changed_showdown_core_drops_the_kernels_numba_cached(tmp_path):
+    """numba re-checks only a cached kernel's own file: the kernels' cache goes when the core's source changes,
+    and stays while it does not."""
+    cached = [tmp_path / "kernels._showdown-400.py311.nbi", tmp_path / "aivat._shares-48.py311.1.nbc"]
+    for path in cached:
+        path.write_text("compiled")
+    (tmp_path / "showdown_core.sha256").write_text("the digest of another source")
+    assert k.drop_stale_cache(tmp_path)
+    assert not any(path.exists() for path in cached)
+    cached[0].write_text("compiled again")
+    assert not k.drop_stale_cache(tmp_path)
+    assert cached[0].exists()
+    assert not k.drop_stale_cache(tmp_path / "no such folder")

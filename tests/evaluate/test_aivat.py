@@ -15,9 +15,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, ENGINE_TO_ID, FOLD, NUM_ACTIONS
+from razz_env.engine import showdown_core
 from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig, max_seats
-from razz_env.engine.hand_value import RANK_KEY
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import Variant, get_variant
 from razz_env.evaluate.aivat import (
@@ -25,10 +25,10 @@ from razz_env.evaluate.aivat import (
     DECISION,
     SHOWDOWN_SHARE,
     ShowdownShare,
-    _partial_high,
     aivat,
     aivat_many,
     aivat_terms,
+    hand_value,
 )
 
 Policy = Callable[[HandState], np.ndarray]
@@ -381,27 +381,17 @@ def test_chips_of_an_action_not_taken_are_what_the_engine_puts_in(variant: str, 
         hand.act(hand.legal_actions()[choice % len(hand.legal_actions())])
 
 
-def reference_high(cards: Sequence[int], size: int) -> tuple:
-    """Best ``size``-card high hand below five cards by brute force: (count pattern, ranks by count) compared."""
-    def score(hand: Sequence[int]) -> tuple:
-        ranks = [(card >> 2) - 1 if card >> 2 else 12 for card in hand]  # ace high: two 0 ... ace 12
-        counts = {rank: ranks.count(rank) for rank in ranks}
-        order = sorted(ranks, key=lambda rank: (counts[rank], rank), reverse=True)
-        return tuple(sorted(counts.values(), reverse=True)), tuple(order)
-    return max(score(hand) for hand in itertools.combinations(cards, size))
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 4).flatmap(lambda size: st.tuples(st.just(size), st.lists(
-    st.integers(0, 51), min_size=size, max_size=7, unique=True))))
-def test_stud_high_under_five_cards_orders_hands_as_brute_force(sized: tuple[int, list[int]]) -> None:
+    st.integers(0, 51), min_size=size, max_size=7, unique=True))), st.data())
+def test_stud_high_under_five_cards_is_the_showdown_cores_value(sized: tuple[int, list[int]], data) -> None:
+    """The value function's partial high hands (looked up by rank key) order hands as the core's best subset,
+    which ``tests/engine/test_showdown_core.py`` holds to a brute force."""
     size, cards = sized
-    other = [card ^ 2 for card in cards][::-1]  # another hand to compare with
-    ours = _partial_high(sum(RANK_KEY[c] for c in cards), size)
-    theirs = _partial_high(sum(RANK_KEY[c] for c in other[: len(cards)]), size)
-    reference = (reference_high(cards, size) > reference_high(other[: len(cards)], size)) - (
-        reference_high(cards, size) < reference_high(other[: len(cards)], size))
-    assert (ours > theirs) - (ours < theirs) == reference
+    other = data.draw(st.lists(st.integers(0, 51), min_size=len(cards), max_size=len(cards), unique=True))
+    ours = [hand_value("high", size, hand) for hand in (cards, other)]
+    core = [int(showdown_core.hand_value(hand, showdown_core.K_HIGH, size)[0]) for hand in (cards, other)]
+    assert (ours[0] > ours[1]) - (ours[0] < ours[1]) == (core[0] > core[1]) - (core[0] < core[1])
 
 
 def test_shares_once_every_card_is_dealt_are_the_showdown() -> None:
