@@ -4,9 +4,9 @@ The environment (``BatchEngine`` on the CPU, ``razz_env.batch.cuda_engine.CudaEn
 networks live on one device: observations, masks, rewards and actions stay torch tensors there. Heads-up only
 (``--num-seats 2``). A share of the tables (``--self-play-fraction``) plays the learner's current network in both
 seats, and both seats' decisions are training data; the other tables play a batch-native baseline
-(``--opponents``: ``random``, ``calling_station``, decided as torch rules on the device exactly as the registered
-agents of those names decide), and only the learner seat's decisions there are training data; the learner's seat
-alternates across tables and hands.
+(``--opponents``: registered agents that observe only the legal actions, ``random`` and ``calling_station``; their
+stated policies are read once for every legality mask and drawn from on the device), and only the learner seat's
+decisions there are training data; the learner's seat alternates across tables and hands.
 
 Returns are per (table, seat): a seat's reward is its payoff in big bets when its hand ends, and the other seat's
 decisions in between are part of the environment (:func:`seat_gae`). Saves ``final.pt`` in ``--output`` (read by
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
 import json
 import math
 import sys
@@ -37,14 +38,17 @@ import numpy as np
 import torch
 from torch import nn
 
+from razz_env.agents.registry import AgentSpecError, make_agent
 from razz_env.agents.torch_policy import FORMAT, VERSION, build_mlp
-from razz_env.encoding.actions import BRING_IN, CHECK_CALL, NUM_ACTIONS
+from razz_env.encoding.actions import NUM_ACTIONS
+from razz_env.encoding.interface import ObservationBatch, declaration_of
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
 from razz_env.engine.table import Table
 
 BASELINES = ("random", "calling_station")
+"""The default ``--opponents``: the registered agents that observe only the legal actions."""
 MAGNETS = ("uniform", "moving", "ema")
 POOL_DRAW = 8
 """Snapshots a rollout's pool tables are dealt among (drawn afresh each rollout): one network pass each a step."""
@@ -104,7 +108,8 @@ class Args:
     self_play_fraction: float = 0.5
     """share of the tables where the current network plays both seats"""
     opponents: tuple[str, ...] = BASELINES
-    """baselines at the other tables, split evenly: ``random``, ``calling_station``"""
+    """baselines at the other tables, split evenly: registered agents that observe only the legal actions (``random``,
+    ``calling_station``)"""
     pool_fraction: float = 0.0
     """share of the tables where the learner plays a frozen snapshot of itself (after the self-play tables)"""
     snapshot_every: int = 50
@@ -151,9 +156,8 @@ def check_args(args: Args) -> None:
         raise ConfigError(f"--device: expected cpu or cuda, got {args.device!r}")
     if args.device == "cuda" and not torch.cuda.is_available():
         raise ConfigError("--device cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
-    unknown = [name for name in args.opponents if name not in BASELINES]
-    if unknown:
-        raise ConfigError(f"--opponents: unknown {unknown[0]!r}; known: {', '.join(BASELINES)}")
+    for name in args.opponents:
+        _check_baseline(name)
     for name in ("self_play_fraction", "pool_fraction", "magnet_ema"):
         _check_number(name, getattr(args, name), "a number from 0 to 1", lambda x: 0.0 <= x <= 1.0)
     if args.self_play_fraction + args.pool_fraction > 1.0:
@@ -266,16 +270,38 @@ class DeviceEngine:
 # ---------------------------------------------------------------------------------------------- the baselines
 
 
-def random_actions(masks: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
-    """A uniformly random legal id per row of ``masks`` (bool (N, 5)), int64: ``make_agent("random")``'s policy."""
-    return torch.multinomial(masks.float(), 1, generator=generator).squeeze(1)
+def _check_baseline(name: str) -> None:
+    """``ConfigError`` unless ``name`` is a registered agent that states its policy from the legal actions alone."""
+    try:
+        declared = declaration_of(make_agent(name))
+    except AgentSpecError as err:
+        raise ConfigError(f"--opponents: {err}") from None
+    if declared.observes or not declared.states_policy or not declared.acts_in_batch:
+        raise ConfigError(f"--opponents: {name!r} reads more than the legal actions or states no policy (its "
+                          f"declaration: observes {declared.observes}, states_policy {declared.states_policy}); the "
+                          f"batched trainer plays agents that state a policy from the legal actions alone, such as "
+                          f"{' and '.join(BASELINES)}")
 
 
-def calling_station_actions(masks: torch.Tensor) -> torch.Tensor:
-    """``make_agent("calling_station")``'s id per row: check/call, else the bring-in, else the lowest legal id."""
-    chosen = masks.to(torch.uint8).argmax(dim=1)
-    chosen = torch.where(masks[:, BRING_IN], BRING_IN, chosen)
-    return torch.where(masks[:, CHECK_CALL], CHECK_CALL, chosen)
+def baseline_policies(names: tuple[str, ...], device: torch.device) -> torch.Tensor:
+    """What each of the registered agents ``names`` (observing only the legal actions) plays at every legality mask:
+    their stated policies, asked once, float32 on ``device``, indexed ``[agent, *mask, action]`` (the all-illegal
+    mask uniform, never used). The trainer draws from these on the device: the baselines play by their own code."""
+    masks = np.array(list(itertools.product((0, 1), repeat=NUM_ACTIONS)), dtype=np.int8)
+    table = np.full((len(names), len(masks), NUM_ACTIONS), 1.0 / NUM_ACTIONS)
+    for i, name in enumerate(names):
+        table[i, 1:] = make_agent(name).action_probabilities_batch(ObservationBatch(np.zeros(len(masks) - 1),
+                                                                                    masks[1:]))
+    return torch.as_tensor(table.reshape(len(names), *(2,) * NUM_ACTIONS, NUM_ACTIONS), dtype=torch.float32,
+                           device=device)
+
+
+def baseline_actions(policies: torch.Tensor, opponent: torch.Tensor, masks: torch.Tensor,
+                     generator: torch.Generator | None = None) -> torch.Tensor:
+    """A legal id per row of ``masks`` (bool (N, 5)) drawn from the policy of the row's baseline ``opponent`` (rows
+    of another role draw from baseline 0's, to be discarded), int64."""
+    stated = policies[(opponent.clamp(min=0), *masks.long().unbind(dim=1))]
+    return torch.multinomial(stated, 1, generator=generator).squeeze(1)
 
 
 # ---------------------------------------------------------------------------------------------- the advantages
@@ -568,6 +594,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     vs_sum = torch.zeros(slots, dtype=torch.float64, device=device)
     vs_hands = torch.zeros_like(vs_sum)
     slot = torch.where(opponent >= 0, opponent, torch.where(pooled, slots - 1, slots - 2))
+    baselines = baseline_policies(args.opponents, device) if bool((opponent >= 0).any()) else None
 
     minibatch = rollout // args.num_minibatches
     log_path = out / "log.jsonl"
@@ -586,10 +613,9 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 logits = agent.masked_logits(obs[i], masks[i])
                 values[i] = agent.value(obs[i])
                 learner = torch.distributions.Categorical(logits=logits).sample()
-                chosen = torch.where(opponent >= 0, calling_station_actions(masks[i]), learner)
-                if "random" in args.opponents:
-                    use = opponent == args.opponents.index("random")
-                    chosen = torch.where(use, random_actions(masks[i]), chosen)
+                chosen = learner
+                if baselines is not None:
+                    chosen = torch.where(opponent >= 0, baseline_actions(baselines, opponent, masks[i]), learner)
                 mine = (opponent == -1) | (actor[i] == learner_seat)
                 if snapshots:
                     chosen = pool_actions(snapshots, which, pooled & ~mine, obs[i], masks[i], chosen)

@@ -18,16 +18,18 @@ import torch
 
 from razz_env.agents.registry import make_agent
 from razz_env.batch import BatchEngine
-from razz_env.encoding.interface import Observation, ObservationBatch
+from razz_env.encoding.actions import CHECK_CALL
+from razz_env.encoding.interface import ObservationBatch
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.train.batch_ppo import (
+    BASELINES,
     POOL,
     Args,
     Progress,
-    calling_station_actions,
+    baseline_actions,
+    baseline_policies,
     magnet_log_probs,
-    random_actions,
     save_checkpoint,
     seat_gae,
     table_roles,
@@ -95,25 +97,34 @@ def engine_masks(steps: int = 60, tables: int = 64):
         engine.step((engine.masks * rng.random((tables, 5))).argmax(axis=1))
 
 
-def test_the_calling_station_rule_decides_as_the_registered_agent() -> None:
-    station = make_agent("calling_station")
-    for masks, actor in engine_masks():
-        got = calling_station_actions(torch.from_numpy(masks != 0)).tolist()
-        assert got == [station.act(Observation(int(seat), mask)) for seat, mask in zip(actor, masks)]
-        assert got == station.act_batch(ObservationBatch(actor, masks))
-
-
-def test_the_random_rule_draws_uniformly_over_the_legal_ids() -> None:
-    agent = make_agent("random")
-    masks = np.concatenate([m for m, _ in engine_masks(steps=20, tables=16)])
-    unique = np.unique(masks, axis=0)
-    rows = torch.from_numpy(np.repeat(unique, 4000, axis=0) != 0)
-    drawn = random_actions(rows, torch.Generator().manual_seed(0)).numpy().reshape(len(unique), 4000)
-    expected = agent.action_probabilities_batch(ObservationBatch(np.zeros(len(unique)), unique))
+@pytest.mark.parametrize("name", BASELINES)
+def test_the_baselines_are_drawn_from_the_registered_agents_policies(name: str) -> None:
+    """At every mask of razz play, the trainer's draws follow the registered agent's stated policy (a calling
+    station's one id always; random's uniform over the legal ids)."""
+    agent = make_agent(name)
+    masks = np.unique(np.concatenate([m for m, _ in engine_masks(steps=20, tables=16)]), axis=0)
+    policies = baseline_policies((name,), torch.device("cpu"))
+    rows = torch.from_numpy(np.repeat(masks, 4000, axis=0) != 0)
+    drawn = baseline_actions(policies, torch.zeros(len(rows), dtype=torch.int64), rows,
+                             torch.Generator().manual_seed(0)).numpy().reshape(len(masks), 4000)
+    expected = agent.action_probabilities_batch(ObservationBatch(np.zeros(len(masks)), masks))
     for row, draws in enumerate(drawn):
         frequencies = np.bincount(draws, minlength=5) / len(draws)
         assert (frequencies[expected[row] == 0] == 0).all()
         np.testing.assert_allclose(frequencies, expected[row], atol=0.03)
+    if name == "calling_station":
+        assert drawn[:, 0].tolist() == agent.act_batch(ObservationBatch(np.zeros(len(masks)), masks))
+
+
+def test_each_table_draws_from_its_own_baseline() -> None:
+    masks = torch.ones((6, 5), dtype=torch.bool)
+    masks[:, 0] = False  # no fold with nothing to call: check/call and raises legal
+    opponent = torch.tensor([0, 1, 0, 1, -1, 1])
+    policies = baseline_policies(("calling_station", "random"), torch.device("cpu"))
+    drawn = baseline_actions(policies, opponent.repeat(500), masks.repeat(500, 1),
+                             torch.Generator().manual_seed(1)).reshape(500, 6)
+    assert (drawn[:, [0, 2]] == CHECK_CALL).all()
+    assert {int(a) for a in drawn[:, [1, 3, 5]].flatten()} == {1, 2, 3, 4}
 
 
 def test_tables_are_split_between_self_play_and_the_baselines() -> None:
@@ -264,7 +275,9 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"num_seats": 3}, "only heads-up"), ({"opponents": ("razz_heuristic",)}, "unknown 'razz_heuristic'"),
+    ({"num_seats": 3}, "only heads-up"),
+    ({"opponents": ("razz_heuristic",)}, "'razz_heuristic' reads more than the legal actions"),
+    ({"opponents": ("no_such_agent",)}, "unknown agent 'no_such_agent'"),
     ({"device": "tpu"}, "cpu or cuda"), ({"self_play_fraction": 1.5}, "0 to 1"), ({"num_tables": 0}, "positive"),
     ({"learning_rate": math.nan}, r"--learning-rate: expected a positive finite number, got nan"),
     ({"learning_rate": math.inf}, r"--learning-rate: expected a positive finite number, got inf"),
