@@ -22,9 +22,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from razz_env.evaluate.blocks import build_tasks, run_task
+from razz_env.evaluate.blocks import run_task
 from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
 from razz_env.evaluate.runner import load_results, run_tournament
+from razz_env.evaluate.tasks import build_tasks
 
 PACKAGES = (("razz_env/engine", "engine"), ("razz_env/encoding/interface", "observations"),
             ("razz_env/encoding", "encoding"), ("razz_env/evaluate", "harness"), ("razz_env/agents", "agents (Python)"),

@@ -47,7 +47,8 @@ from razz_env.agents.registry import make_agent
 from razz_env.encoding.interface import Declaration, Observation
 from razz_env.engine import equity as equity_module
 from razz_env.engine.config import HandConfig
-from razz_env.evaluate.blocks import play_deals, summarise_tables
+from razz_env.evaluate.block_sums import summarise_tables
+from razz_env.evaluate.blocks import play_deals
 
 STREETS = (3, 4, 5, 6, 7)
 CLOCK = time.process_time

@@ -26,9 +26,10 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from razz_env.evaluate.blocks import Task, play_deals_batched, run_task
+from razz_env.evaluate.blocks import play_deals_batched, run_task
 from razz_env.evaluate.config import DEFAULT_AGENTS, TournamentConfig
 from razz_env.evaluate.runner import RESULTS_FILE, run_tournament
+from razz_env.evaluate.tasks import Task
 
 ENGINES = ("scalar", "auto")
 TOURNAMENTS = {"default": DEFAULT_AGENTS, "batchable": ("random", "calling_station", "ppo_razz", "qrdqn_razz")}

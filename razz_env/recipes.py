@@ -574,7 +574,8 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
     the other seats)."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.blocks import play_deals, summarise_tables
+    from razz_env.evaluate.block_sums import summarise_tables
+    from razz_env.evaluate.blocks import play_deals
     from razz_env.evaluate.stats import win_rate
 
     seats = int(recorded.get("seats", 2))

@@ -16,7 +16,8 @@ from razz_env.agents.registry import make_agent
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
-from razz_env.evaluate.blocks import play_deals, summarise_tables
+from razz_env.evaluate.block_sums import summarise_tables
+from razz_env.evaluate.blocks import play_deals
 from razz_env.evaluate.stats import win_rate
 from razz_env.train.config import check_agent_spec
 

@@ -160,7 +160,8 @@ def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> d
     """Duplicate bb/100 (and the 95% CI) of ``agent`` against each opponent, heads-up razz."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.blocks import play_deals, summarise_tables
+    from razz_env.evaluate.block_sums import summarise_tables
+    from razz_env.evaluate.blocks import play_deals
     from razz_env.evaluate.stats import win_rate
 
     config = HandConfig.create(TABLE["variant"], num_seats=2, stacks=TABLE["stacks"])

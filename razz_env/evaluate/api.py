@@ -18,11 +18,11 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.table import TABLE_KEYS, Table
-from razz_env.evaluate.blocks import build_tasks
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
 from razz_env.evaluate.policy_fit import Fit, verdict
 from razz_env.evaluate.runner import TournamentResult, check_agents, run_tournament
 from razz_env.evaluate.stats import sd_ratio, win_rate
+from razz_env.evaluate.tasks import build_tasks
 from razz_env.evaluate.workers import BlockError, run_blocks
 
 

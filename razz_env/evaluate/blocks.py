@@ -1,13 +1,14 @@
 """The unit of work: one block of deals for one lineup, played in lockstep, sums out.
 
-:func:`run_task` is a pure function of (config, task): it builds the agents,
+:func:`run_task` is a pure function of (config, task) (:mod:`razz_env.evaluate.tasks`): it builds the agents,
 deals ``task.deals`` decks from the task's seed, plays every deal once per seat
 permutation (duplicate) or once (plain), and returns per-lineup-position sums of
 big bets won. All tables of a block advance together, so each agent gets one
 batched call per step (one network forward pass for learned agents), not one per
 table. A broken agent (raises, exceeds its time, picks an illegal action or tries to
-exit) ends the task with an error record instead of an exception; an agent's
-``counters()`` (LBR's off-policy actions, say) are recorded with the block's sums.
+exit: :mod:`razz_env.evaluate.containment`) ends the task with an error record instead of an exception; an
+agent's ``counters()`` (LBR's off-policy actions, say) are recorded with the block's sums
+(:mod:`razz_env.evaluate.block_sums`).
 
 When the batched engine can play the lineup (:func:`batch_problem`) and no agent reads
 the seat view one decision at a time (:func:`one_at_a_time`), the block is played on it
@@ -18,13 +19,9 @@ acts, with the same decks, the same decisions and the same results as the scalar
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import sys
-import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,57 +43,18 @@ from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import to_record
 from razz_env.engine.state import HandState
 from razz_env.evaluate.aivat import aivat, policy_violations
-from razz_env.evaluate.config import AgentSpec, TournamentConfig
+from razz_env.evaluate.block_sums import AIVAT_DIGITS, summarise_tables
+from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.containment import (
+    AgentFailure,
+    DecisionTimeout,
+    ProcessExitRefused,
+    failure_of,
+    timeout_message,
+    with_time_limit,
+)
 from razz_env.evaluate.policy_fit import FitSums
-
-
-@dataclass(frozen=True)
-class Task:
-    """A block of deals for one lineup (indices into ``config.agents``, one per seat)."""
-
-    task_id: str
-    lineup: tuple[int, ...]
-    block: int
-    deals: int
-    seed: str
-
-    @classmethod
-    def for_block(cls, config: TournamentConfig, lineup: tuple[int, ...], block: int, deals: int) -> Task:
-        """Block ``block`` of ``lineup``: its seed depends only on the tournament seed and the block number."""
-        return cls(f"{'-'.join(str(i) for i in lineup)}/{block}", lineup, block, deals, f"{config.seed}/{block}")
-
-
-def build_tasks(config: TournamentConfig) -> list[Task]:
-    """Every block of the tournament, in a fixed order (lineup, then block).
-
-    Block ``b`` holds deals ``b * block_deals`` onwards whatever ``deals`` is, so a longer
-    tournament starts with exactly the blocks of a shorter one (only a short last block differs).
-    """
-    blocks = -(-config.deals // config.block_deals)
-    return [Task.for_block(config, lineup, block, min(config.block_deals, config.deals - block * config.block_deals))
-            for lineup in config.lineups() for block in range(blocks)]
-
-
-class AgentFailure(Exception):
-    """An agent raised, ran past its time limit, or chose an illegal action."""
-
-    def __init__(self, position: int, kind: str, message: str, target_fault: bool = False) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.position = position
-        self.kind = kind
-        self.message = message
-        self.target_fault = target_fault
-
-
-def _failure(position: int, where: str, err: BaseException) -> AgentFailure:
-    """The :class:`AgentFailure` for what an agent raised: an attempt to end the process (``sys.exit``,
-    ``os._exit``) is its own kind, never a quiet end of the run."""
-    if isinstance(err, SystemExit):
-        return AgentFailure(position, "exit", f"{where}tried to end the process (exit status {err.code!r}); an agent "
-                                              f"must return an action")
-    if getattr(err, "target_fault", False):
-        return AgentFailure(position, "policy", f"{where}{err}", target_fault=True)
-    return AgentFailure(position, "exception", f"{where}{type(err).__name__}: {err}")
+from razz_env.evaluate.tasks import Task, make_agents, seat_permutations
 
 
 def _blamed(config: TournamentConfig, task: Task, failure: AgentFailure) -> tuple[int, str]:
@@ -131,134 +89,8 @@ def _counters(players: Sequence[Agent]) -> dict[str, dict[str, int]]:
             try:
                 found[str(position)] = {str(k): int(v) for k, v in dict(counters()).items()}
             except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise _failure(position, "counters: ", err) from None
+                raise failure_of(position, "counters: ", err) from None
     return found
-
-
-class _ProcessExitRefused:
-    """While a block plays, ``os._exit`` raises :class:`SystemExit` instead, so an agent calling it fails its block
-    (named) rather than ending the run's process with no result."""
-
-    def __enter__(self) -> None:
-        self.exit = os._exit
-
-        def refuse(code: int) -> None:
-            raise SystemExit(code)
-
-        os._exit = refuse
-
-    def __exit__(self, *exc: object) -> None:
-        os._exit = self.exit
-
-
-def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tuple[int, ...]]:
-    """Lineup position for each seat, for every replay of one deal.
-
-    Duplicate: every rotation (heads-up, both seatings), so each lineup position
-    plays each seat's cards once. Plain: a single rotation that moves on each deal.
-
-    >>> seat_permutations(2, True, 0)
-    [(0, 1), (1, 0)]
-    """
-    rotations = [tuple((seat + shift) % seats for seat in range(seats)) for shift in range(seats)]
-    if duplicate:
-        return rotations
-    return [rotations[deal_index % seats]]
-
-
-def build_agent(spec: AgentSpec, seed: int, hidden: Sequence[str] = ()) -> Agent:
-    """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only);
-    an agent instance plays as it is, with its own randomness. A spec with ``isolated: true`` plays in a process
-    of its own (:class:`~razz_env.evaluate.isolation.IsolatedAgent`) that cannot see the ``hidden`` folders."""
-    from collections.abc import Mapping
-
-    from razz_env.agents.registry import get_factory, make_agent
-
-    if isinstance(spec, Mapping):
-        isolated = spec.get("isolated", False)
-        spec = {k: v for k, v in spec.items() if k not in ("label", "isolated")}
-        if isolated:
-            from razz_env.evaluate.isolation import IsolatedAgent
-
-            return IsolatedAgent(spec, seed, modules=(get_factory(spec["type"]).__module__,), hidden=hidden)
-    return make_agent(spec, seed=seed)
-
-
-def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str,
-                hidden: Sequence[str] = ()) -> dict[int, Agent]:
-    """One agent per distinct lineup entry, each seeded from the task seed (isolated ones blind to ``hidden``).
-
-    An agent whose construction raises is a broken agent: :class:`AgentFailure` at its position.
-    """
-    built: dict[int, Agent] = {}
-    for position, index in enumerate(lineup):
-        if index not in built:
-            try:
-                built[index] = build_agent(specs[index], random.Random(f"{seed}/agent{position}").randrange(2**31),
-                                           hidden)
-            except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise _failure(position, "construction: ", err) from None
-    _limit_torch_threads()
-    return built
-
-
-def _limit_torch_threads() -> None:
-    """One torch thread when an agent brought torch in: its default threads thrash on 2 shared cores."""
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
-
-
-class _Timeout(Exception):
-    pass
-
-
-# Where this process publishes each decision's deadline for a watching parent (workers.py): a shared array of
-# (deadline on the monotonic clock, 0.0 between decisions; lineup position; decisions asked at once).
-_watch: Any = None
-
-
-def watch_decisions(cells: Any) -> None:
-    """Publish every decision's deadline in ``cells`` (a shared array of three doubles), so the parent process
-    can kill this one when an agent overruns: the guarantee an agent cannot defeat from inside this process."""
-    global _watch
-    _watch = cells
-
-
-def timeout_message(timeout: float, decisions: int) -> str:
-    """The failure message of an agent asked ``decisions`` at once that overran ``timeout`` seconds per decision."""
-    if decisions == 1:
-        return f"no decision within {timeout:g} s"
-    return (f"no answer to {decisions} decisions asked at once within {timeout * decisions:g} s "
-            f"({timeout:g} s per decision)")
-
-
-def _with_time_limit(call: Callable[[], Any], seconds: float | None, position: int, decisions: int) -> Any:
-    """Run ``call``; raise :class:`_Timeout` past ``seconds`` (``None``: no limit).
-
-    The in-process alarm (main thread only) reports an honest slow agent without losing its process; the
-    deadline published for a watching parent (:func:`watch_decisions`) stops one that defeats the alarm.
-    """
-    if seconds is None:
-        return call()
-    if _watch is not None:
-        _watch[1], _watch[2] = position, decisions
-        _watch[0] = time.monotonic() + seconds
-    alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    if alarm:
-        def expire(signum: int, frame: Any) -> None:
-            raise _Timeout
-
-        previous = signal.signal(signal.SIGALRM, expire)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return call()
-    finally:
-        if alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-        if _watch is not None:
-            _watch[0] = 0.0
 
 
 @dataclass
@@ -291,11 +123,11 @@ def _ask(agent: Agent, position: int, observations: list[Observation], timeout: 
     """The agent's ids for ``observations`` (one batched call); :class:`AgentFailure` if it raises or runs late."""
     limit = None if timeout is None else timeout * len(observations)
     try:
-        ids = _with_time_limit(lambda: act_batch(agent, observations), limit, position, len(observations))
-    except _Timeout:
+        ids = with_time_limit(lambda: act_batch(agent, observations), limit, position, len(observations))
+    except DecisionTimeout:
         raise AgentFailure(position, "timeout", timeout_message(timeout, len(observations))) from None
     except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
-        raise _failure(position, "", err) from None
+        raise failure_of(position, "", err) from None
     if len(ids) != len(observations):
         raise AgentFailure(position, "exception", f"returned {len(ids)} actions for {len(observations)} decisions")
     return ids
@@ -312,13 +144,13 @@ def _stated(agent: Agent, position: int, observations: Sequence[Observation], ti
     """The agent's stated policy at each observation, asked before it acts (as :func:`_ask`, same time limit)."""
     limit = None if timeout is None else timeout * len(observations)
     try:
-        return _with_time_limit(lambda: action_probabilities(agent, observations), limit, position,
+        return with_time_limit(lambda: action_probabilities(agent, observations), limit, position,
                                 len(observations))
-    except _Timeout:
+    except DecisionTimeout:
         raise AgentFailure(position, "timeout", "action_probabilities: "
                            + timeout_message(timeout, len(observations))) from None
     except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
-        raise _failure(position, "action_probabilities: ", err) from None
+        raise failure_of(position, "action_probabilities: ", err) from None
 
 
 def _checked_policies(position: int, seats: Sequence[int], policies: np.ndarray, masks: np.ndarray,
@@ -394,7 +226,7 @@ def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]]
             try:
                 players[position].reset(seat, len(positions), variant)
             except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
-                raise _failure(position, "reset: ", err) from None
+                raise failure_of(position, "reset: ", err) from None
 
 
 def play_deals(
@@ -625,7 +457,7 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     started = time.perf_counter()
     fit = FitSums(seats) if config.aivat else None
     try:
-        with _ProcessExitRefused():
+        with ProcessExitRefused():
             agents = make_agents(config.agents, task.lineup, task.seed, (config.output,))
             players = [agents[index] for index in task.lineup]
             tables = _play(players, hand_config, config, task, fit)
@@ -646,12 +478,6 @@ def run_task(config: TournamentConfig, task: Task) -> dict[str, Any]:
     return result
 
 
-AIVAT_DIGITS = 6
-"""Decimals of a chip an AIVAT payoff keeps in block sums: its terms' float sum carries noise near 1e-13, and
-without the rounding a duplicate deal whose raw payoffs cancel exactly (two deterministic agents) would show a
-spurious AIVAT mean of 1e-15 with a CI that excludes zero."""
-
-
 def _block_fields(config: TournamentConfig, task: Task) -> dict[str, Any]:
     return {"task_id": task.task_id, "config": config.config_id, "lineup": list(task.lineup), "block": task.block,
             "deals": task.deals, "seed": task.seed}
@@ -664,37 +490,3 @@ def failed_block(config: TournamentConfig, task: Task, failure: AgentFailure) ->
         "agent": task.lineup[position], "kind": failure.kind, "message": message}}
 
 
-def summarise_tables(tables: Sequence[_Table | _BatchTable], seats: int, deals: int, big_bet: int,
-                     corrected: Sequence[Sequence[float]] | None = None) -> dict[str, Any]:
-    """Per lineup position: sums of big bets per deal (mean over its replays) and per hand; with ``corrected``
-    (each table's AIVAT payoffs per seat) the same sums of those, prefixed ``aivat_``."""
-    sums = {"deals": deals, "hands": len(tables),
-            **_sums(tables, [t.payoffs for t in tables], seats, deals, big_bet)}
-    if corrected is not None:
-        sums.update({f"aivat_{name}": values
-                     for name, values in _sums(tables, corrected, seats, deals, big_bet).items()})
-    return sums
-
-
-def _sums(tables: Sequence[_Table | _BatchTable], payoffs: Sequence[Sequence[float]], seats: int, deals: int,
-          big_bet: int) -> dict[str, list[float]]:
-    """Sums and sums of squares of big bets per lineup position, per deal (mean over its replays) and per hand."""
-    per_deal = [[0.0] * seats for _ in range(deals)]
-    replays = [0] * deals
-    hand_sum = [0.0] * seats
-    hand_sumsq = [0.0] * seats
-    for table, paid in zip(tables, payoffs):
-        replays[table.deal] += 1
-        for seat, position in enumerate(table.positions):
-            won = paid[seat] / big_bet
-            per_deal[table.deal][position] += won
-            hand_sum[position] += won
-            hand_sumsq[position] += won * won
-    deal_sum = [0.0] * seats
-    deal_sumsq = [0.0] * seats
-    for deal, values in enumerate(per_deal):
-        for position in range(seats):
-            mean = values[position] / replays[deal]
-            deal_sum[position] += mean
-            deal_sumsq[position] += mean * mean
-    return {"deal_sum": deal_sum, "deal_sumsq": deal_sumsq, "hand_sum": hand_sum, "hand_sumsq": hand_sumsq}

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate.blocks import Task
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.results import block_key, result_problem
+from razz_env.evaluate.tasks import Task
 from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError, WorkerPool
 
 BACKENDS = ("local", "ray")

@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate.blocks import Task
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.policy_fit import FIT_FIELDS
+from razz_env.evaluate.tasks import Task
 
 RESULTS_FILE = "matches.jsonl"
 STAMP_FILE = "tournament.json"

@@ -3,7 +3,7 @@
 Everything a run needs is checked before the first block: the configuration, every agent
 (built once here, seated with :func:`~razz_env.encoding.interface.seating_problem`) and the results
 folder (:class:`~razz_env.evaluate.results.ResultsFolder`: one configuration per folder,
-locked while a run uses it). Work is split into :class:`~razz_env.evaluate.blocks.Task`
+locked while a run uses it). Work is split into :class:`~razz_env.evaluate.tasks.Task`
 blocks whose seeds depend only on the tournament seed and the block number, so every
 pairing faces the same deals, results do not depend on the number of workers, and a
 longer run (more ``deals``) reuses the blocks of a shorter one. Each finished block is
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate.blocks import Task, batch_problem, build_agent, build_tasks
+from razz_env.evaluate.blocks import batch_problem
 from razz_env.evaluate.config import TournamentConfig, agent_label
 from razz_env.evaluate.policy_fit import Fit, Verdict, verdict
 from razz_env.evaluate.progress import progress_bar
@@ -32,6 +32,7 @@ from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file
 from razz_env.evaluate.sandbox import sandbox_problem
 from razz_env.evaluate.stats import WinRate, sd_ratio, win_rate
+from razz_env.evaluate.tasks import Task, build_agent, build_tasks
 from razz_env.evaluate.workers import BlockError, WorkerStartError, run_blocks
 
 __all__ = ["RESULTS_FILE", "BlockError", "TournamentResult", "agent_label", "build_tasks", "check_agents",

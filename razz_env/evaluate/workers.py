@@ -11,7 +11,7 @@ the results do not depend on the number of workers. Workers ignore Ctrl-C (the m
 stops them) and exit quietly when the main process dies.
 
 The decision time limit is kept from here: each worker publishes the deadline of the decision
-it is waiting for (:func:`~razz_env.evaluate.blocks.watch_decisions`), and a worker still busy
+it is waiting for (:func:`~razz_env.evaluate.containment.watch_decisions`), and a worker still busy
 :data:`KILL_GRACE_SECONDS` past it is killed and its block failed as the agent's timeout, so an
 agent that catches the in-process alarm, ignores SIGALRM or sits in one long C call is stopped.
 That needs a separate process, so blocks are played in a worker even with ``workers: 1`` (only an
@@ -34,9 +34,11 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from razz_env.evaluate.blocks import AgentFailure, Task, failed_block, run_task, timeout_message, watch_decisions
+from razz_env.evaluate.blocks import failed_block, run_task
 from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.containment import AgentFailure, timeout_message, watch_decisions
 from razz_env.evaluate.spawning import by_value, without_main
+from razz_env.evaluate.tasks import Task
 
 MAX_ATTEMPTS = 3
 PARENT_POLL_SECONDS = 0.5

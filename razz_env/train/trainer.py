@@ -273,7 +273,8 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     """
     from razz_env.agents.registry import make_agent
     from razz_env.agents.sb3_agent import SB3Agent
-    from razz_env.evaluate.blocks import play_deals, summarise_tables
+    from razz_env.evaluate.block_sums import summarise_tables
+    from razz_env.evaluate.blocks import play_deals
     from razz_env.evaluate.config import agent_label
     from razz_env.evaluate.stats import win_rate
 

@@ -25,7 +25,8 @@ from razz_env.engine.dealing import deck_for
 from razz_env.engine.equity import range_equity
 from razz_env.engine.state import HandState
 from razz_env.engine.view import SeatView
-from razz_env.evaluate.blocks import play_deals, summarise_tables
+from razz_env.evaluate.block_sums import summarise_tables
+from razz_env.evaluate.blocks import play_deals
 
 CONFIG = HandConfig.create("razz", num_seats=2, stacks=1000)
 

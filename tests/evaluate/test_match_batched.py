@@ -25,16 +25,11 @@ from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import to_record
 from razz_env.evaluate import blocks, workers
-from razz_env.evaluate.blocks import (
-    AgentFailure,
-    Task,
-    batch_problem,
-    play_deals,
-    play_deals_batched,
-    run_task,
-)
+from razz_env.evaluate.blocks import batch_problem, play_deals, play_deals_batched, run_task
 from razz_env.evaluate.config import TournamentConfig
+from razz_env.evaluate.containment import AgentFailure
 from razz_env.evaluate.runner import run_tournament
+from razz_env.evaluate.tasks import Task
 
 
 class Recorder(RandomAgent):

@@ -27,7 +27,8 @@ from razz_env.agents.simple import CallingStation, RandomAgent
 from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.variants import get_variant
-from razz_env.evaluate.blocks import AgentFailure, batch_problem, play_deals, play_deals_batched
+from razz_env.evaluate.blocks import batch_problem, play_deals, play_deals_batched
+from razz_env.evaluate.containment import AgentFailure
 
 FUZZ = settings(max_examples=int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "25")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -12,12 +12,13 @@ import pytest
 from razz_env.agents.base import BaseAgent, Declaration, ObservationBatch
 from razz_env.agents.registry import register
 from razz_env.evaluate import match
-from razz_env.evaluate.blocks import build_tasks, run_task
+from razz_env.evaluate.blocks import run_task
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.policy_fit import FIT_ALPHA, FIT_FIELDS, Fit, FitSums, verdict
 from razz_env.evaluate.report import pairing_rows, standings, write_reports
 from razz_env.evaluate.results import result_problem
 from razz_env.evaluate.runner import run_tournament
+from razz_env.evaluate.tasks import build_tasks
 
 
 @register("test_highest_stated_uniform", replace=True)

@@ -20,12 +20,13 @@ from hypothesis import strategies as st
 from razz_env.agents.registry import register
 from razz_env.encoding.interface import Declaration
 from razz_env.engine.errors import ConfigError
-from razz_env.evaluate.blocks import Task, build_tasks, run_task
+from razz_env.evaluate.blocks import run_task
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.ray_backend import check_backend, checked_reply
 from razz_env.evaluate.report import write_reports
 from razz_env.evaluate.results import RESULTS_FILE, result_problem
 from razz_env.evaluate.runner import run_tournament
+from razz_env.evaluate.tasks import Task, build_tasks
 from razz_env.evaluate.workers import MAX_ATTEMPTS, BlockError
 
 

@@ -18,10 +18,10 @@ from razz_env.agents.registry import register
 from razz_env.encoding.interface import Declaration
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import replay_record
-from razz_env.evaluate.blocks import seat_permutations
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.report import format_terminal, write_reports
 from razz_env.evaluate.runner import RESULTS_FILE, build_tasks, load_results, run_tournament
+from razz_env.evaluate.tasks import seat_permutations
 
 FAST_AGENTS = ("random", "calling_station", "razz_heuristic")
 

@@ -28,7 +28,8 @@ from razz_env.encoding.interface import Observer, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
-from razz_env.evaluate.blocks import play_deals, summarise_tables
+from razz_env.evaluate.block_sums import summarise_tables
+from razz_env.evaluate.blocks import play_deals
 from razz_env.evaluate.stats import win_rate
 from razz_env.train import best_response
 from razz_env.train.best_response import (

@@ -426,7 +426,7 @@ def test_the_evaluation_during_training_puts_no_time_limit_on_decisions(tmp_path
         limits.append(seconds)
         return call()
 
-    monkeypatch.setattr(blocks, "_with_time_limit", recording)
+    monkeypatch.setattr(blocks, "with_time_limit", recording)
     config = _config(tmp_path, "maskable_ppo", eval_opponents=["random", "razz_heuristic"], eval_deals=4)
     rows = evaluate(build_model(config, build_vec_env(config), None), config, "limits")
     assert [row["hands"] for row in rows] == [8, 8] and limits and set(limits) == {None}
