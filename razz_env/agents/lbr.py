@@ -200,7 +200,7 @@ class _Decision:
 
 
 @dataclasses.dataclass
-class _Table:
+class _ObservationWork:
     """LBR's work on one observation: the view, the replayed hand now, the range and what is still to learn."""
 
     view: SeatView
@@ -381,7 +381,7 @@ class LocalBestResponse:
 
     # ------------------------------------------------------------------ the range
 
-    def _table(self, view: SeatView) -> _Table:
+    def _table(self, view: SeatView) -> _ObservationWork:
         """The replayed hand for ``view`` and its range, carried on from this hand's last decision when cached."""
         if view.num_seats != SEATS:
             raise ValueError(f"LBR plays heads-up; this table has {view.num_seats} seats")
@@ -402,7 +402,7 @@ class LocalBestResponse:
         pending: list[_Decision] = []
         hand = self._replay(view, record_from=state.done, into=pending)
         state.done, state.history, state.own, state.opponent_up = len(view.history), view.history, own, up
-        return _Table(view, hand, state, pending)
+        return _ObservationWork(view, hand, state, pending)
 
     def _replay(self, view: SeatView, record_from: int | None = None,
                 into: list[_Decision] | None = None) -> HandState:
@@ -438,7 +438,7 @@ class LocalBestResponse:
                              "table's stakes")
         return hand
 
-    def _learn(self, tables: list[_Table]) -> None:
+    def _learn(self, tables: list[_ObservationWork]) -> None:
         """Bayes' rule for every table's pending opponent decisions, one batched policy query per round."""
         rounds = max((len(t.pending) for t in tables), default=0)
         for step in range(rounds):
@@ -587,7 +587,7 @@ class LocalBestResponse:
 
     # ------------------------------------------------------------------ the decision
 
-    def _choose(self, tables: list[_Table], masks: list[np.ndarray]) -> list[int]:
+    def _choose(self, tables: list[_ObservationWork], masks: list[np.ndarray]) -> list[int]:
         """Each table's legal id of highest local expected value (see the module docstring).
 
         A raise's value needs the opponent's fold probability per holding; they are asked in rounds, for every
@@ -611,7 +611,7 @@ class LocalBestResponse:
             size *= 4
         return [_preferred(spot.values, spot.settled) for spot in spots]
 
-    def _spot(self, table: _Table, mask: np.ndarray) -> _Spot:
+    def _spot(self, table: _ObservationWork, mask: np.ndarray) -> _Spot:
         """The values known without the target (passive actions, raises the opponent cannot answer), and the raises
         still to value with its fold probabilities: none when their bounds already settle the choice."""
         view, state = table.view, table.state
@@ -650,7 +650,7 @@ class LocalBestResponse:
             spot.settle()
         return spot
 
-    def _after(self, table: _Table, action: int) -> HandState:
+    def _after(self, table: _ObservationWork, action: int) -> HandState:
         """The hand after LBR's ``action`` (replayed again: cheaper than copying a hand state)."""
         hand = self._replay(table.view)
         hand.act(to_engine(action, hand.legal_actions()))

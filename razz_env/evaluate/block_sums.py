@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 
-class PlayedTable(Protocol):
-    """What the sums read of a played table: its deal and the lineup position at each seat."""
+class Replay(Protocol):
+    """What the sums read of one seating of a deal: the deal and the lineup position at each seat."""
 
     deal: int
     positions: Sequence[int]
@@ -24,7 +24,7 @@ without the rounding a duplicate deal whose raw payoffs cancel exactly (two dete
 spurious AIVAT mean of 1e-15 with a CI that excludes zero."""
 
 
-def summarise_tables(tables: Sequence[PlayedTable], seats: int, deals: int, big_bet: int,
+def summarise_tables(tables: Sequence[Replay], seats: int, deals: int, big_bet: int,
                      corrected: Sequence[Sequence[float]] | None = None) -> dict[str, Any]:
     """Per lineup position: sums of big bets per deal (mean over its replays) and per hand; with ``corrected``
     (each table's AIVAT payoffs per seat) the same sums of those, prefixed ``aivat_``."""
@@ -36,7 +36,7 @@ def summarise_tables(tables: Sequence[PlayedTable], seats: int, deals: int, big_
     return sums
 
 
-def _sums(tables: Sequence[PlayedTable], payoffs: Sequence[Sequence[float]], seats: int, deals: int,
+def _sums(tables: Sequence[Replay], payoffs: Sequence[Sequence[float]], seats: int, deals: int,
           big_bet: int) -> dict[str, list[float]]:
     """Sums and sums of squares of big bets per lineup position, per deal (mean over its replays) and per hand."""
     per_deal = [[0.0] * seats for _ in range(deals)]

@@ -94,7 +94,9 @@ def _counters(players: Sequence[Agent]) -> dict[str, dict[str, int]]:
 
 
 @dataclass
-class _Table:
+class _ScalarReplay:
+    """One seating of a deal played on the scalar engine: the hand, and the lineup position at each seat."""
+
     deal: int
     hand: HandState
     positions: tuple[int, ...]
@@ -110,8 +112,9 @@ class _Table:
 
 
 @dataclass
-class _BatchTable:
-    """A deal played on the batched engine: only its payoffs (and with ``stated`` its AIVAT payoffs) are kept."""
+class _BatchReplay:
+    """One seating of a deal played on the batched engine: only its payoffs (and with ``stated`` its AIVAT payoffs)
+    are kept."""
 
     deal: int
     positions: tuple[int, ...]
@@ -167,7 +170,7 @@ def _checked_policies(position: int, seats: Sequence[int], policies: np.ndarray,
     return policies
 
 
-def _decide(agent: Agent, position: int, tables: list[_Table], observer: Observer, timeout: float | None,
+def _decide(agent: Agent, position: int, tables: list[_ScalarReplay], observer: Observer, timeout: float | None,
             stated: bool = False, fit: FitSums | None = None) -> None:
     observations = [observer(t.hand, t.hand.actor) for t in tables]
     policies = _stated(agent, position, observations, timeout) if stated and states_varying_policy(agent) else None
@@ -239,7 +242,7 @@ def play_deals(
     first_deal: int = 0,
     stated: bool = False,
     fit: FitSums | None = None,
-) -> list[_Table]:
+) -> list[_ScalarReplay]:
     """Play ``deals`` decks with ``players[i]`` at lineup position ``i``, all tables in lockstep.
 
     Returns the finished tables; raises :class:`AgentFailure` for a broken agent. With ``stated``, each table
@@ -249,12 +252,12 @@ def play_deals(
     """
     seats = len(players)
     observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
-    tables = [_Table(deal, HandState(hand_config, deck=deck), rotation, [] if stated else None)
+    tables = [_ScalarReplay(deal, HandState(hand_config, deck=deck), rotation, [] if stated else None)
               for deal, deck, rotation in _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)]
     _reset_players(players, [t.positions for t in tables], hand_config.variant.name)
     active = [t for t in tables if not t.hand.is_over]
     while active:
-        waiting: dict[int, list[_Table]] = {}
+        waiting: dict[int, list[_ScalarReplay]] = {}
         for table in active:
             waiting.setdefault(table.positions[table.hand.actor], []).append(table)
         for position, group in waiting.items():
@@ -326,7 +329,7 @@ def play_deals_batched(
     records: bool = False,
     stated: bool = False,
     fit: FitSums | None = None,
-) -> list[_Table] | list[_BatchTable]:
+) -> list[_ScalarReplay] | list[_BatchReplay]:
     """:func:`play_deals` on the batched engine, for players with no :func:`batch_problem` (else ``ValueError``).
 
     The same decks and seatings, the same ``reset`` calls and, at every step, the same ``act_batch`` calls
@@ -401,7 +404,7 @@ def play_deals_batched(
         rows = rows[result.finished[rows] == 0]
     kept = corrected.tolist() if stated else [None] * len(dealt)
     if not records:
-        return [_BatchTable(deal, rotation, payoffs[t].tolist(), kept[t])
+        return [_BatchReplay(deal, rotation, payoffs[t].tolist(), kept[t])
                 for t, (deal, _, rotation) in enumerate(dealt)]
     steps = np.array(taken, dtype=np.int8).reshape(len(taken), len(dealt))
     tables = []
@@ -409,7 +412,7 @@ def play_deals_batched(
         hand = HandState(hand_config, deck=deck)
         for action_id in steps[:lengths[t], t].tolist():
             hand.act(to_engine(action_id, hand.legal_actions()))
-        tables.append(_Table(deal, hand, rotation, corrected=kept[t]))
+        tables.append(_ScalarReplay(deal, hand, rotation, corrected=kept[t]))
     return tables
 
 
@@ -429,7 +432,7 @@ def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks:
 
 
 def _play(players: Sequence[Agent], hand_config: HandConfig, config: TournamentConfig, task: Task,
-          fit: FitSums | None = None) -> list[_Table] | list[_BatchTable]:
+          fit: FitSums | None = None) -> list[_ScalarReplay] | list[_BatchReplay]:
     """The task's tables: on the batched engine when ``config.engine`` allows it (``auto``: when no agent reads the
     seat view one decision at a time); with ``config.aivat`` each carries its AIVAT payoffs and ``fit`` collects
     the stated policies."""
