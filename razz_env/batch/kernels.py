@@ -61,11 +61,11 @@ when no folder is writable, so the kernels compile in each process instead of fa
 
 
 def drop_stale_cache(folder: Path) -> bool:
-    """Remove the kernels numba cached in ``folder`` (this package's ``__pycache__``) when the showdown core's
-    source has changed since they were cached; whether any went. numba re-checks only a cached function's own
-    file, and these kernels compile the core's functions, which live in another."""
+    """Remove the kernels numba cached in ``folder`` (this package's ``__pycache__``) when the showdown core's or
+    this module's source has changed since they were cached; whether any went. numba re-checks only a cached
+    function's own file, and the batch layer's kernels compile functions of both, which live in other files."""
     stamp = folder / "showdown_core.sha256"
-    digest = hashlib.sha256(Path(showdown_core.__file__).read_bytes()).hexdigest()
+    digest = hashlib.sha256(Path(showdown_core.__file__).read_bytes() + Path(__file__).read_bytes()).hexdigest()
     try:
         if not folder.is_dir() or (stamp.exists() and stamp.read_text() == digest):
             return False

@@ -131,8 +131,8 @@ def test_the_compile_note_is_printed_once_before_the_first_engine_and_not_once_c
 
 
 def test_a_changed_showdown_core_drops_the_kernels_numba_cached(tmp_path):
-    """numba re-checks only a cached kernel's own file: the kernels' cache goes when the core's source changes,
-    and stays while it does not."""
+    """numba re-checks only a cached kernel's own file: the batch layer's cache goes when the core's (or the
+    kernels') source changes, and stays while it does not."""
     cached = [tmp_path / "kernels._showdown-400.py311.nbi", tmp_path / "aivat._shares-48.py311.1.nbc"]
     for path in cached:
         path.write_text("compiled")
