@@ -104,7 +104,13 @@ def hand_value(kind: str, size: int, cards: Sequence[int]) -> int:
     return _rank_values(kind, size)[key]
 
 
-def _split(values: Sequence[Sequence[int]], halves: Sequence[str], live: Sequence[int], seats: int) -> list[float]:
+@functools.cache
+def _kind_codes(halves: tuple[str, ...]) -> tuple[int, ...]:
+    """The showdown core's codes of a variant's halves, looked up once per variant (every dealt card splits pots)."""
+    return tuple(showdown_core.KIND_CODES[half] for half in halves)
+
+
+def _split(values: Sequence[Sequence[int]], halves: tuple[str, ...], live: Sequence[int], seats: int) -> list[float]:
     """Pot shares per seat when the live seats show down hands of these values (per half, per live seat):
     :func:`~razz_env.engine.showdown_core.pot_shares`."""
     by_seat = [[0] * seats for _ in halves]
@@ -112,8 +118,7 @@ def _split(values: Sequence[Sequence[int]], halves: Sequence[str], live: Sequenc
         for seat, score in zip(live, scores):
             row[seat] = score
     out = [0.0] * seats
-    showdown_core.pot_shares(by_seat, [showdown_core.KIND_CODES[half] for half in halves], live, len(live), out,
-                             [[0] * seats for _ in halves])
+    showdown_core.pot_shares(by_seat, _kind_codes(halves), live, len(live), out, [[0] * seats for _ in halves])
     return out
 
 
