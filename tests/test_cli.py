@@ -485,7 +485,7 @@ def test_play_bad_agent_spec_is_one_line_and_exit_2(capsys, user_bots, spec, mes
     assert message in text and text.count("\n") == 1 and "Traceback" not in text
 
 
-# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/test_cli.py -s -k fuzz prints the figures.
+# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/test_cli.py -n 0 -s -k fuzz prints the figures.
 FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40"))
 FIGURES: Counter = Counter()
 if os.environ.get("RAZZ_FUZZ_EXAMPLES"):

@@ -211,9 +211,12 @@ def test_every_fenced_block_names_its_language() -> None:
 
 
 def _marks(command: Command) -> list[pytest.MarkDecorator]:
+    """Skip or slow as the page says; a page's commands in one test process (``--dist loadgroup``), as they run
+    in page order in one folder."""
     if command.skip is not None:
         return [pytest.mark.skip(reason=command.skip)]
-    return [pytest.mark.slow] if command.slow is not None else []
+    page = pytest.mark.xdist_group(str(command.page.relative_to(ROOT)))
+    return [page, pytest.mark.slow] if command.slow is not None else [page]
 
 
 @pytest.mark.parametrize("command", [pytest.param(c, id=c.id, marks=_marks(c)) for c in COMMANDS])

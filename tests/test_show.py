@@ -219,7 +219,7 @@ def test_replay_page_draws_the_table_in_a_headless_browser(tmp_path, game):
 
 
 # ------------------------------------------------------------------ fuzz
-# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/test_show.py -s -k fuzz prints the figures per category.
+# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/test_show.py -n 0 -s -k fuzz prints the figures per category.
 
 EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "25"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,

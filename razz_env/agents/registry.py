@@ -242,6 +242,9 @@ def make_agent(spec: str | Mapping[str, Any] | Agent, seed: int | None = None) -
                         f"got {spec!r}")
     factory = get_factory(name)
     if is_model_file(name):
+        if not Path(name).is_file():
+            raise AgentSpecError(f"agent {name!r}: no such file (a name ending in {', '.join(MODEL_FILE_LOADERS)} "
+                                 f"is a model file's path)")
         kwargs = {"path": name, **kwargs}
     if seed is not None and "seed" not in kwargs and _accepts(factory, "seed"):
         kwargs["seed"] = seed

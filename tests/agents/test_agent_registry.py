@@ -273,7 +273,7 @@ def test_describe_agent_reads_a_trained_agents_table_and_leaves_sb3_model_to_its
 
 
 # ------------------------------------------------------------------ fuzz
-# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/agents/test_agent_registry.py -s -k fuzz prints the figures. Module names
+# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/agents/test_agent_registry.py -n 0 -s -k fuzz prints the figures. Module names
 # come from a fixed list (the user module, modules that do not exist): importing arbitrary names runs their code.
 
 FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "40"))
@@ -337,6 +337,14 @@ def test_a_policy_file_builds_by_its_path_pickles_small_and_refuses_other_bytes(
         make_agent({"type": str(path), "sha256": "0" * 64})
     with pytest.raises(ValueError, match="no such file"):
         make_agent(str(tmp_path / "missing.npz"))
+
+
+@pytest.mark.parametrize("name", ["missing.npz", "missing.pt", "missing.zip", "h9_user_bots:.PT"])
+def test_a_model_file_that_does_not_exist_is_a_spec_error_naming_it(name, tmp_path) -> None:
+    """Found by the fuzz test: ``module:.PT`` reads as a model file's path, and a missing one raised a plain
+    ValueError from deep in the loader instead of the registry's one-line spec error."""
+    with pytest.raises(registry.AgentSpecError, match=r"no such file \(a name ending in \.zip, \.npz, \.pt"):
+        make_agent(str(tmp_path / name) if "/" not in name and ":" not in name else name)
 
 
 def test_a_model_file_builds_by_its_path_with_the_table_of_its_run_folder(tmp_path) -> None:

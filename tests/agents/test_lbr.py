@@ -542,7 +542,7 @@ def test_cards_of_the_other_seat_never_reach_lbr() -> None:
     assert not set(holdings.ravel().tolist()) & set(parse_cards("As 2s Kh Qc"))
 
 
-# RAZZ_FUZZ_EXAMPLES=300 pytest tests/agents/test_lbr.py -s -k fuzz prints the figures.
+# RAZZ_FUZZ_EXAMPLES=300 pytest tests/agents/test_lbr.py -n 0 -s -k fuzz prints the figures.
 FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "12"))
 FIGURES: Counter = Counter()
 if os.environ.get("RAZZ_FUZZ_EXAMPLES"):

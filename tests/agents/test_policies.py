@@ -4,7 +4,7 @@ The fuzz test plays random hands (every variant, 2-8 seats, short stacks) and ch
 ``action_probabilities`` at every decision, and that a seat not to act gets a clean ``ValueError``.
 Stochastic agents are checked by drawing ``act`` many times on one observation: the counts must match
 the stated probabilities within a generous binomial bound, and a deliberately wrong distribution must
-fail the same bound. ``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/agents/test_policies.py -s`` fuzzes more
+fail the same bound. ``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/agents/test_policies.py -n 0 -s`` fuzzes more
 and prints the figures (observations checked, clean errors).
 """
 

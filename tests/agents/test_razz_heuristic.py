@@ -1,7 +1,7 @@
 """The hand-crafted player's settings (its bluff rate is a probability, refused by name otherwise), and its
 batched decisions, draws and policy, equal to deciding one observation at a time.
 
-``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/agents/test_razz_heuristic.py -s`` fuzzes more and prints the figures.
+``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/agents/test_razz_heuristic.py -n 0 -s`` fuzzes more and prints the figures.
 """
 
 from __future__ import annotations

@@ -363,7 +363,7 @@ def test_range_equity_is_a_share_permutes_with_its_holdings_and_ignores_weight_s
     assert flipped.equity == pytest.approx(result.equity, abs=1e-12)
 
 
-# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/engine/test_equity.py -s -k fuzz prints the figures.
+# RAZZ_FUZZ_EXAMPLES=2000 pytest tests/engine/test_equity.py -n 0 -s -k fuzz prints the figures.
 RANGE_FUZZ_EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "60"))
 RANGE_FIGURES: Counter = Counter()
 if os.environ.get("RAZZ_FUZZ_EXAMPLES"):

@@ -7,7 +7,7 @@ command must not raise, must print its summary line first, must print one ``file
 line per failing record, and must exit 1 exactly when
 some line fails (0 when every line replays to its payoffs).
 
-``RAZZ_FUZZ_EXAMPLES=5000 pytest tests/engine/test_record_fuzz.py -s`` runs a bigger batch and prints the
+``RAZZ_FUZZ_EXAMPLES=5000 pytest tests/engine/test_record_fuzz.py -n 0 -s`` runs a bigger batch and prints the
 figures per category (inputs, valid results, clean errors).
 """
 

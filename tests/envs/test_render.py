@@ -173,7 +173,7 @@ def test_single_agent_rgb_array_render_is_from_the_learners_seat():
 
 
 # ------------------------------------------------------------------ property
-# RAZZ_FUZZ_EXAMPLES=500 pytest tests/test_render.py -s -k random_hands prints the figures.
+# RAZZ_FUZZ_EXAMPLES=500 pytest tests/test_render.py -n 0 -s -k random_hands prints the figures.
 
 EXAMPLES = int(os.environ.get("RAZZ_FUZZ_EXAMPLES", "12"))
 FIGURES: Counter = Counter()

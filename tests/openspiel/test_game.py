@@ -1,6 +1,6 @@
 """The OpenSpiel games: OpenSpiel's own simulation tests, the engine's hands replayed exactly, bounds, algorithms.
 
-``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/openspiel/test_game.py -s`` runs bigger property and fuzz batches and
+``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/openspiel/test_game.py -n 0 -s`` runs bigger property and fuzz batches and
 prints the fuzz figures per category (valid results, clean errors).
 """
 

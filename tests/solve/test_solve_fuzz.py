@@ -12,7 +12,7 @@ Three categories:
   proper distributions); ``policy_from_agent`` returns a valid policy or raises ``ValueError`` naming
   the agent and the information set.
 
-``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/solve/test_solve_fuzz.py -s`` runs a bigger batch (half as many agent
+``RAZZ_FUZZ_EXAMPLES=2000 pytest tests/solve/test_solve_fuzz.py -n 0 -s`` runs a bigger batch (half as many agent
 policies) and prints the figures per category (inputs, valid results, clean errors).
 """
 
