@@ -182,7 +182,7 @@ def test_bad_config_is_a_clear_error_not_a_traceback(tmp_path, capsys):
     config = tmp_path / "bad.yaml"
     config.write_text("agents: [random, calling_station]\ndeals: 20\nhandz: 3\n")
     assert main(["tournament", "--config", str(config), "--output", str(tmp_path / "o"), "--quiet"]) == 2
-    assert "unknown key(s) 'handz'; known: name, variant" in capsys.readouterr().err
+    assert "unknown key(s) 'handz'; known: name, format" in capsys.readouterr().err
 
 
 TINY = "agents: [random, calling_station]\ndeals: 20\nblock_deals: 10\nworkers: 1\n"

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from razz_env.engine.checks import as_flag, as_int, as_list
@@ -260,6 +260,45 @@ def _street_bets(variant: Variant, value: Any) -> tuple[int, ...]:
         raise ConfigError(f"street_bets: expected {count} sizes ({span}), got {len(bets)}")
     return tuple(as_int(f"street_bets ({STREET_NAMES[street]} street)", bet, 1, what="an integer number of chips")
                  for street, bet in zip(variant.street_numbers, bets))
+
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """A config's table: :data:`TABLE_KEYS` but ``num_seats``, which the config sets otherwise (a tournament by
+    its format, a training run by its list of sizes); declared once for :class:`TournamentConfig` and
+    :class:`TrainConfig`, which inherit it, so YAML spells them as flat keys. Left out (``None``): the preset's,
+    else the variant's; the checks are :class:`Table`'s own (:meth:`table_at`).
+
+    >>> TableOptions(ante=2).table_at(3).ante
+    2
+    """
+
+    variant: str = "razz"
+    stacks: int | tuple[int, ...] = 1000
+    ante: int | None = None
+    bring_in: int | None = None
+    small_bet: int | None = None
+    big_bet: int | None = None
+    street_bets: tuple[int, ...] | None = None
+    raise_cap: int | None = None
+    heads_up_uncapped: bool | None = None
+    open_pair_big_bet: bool | None = None
+    bring_in_tie_break: str | None = None
+    later_street_tie_break: str | None = None
+    heads_up_tournament_uncapped: bool | None = None
+    chip: int = 1
+    rules: str = "house"
+
+    @classmethod
+    def config_keys(cls) -> list[str]:
+        """The keys of a config file, in the order it is written: the config's own, then the table's."""
+        table = [f.name for f in fields(TableOptions)]
+        return [f.name for f in fields(cls) if f.init and f.name not in table] + table
+
+    def table_at(self, num_seats: int) -> Table:
+        """The table these options describe at ``num_seats`` seats."""
+        return Table(**{f.name: getattr(self, f.name) for f in fields(TableOptions)}, num_seats=num_seats)
 
 
 def _words(name: str, text: str) -> list[int]:

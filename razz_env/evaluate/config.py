@@ -17,7 +17,7 @@ import pickle
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ from razz_env.engine.checks import as_flag, as_int, as_list
 from razz_env.engine.config import MAX_SEATS, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import read_settings_file, with_overrides
-from razz_env.engine.table import TABLE_KEYS, Table
+from razz_env.engine.table import Table, TableOptions
 from razz_env.engine.variants import get_variant
 
 AgentSpec = str | dict[str, Any] | Any  # a name, model file or module:Class; a mapping with options; an agent
@@ -234,7 +234,7 @@ def _instance_identity(index: int, agent: Any, workers: int) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class TournamentConfig:
+class TournamentConfig(TableOptions):
     """One tournament.
 
     ``format``: ``round_robin`` (every pair heads-up) or ``table`` (all agents at one
@@ -257,27 +257,12 @@ class TournamentConfig:
     """
 
     name: str = "default"
-    variant: str = "razz"
     format: str = "round_robin"
     agents: tuple[AgentSpec, ...] = DEFAULT_AGENTS
     deals: int = 4000
     duplicate: bool = True
     block_deals: int = 250
     seed: int = 0
-    stacks: int | tuple[int, ...] = 1000
-    ante: int | None = None
-    bring_in: int | None = None
-    small_bet: int | None = None
-    big_bet: int | None = None
-    street_bets: tuple[int, ...] | None = None
-    raise_cap: int | None = None
-    heads_up_uncapped: bool | None = None
-    open_pair_big_bet: bool | None = None
-    bring_in_tie_break: str | None = None
-    later_street_tie_break: str | None = None
-    heads_up_tournament_uncapped: bool | None = None
-    chip: int = 1
-    rules: str = "house"
     workers: int = 2
     decision_timeout: float = 2.0
     records: bool = False
@@ -320,7 +305,7 @@ class TournamentConfig:
             spec if isinstance(spec, (str, Mapping)) else _instance_identity(i, spec, self.workers)
             for i, spec in enumerate(self.agents)])
         self._check_lineups()
-        table = Table(**{key: getattr(self, key) for key in TABLE_KEYS if key != "num_seats"}, num_seats=self.seats)
+        table = self.table_at(self.seats)
         for key, value in table.to_dict().items():
             if key not in ("variant", "num_seats"):
                 object.__setattr__(self, key, tuple(value) if isinstance(value, list) else value)
@@ -379,7 +364,7 @@ class TournamentConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready data (``summary.json``)."""
-        data = {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.init and f.name != "agents"}
+        data = {key: copy.deepcopy(getattr(self, key)) for key in self.config_keys() if key != "agents"}
         data["agents"] = list(self._agent_data)
         data["fingerprints"] = self.fingerprints
         for key in ("stacks", "street_bets"):
@@ -414,7 +399,7 @@ class TournamentConfig:
         """Build from a YAML mapping; unknown keys are an error naming them and the known ones."""
         if not isinstance(data, Mapping):
             raise ConfigError(f"tournament config: expected a mapping of settings, got {shown(data)}")
-        known = [f.name for f in fields(cls) if f.init]
+        known = cls.config_keys()
         unknown = [shown(key) for key in data if key not in known]
         if unknown:
             raise ConfigError(f"tournament config: unknown key(s) {', '.join(unknown)}; known: {', '.join(known)}")

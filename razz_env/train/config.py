@@ -22,7 +22,7 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import checked_fields, read_settings_file, with_overrides
-from razz_env.engine.table import TABLE_KEYS, Table
+from razz_env.engine.table import Table, TableOptions
 
 MASKING_ALGORITHMS = ("maskable_ppo",)
 VEC_ENVS = ("auto", "dummy", "subproc", "batch")
@@ -257,7 +257,7 @@ class OpponentPoolConfig:
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class TrainConfig(TableOptions):
     """One training run; ``razz train --config FILE`` reads it from YAML.
 
     The table options are those of :class:`~razz_env.engine.table.Table`: ``variant``, ``num_seats``, ``stacks``
@@ -286,22 +286,7 @@ class TrainConfig:
 
     name: str = "ppo_razz"
     algorithm: str = "maskable_ppo"
-    variant: str = "razz"
     num_seats: int | tuple[int, ...] = 2
-    stacks: int | tuple[int, ...] = 1000
-    ante: int | None = None
-    bring_in: int | None = None
-    small_bet: int | None = None
-    big_bet: int | None = None
-    street_bets: tuple[int, ...] | None = None
-    raise_cap: int | None = None
-    heads_up_uncapped: bool | None = None
-    open_pair_big_bet: bool | None = None
-    bring_in_tie_break: str | None = None
-    later_street_tie_break: str | None = None
-    heads_up_tournament_uncapped: bool | None = None
-    chip: int = 1
-    rules: str = "house"
     encoding: str = "flat"
     total_timesteps: int = 1_000_000
     n_envs: int = 8
@@ -474,7 +459,7 @@ class TrainConfig:
     def table(self, num_seats: int | None = None) -> Table:
         """The table trained at, at ``num_seats`` seats (one of :attr:`seat_counts`; by default the first)."""
         seats = self.seat_counts[0] if num_seats is None else num_seats
-        return Table(**{key: getattr(self, key) for key in TABLE_KEYS if key != "num_seats"}, num_seats=seats)
+        return self.table_at(seats)
 
     def env_kwargs(self, num_seats: int | None = None) -> dict[str, Any]:
         """Keyword arguments of :class:`razz_env.SingleAgentEnv` for this table (at ``num_seats`` seats, one of
@@ -487,7 +472,8 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (for the run folder's ``config.json``)."""
-        data = asdict(self)
+        every = asdict(self)
+        data = {key: every[key] for key in self.config_keys()}
         data["net_arch"] = list(self.net_arch)
         if self.street_bets is not None:
             data["street_bets"] = list(self.street_bets)

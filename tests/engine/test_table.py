@@ -154,3 +154,16 @@ def test_raise_cap_means_the_same_in_the_environment_and_the_openspiel_game():
     uncapped, capped = _round_in_env_and_openspiel(0), _round_in_env_and_openspiel(2)
     assert len(uncapped) == 12 and all(2 in ids for ids in uncapped)
     assert len(capped) < len(uncapped) and 2 not in capped[-1]
+
+
+def test_table_options_are_the_tables_keys_but_its_seats_and_check_through_the_table() -> None:
+    """Tournament and training configs declare their table through ``TableOptions``: one list of fields, the
+    table's own checks."""
+    from dataclasses import fields
+
+    from razz_env.engine.table import TableOptions
+
+    assert tuple(f.name for f in fields(TableOptions)) == tuple(key for key in TABLE_KEYS if key != "num_seats")
+    assert TableOptions(variant="stud", ante=3).table_at(4) == Table("stud", num_seats=4, stacks=1000, ante=3)
+    with pytest.raises(ConfigError, match="ante"):
+        TableOptions(ante=-1).table_at(2)

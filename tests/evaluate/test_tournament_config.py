@@ -66,7 +66,7 @@ def test_more_blocks_than_the_limit_are_refused_before_any_is_built():
 
 
 def test_unknown_keys_are_refused_naming_the_known_ones():
-    with pytest.raises(ConfigError, match=r"unknown key\(s\) 'hands', 3; known: name, variant, format, agents"):
+    with pytest.raises(ConfigError, match=r"unknown key\(s\) 'hands', 3; known: name, format, agents, deals"):
         TournamentConfig.from_dict({**BASE, "hands": 10, 3: 4})
 
 
