@@ -188,11 +188,12 @@ def _mark(deck_cards, dealt, card):
 
 
 @njit(cache=CACHE)
-def decision_terms(rows, actions, policies, p, halves, tab, seat_arr, cards, known, id_to_engine, mask_table, corr,
-                   scratch):
+def decision_terms(rows, actions, policies, rules, tables, halves, known, corr, scratch):
     """For each table of ``rows`` whose acting agent stated a policy (``policies[t]``: five probabilities, NaN
     when none), the decision term of the action id ``actions[t]``: the value after it minus its mean under the
     policy (every legal id with a chance, or taken)."""
+    p, tab, seat_arr, cards = rules.params, tables.tab, tables.seats, tables.cards
+    id_to_engine, mask_table = rules.id_to_engine, rules.mask_table
     n = p[_k.P_N]
     now, after_fold, _, hand, values, live, winners, _ = scratch
     expected = np.zeros(n)
@@ -260,8 +261,9 @@ class AivatScorer:
         self._fresh = np.ones(tables, dtype=bool)  # a new hand whose first cards are not scored yet
 
     def _score_deals(self, rows: np.ndarray, cards: np.ndarray, seat: np.ndarray, tab: np.ndarray) -> None:
-        chance_terms(rows.astype(np.int64), self.engine._p, self._halves, self._deck, cards, seat[:, :, _k.S_NCARDS],
-                     seat, tab, self._known, self._community_known, self._dealt, self._corr, self._scratch)
+        chance_terms(rows.astype(np.int64), self.engine._rules.params, self._halves, self._deck, cards,
+                     seat[:, :, _k.S_NCARDS], seat, tab, self._known, self._community_known, self._dealt, self._corr,
+                     self._scratch)
 
     def step(self, actions: np.ndarray, policies: np.ndarray, rows: np.ndarray | None = None,
              out: np.ndarray | None = None) -> StepResult:
@@ -269,21 +271,21 @@ class AivatScorer:
         ``rows`` (default all): ``policies`` (T, 5) the acting agent's stated policy per table, NaN rows where it
         states none. A finished table's AIVAT payoffs land in ``corrected`` and it starts afresh."""
         engine = self.engine
+        tables = engine._tables
         rows = np.arange(engine.num_tables) if rows is None else np.asarray(rows, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
         fresh = rows[self._fresh[rows]]
         if len(fresh):
-            self._score_deals(fresh, engine._cards, engine._seat, engine._tab)
+            self._score_deals(fresh, tables.cards, tables.seats, tables.tab)
             self._fresh[fresh] = False
-        decision_terms(rows, actions, np.asarray(policies, dtype=np.float64), engine._p, self._halves, engine._tab,
-                       engine._seat, engine._cards, self._known, engine._id_to_engine, engine._mask_table,
-                       self._corr, self._scratch)
+        decision_terms(rows, actions, np.asarray(policies, dtype=np.float64), engine._rules, tables, self._halves,
+                       self._known, self._corr, self._scratch)
         result = engine.step(actions, out=out)
         done = rows[result.finished[rows] == 1]
         going = rows[result.finished[rows] == 0]
-        self._score_deals(going, engine._cards, engine._seat, engine._tab)
+        self._score_deals(going, tables.cards, tables.seats, tables.tab)
         if len(done):
-            self._score_deals(done, engine._ended_cards, engine._ended_seat, engine._ended_tab)
+            self._score_deals(done, tables.ended_cards, tables.ended_seats, tables.ended_tab)
             self.corrected[done] = result.payoffs[done] - self._corr[done]
             self._corr[done] = 0.0
             self._known[done] = 0

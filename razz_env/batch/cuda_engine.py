@@ -58,46 +58,39 @@ def _launch(kernel: Any, count: int) -> Any:
 
 
 @cuda.jit
-def _check_kernel(actions, tab, id_to_engine, bad):
+def _check_kernel(actions, rules, tables, bad):
     """``bad[0]``: the lowest table whose action id is not legal (left as it is when every id is)."""
     t = cuda.grid(1)
-    if t < actions.shape[0] and not _k.is_legal_id(t, actions[t], tab, id_to_engine):
+    if t < actions.shape[0] and not _k.is_legal_id(t, actions[t], rules, tables):
         cuda.atomic.min(bad, 0, t)
 
 
 @cuda.jit
-def _step_kernel(actions, bad, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                 variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
-                 offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards):
+def _step_kernel(actions, bad, rules, tables, work, observe, encoding, out):
     """``kernels.step_table`` at every table, unless an id was refused (then nothing changes)."""
     t = cuda.grid(1)
     if t < actions.shape[0] and bad[0] == actions.shape[0]:
-        _k.step_table(t, actions[t], p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                      variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work[t],
-                      observe, offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards)
+        _k.step_table(t, actions[t], rules, tables, work[t], observe, encoding, out)
 
 
 @cuda.jit
-def _deal_kernel(tables, given, decks, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used,
-                 rng, variant_cards, masks, mask_table, payoffs, counts):
-    """``kernels.deal_table`` at each of ``tables`` (row ``i`` of ``decks`` is table ``tables[i]``'s deck when
+def _deal_kernel(index, given, decks, rules, tables):
+    """``kernels.deal_table`` at each table of ``index`` (row ``i`` of ``decks`` is table ``index[i]``'s deck when
     ``given``)."""
     i = cuda.grid(1)
-    if i < tables.shape[0]:
-        t = tables[i]
+    if i < index.shape[0]:
+        t = index[i]
         if given:
-            for c in range(deck.shape[1]):
-                deck[t, c] = decks[i, c]
-        _k.deal_table(t, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                      variant_cards, masks, mask_table, payoffs, counts)
+            for c in range(tables.deck.shape[1]):
+                tables.deck[t, c] = decks[i, c]
+        _k.deal_table(t, given, rules, tables)
 
 
 @cuda.jit
-def _encode_kernel(p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, out):
+def _encode_kernel(rules, tables, encoding, out):
     t = cuda.grid(1)
     if t < out.shape[0]:
-        _k.encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
-                        out[t])
+        _k.encode_table(t, rules, tables, encoding, out[t])
 
 
 @cuda.jit
@@ -169,42 +162,39 @@ class CudaEngine(TableState):
         self.config, self.num_tables, self.encoder = config, num_tables, encoder
         n = self.num_seats = config.num_seats
         variant, layout = config.variant, config.layout
-        (self._p, self._bets_by_street, self._next_street, self._variant_cards, self._mask_table,
-         self._id_to_engine) = (cuda.to_device(array) for array in compile_rules(config, allow_open_fold))
+        self._rules = _k.Rules(*(cuda.to_device(array) for array in compile_rules(config, allow_open_fold)))
         starting = check_stacks(config, num_tables, stacks)
         offsets, card_index, slots = encoder_layout(config, encoder)
-        self._offsets, self._card_index = cuda.to_device(offsets), cuda.to_device(card_index)
-        self._inv_big_bet = 1.0 / config.big_bet
+        self._encoding = _k.Encoding(cuda.to_device(offsets), cuda.to_device(card_index), 1.0 / config.big_bet)
         streets = len(variant.streets)
         small = starting.max() <= np.iinfo(np.int32).max
 
         def table_minor(shape: tuple[int, ...], dtype: Any, fill: int = 0) -> Any:
             return cuda.to_device(np.asfortranarray(np.full(shape, fill, dtype=dtype)))
 
-        self._starting = cuda.to_device(np.asfortranarray(starting))
-        self._tab = table_minor((num_tables, _k.NUM_TAB), np.int64)
-        self._seat = table_minor((num_tables, n, _k.NUM_SEAT), np.int64)
-        self._cards = table_minor((num_tables, n, variant.cards_per_seat), np.int64, -1)
-        self._deck = table_minor((num_tables, layout.deck_size), np.int64)
-        self._used = table_minor((num_tables, layout.deck_size), np.int8)
-        rng = np.random.SeedSequence(None if seed is None else as_int("seed", seed, 0)).generate_state(
-            num_tables, np.uint64)
-        self._rng = cuda.to_device(rng)
-        self._masks = table_minor((num_tables, NUM_ACTIONS), np.int8)
-        self._payoffs = table_minor((num_tables, n), np.int64)
-        self._finished = cuda.to_device(np.zeros(num_tables, dtype=np.int64))
-        self._ended_tab = table_minor((num_tables, _k.NUM_TAB), np.int64)
-        self._ended_seat = table_minor((num_tables, n, _k.NUM_SEAT), np.int64)
-        self._ended_cards = table_minor((num_tables, n, variant.cards_per_seat), np.int64, -1)
+        self._tables = _k.Tables(
+            tab=table_minor((num_tables, _k.NUM_TAB), np.int64),
+            seats=table_minor((num_tables, n, _k.NUM_SEAT), np.int64),
+            cards=table_minor((num_tables, n, variant.cards_per_seat), np.int64, -1),
+            deck=table_minor((num_tables, layout.deck_size), np.int64),
+            used=table_minor((num_tables, layout.deck_size), np.int8),
+            rng=cuda.to_device(np.random.SeedSequence(None if seed is None else as_int("seed", seed, 0))
+                               .generate_state(num_tables, np.uint64)),
+            starting=cuda.to_device(np.asfortranarray(starting)),
+            history=table_minor((num_tables, streets, slots, 3), np.int32 if small else np.int64),
+            counts=table_minor((num_tables, streets), np.int32),
+            masks=table_minor((num_tables, NUM_ACTIONS), np.int8), payoffs=table_minor((num_tables, n), np.int64),
+            finished=cuda.to_device(np.zeros(num_tables, dtype=np.int64)),
+            ended_tab=table_minor((num_tables, _k.NUM_TAB), np.int64),
+            ended_seats=table_minor((num_tables, n, _k.NUM_SEAT), np.int64),
+            ended_cards=table_minor((num_tables, n, variant.cards_per_seat), np.int64, -1))
         self._work = table_minor((num_tables, _k.NUM_WORK, _k.WORK_WIDTH), np.int64)
-        self._history = table_minor((num_tables, streets, slots, 3), np.int32 if small else np.int64)
-        self._counts = table_minor((num_tables, streets), np.int32)
         self._bad = cuda.to_device(np.array([num_tables], dtype=np.int64))
         self._bad_host = np.zeros(1, dtype=np.int64)
         self._actions = cuda.device_array(num_tables, dtype=np.int64)
         self._no_vectors = cuda.device_array((1, 1), dtype=np.float32)
         self._no_decks = cuda.device_array((1, 1), dtype=np.int64)
-        self._result = StepResult(self._payoffs, self._finished)
+        self._result = StepResult(self._tables.payoffs, self._tables.finished)
         self.reset(decks=decks)
 
     # ------------------------------------------------------------------ play
@@ -218,10 +208,7 @@ class CudaEngine(TableState):
             return
         given = decks is not None
         rows = cuda.to_device(check_decks(self.config, decks, len(index))) if given else self._no_decks
-        _launch(_deal_kernel, len(index))(
-            cuda.to_device(index), given, rows, self._p, self._bets_by_street, self._next_street, self._starting,
-            self._tab, self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards, self._masks,
-            self._mask_table, self._payoffs, self._counts)
+        _launch(_deal_kernel, len(index))(cuda.to_device(index), given, rows, self._rules, self._tables)
 
     def step(self, actions: Any, out: Any = None, *, check: bool = True) -> StepResult:
         """Apply one action id per table (int64: a host array, copied, or a device array such as a CUDA tensor,
@@ -233,13 +220,9 @@ class CudaEngine(TableState):
         device_actions = self._device_actions(actions)
         observe = out is not None
         vectors = self._vectors(out) if observe else self._no_vectors
-        _launch(_check_kernel, self.num_tables)(device_actions, self._tab, self._id_to_engine, self._bad)
-        _launch(_step_kernel, self.num_tables)(
-            device_actions, self._bad, self._p, self._bets_by_street, self._next_street, self._starting, self._tab,
-            self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards, self._id_to_engine,
-            self._masks, self._mask_table, self._payoffs, self._finished, self._history, self._counts, self._work,
-            observe, self._offsets, self._card_index, self._inv_big_bet, vectors, self._ended_tab, self._ended_seat,
-            self._ended_cards)
+        _launch(_check_kernel, self.num_tables)(device_actions, self._rules, self._tables, self._bad)
+        _launch(_step_kernel, self.num_tables)(device_actions, self._bad, self._rules, self._tables, self._work,
+                                               observe, self._encoding, vectors)
         if check:
             self.check(device_actions)
         return self._result
@@ -250,7 +233,7 @@ class CudaEngine(TableState):
         bad = int(self._bad_host[0])
         if bad < self.num_tables:
             self._bad.copy_to_device(np.array([self.num_tables], dtype=np.int64))
-            legal = ", ".join(str(i) for i in np.flatnonzero(self._masks.copy_to_host()[bad]))
+            legal = ", ".join(str(i) for i in np.flatnonzero(self._tables.masks.copy_to_host()[bad]))
             taken = "" if actions is None else f"id {int(_as_device(actions).copy_to_host()[bad])} "
             raise ValueError(f"actions[{bad}]: {taken}is not legal at table {bad}; legal ids: {legal} (no table "
                              "changed)")
@@ -287,9 +270,7 @@ class CudaEngine(TableState):
     def observe(self, out: Any = None) -> Any:
         """(T, encoder.size) float32 device array: each table's acting seat's vector (a new one, or ``out``)."""
         out = self._vectors(out)
-        _launch(_encode_kernel, self.num_tables)(
-            self._p, self._next_street, self._offsets, self._card_index, self._inv_big_bet, self._tab, self._seat,
-            self._cards, self._history, self._counts, out)
+        _launch(_encode_kernel, self.num_tables)(self._rules, self._tables, self._encoding, out)
         return out
 
     # ------------------------------------------------------------------ state (device arrays)
@@ -301,7 +282,4 @@ class CudaEngine(TableState):
     @property
     def nbytes(self) -> int:
         """Device bytes of the per-table arrays (the GPU memory a table costs)."""
-        return sum(a.nbytes for a in (self._tab, self._seat, self._cards, self._deck, self._used, self._rng,
-                                      self._masks, self._payoffs, self._finished, self._starting, self._history,
-                                      self._counts, self._work, self._ended_tab, self._ended_seat,
-                                      self._ended_cards))
+        return sum(array.nbytes for array in self._tables) + self._work.nbytes

@@ -95,18 +95,6 @@ def _shape_of(array: np.ndarray | None) -> str:
     return "a ragged sequence" if array is None else f"{array.dtype} of shape {array.shape}"
 
 
-class CompiledRules(NamedTuple):
-    """A config as the kernels read it (``kernels.P_*`` parameters, streets, deck, action tables): built once by
-    :func:`compile_rules` for the CPU engine and the CUDA engine alike."""
-
-    params: np.ndarray
-    bets_by_street: np.ndarray
-    next_street: np.ndarray
-    variant_cards: np.ndarray
-    mask_table: np.ndarray
-    id_to_engine: np.ndarray
-
-
 def _check_int64(config: HandConfig) -> None:
     """Refuse a cap or a stake the kernels' int64 cannot hold (the same bound as a stack: a table's chips, all in
     one pot, still fit), naming the option."""
@@ -124,9 +112,9 @@ def _check_int64(config: HandConfig) -> None:
                               f"most {most // n:,} chips, got {amount:,}")
 
 
-def compile_rules(config: HandConfig, allow_open_fold: bool) -> CompiledRules:
-    """The kernels' view of ``config``: every rule a table plays by, as int64 arrays (``ConfigError`` for a cap or
-    a stake beyond int64)."""
+def compile_rules(config: HandConfig, allow_open_fold: bool) -> _k.Rules:
+    """The kernels' view of ``config``: every rule a table plays by, as arrays (``ConfigError`` for a cap or a
+    stake beyond int64); built once for the CPU engine and the CUDA engine alike."""
     _check_int64(config)
     n, variant, layout, rules, stakes = config.num_seats, config.variant, config.layout, config.rules, config.stakes
     mask_table, id_to_engine = _action_tables(allow_open_fold)
@@ -143,7 +131,7 @@ def compile_rules(config: HandConfig, allow_open_fold: bool) -> CompiledRules:
     p[_k.P_HALF0], p[_k.P_HALF1] = halves[0], halves[1]
     p[_k.P_DOOR_SUITS], p[_k.P_BOARD_SUITS] = config.bring_in_by_suit, config.later_streets_by_suit
     p[_k.P_CHIP] = stakes.chip
-    return CompiledRules(p, np.array(config.bets_by_street, dtype=np.int64),
+    return _k.Rules(p, np.array(config.bets_by_street, dtype=np.int64),
                          np.array(layout.next_street, dtype=np.int64), np.array(variant.deck, dtype=np.int64),
                          mask_table, id_to_engine)
 
@@ -231,11 +219,7 @@ class TableState:
     """The per-table state both engines show, as arrays over their tables: host arrays (read-only views) on the
     CPU, device arrays on the GPU; ``_expose`` says which."""
 
-    _tab: Any
-    _seat: Any
-    _cards: Any
-    _deck: Any
-    _masks: Any
+    _tables: _k.Tables
 
     def _expose(self, array: Any) -> Any:
         raise NotImplementedError
@@ -243,67 +227,67 @@ class TableState:
     @property
     def masks(self) -> Any:
         """(T, 5) int8 legal-id masks of the acting seats."""
-        return self._expose(self._masks)
+        return self._expose(self._tables.masks)
 
     @property
     def actor(self) -> Any:
         """(T,) the acting seat of each table."""
-        return self._expose(self._tab[:, _k.C_ACTOR])
+        return self._expose(self._tables.tab[:, _k.C_ACTOR])
 
     @property
     def street(self) -> Any:
         """(T,) street numbers (cards each seat holds: stud 3-7)."""
-        return self._expose(self._tab[:, _k.C_STREET])
+        return self._expose(self._tables.tab[:, _k.C_STREET])
 
     @property
     def level(self) -> Any:
         """(T,) the bet to match this round."""
-        return self._expose(self._tab[:, _k.C_LEVEL])
+        return self._expose(self._tables.tab[:, _k.C_LEVEL])
 
     @property
     def bring_in_seat(self) -> Any:
         """(T,) the seat that brought in (or must) this hand."""
-        return self._expose(self._tab[:, _k.C_BRING_SEAT])
+        return self._expose(self._tables.tab[:, _k.C_BRING_SEAT])
 
     @property
     def community(self) -> Any:
         """(T,) the community card, -1 when none was dealt."""
-        return self._expose(self._tab[:, _k.C_COMMUNITY])
+        return self._expose(self._tables.tab[:, _k.C_COMMUNITY])
 
     @property
     def cards(self) -> Any:
         """(T, S, cards a seat) each seat's cards in dealing order; the first ``num_cards`` are dealt."""
-        return self._expose(self._cards)
+        return self._expose(self._tables.cards)
 
     @property
     def num_cards(self) -> Any:
         """(T, S) cards dealt to each seat."""
-        return self._expose(self._seat[:, :, _k.S_NCARDS])
+        return self._expose(self._tables.seats[:, :, _k.S_NCARDS])
 
     @property
     def stacks(self) -> Any:
         """(T, S) chips behind."""
-        return self._expose(self._seat[:, :, _k.S_STACK])
+        return self._expose(self._tables.seats[:, :, _k.S_STACK])
 
     @property
     def bets(self) -> Any:
         """(T, S) chips put in this round."""
-        return self._expose(self._seat[:, :, _k.S_BET])
+        return self._expose(self._tables.seats[:, :, _k.S_BET])
 
     @property
     def contributed(self) -> Any:
         """(T, S) chips put in this hand, antes included."""
-        return self._expose(self._seat[:, :, _k.S_CONTRIB])
+        return self._expose(self._tables.seats[:, :, _k.S_CONTRIB])
 
     @property
     def folded(self) -> Any:
         """(T, S) 1 for a folded seat."""
-        return self._expose(self._seat[:, :, _k.S_FOLDED])
+        return self._expose(self._tables.seats[:, :, _k.S_FOLDED])
 
     @property
     def decks(self) -> Any:
         """(T, deck size) the deck each table's current hand deals from."""
-        return self._expose(self._deck)
+        return self._expose(self._tables.deck)
 
 
 _announced = False
@@ -345,43 +329,36 @@ class BatchEngine(TableState):
         self.num_tables = num_tables
         n = self.num_seats = config.num_seats
         variant, layout = config.variant, config.layout
-        rules = compile_rules(config, allow_open_fold)
-        self._p, self._bets_by_street, self._next_street = rules.params, rules.bets_by_street, rules.next_street
-        self._variant_cards, self._mask_table, self._id_to_engine = (rules.variant_cards, rules.mask_table,
-                                                                     rules.id_to_engine)
-        self._starting = check_stacks(config, num_tables, stacks)
-        self._tab = np.zeros((num_tables, _k.NUM_TAB), dtype=np.int64)
-        self._seat = np.zeros((num_tables, n, _k.NUM_SEAT), dtype=np.int64)
-        self._cards = np.full((num_tables, n, variant.cards_per_seat), -1, dtype=np.int64)
-        self._deck = np.zeros((num_tables, layout.deck_size), dtype=np.int64)
-        self._used = np.zeros((num_tables, layout.deck_size), dtype=np.int8)
-        self._rng = np.random.SeedSequence(None if seed is None else as_int("seed", seed, 0)).generate_state(
-            num_tables, np.uint64)
-        self._masks = np.zeros((num_tables, NUM_ACTIONS), dtype=np.int8)
-        self._payoffs = np.zeros((num_tables, n), dtype=np.int64)
-        self._finished = np.zeros(num_tables, dtype=np.int64)
-        self._ended_tab, self._ended_seat, self._ended_cards = (np.zeros_like(self._tab), np.zeros_like(self._seat),
-                                                                np.full_like(self._cards, -1))
-        self._work = _k.new_work()
-        self._result = StepResult(self._payoffs, self._finished)
-        self._inv_big_bet = 1.0 / config.big_bet
-        self.keeps_views = bool(views)
-        self._setup_encoder(encoder)
-        self.reset(decks=decks)
-
-    def _setup_encoder(self, encoder: TableEncoder | None) -> None:
-        """The encoder's layout as the kernel reads it; the history keeps each street's last ``S`` decisions."""
+        self._rules = compile_rules(config, allow_open_fold)
+        starting = check_stacks(config, num_tables, stacks)
         self.encoder = encoder
-        self._offsets, self._card_index, slots = encoder_layout(self.config, encoder)
-        self._no_vectors = np.zeros((1, 1), dtype=np.float32)
+        offsets, card_index, slots = encoder_layout(config, encoder)
+        self._encoding = _k.Encoding(offsets, card_index, 1.0 / config.big_bet)
+        self.keeps_views = bool(views)
         if self.keeps_views:
             slots = max(slots, _FIRST_VIEW_SLOTS)
-        streets = len(self.config.variant.streets)
+        streets = len(variant.streets)
         # int32 halves the history's memory (a step at thousands of tables is bound by memory traffic) and holds
         # any chip amount a table's stacks allow; int64 only for stacks beyond it
-        small = self._starting.max() <= np.iinfo(np.int32).max
-        self._history = np.zeros((self.num_tables, streets, slots, 3), dtype=np.int32 if small else np.int64)
-        self._counts = np.zeros((self.num_tables, streets), dtype=np.int32)
+        small = starting.max() <= np.iinfo(np.int32).max
+        tab = np.zeros((num_tables, _k.NUM_TAB), dtype=np.int64)
+        seats = np.zeros((num_tables, n, _k.NUM_SEAT), dtype=np.int64)
+        cards = np.full((num_tables, n, variant.cards_per_seat), -1, dtype=np.int64)
+        self._tables = _k.Tables(
+            tab=tab, seats=seats, cards=cards, deck=np.zeros((num_tables, layout.deck_size), dtype=np.int64),
+            used=np.zeros((num_tables, layout.deck_size), dtype=np.int8),
+            rng=np.random.SeedSequence(None if seed is None else as_int("seed", seed, 0)).generate_state(
+                num_tables, np.uint64),
+            starting=starting,
+            history=np.zeros((num_tables, streets, slots, 3), dtype=np.int32 if small else np.int64),
+            counts=np.zeros((num_tables, streets), dtype=np.int32),
+            masks=np.zeros((num_tables, NUM_ACTIONS), dtype=np.int8), payoffs=np.zeros((num_tables, n), dtype=np.int64),
+            finished=np.zeros(num_tables, dtype=np.int64), ended_tab=np.zeros_like(tab),
+            ended_seats=np.zeros_like(seats), ended_cards=np.full_like(cards, -1))
+        self._work = _k.new_work()
+        self._no_vectors = np.zeros((1, 1), dtype=np.float32)
+        self._result = StepResult(self._tables.payoffs, self._tables.finished)
+        self.reset(decks=decks)
 
     # ------------------------------------------------------------------ play
 
@@ -391,10 +368,8 @@ class BatchEngine(TableState):
         reset) or from each table's stream."""
         index = check_tables(self.num_tables, tables)
         if decks is not None:
-            self._deck[index] = check_decks(self.config, decks, len(index))
-        _k.deal_tables(index, decks is not None, self._p, self._bets_by_street, self._next_street, self._starting,
-                       self._tab, self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
-                       self._masks, self._mask_table, self._payoffs, self._counts)
+            self._tables.deck[index] = check_decks(self.config, decks, len(index))
+        _k.deal_tables(index, decks is not None, self._rules, self._tables)
 
     def step(self, actions: np.ndarray | Sequence[int], out: np.ndarray | None = None) -> StepResult:
         """Apply one action id per table for its acting seat; ``ValueError`` (nothing changed) naming the first
@@ -408,14 +383,10 @@ class BatchEngine(TableState):
         observe = out is not None
         vectors = self._vectors(out) if observe else self._no_vectors
         array = array.astype(np.int64, copy=False)
-        bad = _k.step_tables(array, self._p, self._bets_by_street, self._next_street, self._starting, self._tab,
-                             self._seat, self._cards, self._deck, self._used, self._rng, self._variant_cards,
-                             self._id_to_engine, self._masks, self._mask_table, self._payoffs, self._finished,
-                             self._history, self._counts, self._work, observe, self._offsets, self._card_index,
-                             self._inv_big_bet, vectors, self._ended_tab, self._ended_seat, self._ended_cards)
+        bad = _k.step_tables(array, self._rules, self._tables, self._work, observe, self._encoding, vectors)
         self.make_history_room()
         if bad >= 0:
-            legal = ", ".join(str(i) for i in np.flatnonzero(self._masks[bad]))
+            legal = ", ".join(str(i) for i in np.flatnonzero(self._tables.masks[bad]))
             raise ValueError(f"actions[{bad}]: id {int(array[bad])} is not legal for seat {int(self.actor[bad])} "
                              f"at table {bad}; legal ids: {legal}")
         return self._result
@@ -423,10 +394,11 @@ class BatchEngine(TableState):
     def make_history_room(self) -> None:
         """With ``views``, double the decisions kept per street once a street fills them, before any is lost
         (a step adds at most one decision per table); every path that steps tables calls it."""
-        if self.keeps_views and self._counts.max(initial=0) >= self._history.shape[2]:
-            grown = np.zeros(self._history.shape[:2] + (2 * self._history.shape[2], 3), dtype=self._history.dtype)
-            grown[:, :, :self._history.shape[2]] = self._history
-            self._history = grown
+        history = self._tables.history
+        if self.keeps_views and self._tables.counts.max(initial=0) >= history.shape[2]:
+            grown = np.zeros(history.shape[:2] + (2 * history.shape[2], 3), dtype=history.dtype)
+            grown[:, :, :history.shape[2]] = history
+            self._tables = self._tables._replace(history=grown)
 
     def seat_views(self, tables: np.ndarray | Sequence[int] | None = None) -> SeatViews:
         """The acting seat's view at each of ``tables`` (default: all), as :class:`SeatViews` rows in that order.
@@ -438,11 +410,11 @@ class BatchEngine(TableState):
             raise ConfigError("seat_views: this engine keeps only the encoder's recent decisions; build it with "
                               "views=True")
         index = np.arange(self.num_tables) if tables is None else np.asarray(tables, dtype=np.int64)
-        tab, seat_arr = self._tab[index], self._seat[index]
+        tab, seat_arr = self._tables.tab[index], self._tables.seats[index]
         rows, n = len(index), self.num_seats
         actor = tab[:, _k.C_ACTOR]
         up = self.config.variant.up_positions
-        cards = self._cards[index].copy()
+        cards = self._tables.cards[index].copy()
         position = np.arange(cards.shape[2])
         visible = (position[None, None, :] < seat_arr[:, :, _k.S_NCARDS, None]) & (
             ((position >= up.start) & (position < up.stop))[None, None, :]
@@ -464,14 +436,14 @@ class BatchEngine(TableState):
 
     def _full_history(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows, L, 4) every decision of each table's hand so far as (street, seat, action, amount), in order."""
-        counts = self._counts[index].astype(np.int64)
+        counts = self._tables.counts[index].astype(np.int64)
         length = counts.sum(axis=1)
         history = np.full((len(index), int(length.max(initial=0)), 4), -1, dtype=np.int64)
-        row, street, slot = np.nonzero(np.arange(self._history.shape[2])[None, None, :] < counts[:, :, None])
+        row, street, slot = np.nonzero(np.arange(self._tables.history.shape[2])[None, None, :] < counts[:, :, None])
         start = np.cumsum(counts, axis=1) - counts  # where each street's decisions begin in the row's history
         at = start[row, street] + slot
         history[row, at, 0] = np.asarray(self.config.variant.street_numbers, dtype=np.int64)[street]
-        history[row, at, 1:] = self._history[index[row], street, slot]
+        history[row, at, 1:] = self._tables.history[index[row], street, slot]
         return history, length
 
     def _vectors(self, out: object) -> np.ndarray:
@@ -492,8 +464,7 @@ class BatchEngine(TableState):
         """(T, encoder.size) float32: each table's acting seat's vector, as the encoder writes it for that
         seat of the same hand (a new array, or ``out`` overwritten)."""
         out = self._vectors(out)
-        _k.encode_tables(self._p, self._next_street, self._offsets, self._card_index, self._inv_big_bet,
-                         self._tab, self._seat, self._cards, self._history, self._counts, out)
+        _k.encode_tables(self._rules, self._tables, self._encoding, out)
         return out
 
     # ------------------------------------------------------------------ state (read-only views)
@@ -507,6 +478,4 @@ class BatchEngine(TableState):
     @property
     def nbytes(self) -> int:
         """Bytes of the per-table state arrays (the memory a table costs)."""
-        return sum(a.nbytes for a in (self._tab, self._seat, self._cards, self._deck, self._used, self._rng,
-                                      self._masks, self._payoffs, self._finished, self._starting, self._history,
-                                      self._counts))
+        return sum(array.nbytes for array in self._tables)

@@ -1,10 +1,10 @@
 """Numba kernels of the batched engine: one table's hand, written as :mod:`razz_env.engine.state` plays it.
 
-Every function works on table ``t`` of the batch arrays (see :mod:`razz_env.batch.engine` for their
-layout) and follows the scalar engine line by line — ``_start_round``, ``_compute_legal``, ``act``,
-``_advance``, ``_end_round``, the deck's fixed slots and the showdown's pot layers —
-so the differential tests can require identical play. Hand values and the split of each pot are
-:mod:`razz_env.engine.showdown_core`'s, registered with numba here and compiled into these kernels.
+Every function works on table ``t`` of the batch's state, :class:`Tables` (each table's hand, a row each, as
+Pgx's ``State``), by :class:`Rules` (what every table plays by), and follows the scalar engine line by line —
+``_start_round``, ``_compute_legal``, ``act``, ``_advance``, ``_end_round``, the deck's fixed slots and the
+showdown's pot layers — so the differential tests can require identical play. Hand values and the split of each
+pot are :mod:`razz_env.engine.showdown_core`'s, registered with numba here and compiled into these kernels.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -114,6 +115,47 @@ def new_work():
     """A scratch array for the kernels that settle hands (one per engine, reused by every step)."""
     return np.zeros((NUM_WORK, WORK_WIDTH), dtype=np.int64)
 
+
+class Rules(NamedTuple):
+    """What every table plays by (read only): a config as ``razz_env.batch.engine.compile_rules`` compiles it."""
+
+    params: Any  # int64 (NUM_PARAMS,): the P_* values
+    bets_by_street: Any  # int64: the bet size by street number
+    next_street: Any  # int64: the street number after each (0: the showdown)
+    variant_cards: Any  # int64: the variant's deck
+    mask_table: Any  # int8 (NUM_LEGAL, 5): the ids each legal-set code (L_*) allows
+    id_to_engine: Any  # int64 (NUM_LEGAL, 5): the engine action each id is under each code (-1: not legal)
+
+
+class Tables(NamedTuple):
+    """Every table's hand, a row a table: what the kernels read and write (host arrays on the CPU, device arrays
+    on the GPU)."""
+
+    tab: Any  # int64 (T, NUM_TAB): the C_* values
+    seats: Any  # int64 (T, S, NUM_SEAT): the S_* values of each seat
+    cards: Any  # int64 (T, S, cards a seat): each seat's cards in dealing order (-1: not dealt)
+    deck: Any  # int64 (T, deck size): the deck the hand deals from
+    used: Any  # int8 (T, deck size): 1 for a slot dealt from
+    rng: Any  # uint64 (T,): each table's splitmix64 stream
+    starting: Any  # int64 (T, S): the stacks every hand starts with
+    history: Any  # int32 or int64 (T, streets, slots, 3): each street's last decisions (seat, action, amount)
+    counts: Any  # int32 (T, streets): the decisions made on each street
+    masks: Any  # int8 (T, 5): the acting seat's legal ids
+    payoffs: Any  # int64 (T, S): chips won or lost in the hand a step ended (zero elsewhere)
+    finished: Any  # int64 (T,): 1 where a step ended the hand
+    ended_tab: Any  # int64 (T, NUM_TAB): ``tab`` as the hand a step ended left it (before the next deal)
+    ended_seats: Any  # int64 (T, S, NUM_SEAT): ``seats`` as it left them
+    ended_cards: Any  # int64 (T, S, cards a seat): ``cards`` as it left them
+
+
+class Encoding(NamedTuple):
+    """Where an observation vector's pieces go: the encoder's offsets (O_*), its card columns, 1 / big bet."""
+
+    offsets: Any  # int64 (NUM_OFFSETS,)
+    card_index: Any  # int64: the column of each card id
+    inv_big_bet: float
+
+
 # engine action values (razz_env.engine.actions.Action)
 A_FOLD, A_CHECK, A_CALL, A_BRING_IN, A_COMPLETE, A_BET, A_BET_BIG, A_RAISE = range(8)
 
@@ -136,6 +178,25 @@ def _borrowed(typingctx, array):
         return borrowed._getvalue()
 
     return array(array), codegen
+
+
+@njit(cache=CACHE, inline="always")
+def _lent(rules, tables):
+    """``rules`` and ``tables`` with :func:`_borrowed` arrays."""
+    lent_rules = Rules(_borrowed(rules.params), _borrowed(rules.bets_by_street), _borrowed(rules.next_street),
+                       _borrowed(rules.variant_cards), _borrowed(rules.mask_table), _borrowed(rules.id_to_engine))
+    lent_tables = Tables(_borrowed(tables.tab), _borrowed(tables.seats), _borrowed(tables.cards),
+                         _borrowed(tables.deck), _borrowed(tables.used), _borrowed(tables.rng),
+                         _borrowed(tables.starting), _borrowed(tables.history), _borrowed(tables.counts),
+                         _borrowed(tables.masks), _borrowed(tables.payoffs), _borrowed(tables.finished),
+                         _borrowed(tables.ended_tab), _borrowed(tables.ended_seats), _borrowed(tables.ended_cards))
+    return lent_rules, lent_tables
+
+
+@njit(cache=CACHE, inline="always")
+def _lent_encoding(encoding):
+    """``encoding`` with :func:`_borrowed` arrays."""
+    return Encoding(_borrowed(encoding.offsets), _borrowed(encoding.card_index), encoding.inv_big_bet)
 
 
 # ---------------------------------------------------------------- random decks
@@ -492,13 +553,6 @@ def _street_index(street, p, next_street):
 
 
 @njit(cache=CACHE)
-def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts):
-    """``_act_with`` and a scratch array of its own: the signature ``razz_env.batch.vec_env`` steps tables with."""
-    _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
-              new_work())
-
-
-@njit(cache=CACHE)
 def action_amount(t, action, p, tab, seat_arr):
     """Chips table ``t``'s acting seat puts in with the engine action value ``action`` (legal), as ``act`` does."""
     seat = tab[t, C_ACTOR]
@@ -516,8 +570,7 @@ def action_amount(t, action, p, tab, seat_arr):
 
 
 @njit(cache=CACHE)
-def _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts,
-              work):
+def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, used, payoffs, history, counts, work):
     """``HandState.act`` for table ``t`` and the engine action value ``action`` (legal: checked before); the
     decision joins the street's history (the last ``history.shape[2]`` kept, ``counts`` counts them all)."""
     n = p[P_N]
@@ -575,7 +628,7 @@ def _act_with(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, d
 
 
 @njit(cache=CACHE)
-def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts):
+def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, counts):
     """Ante and deal the first street of ``deck[t]`` (``HandState(config, deck=...)``) and open the betting
     (the starting stacks leave two seats chips after the antes, so there is a decision)."""
     n = p[P_N]
@@ -599,90 +652,81 @@ def new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, 
 
 
 @njit(cache=CACHE)
-def step_tables(actions, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
-                offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards):
+def step_tables(actions, rules, tables, work, observe, encoding, out):
     """Apply one action id per table; a finished table reports its payoffs, keeps the state its hand ended in
-    (``ended_*``: ``tab``, ``seat_arr`` and ``cards`` rows) and deals its next hand. With ``observe``, also write
-    each table's new acting seat's vector into ``out`` (``encode_tables`` fused into the same pass, while the
-    table's state is in cache). Returns -1, or (changing nothing) the first table whose id is not legal now."""
+    (``tables.ended_*``) and deals its next hand. With ``observe``, also write each table's new acting seat's vector
+    into ``out`` (``encode_tables`` fused into the same pass, while the table's state is in cache). Returns -1, or
+    (changing nothing) the first table whose id is not legal now."""
+    rules, tables = _lent(rules, tables)
     for t in range(actions.shape[0]):
-        if not is_legal_id(t, actions[t], tab, id_to_engine):
+        if not is_legal_id(t, actions[t], rules, tables):
             return t
-    tab, seat_arr, cards, deck, used, rng = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards), _borrowed(deck),
-                                             _borrowed(used), _borrowed(rng))
-    p, bets_by_street, next_street, starting = (_borrowed(p), _borrowed(bets_by_street), _borrowed(next_street),
-                                                _borrowed(starting))
-    variant_cards, id_to_engine, masks, mask_table = (_borrowed(variant_cards), _borrowed(id_to_engine),
-                                                      _borrowed(masks), _borrowed(mask_table))
-    payoffs, finished, history, counts, work = (_borrowed(payoffs), _borrowed(finished), _borrowed(history),
-                                                _borrowed(counts), _borrowed(work))
-    offsets, card_index, out = _borrowed(offsets), _borrowed(card_index), _borrowed(out)
+    encoding, work, out = _lent_encoding(encoding), _borrowed(work), _borrowed(out)
     for t in range(actions.shape[0]):
-        step_table(t, actions[t], p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                   variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
-                   offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards)
+        step_table(t, actions[t], rules, tables, work, observe, encoding, out)
     return -1
 
 
 @njit(cache=CACHE, inline="always")
-def is_legal_id(t, action_id, tab, id_to_engine):
+def is_legal_id(t, action_id, rules, tables):
     """Whether ``action_id`` is one of the five ids and legal for table ``t``'s acting seat now."""
-    return 0 <= action_id < id_to_engine.shape[1] and id_to_engine[tab[t, C_LEGAL], action_id] >= 0
+    return (0 <= action_id < rules.id_to_engine.shape[1]
+            and rules.id_to_engine[tables.tab[t, C_LEGAL], action_id] >= 0)
 
 
 @njit(cache=CACHE, inline="always")
-def step_table(t, action_id, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-               variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts, work, observe,
-               offsets, card_index, inv_big_bet, out, ended_tab, ended_seat, ended_cards):
-    """One table's step (legal ``action_id``): the body both the CPU loop and the CUDA kernel run for table ``t``."""
+def step_table(t, action_id, rules, tables, work, observe, encoding, out):
+    """One table's step (legal ``action_id``): the body both the CPU loop and the CUDA kernel run for table ``t``.
+    The helpers it calls take the arrays they use: inlined here, the structures cost nothing, while a structure
+    passed to a compiled call has each of its arrays reference-counted at each field it reads."""
+    p, bets_by_street, next_street = rules.params, rules.bets_by_street, rules.next_street
+    tab, seat_arr, cards, deck, used, payoffs = (tables.tab, tables.seats, tables.cards, tables.deck, tables.used,
+                                                 tables.payoffs)
     for s in range(payoffs.shape[1]):
         payoffs[t, s] = 0
-    finished[t] = 0
-    _act_with(t, id_to_engine[tab[t, C_LEGAL], action_id], p, bets_by_street, next_street, tab, seat_arr, cards,
-              deck, used, payoffs, history, counts, work)
+    tables.finished[t] = 0
+    _act(t, rules.id_to_engine[tab[t, C_LEGAL], action_id], p, bets_by_street, next_street, tab, seat_arr, cards,
+         deck, used, payoffs, tables.history, tables.counts, work)
     if tab[t, C_OVER]:
-        finished[t] = 1
+        tables.finished[t] = 1
         for c in range(tab.shape[1]):  # element copies: a row copy checks shapes, which CUDA cannot raise on
-            ended_tab[t, c] = tab[t, c]
+            tables.ended_tab[t, c] = tab[t, c]
         for s in range(seat_arr.shape[1]):
             for c in range(seat_arr.shape[2]):
-                ended_seat[t, s, c] = seat_arr[t, s, c]
+                tables.ended_seats[t, s, c] = seat_arr[t, s, c]
             for c in range(cards.shape[2]):
-                ended_cards[t, s, c] = cards[t, s, c]
-        shuffle_deck(t, deck, variant_cards, rng)
-        new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
-    for a in range(masks.shape[1]):
-        masks[t, a] = mask_table[tab[t, C_LEGAL], a]
+                tables.ended_cards[t, s, c] = cards[t, s, c]
+        shuffle_deck(t, deck, rules.variant_cards, tables.rng)
+        new_hand(t, p, bets_by_street, next_street, tables.starting, tab, seat_arr, cards, deck, used, tables.counts)
+    _set_masks(t, rules, tables)
     if observe:
-        encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
-                      out[t])
+        encode_table(t, rules, tables, encoding, out[t])
+
+
+@njit(cache=CACHE, inline="always")
+def _set_masks(t, rules, tables):
+    """Table ``t``'s legal ids, from its legal-set code."""
+    for a in range(tables.masks.shape[1]):
+        tables.masks[t, a] = rules.mask_table[tables.tab[t, C_LEGAL], a]
 
 
 @njit(cache=CACHE)
-def deal_tables(tables, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                variant_cards, masks, mask_table, payoffs, counts):
-    """Start a new hand at each of ``tables`` (from ``deck`` when ``given``, else a shuffle of its stream)."""
-    tab, seat_arr, cards, deck, used, rng = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards), _borrowed(deck),
-                                             _borrowed(used), _borrowed(rng))
-    p, bets_by_street, next_street, starting = (_borrowed(p), _borrowed(bets_by_street), _borrowed(next_street),
-                                                _borrowed(starting))
-    variant_cards, masks, mask_table, payoffs, counts = (_borrowed(variant_cards), _borrowed(masks),
-                                                         _borrowed(mask_table), _borrowed(payoffs), _borrowed(counts))
-    for t in tables:
-        deal_table(t, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                   variant_cards, masks, mask_table, payoffs, counts)
+def deal_tables(index, given, rules, tables):
+    """Start a new hand at each table of ``index`` (from ``tables.deck`` when ``given``, else a shuffle of its
+    stream)."""
+    rules, tables = _lent(rules, tables)
+    for t in index:
+        deal_table(t, given, rules, tables)
 
 
-@njit(cache=CACHE)
-def deal_table(t, given, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-               variant_cards, masks, mask_table, payoffs, counts):
-    """Start a new hand at table ``t`` (from ``deck[t]`` when ``given``, else a shuffle of its stream)."""
+@njit(cache=CACHE, inline="always")
+def deal_table(t, given, rules, tables):
+    """Start a new hand at table ``t`` (from ``tables.deck[t]`` when ``given``, else a shuffle of its stream)."""
     if not given:
-        shuffle_deck(t, deck, variant_cards, rng)
-    new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs, counts)
-    for a in range(masks.shape[1]):
-        masks[t, a] = mask_table[tab[t, C_LEGAL], a]
+        shuffle_deck(t, tables.deck, rules.variant_cards, tables.rng)
+    new_hand(t, rules.params, rules.bets_by_street, rules.next_street, tables.starting, tables.tab, tables.seats,
+             tables.cards, tables.deck, tables.used, tables.counts)
+    _set_masks(t, rules, tables)
 
 
 # ---------------------------------------------------------------- observations (encoding/table.py)
@@ -698,20 +742,20 @@ NUM_KINDS = 8
 
 
 @njit(cache=CACHE)
-def encode_tables(p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, out):
+def encode_tables(rules, tables, encoding, out):
     """The acting seat's vector at every table, as ``TableEncoder.encode(hand, actor)`` writes it."""
-    p, next_street, offsets, card_index, out = (_borrowed(p), _borrowed(next_street), _borrowed(offsets),
-                                                _borrowed(card_index), _borrowed(out))
-    tab, seat_arr, cards, history, counts = (_borrowed(tab), _borrowed(seat_arr), _borrowed(cards),
-                                             _borrowed(history), _borrowed(counts))
+    rules, tables = _lent(rules, tables)
+    encoding, out = _lent_encoding(encoding), _borrowed(out)
     for t in range(out.shape[0]):
-        encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts,
-                      out[t])
+        encode_table(t, rules, tables, encoding, out[t])
 
 
-@njit(cache=CACHE)
-def encode_table(t, p, next_street, offsets, card_index, inv_big_bet, tab, seat_arr, cards, history, counts, buf):
+@njit(cache=CACHE, inline="always")
+def encode_table(t, rules, tables, encoding, buf):
     """Table ``t``'s acting seat's vector into ``buf``."""
+    p, next_street, tab, seat_arr, cards = rules.params, rules.next_street, tables.tab, tables.seats, tables.cards
+    history, counts = tables.history, tables.counts
+    offsets, card_index, inv_big_bet = encoding.offsets, encoding.card_index, encoding.inv_big_bet
     n = p[P_N]
     w = offsets[O_CARD_WIDTH]
     seats = offsets[O_SEATS]

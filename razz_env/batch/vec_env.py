@@ -61,22 +61,9 @@ def _subset_stepper() -> Any:
     from razz_env.batch import kernels as k
 
     @njit(cache=False)
-    def step_some(tables, actions, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, rng,
-                  variant_cards, id_to_engine, masks, mask_table, payoffs, finished, history, counts):
-        for i in range(tables.shape[0]):
-            t = tables[i]
-            for s in range(payoffs.shape[1]):
-                payoffs[t, s] = 0
-            finished[t] = 0
-            k._act(t, id_to_engine[tab[t, k.C_LEGAL], actions[i]], p, bets_by_street, next_street, tab, seat_arr,
-                   cards, deck, used, payoffs, history, counts)
-            if tab[t, k.C_OVER]:
-                finished[t] = 1
-                k.shuffle_deck(t, deck, variant_cards, rng)
-                k.new_hand(t, p, bets_by_street, next_street, starting, tab, seat_arr, cards, deck, used, payoffs,
-                           counts)
-            for a in range(masks.shape[1]):
-                masks[t, a] = mask_table[tab[t, k.C_LEGAL], a]
+    def step_some(index, actions, rules, tables, work, encoding, out):
+        for i in range(index.shape[0]):
+            k.step_table(index[i], actions[i], rules, tables, work, False, encoding, out)
 
     return step_some
 
@@ -85,15 +72,12 @@ _STEPPER: list[Any] = []
 
 
 def _step_tables(engine: Any, tables: np.ndarray, actions: np.ndarray) -> None:
-    """Apply ``actions`` (legal ids) at ``tables`` only; the engine's ``_payoffs``/``_finished`` report them."""
+    """Apply ``actions`` (legal ids) at ``tables`` only; the engine's ``finished`` and ``payoffs`` report them."""
     if not _STEPPER:
         _STEPPER.append(_subset_stepper())
-    e = engine
-    e._finished[:] = 0
-    _STEPPER[0](tables, actions, e._p, e._bets_by_street, e._next_street, e._starting, e._tab, e._seat, e._cards,
-                e._deck, e._used, e._rng, e._variant_cards, e._id_to_engine, e._masks, e._mask_table, e._payoffs,
-                e._finished, e._history, e._counts)
-    e.make_history_room()
+    engine._tables.finished[:] = 0
+    _STEPPER[0](tables, actions, engine._rules, engine._tables, engine._work, engine._encoding, engine._no_vectors)
+    engine.make_history_room()
 
 
 class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
@@ -260,14 +244,14 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
             if not len(tables):
                 return skipped
             _step_tables(engine, tables, self._opponent_actions(tables))
-            self._hands_ended(tables[engine._finished[tables] > 0], rewards, open_episode, skipped)
+            self._hands_ended(tables[engine._tables.finished[tables] > 0], rewards, open_episode, skipped)
 
     def _hands_ended(self, ended: np.ndarray, rewards: np.ndarray, open_episode: np.ndarray,
                      skipped: np.ndarray) -> None:
         if not len(ended):
             return
         scored = ended[open_episode[ended]]
-        rewards[scored] = self.engine._payoffs[scored, self.seats[scored]] / self._big_bet
+        rewards[scored] = self.engine._tables.payoffs[scored, self.seats[scored]] / self._big_bet
         open_episode[scored] = False
         late = ended[~np.isin(ended, scored)]
         skipped[late] += 1
@@ -329,7 +313,7 @@ class BatchSingleAgentVecEnv(gymnasium.vector.VectorEnv):
         everyone = np.arange(self.num_envs, dtype=np.int64)
         _step_tables(engine, everyone, played)
         skipped = np.zeros(self.num_envs, dtype=np.int64)
-        self._hands_ended(everyone[engine._finished > 0], rewards, open_episode, skipped)
+        self._hands_ended(everyone[engine._tables.finished > 0], rewards, open_episode, skipped)
         skipped += self._play_opponents(rewards, open_episode)
         terminated = ~open_episode
         infos = self._infos(skipped)

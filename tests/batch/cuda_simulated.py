@@ -38,13 +38,22 @@ def hand_compiled_functions_the_memory() -> None:
     wrappers (the kernels look the functions up on ``cuda_engine._k`` at each call, so a stand-in module does)."""
     from types import SimpleNamespace
 
-    from numba.cuda.simulator.cudadrv.devicearray import FakeWithinKernelCUDAArray
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray, FakeWithinKernelCUDAArray
 
     from razz_env.batch import cuda_engine, kernels
 
+    def unwrapped(value):
+        if isinstance(value, FakeWithinKernelCUDAArray):
+            return value._item._ary
+        if isinstance(value, FakeCUDAArray):
+            return value._ary
+        if isinstance(value, tuple) and hasattr(value, "_fields"):  # kernels.Rules, Tables, Encoding
+            return type(value)(*(unwrapped(item) for item in value))
+        return value
+
     def unwrapping(function):
         def call(*args):
-            return function(*(a._item._ary if isinstance(a, FakeWithinKernelCUDAArray) else a for a in args))
+            return function(*(unwrapped(a) for a in args))
         return call
 
     stand_in = SimpleNamespace(**{name: getattr(kernels, name) for name in dir(kernels) if not name.startswith("__")})
@@ -124,7 +133,8 @@ def refusals():
     engine = CudaEngine(config, 4, seed=2, encoder=make_encoder("flat", config))
 
     def state():
-        return [array.copy_to_host().tolist() for array in (engine._tab, engine._seat, engine._cards, engine._masks)]
+        held = engine._tables
+        return [array.copy_to_host().tolist() for array in (held.tab, held.seats, held.cards, held.masks)]
 
     def refused(call, error, *words):
         before = state()

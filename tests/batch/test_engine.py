@@ -323,5 +323,5 @@ def test_chip_amounts_beyond_int32_are_exact():
     config = HandConfig.create("razz", num_seats=3, stacks=[60 * big] * 3, ante=big, bring_in=2 * big,
                                small_bet=4 * big, big_bet=8 * big)
     assert play(config, tables=8, hands=40, seed=2).hands >= 40
-    assert BatchEngine(config, 1, seed=0)._history.dtype == np.int64
-    assert BatchEngine(HandConfig.create("razz", num_seats=3), 1, seed=0)._history.dtype == np.int32
+    assert BatchEngine(config, 1, seed=0)._tables.history.dtype == np.int64
+    assert BatchEngine(HandConfig.create("razz", num_seats=3), 1, seed=0)._tables.history.dtype == np.int32
