@@ -574,9 +574,8 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
     the other seats)."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.block_sums import summarise_tables
+    from razz_env.evaluate.block_sums import Sums, summarise_tables
     from razz_env.evaluate.blocks import play_deals
-    from razz_env.evaluate.stats import win_rate
 
     seats = int(recorded.get("seats", 2))
     names = recorded["opponent"].partition(":")[2].split() if ":" in recorded["opponent"] else \
@@ -591,7 +590,7 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
     hand_config = HandConfig.create(entry["variant"], num_seats=seats, stacks=entry["stacks"], **stakes)
     tables = play_deals(players, hand_config, deals, seed, timeout=None)
     sums = summarise_tables(tables, seats, deals, hand_config.big_bet)
-    rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])
+    rate = Sums.of(sums, 0).per_deal
     mean = round(rate.mean_bb100, 3)
     return {"opponent": recorded["opponent"], "seats": seats, "hands": sums["hands"], "bb_per_100": mean,
             "ci95_low": round(rate.low, 3), "ci95_high": round(rate.high, 3), "recorded": recorded["bb_per_100"],

@@ -16,9 +16,8 @@ from razz_env.agents.registry import make_agent
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.settings import parse_args
-from razz_env.evaluate.block_sums import summarise_tables
+from razz_env.evaluate.block_sums import Sums, summarise_tables
 from razz_env.evaluate.blocks import play_deals
-from razz_env.evaluate.stats import win_rate
 from razz_env.train.config import check_agent_spec
 
 
@@ -44,8 +43,7 @@ def measure(agent: str, opponent: str, hands: int, seed: int) -> tuple[float, fl
                            hands // 2, big_bet)
     plain = summarise_tables(play_deals(players, config, hands, f"plain/{seed}", duplicate=False), 2, hands,
                              big_bet)
-    d = win_rate(dup["deals"], dup["deal_sum"][0], dup["deal_sumsq"][0])
-    p = win_rate(plain["deals"], plain["deal_sum"][0], plain["deal_sumsq"][0])
+    d, p = Sums.of(dup, 0).per_deal, Sums.of(plain, 0).per_deal
     return d.mean_bb100, d.half_width, p.mean_bb100, p.half_width
 
 

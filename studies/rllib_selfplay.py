@@ -160,16 +160,15 @@ def evaluate(agent: Any, opponents: tuple[str, ...], deals: int, seed: str) -> d
     """Duplicate bb/100 (and the 95% CI) of ``agent`` against each opponent, heads-up razz."""
     from razz_env.agents.registry import make_agent
     from razz_env.engine.config import HandConfig
-    from razz_env.evaluate.block_sums import summarise_tables
+    from razz_env.evaluate.block_sums import Sums, summarise_tables
     from razz_env.evaluate.blocks import play_deals
-    from razz_env.evaluate.stats import win_rate
 
     config = HandConfig.create(TABLE["variant"], num_seats=2, stacks=TABLE["stacks"])
     rows = {}
     for index, name in enumerate(opponents):
         tables = play_deals([agent, make_agent(name, seed=index)], config, deals, f"{seed}/{name}")
         sums = summarise_tables(tables, 2, deals, config.stakes.big_bet_size)
-        rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])
+        rate = Sums.of(sums, 0).per_deal
         rows[name] = {"bb_per_100": round(rate.mean_bb100, 2), "ci95_half_width": round(rate.half_width, 2)}
     return rows
 

@@ -620,16 +620,12 @@ def _range_weights(weights: object, count: int) -> np.ndarray:
 
 def _pair_shares(hero: Sequence[np.ndarray], opponent: Sequence[np.ndarray]) -> np.ndarray:
     """Hero's pot share for broadcastable per-half values (higher is better; stud8 low: 0 = no low)."""
-    high = (hero[0] > opponent[0]) + 0.5 * (hero[0] == opponent[0])
-    if len(hero) == 1:
-        return high
-    low = (hero[1] > opponent[1]) + 0.5 * (hero[1] == opponent[1])
-    qualified = (hero[1] > 0) | (opponent[1] > 0)
-    return np.where(qualified, 0.5 * (high + low), high)
+    return _share_units(hero, opponent) / 4.0
 
 
 def _share_units(hero: Sequence[np.ndarray], opponent: Sequence[np.ndarray]) -> np.ndarray:
-    """Hero's pot share in units of a quarter pot (0 to 4) as int8: cheap to store and sum."""
+    """Hero's pot share in units of a quarter pot (0 to 4) as int8, cheap to store and sum: a half won is two
+    units, a half tied one, and a low half nobody qualifies for goes to the high."""
     high = (hero[0] > opponent[0]).astype(np.int8) * 2 + (hero[0] == opponent[0])
     if len(hero) == 1:
         return high * 2

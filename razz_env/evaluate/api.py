@@ -18,10 +18,11 @@ from typing import Any
 
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.table import TABLE_KEYS, Table
+from razz_env.evaluate.block_sums import Sums
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
 from razz_env.evaluate.policy_fit import Fit, verdict
 from razz_env.evaluate.runner import TournamentResult, check_agents, run_tournament
-from razz_env.evaluate.stats import sd_ratio, win_rate
+from razz_env.evaluate.stats import sd_ratio
 from razz_env.evaluate.tasks import build_tasks
 from razz_env.evaluate.workers import BlockError, run_blocks
 
@@ -135,16 +136,15 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
             error = result["error"]
             raise BlockError(f"block {result['block']}: agent {config.labels[error['agent']]} failed: "
                              f"{error['kind']}: {error['message']}")
-    rate = win_rate(sum(r["deals"] for r in results), sum(r["deal_sum"][0] for r in results),
-                    sum(r["deal_sumsq"][0] for r in results))
-    big_bets = sum(r["hand_sum"][0] for r in results)
+    first = Sums.total(results, 0)
+    rate = first.per_deal
+    big_bets = first.hand_sum
     big_bet = config.hand_config().big_bet
     rows = tuple(BlockRow(r["block"], r["deals"], r["hands"], 100.0 * r["deal_sum"][0] / r["deals"], r["seconds"])
                  for r in results)
     corrected: dict[str, Any] = {}
     if aivat:
-        fixed = win_rate(sum(r["deals"] for r in results), sum(r["aivat_deal_sum"][0] for r in results),
-                         sum(r["aivat_deal_sumsq"][0] for r in results))
+        fixed = first.aivat_per_deal
         fits = [Fit.empty(), Fit.empty()]
         for r in results:
             fits = [fit.plus(r, position) for position, fit in enumerate(fits)]
@@ -156,7 +156,7 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
                      "aivat_misstated_by": config.labels[fit.agent] if fit.unreliable else None,
                      "aivat_fit_note": fit.why(config.labels) or None}
     return MatchResult(agents=(config.labels[0], config.labels[1]), variant=config.variant, deals=config.deals,
-                       hands=sum(r["hands"] for r in results), seed=config.seed, duplicate=config.duplicate,
+                       hands=first.hands, seed=config.seed, duplicate=config.duplicate,
                        bb_per_100=rate.mean_bb100, ci95_low=rate.low, ci95_high=rate.high, big_bets=big_bets,
                        chips=round(big_bets * big_bet), blocks=rows, config=config, **corrected)
 

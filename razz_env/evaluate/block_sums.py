@@ -1,14 +1,81 @@
 """A block's figures: per lineup position, sums and sums of squares of big bets won, per deal and per hand.
 
 Per deal, each deal's replays (duplicate seatings) are averaged first, so the deal is the unit of the variance;
-with AIVAT the same sums of the corrected payoffs. These are what results lines carry and what merges across
-blocks.
+with AIVAT the same sums of the corrected payoffs. These are what results lines carry (:func:`summarise_tables`,
+named by :data:`SUM_FIELDS`) and what merges across blocks (:class:`Sums`, whose rates every report prints).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import astuple, dataclass
 from typing import Any, Protocol
+
+from razz_env.evaluate.stats import WinRate, win_rate
+
+SUM_FIELDS = ("deal_sum", "deal_sumsq", "hand_sum", "hand_sumsq")
+"""The sums a block result carries, each a list with one value a lineup position."""
+AIVAT_SUM_FIELDS = tuple(f"aivat_{name}" for name in SUM_FIELDS)
+"""The AIVAT payoffs' sums a block of an ``aivat: true`` tournament carries too."""
+
+
+@dataclass(frozen=True)
+class Sums:
+    """One lineup position's figures over any number of blocks: deals and hands, and the sums and sums of squares
+    of big bets won per deal and per hand, and per deal of the AIVAT payoffs over the deals AIVAT scored. ``+``
+    merges two; :meth:`of` reads a position of a block result; the rates are
+    :func:`~razz_env.evaluate.stats.win_rate`'s.
+
+    >>> block = {"deals": 2, "hands": 4, "deal_sum": [1.0, -1.0], "deal_sumsq": [1.0, 1.0],
+    ...          "hand_sum": [1.0, -1.0], "hand_sumsq": [2.0, 2.0]}
+    >>> both = Sums.of(block, 0) + Sums.of(block, 0)
+    >>> both.deals, both.per_deal.mean_bb100, both.aivat_per_deal
+    (4, 50.0, None)
+    """
+
+    deals: int = 0
+    hands: int = 0
+    deal_sum: float = 0.0
+    deal_sumsq: float = 0.0
+    hand_sum: float = 0.0
+    hand_sumsq: float = 0.0
+    aivat_deals: int = 0
+    aivat_deal_sum: float = 0.0
+    aivat_deal_sumsq: float = 0.0
+
+    @classmethod
+    def of(cls, result: Mapping[str, Any], position: int) -> Sums:
+        """Lineup position ``position``'s figures in the block result ``result``."""
+        scored = "aivat_deal_sum" in result
+        return cls(result["deals"], result["hands"], *(result[name][position] for name in SUM_FIELDS),
+                   result["deals"] if scored else 0, *((result["aivat_deal_sum"][position],
+                                                        result["aivat_deal_sumsq"][position]) if scored else (0, 0)))
+
+    @classmethod
+    def total(cls, results: Iterable[Mapping[str, Any]], position: int) -> Sums:
+        """Position ``position``'s figures over every block of ``results``."""
+        merged = cls()
+        for result in results:
+            merged += cls.of(result, position)
+        return merged
+
+    def __add__(self, other: Sums) -> Sums:
+        return Sums(*(mine + theirs for mine, theirs in zip(astuple(self), astuple(other))))
+
+    @property
+    def per_deal(self) -> WinRate:
+        """bb/100 and its spread with the deal as the unit (duplicate replays averaged first)."""
+        return win_rate(self.deals, self.deal_sum, self.deal_sumsq)
+
+    @property
+    def per_hand(self) -> WinRate:
+        """bb/100 and its spread with the hand as the unit."""
+        return win_rate(self.hands, self.hand_sum, self.hand_sumsq)
+
+    @property
+    def aivat_per_deal(self) -> WinRate | None:
+        """The AIVAT payoffs' bb/100 per deal; None when AIVAT scored no deal."""
+        return win_rate(self.aivat_deals, self.aivat_deal_sum, self.aivat_deal_sumsq) if self.aivat_deals else None
 
 
 class Replay(Protocol):

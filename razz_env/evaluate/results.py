@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.block_sums import AIVAT_SUM_FIELDS, SUM_FIELDS
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.policy_fit import FIT_FIELDS
 from razz_env.evaluate.tasks import Task
@@ -42,9 +43,6 @@ KEY_FILE = ".key"
 MAC = "mac"
 HANDS_DIR = "hands"
 REPORT_FILES = ("summary.json", "standings.csv", "pairings.csv", "crosstable.png", "ci.png")
-SUM_FIELDS = ("deal_sum", "deal_sumsq", "hand_sum", "hand_sumsq")
-AIVAT_SUM_FIELDS = tuple(f"aivat_{name}" for name in SUM_FIELDS)
-"""The AIVAT payoffs' sums a block of an ``aivat: true`` tournament carries too."""
 HAND_FILE = re.compile(r"\d+(-\d+)+_\d+\.(jsonl|phhs)(\.tmp)?")
 
 BlockKey = tuple[str, int]

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.block_sums import Sums
 from razz_env.evaluate.blocks import batch_problem
 from razz_env.evaluate.config import TournamentConfig, agent_label
 from razz_env.evaluate.policy_fit import Fit, Verdict, verdict
@@ -31,7 +32,7 @@ from razz_env.evaluate.progress import progress_bar
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file
 from razz_env.evaluate.sandbox import sandbox_problem
-from razz_env.evaluate.stats import WinRate, sd_ratio, win_rate
+from razz_env.evaluate.stats import WinRate, sd_ratio
 from razz_env.evaluate.tasks import Task, build_agent, build_tasks
 from razz_env.evaluate.workers import BlockError, WorkerStartError, run_blocks
 
@@ -284,27 +285,13 @@ def fit_fields(fit: Verdict | None, labels: Sequence[str]) -> dict[str, Any]:
             "aivat_misstated_by": labels[fit.agent] if fit.unreliable else None}
 
 
-def _accumulate(sums: dict[tuple[int, int | None], list[float]], key: tuple[int, int | None],
-                result: dict[str, Any], position: int) -> None:
-    entry = sums.setdefault(key, [0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0])
-    entry[0] += result["deals"]
-    entry[1] += result["deal_sum"][position]
-    entry[2] += result["deal_sumsq"][position]
-    entry[3] += result["hands"]
-    entry[4] += result["hand_sum"][position]
-    entry[5] += result["hand_sumsq"][position]
-    if "aivat_deal_sum" in result:
-        entry[6] += result["aivat_deal_sum"][position]
-        entry[7] += result["aivat_deal_sumsq"][position]
-
-
 def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> TournamentResult:
     """Combine block results (in task order) into pairings, standings and ratings."""
     from razz_env.evaluate.ratings import rate
 
     labels = config.labels
     summary = TournamentResult(config, labels, blocks_done=len(results), blocks_total=len(build_tasks(config)))
-    sums: dict[tuple[int, int | None], list[float]] = {}
+    sums: dict[tuple[int, int | None], Sums] = {}
     fits: dict[tuple[tuple[int, ...], int], Fit] = {}
     ok_results = []
     for result in results:
@@ -317,18 +304,18 @@ def summarise(config: TournamentConfig, results: list[dict[str, Any]]) -> Tourna
             if config.aivat:
                 key = (tuple(lineup), agent)
                 fits[key] = fits.get(key, Fit.empty()).plus(result, position)
+            seated = Sums.of(result, position)
             if config.format == "round_robin":
                 opponent = lineup[1 - position]
-                _accumulate(sums, (agent, opponent), result, position)
-            _accumulate(sums, (agent, None), result, position)
-    for (agent, opponent), (deals, dsum, dsq, hands, hsum, hsq, asum, asq) in sorted(
+                sums[agent, opponent] = sums.get((agent, opponent), Sums()) + seated
+            sums[agent, None] = sums.get((agent, None), Sums()) + seated
+    for (agent, opponent), total in sorted(
             sums.items(), key=lambda item: (item[0][0], -1 if item[0][1] is None else item[0][1])):
-        corrected = win_rate(int(deals), asum, asq) if config.aivat else None
+        corrected = total.aivat_per_deal if config.aivat else None
         fit = verdict([(seated, fit) for (lineup, seated), fit in fits.items()
                        if agent in lineup and (opponent is None or opponent in lineup)]) if config.aivat else None
-        summary.pairings.append(PairingResult(
-            agent, opponent, win_rate(int(deals), dsum, dsq), win_rate(int(hands), hsum, hsq), int(hands), corrected,
-            fit))
+        summary.pairings.append(PairingResult(agent, opponent, total.per_deal, total.per_hand, total.hands, corrected,
+                                              fit))
     ratings = rate(len(config.agents), ok_results)
     overall = {p.agent: p for p in summary.pairings if p.opponent is None}
     for agent, label in enumerate(labels):

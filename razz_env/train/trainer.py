@@ -273,10 +273,9 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
     """
     from razz_env.agents.registry import make_agent
     from razz_env.agents.sb3_agent import SB3Agent
-    from razz_env.evaluate.block_sums import summarise_tables
+    from razz_env.evaluate.block_sums import Sums, summarise_tables
     from razz_env.evaluate.blocks import play_deals
     from razz_env.evaluate.config import agent_label
-    from razz_env.evaluate.stats import win_rate
 
     learner = SB3Agent(model, name=config.name, encoding=config.encoding)
     rows = []
@@ -288,7 +287,7 @@ def evaluate(model: Any, config: TrainConfig, seed: str) -> list[dict[str, Any]]
             tables = play_deals([learner] + [opponent] * (seats - 1), hand_config, config.eval_deals,
                                 f"{seed}/{index}", timeout=None)
             sums = summarise_tables(tables, seats, config.eval_deals, hand_config.big_bet)
-            rate = win_rate(sums["deals"], sums["deal_sum"][0], sums["deal_sumsq"][0])
+            rate = Sums.of(sums, 0).per_deal
             rows.append({"opponent": agent_label(spec), "bb_per_100": round(rate.mean_bb100, 2),
                          "ci95_low": round(rate.low, 2), "ci95_high": round(rate.high, 2), "hands": sums["hands"],
                          "seats": seats})

@@ -31,3 +31,35 @@ def test_aivat_payoffs_get_the_same_sums_beside_the_raw_ones() -> None:
     assert sums["aivat_deal_sum"] == [pytest.approx(0.5), pytest.approx(-0.5)]
     assert sums["aivat_hand_sumsq"] == [pytest.approx(0.5), pytest.approx(0.5)]
     assert sums["deal_sum"] == [1.0, -1.0]
+
+
+def test_blocks_merged_give_the_rates_of_every_deal_at_once() -> None:
+    """Three blocks' sums merged (``Sums.total``) give the mean and sample spread of all their deals' payoffs,
+    computed here directly; the AIVAT rate too, and a block without AIVAT adds no AIVAT deal."""
+    import random
+    import statistics
+
+    from razz_env.evaluate.block_sums import Sums
+
+    rng = random.Random(5)
+    blocks, deal_means, corrected_means = [], [], []
+    for _ in range(3):
+        deals = rng.randint(2, 6)
+        tables, corrected = [], []
+        for deal in range(deals):
+            won = [rng.randint(-40, 40) for _ in range(2)]
+            fixed = [rng.uniform(-20, 20) for _ in range(2)]
+            tables += [table(deal, (0, 1), [won[0], -won[0]]), table(deal, (1, 0), [won[1], -won[1]])]
+            corrected += [[fixed[0], -fixed[0]], [fixed[1], -fixed[1]]]
+            deal_means.append((won[0] - won[1]) / 2 / 10)
+            corrected_means.append((fixed[0] - fixed[1]) / 2 / 10)
+        blocks.append(summarise_tables(tables, seats=2, deals=deals, big_bet=10, corrected=corrected))
+    total = Sums.total(blocks, 0)
+    assert (total.deals, total.hands, total.aivat_deals) == (len(deal_means), 2 * len(deal_means), len(deal_means))
+    assert total.per_deal.mean_bb100 == pytest.approx(100 * statistics.fmean(deal_means))
+    assert total.per_deal.sd_bb100 == pytest.approx(100 * statistics.stdev(deal_means))
+    assert total.aivat_per_deal.mean_bb100 == pytest.approx(100 * statistics.fmean(corrected_means))
+    assert total.aivat_per_deal.sd_bb100 == pytest.approx(100 * statistics.stdev(corrected_means))
+    raw_only = {key: value for key, value in blocks[0].items() if not key.startswith("aivat_")}
+    assert (Sums.total(blocks, 1) + Sums.of(raw_only, 1)).aivat_deals == total.aivat_deals
+    assert Sums().aivat_per_deal is None and Sums.of(raw_only, 0).aivat_per_deal is None
