@@ -602,7 +602,9 @@ def _act(t, action, p, bets_by_street, next_street, tab, seat_arr, cards, deck, 
         seat_arr[t, seat, S_CONTRIB] += amount
     seat_arr[t, seat, S_ACTED] = 1
     street = _street_index(tab[t, C_STREET], p, next_street)
-    slot = counts[t, street] % history.shape[2]
+    slot = counts[t, street]
+    if slot >= history.shape[2]:
+        slot %= history.shape[2]
     history[t, street, slot, 0] = seat
     history[t, street, slot, 1] = action
     history[t, street, slot, 2] = amount
@@ -812,7 +814,9 @@ def encode_table(t, rules, tables, encoding, buf):
         shown = lesser(count, slots)
         if count > slots:
             buf[offsets[O_OVERFLOW] + index] = 1.0
-        slot = (count - shown) % ring  # the oldest decision shown
+        slot = count - shown  # the oldest decision shown (an integer division only once the ring has wrapped)
+        if slot >= ring:
+            slot %= ring
         for k in range(shown):
             base = offsets[O_HISTORY] + (index * slots + k) * width
             relative = history[t, index, slot, 0] - seat
