@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from razz_env.engine.settings import parse_args
+from razz_env.command_line import parse_args
 
 
 @dataclass

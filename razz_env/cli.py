@@ -1,8 +1,9 @@
-"""The ``razz`` command: ``demo``, ``replay``, ``show``, ``tournament``, ``equity``, ``play``, ``train``, ``exploit``,
-``agents``, ``zoo``.
+"""The ``razz`` command: ``demo``, ``replay``, ``show``, ``tournament``, ``equity``, ``play``, ``train``, ``ppo``,
+``exploit``, ``agents``, ``zoo``.
 
 Each subcommand imports what it needs when it runs, so ``razz replay`` works
-with the core install alone.
+with the core install alone. A typed command (:data:`TYPED_COMMANDS`) is a module's ``Args`` dataclass and its
+``run(args)``, read by :mod:`razz_env.command_line` when the command runs.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from pathlib import Path
 from razz_env.engine.errors import ConfigError, IllegalActionError, missing_extra
 
 DEMO_SEATS = 4
+TYPED_COMMANDS = {
+    "ppo": ("razz_env.train.batch_ppo", "self-play PPO on the batched engine, on the CPU or a GPU (needs the train "
+                                        "extra)"),
+}
+"""Commands declared as ``Args`` beside their code: the module that holds ``Args`` and ``run``, and the help line."""
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -576,6 +582,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.set_defaults(func=_cmd_train)
 
+    for name, (_, help_line) in TYPED_COMMANDS.items():
+        sub.add_parser(name, help=help_line, add_help=False)  # its flags are its Args', read by _run_typed
+
     exploit = sub.add_parser(
         "exploit", help="a lower bound on an agent's exploitability: a best response plays it heads-up",
         description="Play a best response against an agent, heads-up, in duplicate, through the tournament harness "
@@ -670,19 +679,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def typed_parser(command: str) -> argparse.ArgumentParser:
+    """The full parser of a typed command (imports its module)."""
+    import importlib
+
+    from razz_env.command_line import parser_for
+
+    module = importlib.import_module(TYPED_COMMANDS[command][0])
+    return parser_for(module.Args, module.__doc__, prog=f"razz {command}")
+
+
+def _run_typed(command: str, argv: Sequence[str]) -> int:
+    """A typed command: its module's ``Args`` from ``argv``, then its ``run``."""
+    import importlib
+
+    from razz_env.command_line import parse_args
+
+    module = importlib.import_module(TYPED_COMMANDS[command][0])
+    return module.run(parse_args(module.Args, module.__doc__, argv, prog=f"razz {command}"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``razz`` command."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in TYPED_COMMANDS:
+        command, run = argv[0], lambda: _run_typed(argv[0], argv[1:])
+    else:
+        args = build_parser().parse_args(argv)
+        command, run = args.command, lambda: args.func(args)
     try:
-        return int(args.func(args) or 0)
+        return int(run() or 0)
     except ConfigError as err:
-        print(f"razz {args.command}: {err}", file=sys.stderr)
+        print(f"razz {command}: {err}", file=sys.stderr)
         return 2
     except ModuleNotFoundError as err:
         extra = missing_extra(err)
         if extra is None:
             raise
-        print(f"razz {args.command}: {extra}", file=sys.stderr)
+        print(f"razz {command}: {extra}", file=sys.stderr)
         return 2
 
 

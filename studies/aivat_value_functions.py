@@ -29,13 +29,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from razz_env.agents.registry import make_agent
+from razz_env.command_line import parse_args
 from razz_env.encoding.actions import ENGINE_TO_ID
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import card_str
 from razz_env.engine.config import HandConfig
 from razz_env.engine.equity import equity
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.engine.state import HandState
 from razz_env.evaluate.aivat import aivat
 from razz_env.evaluate.blocks import play_deals

@@ -13,9 +13,9 @@ import sys
 from dataclasses import dataclass
 
 from razz_env.agents.registry import make_agent
+from razz_env.command_line import parse_args
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.evaluate.block_sums import Sums, summarise_tables
 from razz_env.evaluate.blocks import play_deals
 from razz_env.train.config import check_agent_spec

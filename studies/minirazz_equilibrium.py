@@ -49,8 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from razz_env.command_line import parse_args
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, budget_spent, read_state, write_json
 from razz_env.train.methods import METHODS, method_settings, overrides
 

@@ -27,8 +27,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from razz_env.command_line import parse_args
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.solve.cfr import CFRPlus, Checkpoint
 from razz_env.solve.game import build_game
 from razz_env.solve.run import plot_convergence, write_convergence

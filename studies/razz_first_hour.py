@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from razz_env.command_line import parse_args
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.train.methods import method_settings, overrides
 
 

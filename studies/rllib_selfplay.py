@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from razz_env.command_line import parse_args
 from razz_env.encoding.interface import Declaration, Observation
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 
 TABLE = {"variant": "razz", "num_seats": 2, "stacks": 1000}
 ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0), "": lambda x: x}

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from razz_env.acceptance import agent_under_test, play_tournament, write_results
+from razz_env.command_line import parse_args
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.evaluate.runner import agent_label
 from razz_env.train.config import check_agent_spec
 

@@ -14,8 +14,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+from razz_env.command_line import parse_args
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.train.config import TrainConfig
 from razz_env.train.trainer import train
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 from docs_pages import PAGES, ROOT, blocks
 
-from razz_env.cli import build_parser
+from razz_env.cli import TYPED_COMMANDS, build_parser, typed_parser
 
 LINKED = ("configs", "docs", "tests", "benchmarks", "examples", "studies", "scripts", "razz_env")
 SHELLS = ("bash", "sh", "shell")
@@ -275,7 +275,9 @@ def _inline_problem(command: str) -> str | None:
     missing script, or a flag the script does not define; None when none is seen."""
     words = command.split()
     flags = [word.split("=")[0] for word in words if re.fullmatch(r"--[a-z][\w-]*(=\S*)?", word)]
-    if words[0] == "razz":
+    if words[0] == "razz" and len(words) > 1 and words[1] in TYPED_COMMANDS:
+        _, known = _options(typed_parser(words[1]), [])
+    elif words[0] == "razz":
         parser, known = _options(build_parser(), words[1:])
         if len(words) > 1 and not words[1].startswith("-") and parser.prog == "razz":
             return f"no subcommand {words[1]!r}"

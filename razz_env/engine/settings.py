@@ -1,5 +1,5 @@
-"""Reading settings into frozen dataclasses: YAML files with errors that name the offending key, and a study's
-typed ``Args`` from the command line."""
+"""Reading settings into frozen dataclasses: YAML files with errors that name the offending key (a command line's
+typed ``Args`` are read by :mod:`razz_env.command_line`)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ from collections.abc import Mapping
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from razz_env.engine.errors import ConfigError, shown
-
-T = TypeVar("T")
 
 
 def checked_fields(cls: type, data: Mapping[str, Any], label: str) -> dict[str, Any]:
@@ -88,37 +86,3 @@ def _strict_loader() -> type:
             return super().construct_mapping(node, deep)
 
     return StrictLoader
-
-
-def parse_args(cls: type[T], description: str | None) -> T:
-    """``cls`` (a dataclass of typed fields, each with a docstring below it) from the command line: one ``--flag``
-    per field, of its type, with its default and its docstring (what a CleanRL-style study's ``Args`` needs)."""
-    import argparse
-    import ast
-    import dataclasses
-    import inspect
-    import textwrap
-    import types
-    import typing
-
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
-    docs = {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
-            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
-    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    hints = typing.get_type_hints(cls)
-    for item in dataclasses.fields(cls):
-        kind, default = hints[item.name], item.default
-        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
-            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
-        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
-        if default is dataclasses.MISSING:
-            options = {"help": docs.get(item.name), "required": True}
-        if kind is bool:
-            options["action"] = argparse.BooleanOptionalAction
-        elif typing.get_origin(kind) is tuple:
-            options.update(nargs="+", type=typing.get_args(kind)[0])
-        else:
-            options["type"] = kind
-        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
-    values = vars(parser.parse_args())
-    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})

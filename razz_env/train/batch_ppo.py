@@ -12,8 +12,8 @@ Returns are per (table, seat): a seat's reward is its payoff in big bets when it
 decisions in between are part of the environment (:func:`seat_gae`). Saves ``final.pt`` in ``--output`` (read by
 :mod:`razz_env.agents.torch_policy`, which plays it in ``razz tournament``).
 
-    python -m razz_env.train.batch_ppo --output runs/batch_ppo --total-steps 5000000          # CPU
-    python -m razz_env.train.batch_ppo --device cuda --num-tables 16384 --output runs/gpu     # GPU
+    razz ppo --output runs/batch_ppo --total-steps 5000000          # CPU
+    razz ppo --device cuda --num-tables 16384 --output runs/gpu     # GPU
 
 On cuda there are no per-step host copies: the engine reads the actions from and writes the vectors into the
 rollout's tensors in place, checks the actions' legality once a rollout, and the host reads the logged scalars
@@ -27,7 +27,6 @@ import dataclasses
 import itertools
 import json
 import math
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,7 +43,6 @@ from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import ObservationBatch, declaration_of
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
-from razz_env.engine.settings import parse_args
 from razz_env.engine.table import Table
 
 BASELINES = ("random", "calling_station")
@@ -751,18 +749,9 @@ def log_line(args: Args, update: int, steps: int, seconds: float, stats: dict[st
     return line
 
 
-def main() -> int:
-    """The command line: train and print where ``final.pt`` went; a bad setting is one line on stderr, exit 2."""
-    try:
-        args = parse_args(Args, __doc__)
-        result = train(args)
-    except ConfigError as err:
-        print(f"batch_ppo: {err}", file=sys.stderr)
-        return 2
+def run(args: Args) -> int:
+    """``razz ppo``: train and print where ``final.pt`` went (a bad setting raises ``ConfigError``)."""
+    result = train(args)
     print(f"{result['steps']} steps in {result['seconds']:.1f} s ({result['steps_per_second']:,.0f} steps/s); "
           f"wrote {result['output']}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -25,34 +25,3 @@ def test_a_file_with_an_unusual_name_is_still_read(tmp_path):
 def test_a_plain_path_is_named_as_given(tmp_path):
     with pytest.raises(ConfigError, match=f"^{tmp_path}/missing.yaml: no such file$"):
         read_settings_file(tmp_path / "missing.yaml", "tournament", "configs/tournament_plain.yaml")
-
-
-def test_parse_args_builds_a_studys_typed_args_from_the_command_line(monkeypatch, capsys):
-    """One ``--flag`` per field, of its type (tuples take several values, booleans pair with ``--no-``)."""
-    import dataclasses
-
-    import pytest
-
-    from razz_env.engine.settings import parse_args
-
-    @dataclasses.dataclass(frozen=True)
-    class Args:
-        seats: int = 2
-        """seats at the table"""
-        name: str | None = None
-        """a label"""
-        deals: tuple[int, ...] = (10,)
-        """deals per round"""
-        plots: bool = True
-        """draw plots"""
-
-    monkeypatch.setattr("sys.argv", ["study", "--seats", "6", "--deals", "3", "4", "--no-plots"])
-    assert parse_args(Args, "a study") == Args(seats=6, name=None, deals=(3, 4), plots=False)
-    monkeypatch.setattr("sys.argv", ["study", "--help"])
-    with pytest.raises(SystemExit):
-        parse_args(Args, "a study")
-    assert "seats at the table (default: 2)" in capsys.readouterr().out
-    monkeypatch.setattr("sys.argv", ["study", "--seats", "six"])
-    with pytest.raises(SystemExit):
-        parse_args(Args, "a study")
-    assert "invalid int value: 'six'" in capsys.readouterr().err

@@ -308,7 +308,7 @@ def test_bad_settings_are_refused_by_name(tmp_path, options, message) -> None:
 
 
 def run_cli(*flags: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "razz_env.train.batch_ppo", *flags], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "razz_env.cli", "ppo", *flags], capture_output=True,
                           text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=120)
 
 
@@ -320,10 +320,10 @@ def test_the_command_line_shows_its_flags_and_refuses_in_one_line(tmp_path) -> N
     (tmp_path / "full" / "x").write_text("")
     refused = run_cli("--output", str(tmp_path / "full"))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
-    assert refused.stderr.strip().splitlines()[-1].startswith("batch_ppo: --output")
-    for flags, message in ((("--learning-rate", "nan"), "batch_ppo: --learning-rate: expected a positive finite "
+    assert refused.stderr.strip().splitlines()[-1].startswith("razz ppo: --output")
+    for flags, message in ((("--learning-rate", "nan"), "razz ppo: --learning-rate: expected a positive finite "
                                                         "number, got nan"),
-                           (("--num-minibatches", "7", "--num-tables", "128"), "batch_ppo: --num-minibatches: 7 "
+                           (("--num-minibatches", "7", "--num-tables", "128"), "razz ppo: --num-minibatches: 7 "
                                                                               "does not divide a rollout's 4096")):
         refused = run_cli(*flags, "--output", str(tmp_path / "unused"))
         assert refused.returncode == 2 and refused.stderr.startswith(message), refused.stderr

@@ -1,0 +1,64 @@
+"""Typed command lines: a frozen dataclass whose typed fields, each with a docstring below it, are its ``--flags``.
+
+The one command-line style of the project: a study's ``Args`` and a ``razz`` command's (``razz ppo``
+reads :class:`razz_env.train.batch_ppo.Args`) are declared beside the code that runs them and read here
+(``tests/test_command_line.py`` shows one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import textwrap
+import types
+import typing
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """Each field's docstring (the string literal below it in the class body)."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    return {a.target.id: b.value.value for a, b in zip(body, body[1:]) if isinstance(a, ast.AnnAssign)
+            and isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant)}
+
+
+def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
+    """One ``--flag`` per field of ``cls``, of its type, with its default and its docstring: a tuple field takes
+    several values, a boolean pairs with ``--no-``, ``X | None`` takes an X."""
+    docs = field_docs(cls)
+    hints = typing.get_type_hints(cls)
+    for item in dataclasses.fields(cls):
+        kind, default = hints[item.name], item.default
+        if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
+            kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+        options: dict[str, Any] = {"help": f"{docs.get(item.name, '')} (default: {default})"}
+        if default is dataclasses.MISSING:
+            options = {"help": docs.get(item.name), "required": True}
+        if kind is bool:
+            options["action"] = argparse.BooleanOptionalAction
+        elif typing.get_origin(kind) is tuple:
+            options.update(nargs="+", type=typing.get_args(kind)[0])
+        else:
+            options["type"] = kind
+        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
+
+
+def parser_for(cls: type, description: str | None, prog: str | None = None) -> argparse.ArgumentParser:
+    """The parser of ``cls``'s fields; ``--help`` shows ``description`` and every field."""
+    parser = argparse.ArgumentParser(prog=prog, description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_fields(parser, cls)
+    return parser
+
+
+def parse_args(cls: type[T], description: str | None, argv: Sequence[str] | None = None,
+               prog: str | None = None) -> T:
+    """``cls`` from the command line (``argv``, default ``sys.argv[1:]``); a bad value exits 2 with argparse's
+    message."""
+    values = vars(parser_for(cls, description, prog).parse_args(argv))
+    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})

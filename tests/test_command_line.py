@@ -1,0 +1,52 @@
+"""``razz_env/command_line.py``: a typed ``Args`` dataclass read from the command line."""
+
+from __future__ import annotations
+
+
+def test_parse_args_builds_a_studys_typed_args_from_the_command_line(monkeypatch, capsys):
+    """One ``--flag`` per field, of its type (tuples take several values, booleans pair with ``--no-``)."""
+    import dataclasses
+
+    import pytest
+
+    from razz_env.command_line import parse_args
+
+    @dataclasses.dataclass(frozen=True)
+    class Args:
+        seats: int = 2
+        """seats at the table"""
+        name: str | None = None
+        """a label"""
+        deals: tuple[int, ...] = (10,)
+        """deals per round"""
+        plots: bool = True
+        """draw plots"""
+
+    monkeypatch.setattr("sys.argv", ["study", "--seats", "6", "--deals", "3", "4", "--no-plots"])
+    assert parse_args(Args, "a study") == Args(seats=6, name=None, deals=(3, 4), plots=False)
+    monkeypatch.setattr("sys.argv", ["study", "--help"])
+    with pytest.raises(SystemExit):
+        parse_args(Args, "a study")
+    assert "seats at the table (default: 2)" in capsys.readouterr().out
+    monkeypatch.setattr("sys.argv", ["study", "--seats", "six"])
+    with pytest.raises(SystemExit):
+        parse_args(Args, "a study")
+    assert "invalid int value: 'six'" in capsys.readouterr().err
+
+
+def test_argv_and_prog_are_the_callers() -> None:
+    """``razz ppo`` hands its own argument list and name, so help and errors say ``razz ppo``."""
+    import dataclasses
+
+    import pytest
+
+    from razz_env.command_line import parse_args
+
+    @dataclasses.dataclass(frozen=True)
+    class Args:
+        steps: int = 1
+        """steps to take"""
+
+    assert parse_args(Args, None, ["--steps", "5"], prog="razz x") == Args(steps=5)
+    with pytest.raises(SystemExit):
+        parse_args(Args, None, ["--steps", "many"], prog="razz x")
