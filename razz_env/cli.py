@@ -20,6 +20,8 @@ DEMO_SEATS = 4
 TYPED_COMMANDS = {
     "ppo": ("razz_env.train.batch_ppo", "self-play PPO on the batched engine, on the CPU or a GPU (needs the train "
                                         "extra)"),
+    "solve": ("razz_env.solve.run", "solve a MiniRazz game with CFR+: the average policy, its exploitability and "
+                                    "convergence"),
 }
 """Commands declared as ``Args`` beside their code: the module that holds ``Args`` and ``run``, and the help line."""
 
@@ -280,40 +282,6 @@ def _cmd_exploit(args: argparse.Namespace) -> int:
         return 130
     print(f"\nwrote {', '.join(str(p) for p in paths)}")
     return 1 if result.detail.tournament.failures or not result.valid else 0
-
-
-def _cmd_solve(args: argparse.Namespace) -> int:
-    from razz_env.solve.run import solve
-
-    for flag, value in (("--iterations", args.iterations), ("--check-every", args.check_every)):
-        if value is not None and value < 1:
-            raise ConfigError(f"{flag}: expected a positive integer, got {value}")
-    for flag, value in (("--target-mbb", args.target_mbb), ("--seconds", args.seconds)):
-        if value is not None and not value > 0:
-            raise ConfigError(f"{flag}: expected a positive number, got {value}")
-    output = args.output or f"runs/solve_{args.game}_{args.method.replace('+', 'plus')}"
-
-    def report(point: object) -> None:
-        if not args.quiet:
-            print(f"iteration {point.iteration:>6}  {point.seconds:8.1f} s  exploitability {point.mbb:.4g} mbb/hand",
-                  flush=True)
-
-    try:
-        summary, paths = solve(args.game, output, method=args.method, iterations=args.iterations,
-                               target_mbb=args.target_mbb, seconds=args.seconds, check_every=args.check_every,
-                               fresh=args.fresh, plots=not args.no_plots, report=report)
-    except KeyboardInterrupt:
-        from razz_env.solve.run import CHECKPOINT
-
-        kept = (f"its last checkpoint ({Path(output) / CHECKPOINT}) resumes when the command is run again without "
-                f"--fresh" if (Path(output) / CHECKPOINT).exists() else "no checkpoint was due yet")
-        print(f"razz solve: interrupted; an earlier solve in {output} is untouched, and {kept}", file=sys.stderr)
-        return 130
-    print(f"{summary.game} ({summary.counts['information_sets']:,} information sets): {summary.method} "
-          f"{summary.iterations} iterations in {summary.solve_seconds:.1f} s, exploitability "
-          f"{summary.exploitability_mbb:.4g} mbb/hand, peak memory {summary.peak_rss_megabytes:.0f} MB")
-    print(f"wrote {', '.join(str(p) for p in paths)}")
-    return 0
 
 
 def _exploit_exactly(args: argparse.Namespace) -> int:
@@ -617,29 +585,6 @@ def build_parser() -> argparse.ArgumentParser:
     _backend_arguments(exploit)
     exploit.set_defaults(func=_cmd_exploit)
 
-    solve_ = sub.add_parser(
-        "solve", help="solve a MiniRazz game with CFR+: the average policy, its exploitability and convergence",
-        description="Solve a small stud game exactly (heads-up MiniRazz presets) with vectorised CFR+ or discounted "
-                    "CFR, measuring the average policy's exact exploitability (NashConv/2, mbb/hand of the big bet) "
-                    "as it goes. Writes policy.npz, convergence.csv, convergence.png and summary.json to --output. "
-                    "See docs/solving.md.")
-    solve_.add_argument("--game", default="minirazz", choices=[v for v in VARIANTS if v.startswith("minirazz")],
-                        help="the game (default minirazz)")
-    solve_.add_argument("--method", default="dcfr", choices=["cfr+", "dcfr"],
-                        help="the solver: discounted CFR (default; measured faster, docs/solving.md) or CFR+")
-    solve_.add_argument("--iterations", type=int, help="stop after this many iterations")
-    solve_.add_argument("--target-mbb", type=float, dest="target_mbb",
-                        help="stop once the average policy is below this exploitability (mbb/hand)")
-    solve_.add_argument("--seconds", type=float, help="stop after this many seconds of iterating")
-    solve_.add_argument("--check-every", type=int, default=10, dest="check_every",
-                        help="measure the exploitability every this many iterations (default 10)")
-    solve_.add_argument("--output", help="run folder (default runs/solve_<game>_<method>)")
-    solve_.add_argument("--fresh", action="store_true",
-                        help="replace an earlier solve in the folder (once the new one is written) and ignore "
-                             "any checkpoint; without it, a checkpoint of an interrupted solve resumes")
-    solve_.add_argument("--no-plots", action="store_true", dest="no_plots", help="skip convergence.png")
-    solve_.add_argument("--quiet", action="store_true", help="no progress lines")
-    solve_.set_defaults(func=_cmd_solve)
 
     agents = sub.add_parser(
         "agents", help="list the agents: name, the variants and table sizes each plays, its idea",

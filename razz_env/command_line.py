@@ -29,7 +29,8 @@ def field_docs(cls: type) -> dict[str, str]:
 
 def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
     """One ``--flag`` per field of ``cls``, of its type, with its default and its docstring: a tuple field takes
-    several values, a boolean pairs with ``--no-``, ``X | None`` takes an X."""
+    several values, a boolean pairs with ``--no-``, ``X | None`` takes an X, and a field whose metadata names
+    ``choices`` takes one of them."""
     docs = field_docs(cls)
     hints = typing.get_type_hints(cls)
     for item in dataclasses.fields(cls):
@@ -45,6 +46,8 @@ def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
             options.update(nargs="+", type=typing.get_args(kind)[0])
         else:
             options["type"] = kind
+        if "choices" in item.metadata:
+            options["choices"] = item.metadata["choices"]
         parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
 
 

@@ -1,5 +1,8 @@
 """``razz solve``: solve a MiniRazz game to a run folder — the average policy, its convergence and a summary.
 
+Solves a small stud game exactly (the heads-up MiniRazz presets) with vectorised CFR+ or discounted CFR, measuring
+the average policy's exact exploitability (NashConv/2, mbb/hand of the big bet) as it goes (docs/solving.md).
+
 The folder gets ``policy.npz`` (:class:`~razz_env.solve.policy.TabularPolicy`, which a
 ``TabularPolicyAgent`` plays), ``convergence.csv`` (iterations, seconds spent iterating,
 exploitability in mbb/hand), ``convergence.png`` (exploitability against iterations and
@@ -21,15 +24,17 @@ import math
 import os
 import resource
 import shutil
+import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.variants import VARIANTS
 from razz_env.solve.cfr import SOLVERS, CFRSolver, Checkpoint
 from razz_env.solve.game import Game, build_game
 
@@ -105,6 +110,65 @@ def load_checkpoint(solver: CFRSolver, game_name: str, path: Path) -> None:
         getattr(solver, name)[...] = array
     solver.iterations, solver.seconds = iterations, seconds
     solver.history = [Checkpoint(int(i), float(t), float(m)) for i, t, m in history]
+
+
+@dataclass(frozen=True)
+class Args:
+    """``razz solve``'s settings (its flags; :func:`run`)."""
+
+    game: str = field(default="minirazz", metadata={"choices": [v for v in VARIANTS if v.startswith("minirazz")]})
+    """the game"""
+    method: str = field(default="dcfr", metadata={"choices": ["cfr+", "dcfr"]})
+    """the solver: discounted CFR (measured faster, docs/solving.md) or CFR+"""
+    iterations: int | None = None
+    """stop after this many iterations"""
+    target_mbb: float | None = None
+    """stop once the average policy is below this exploitability (mbb/hand)"""
+    seconds: float | None = None
+    """stop after this many seconds of iterating"""
+    check_every: int = 10
+    """measure the exploitability every this many iterations"""
+    output: str | None = None
+    """run folder (None: runs/solve_<game>_<method>)"""
+    fresh: bool = False
+    """replace an earlier solve in the folder (once the new one is written) and ignore any checkpoint; without it,
+    a checkpoint of an interrupted solve resumes"""
+    plots: bool = True
+    """draw convergence.png"""
+    quiet: bool = False
+    """no progress lines"""
+
+
+def run(args: Args) -> int:
+    """``razz solve``: check the arguments, solve with progress lines, print the result (exit status 130 when
+    interrupted, keeping any earlier solve and the last checkpoint)."""
+    for flag, value in (("--iterations", args.iterations), ("--check-every", args.check_every)):
+        if value is not None and value < 1:
+            raise ConfigError(f"{flag}: expected a positive integer, got {value}")
+    for flag, value in (("--target-mbb", args.target_mbb), ("--seconds", args.seconds)):
+        if value is not None and not value > 0:
+            raise ConfigError(f"{flag}: expected a positive number, got {value}")
+    output = args.output or f"runs/solve_{args.game}_{args.method.replace('+', 'plus')}"
+
+    def report(point: Checkpoint) -> None:
+        if not args.quiet:
+            print(f"iteration {point.iteration:>6}  {point.seconds:8.1f} s  exploitability {point.mbb:.4g} mbb/hand",
+                  flush=True)
+
+    try:
+        summary, paths = solve(args.game, output, method=args.method, iterations=args.iterations,
+                               target_mbb=args.target_mbb, seconds=args.seconds, check_every=args.check_every,
+                               fresh=args.fresh, plots=args.plots, report=report)
+    except KeyboardInterrupt:
+        kept = (f"its last checkpoint ({Path(output) / CHECKPOINT}) resumes when the command is run again without "
+                f"--fresh" if (Path(output) / CHECKPOINT).exists() else "no checkpoint was due yet")
+        print(f"razz solve: interrupted; an earlier solve in {output} is untouched, and {kept}", file=sys.stderr)
+        return 130
+    print(f"{summary.game} ({summary.counts['information_sets']:,} information sets): {summary.method} "
+          f"{summary.iterations} iterations in {summary.solve_seconds:.1f} s, exploitability "
+          f"{summary.exploitability_mbb:.4g} mbb/hand, peak memory {summary.peak_rss_megabytes:.0f} MB")
+    print(f"wrote {', '.join(str(p) for p in paths)}")
+    return 0
 
 
 def solve(game_name: str, output: str | Path, *, method: str = "dcfr", iterations: int | None = None,
