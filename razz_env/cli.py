@@ -18,6 +18,7 @@ from razz_env.engine.errors import ConfigError, IllegalActionError, missing_extr
 
 DEMO_SEATS = 4
 TYPED_COMMANDS = {
+    "equity": ("razz_env.engine.equity", "each player's share of the pot at showdown, exact where the count allows"),
     "ppo": ("razz_env.train.batch_ppo", "self-play PPO on the batched engine, on the CPU or a GPU (needs the train "
                                         "extra)"),
     "solve": ("razz_env.solve.run", "solve a MiniRazz game with CFR+: the average policy, its exploitability and "
@@ -175,29 +176,6 @@ def _cmd_train(args: argparse.Namespace) -> int:
         notify("interrupted outside the training loop; no checkpoint was saved now")
         return 130
     print(json.dumps(summary, indent=2) if args.dry_run else summary_line(summary, config.output))
-    return 0
-
-
-def _cmd_equity(args: argparse.Namespace) -> int:
-    from razz_env.engine.equity import equity
-
-    result = equity(args.hands, args.variant, args.dead, method=args.method, max_outcomes=args.max_outcomes,
-                    samples=args.samples, seed=args.seed)
-    if args.json:
-        print(json.dumps({"variant": args.variant, "hands": args.hands, "dead": args.dead, **vars(result),
-                          "exact": result.exact}))
-        return 0
-    width = max(len(h) for h in args.hands)
-    print(f"{'player':<7} {'cards':<{width}} {'equity':>8} {'scoop':>8}" + ("   std err" if not result.exact else ""))
-    errors = result.std_errors or (None,) * len(args.hands)
-    for i, (hand, share, scoop, error) in enumerate(zip(args.hands, result.shares, result.scoops, errors)):
-        line = f"{i:<7} {hand:<{width}} {100 * share:7.2f}% {100 * scoop:7.2f}%"
-        print(line + (f"   {100 * error:.2f}%" if error is not None else ""))
-    if result.exact:
-        detail = f" ({result.evaluated:,} rank draws)" if result.method == "ranks" else ""
-        print(f"exact ({result.method}): {result.outcomes:,} deals of the unseen cards{detail}")
-    else:
-        print(f"estimated (monte_carlo): {result.outcomes:,} random deals, seed {args.seed}")
     return 0
 
 
@@ -493,27 +471,6 @@ def build_parser() -> argparse.ArgumentParser:
     _backend_arguments(tournament)
     tournament.set_defaults(func=_cmd_tournament)
 
-    equity_ = sub.add_parser(
-        "equity", help="each player's share of the pot at showdown, exact where the count allows",
-        description="Pot equity from known cards: one argument per player, cards like 'As 2d' with 'x' for an "
-                    "unseen card (an opponent's down card); each player is dealt up to seven from the unseen "
-                    "cards. Razz and Action Razz enumerate rank draws exactly; stud and stud8 enumerate the "
-                    "cards when at most --max-outcomes showdowns are needed (rank draws: 17 times as many), else "
-                    "sample (with standard errors) and say so.")
-    equity_.add_argument("hands", nargs="+", help="one player's cards, e.g. 'As 2s 3s' or '(x x) 8h'")
-    equity_.add_argument("--variant", default="razz", choices=list(VARIANTS),
-                         help="the game whose showdown decides (default razz)")
-    equity_.add_argument("--dead", default="", help="cards out of play, e.g. 'Kc 9d'")
-    equity_.add_argument("--method", default="auto", choices=["auto", "ranks", "cards", "monte_carlo"],
-                         help="exact rank draws (razz, Action Razz), exact card deals, or sampling; auto picks "
-                              "the exact one that fits --max-outcomes")
-    equity_.add_argument("--max-outcomes", type=int, default=20_000_000, dest="max_outcomes",
-                         help="most card showdowns to enumerate (rank draws: 17 times as many) before auto samples; "
-                              "an exact --method past it is refused")
-    equity_.add_argument("--samples", type=int, default=200_000, help="random deals when sampling")
-    equity_.add_argument("--seed", type=int, default=0, help="seed of the sampling")
-    equity_.add_argument("--json", action="store_true", help="print one JSON object")
-    equity_.set_defaults(func=_cmd_equity)
 
     play = sub.add_parser("play", help="play at the terminal against agents")
     play.add_argument("--variant", default="razz", choices=list(VARIANTS),

@@ -29,8 +29,8 @@ def field_docs(cls: type) -> dict[str, str]:
 
 def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
     """One ``--flag`` per field of ``cls``, of its type, with its default and its docstring: a tuple field takes
-    several values, a boolean pairs with ``--no-``, ``X | None`` takes an X, and a field whose metadata names
-    ``choices`` takes one of them."""
+    several values, a boolean pairs with ``--no-``, ``X | None`` takes an X, a field whose metadata names
+    ``choices`` takes one of them, and one whose metadata says ``positional`` is given without a flag."""
     docs = field_docs(cls)
     hints = typing.get_type_hints(cls)
     for item in dataclasses.fields(cls):
@@ -48,7 +48,11 @@ def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
             options["type"] = kind
         if "choices" in item.metadata:
             options["choices"] = item.metadata["choices"]
-        parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
+        if item.metadata.get("positional"):
+            options.pop("required", None)
+            parser.add_argument(item.name, **options)
+        else:
+            parser.add_argument("--" + item.name.replace("_", "-"), default=default, **options)
 
 
 def parser_for(cls: type, description: str | None, prog: str | None = None) -> argparse.ArgumentParser:

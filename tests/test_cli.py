@@ -357,9 +357,14 @@ def _options(parser):
 
 
 def test_every_option_of_every_command_has_help_text():
+    """Typed commands too: each field of their ``Args`` has its docstring."""
+    from razz_env.cli import TYPED_COMMANDS, typed_parser
+
     options = list(_options(build_parser()))
+    options += [(f"{name} {path}".strip(), option) for name in TYPED_COMMANDS
+                for path, option in _options(typed_parser(name))]
     commands = {path.split()[0] for path, _ in options if path}
-    assert {"demo", "replay", "show", "tournament", "equity", "play", "train", "agents"} <= commands
+    assert {"demo", "replay", "show", "tournament", "equity", "play", "train", "agents", "ppo", "solve"} <= commands
     missing = [f"razz {path} {'/'.join(o.option_strings) or o.dest}" for path, o in options
                if not (o.help or "").strip()]
     assert missing == []

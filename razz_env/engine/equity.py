@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement, permutations
 from typing import NamedTuple
 
@@ -45,7 +46,7 @@ from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, card_str, cards_s
 from razz_env.engine.dealing import deck_text
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.hand_value import evaluate_batch, rank_counts_batch
-from razz_env.engine.variants import Variant, get_variant
+from razz_env.engine.variants import VARIANTS, Variant, get_variant
 
 HAND_SIZE = 7
 """Cards a seven-card stud hand holds (a variant's own: ``variant.cards_per_seat``)."""
@@ -834,3 +835,52 @@ def _sampled_shares(hero: Sequence[int], up: Sequence[int], held: np.ndarray, ru
                                 np.broadcast_to(opp_runs[None], (len(held), samples, opp_runs.shape[1]))], axis=2)
         opp_values = [v.reshape(len(held), samples) for v in _values(cards.reshape(-1, game.cards), game, ok.ravel())]
     return _share_units(hero_values, opp_values), ok
+
+
+# --------------------------------------------------------------------------- the ``razz equity`` command
+
+
+@dataclass(frozen=True)
+class Args:
+    """``razz equity``'s settings (its arguments; :func:`run`)."""
+
+    hands: tuple[str, ...] = field(metadata={"positional": True})
+    """one player's cards, e.g. 'As 2s 3s' or '(x x) 8h'"""
+    variant: str = field(default="razz", metadata={"choices": list(VARIANTS)})
+    """the game whose showdown decides"""
+    dead: str = ""
+    """cards out of play, e.g. 'Kc 9d'"""
+    method: str = field(default="auto", metadata={"choices": ["auto", "ranks", "cards", "monte_carlo"]})
+    """exact rank draws (razz, Action Razz), exact card deals, or sampling; auto picks the exact one that fits
+    --max-outcomes"""
+    max_outcomes: int = 20_000_000
+    """most card showdowns to enumerate (rank draws: 17 times as many) before auto samples; an exact --method past
+    it is refused"""
+    samples: int = 200_000
+    """random deals when sampling"""
+    seed: int = 0
+    """seed of the sampling"""
+    json: bool = False
+    """print one JSON object"""
+
+
+def run(args: Args) -> int:
+    """``razz equity``: each player's equity and scoop chance as a table (or one JSON object), and how exact."""
+    result = equity(args.hands, args.variant, args.dead, method=args.method, max_outcomes=args.max_outcomes,
+                    samples=args.samples, seed=args.seed)
+    if args.json:
+        print(json.dumps({"variant": args.variant, "hands": list(args.hands), "dead": args.dead, **vars(result),
+                          "exact": result.exact}))
+        return 0
+    width = max(len(h) for h in args.hands)
+    print(f"{'player':<7} {'cards':<{width}} {'equity':>8} {'scoop':>8}" + ("   std err" if not result.exact else ""))
+    errors = result.std_errors or (None,) * len(args.hands)
+    for i, (hand, share, scoop, error) in enumerate(zip(args.hands, result.shares, result.scoops, errors)):
+        line = f"{i:<7} {hand:<{width}} {100 * share:7.2f}% {100 * scoop:7.2f}%"
+        print(line + (f"   {100 * error:.2f}%" if error is not None else ""))
+    if result.exact:
+        detail = f" ({result.evaluated:,} rank draws)" if result.method == "ranks" else ""
+        print(f"exact ({result.method}): {result.outcomes:,} deals of the unseen cards{detail}")
+    else:
+        print(f"estimated (monte_carlo): {result.outcomes:,} random deals, seed {args.seed}")
+    return 0
