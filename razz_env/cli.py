@@ -18,6 +18,7 @@ from razz_env.engine.errors import ConfigError, IllegalActionError, missing_extr
 
 DEMO_SEATS = 4
 TYPED_COMMANDS = {
+    "show": ("razz_env.show", "hand records as a replay page (HTML) or one picture per street (PNG)"),
     "equity": ("razz_env.engine.equity", "each player's share of the pot at showdown, exact where the count allows"),
     "ppo": ("razz_env.train.batch_ppo", "self-play PPO on the batched engine, on the CPU or a GPU (needs the train "
                                         "extra)"),
@@ -362,24 +363,6 @@ def _cmd_zoo(args: argparse.Namespace) -> int:
     return 0 if verdict.within else 1
 
 
-def _cmd_show(args: argparse.Namespace) -> int:
-    from razz_env.show import check_outputs, load_hands, write_html, write_pngs
-
-    if args.seat is not None and args.seat < 0:
-        raise ConfigError(f"--seat: expected a seat number (0 or more), got {args.seat}")
-    check_outputs(args.html, args.png, args.force)
-    hands = load_hands(args.files, args.seat, args.hands)
-    if args.html is not None:
-        title = f"razz show: {', '.join(args.files)}"
-        path = write_html(hands, args.html, title)
-        print(f"wrote {path}: {len(hands)} hand{'s' if len(hands) != 1 else ''}, "
-              f"{sum(len(hand.steps) for hand in hands)} steps")
-    if args.png is not None:
-        pictures = write_pngs(hands, args.png)
-        print(f"wrote {len(pictures)} pictures (one per street) to {args.png}")
-    return 0
-
-
 def _version() -> str:
     """The installed package's version (the source tree's when it is not installed)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -432,23 +415,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print only the first N failures (default: all)")
     replay.set_defaults(func=_cmd_replay)
 
-    show = sub.add_parser(
-        "show", help="hand records as a replay page (HTML) or one picture per street (PNG)",
-        description="Draw hand records (docs/hand-records.md): --html writes one self-contained page (no network) "
-                    "that steps through every hand, action by action, to the result; --png writes one picture per "
-                    "street of each hand (hand-0001-3rd.png, ...). Every record must replay legally to its payoffs. "
-                    "Exit status 2 for a bad record, selection or output (nothing is written).")
-    show.add_argument("files", nargs="+", help="hand-record files (JSON lines), e.g. a tournament's hands/*.jsonl")
-    show.add_argument("--html", metavar="OUT.html", help="write the replay page to this file")
-    show.add_argument("--png", metavar="DIR", help="write one PNG per street of each hand into this folder")
-    show.add_argument("--seat", type=int, metavar="N",
-                      help="show the hands as seat N saw them (others' down cards face down unless shown at the "
-                           "end); default: every card face up")
-    show.add_argument("--hands", metavar="LIST", help="which hands, numbered from 1 in file order, e.g. '1-20,25' "
-                                                      "(default: all)")
-    show.add_argument("--force", action="store_true",
-                      help="replace an existing page, or the hand pictures in a folder that is not empty")
-    show.set_defaults(func=_cmd_show)
 
     tournament = sub.add_parser("tournament", help="round-robin tournament of agents (default: the shipped ones)")
     tournament.add_argument("--config", help="tournament YAML (default: the embedded default)")

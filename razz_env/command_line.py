@@ -30,7 +30,8 @@ def field_docs(cls: type) -> dict[str, str]:
 def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
     """One ``--flag`` per field of ``cls``, of its type, with its default and its docstring: a tuple field takes
     several values, a boolean pairs with ``--no-``, ``X | None`` takes an X, a field whose metadata names
-    ``choices`` takes one of them, and one whose metadata says ``positional`` is given without a flag."""
+    ``choices`` takes one of them (and ``metavar`` is shown so), and one whose metadata says ``positional`` is given
+    without a flag."""
     docs = field_docs(cls)
     hints = typing.get_type_hints(cls)
     for item in dataclasses.fields(cls):
@@ -46,8 +47,7 @@ def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
             options.update(nargs="+", type=typing.get_args(kind)[0])
         else:
             options["type"] = kind
-        if "choices" in item.metadata:
-            options["choices"] = item.metadata["choices"]
+        options.update({key: item.metadata[key] for key in ("choices", "metavar") if key in item.metadata})
         if item.metadata.get("positional"):
             options.pop("required", None)
             parser.add_argument(item.name, **options)

@@ -1,5 +1,8 @@
 """``razz show``: hand records as a replay page you step through, and as pictures, one per street.
 
+Every record must replay legally to its payoffs; a bad record, selection or output is exit status 2 and nothing is
+written (docs/hand-records.md, docs/pictures.md).
+
 :func:`load_hands` replays every record of the files (each must replay legally to its recorded
 payoffs, else one :class:`ConfigError` names the file and line) into :class:`ShownHand` snapshots:
 the table after the deal and after every action (the page's steps), and the table as each street's
@@ -14,7 +17,7 @@ import json
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -386,3 +389,39 @@ go(askedHand < 0 ? 0 : askedHand, asked.get("step") === "last" ? Infinity : Numb
 </body>
 </html>
 """
+
+
+@dataclass(frozen=True)
+class Args:
+    """``razz show``'s settings (its arguments; :func:`run`)."""
+
+    files: tuple[str, ...] = field(metadata={"positional": True})
+    """hand-record files (JSON lines), e.g. a tournament's hands/*.jsonl"""
+    html: str | None = field(default=None, metadata={"metavar": "OUT.html"})
+    """write the replay page (one self-contained page that steps through every hand) to this file"""
+    png: str | None = field(default=None, metadata={"metavar": "DIR"})
+    """write one PNG per street of each hand (hand-0001-3rd.png, ...) into this folder"""
+    seat: int | None = field(default=None, metadata={"metavar": "N"})
+    """show the hands as seat N saw them (others' down cards face down unless shown at the end); default: every
+    card face up"""
+    hands: str | None = field(default=None, metadata={"metavar": "LIST"})
+    """which hands, numbered from 1 in file order, e.g. '1-20,25' (default: all)"""
+    force: bool = False
+    """replace an existing page, or the hand pictures in a folder that is not empty"""
+
+
+def run(args: Args) -> int:
+    """``razz show``: check the outputs, replay the records, write the page and the pictures asked for."""
+    if args.seat is not None and args.seat < 0:
+        raise ConfigError(f"--seat: expected a seat number (0 or more), got {args.seat}")
+    check_outputs(args.html, args.png, args.force)
+    hands = load_hands(args.files, args.seat, args.hands)
+    if args.html is not None:
+        title = f"razz show: {', '.join(args.files)}"
+        path = write_html(hands, args.html, title)
+        print(f"wrote {path}: {len(hands)} hand{'s' if len(hands) != 1 else ''}, "
+              f"{sum(len(hand.steps) for hand in hands)} steps")
+    if args.png is not None:
+        pictures = write_pngs(hands, args.png)
+        print(f"wrote {len(pictures)} pictures (one per street) to {args.png}")
+    return 0

@@ -171,11 +171,18 @@ def test_tournament_command_runs_a_config(tmp_path, capsys):
 
 
 def test_every_command_is_wired():
+    import importlib
+
+    from razz_env.cli import TYPED_COMMANDS
+
     parser = build_parser()
-    for command in ("demo", "replay", "show", "tournament", "play", "train", "agents"):
-        args = parser.parse_args([command] + (["x.jsonl"] if command in ("replay", "show") else [])
+    for command in ("demo", "replay", "tournament", "play", "train", "agents"):
+        args = parser.parse_args([command] + (["x.jsonl"] if command == "replay" else [])
                                  + (["--config", "c.yaml"] if command == "train" else []))
         assert callable(args.func)
+    for module, _ in TYPED_COMMANDS.values():
+        typed = importlib.import_module(module)
+        assert callable(typed.run) and dataclasses.is_dataclass(typed.Args)
 
 
 def test_bad_config_is_a_clear_error_not_a_traceback(tmp_path, capsys):
