@@ -14,10 +14,12 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from razz_env.command_line import agent_spec_argument
 from razz_env.engine.errors import ConfigError, IllegalActionError, missing_extra
 
 DEMO_SEATS = 4
 TYPED_COMMANDS = {
+    "play": ("razz_env.play", "play at the terminal against agents"),
     "show": ("razz_env.show", "hand records as a replay page (HTML) or one picture per street (PNG)"),
     "equity": ("razz_env.engine.equity", "each player's share of the pot at showdown, exact where the count allows"),
     "ppo": ("razz_env.train.batch_ppo", "self-play PPO on the batched engine, on the CPU or a GPU (needs the train "
@@ -178,32 +180,6 @@ def _cmd_train(args: argparse.Namespace) -> int:
         return 130
     print(json.dumps(summary, indent=2) if args.dry_run else summary_line(summary, config.output))
     return 0
-
-
-def agent_spec_argument(flag: str, text: str) -> str | dict:
-    """An agent spec given on the command line: a name, ``module:Class``, or a mapping such as
-    ``'{"type": "mybots:MyBot", "aggression": 2}'`` (JSON or YAML flow style) for one with options."""
-    if not text.lstrip().startswith("{"):
-        return text
-    example = '\'{"type": "mybots:MyBot", "aggression": 2}\''
-    try:
-        import yaml
-    except ImportError:
-        yaml = None
-    try:
-        data = yaml.safe_load(text) if yaml is not None else json.loads(text)
-    except Exception as err:  # noqa: BLE001 - any parse error is the user's text, reported in one line
-        raise ConfigError(f"{flag}: {text!r} is not a mapping like {example}: {' '.join(str(err).split())}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ConfigError(f"{flag}: {text!r} needs a 'type' naming the agent, like {example}")
-    return data
-
-
-def _cmd_play(args: argparse.Namespace) -> int:
-    from razz_env.play import play_cli
-
-    opponents = args.opponents and [agent_spec_argument("--opponents", text) for text in args.opponents]
-    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed, stack=args.stack, rules=args.rules)
 
 
 def _backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -438,21 +414,6 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.set_defaults(func=_cmd_tournament)
 
 
-    play = sub.add_parser("play", help="play at the terminal against agents")
-    play.add_argument("--variant", default="razz", choices=list(VARIANTS),
-                      help="the game (default razz)")
-    play.add_argument("--opponents", nargs="+",
-                      help="one agent per other seat: a name (razz agents lists them), module:Class from your "
-                           "own code, or a mapping with options like '{\"type\": \"mybots:MyBot\", \"aggression\": 2}' "
-                           "(default: one razz_heuristic in the seven-card games, the solved minirazz_cfr in MiniRazz "
-                           "where it plays, else calling_station)")
-    play.add_argument("--seat", type=int, default=0, help="your seat")
-    play.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
-    play.add_argument("--seed", type=int, help="seed of the deals and the agents' randomness (default: random)")
-    play.add_argument("--stack", type=int, help="every seat's chips at the start of each hand (default: the table the "
-                                               "shipped trained opponents were trained at, 1000)")
-    _rules_argument(play)
-    play.set_defaults(func=_cmd_play)
 
     train = sub.add_parser("train", help="train an SB3 agent on the single-agent view (needs the train extra)")
     train.add_argument("--config", required=True, help="training YAML, e.g. configs/train_ppo_razz.yaml")

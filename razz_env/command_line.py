@@ -11,11 +11,14 @@ import argparse
 import ast
 import dataclasses
 import inspect
+import json
 import textwrap
 import types
 import typing
 from collections.abc import Sequence
 from typing import Any, TypeVar
+
+from razz_env.engine.errors import ConfigError
 
 T = TypeVar("T")
 
@@ -69,3 +72,22 @@ def parse_args(cls: type[T], description: str | None, argv: Sequence[str] | None
     message."""
     values = vars(parser_for(cls, description, prog).parse_args(argv))
     return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
+
+
+def agent_spec_argument(flag: str, text: str) -> str | dict:
+    """An agent spec given on the command line: a name, ``module:Class``, or a mapping such as
+    ``'{"type": "mybots:MyBot", "aggression": 2}'`` (JSON or YAML flow style) for one with options."""
+    if not text.lstrip().startswith("{"):
+        return text
+    example = '\'{"type": "mybots:MyBot", "aggression": 2}\''
+    try:
+        import yaml
+    except ImportError:
+        yaml = None
+    try:
+        data = yaml.safe_load(text) if yaml is not None else json.loads(text)
+    except Exception as err:  # noqa: BLE001 - any parse error is the user's text, reported in one line
+        raise ConfigError(f"{flag}: {text!r} is not a mapping like {example}: {' '.join(str(err).split())}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ConfigError(f"{flag}: {text!r} needs a 'type' naming the agent, like {example}")
+    return data

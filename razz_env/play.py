@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from razz_env.command_line import agent_spec_argument
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
 from razz_env.encoding.interface import Agent, Observer, seating_problem
 from razz_env.engine.actions import Action
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.presets import PRESETS
 from razz_env.engine.state import HandState, HistoryEntry
 from razz_env.engine.text import render_hand
+from razz_env.engine.variants import VARIANTS
 
 KEYS = {
     Action.FOLD: "f",
@@ -225,3 +229,32 @@ def play_cli(
 def _totals(totals: list[int], played: int, names: dict[int, str], output_fn: Callable[[str], Any]) -> None:
     parts = ", ".join(f"{names[s]} {t:+d}" for s, t in enumerate(totals))
     output_fn(f"running totals after {played} hand{'s' if played != 1 else ''}: {parts}")
+
+
+@dataclass(frozen=True)
+class Args:
+    """``razz play``'s settings (its flags; :func:`run`)."""
+
+    variant: str = field(default="razz", metadata={"choices": list(VARIANTS)})
+    """the game"""
+    opponents: tuple[str, ...] | None = None
+    """one agent per other seat: a name (razz agents lists them), module:Class from your own code, or a mapping
+    with options like '{"type": "mybots:MyBot", "aggression": 2}' (default: one razz_heuristic in the seven-card
+    games, the solved minirazz_cfr in MiniRazz where it plays, else calling_station)"""
+    seat: int = 0
+    """your seat"""
+    hands: int = 1
+    """hands to play"""
+    seed: int | None = None
+    """seed of the deals and the agents' randomness (default: random)"""
+    stack: int | None = None
+    """every seat's chips at the start of each hand (default: the table the shipped trained opponents were trained
+    at, 1000)"""
+    rules: str = field(default="house", metadata={"choices": list(PRESETS)})
+    """the rule preset (docs/rules.md, Rule presets)"""
+
+
+def run(args: Args) -> int:
+    """``razz play``: the opponents' specs read, then :func:`play_cli`."""
+    opponents = args.opponents and [agent_spec_argument("--opponents", text) for text in args.opponents]
+    return play_cli(args.variant, opponents, args.seat, args.hands, args.seed, stack=args.stack, rules=args.rules)

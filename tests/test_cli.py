@@ -176,7 +176,7 @@ def test_every_command_is_wired():
     from razz_env.cli import TYPED_COMMANDS
 
     parser = build_parser()
-    for command in ("demo", "replay", "tournament", "play", "train", "agents"):
+    for command in ("demo", "replay", "tournament", "train", "agents"):
         args = parser.parse_args([command] + (["x.jsonl"] if command == "replay" else [])
                                  + (["--config", "c.yaml"] if command == "train" else []))
         assert callable(args.func)
@@ -511,7 +511,7 @@ if os.environ.get("RAZZ_FUZZ_EXAMPLES"):
               st.none() | st.integers() | st.text(max_size=8) | st.lists(st.integers(), max_size=2)),
     st.text(max_size=20)))
 def test_fuzz_opponent_texts_give_a_spec_or_one_clean_line(text):
-    from razz_env.cli import agent_spec_argument
+    from razz_env.command_line import agent_spec_argument
     from razz_env.engine.errors import ConfigError
 
     try:
