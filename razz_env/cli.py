@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from razz_env.command_line import agent_spec_argument
 from razz_env.engine.errors import ConfigError, IllegalActionError, missing_extra
@@ -508,24 +509,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def typed_parser(command: str) -> argparse.ArgumentParser:
-    """The full parser of a typed command (imports its module)."""
+def _typed_module(command: str) -> Any:
     import importlib
 
+    return importlib.import_module(TYPED_COMMANDS[command][0])
+
+
+def typed_parser(command: str) -> argparse.ArgumentParser:
+    """The full parser of a typed command (imports its module)."""
     from razz_env.command_line import parser_for
 
-    module = importlib.import_module(TYPED_COMMANDS[command][0])
+    module = _typed_module(command)
     return parser_for(module.Args, module.__doc__, prog=f"razz {command}")
 
 
 def _run_typed(command: str, argv: Sequence[str]) -> int:
-    """A typed command: its module's ``Args`` from ``argv``, then its ``run``."""
-    import importlib
+    """A typed command: its module's ``Args`` from ``argv`` (read by :func:`typed_parser`), then its ``run``."""
+    from razz_env.command_line import args_from
 
-    from razz_env.command_line import parse_args
-
-    module = importlib.import_module(TYPED_COMMANDS[command][0])
-    return module.run(parse_args(module.Args, module.__doc__, argv, prog=f"razz {command}"))
+    module = _typed_module(command)
+    return module.run(args_from(module.Args, typed_parser(command).parse_args(argv)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -70,8 +70,12 @@ def parse_args(cls: type[T], description: str | None, argv: Sequence[str] | None
                prog: str | None = None) -> T:
     """``cls`` from the command line (``argv``, default ``sys.argv[1:]``); a bad value exits 2 with argparse's
     message."""
-    values = vars(parser_for(cls, description, prog).parse_args(argv))
-    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in values.items()})
+    return args_from(cls, parser_for(cls, description, prog).parse_args(argv))
+
+
+def args_from(cls: type[T], namespace: argparse.Namespace) -> T:
+    """``cls`` from what :func:`parser_for`'s parser read (a field of several values as a tuple)."""
+    return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in vars(namespace).items()})
 
 
 def agent_spec_argument(flag: str, text: str) -> str | dict:
