@@ -8,7 +8,7 @@ named by :data:`SUM_FIELDS`) and what merges across blocks (:class:`Sums`, whose
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from typing import Any, Protocol
 
 from razz_env.evaluate.stats import WinRate, win_rate
@@ -46,10 +46,11 @@ class Sums:
     @classmethod
     def of(cls, result: Mapping[str, Any], position: int) -> Sums:
         """Lineup position ``position``'s figures in the block result ``result``."""
-        scored = "aivat_deal_sum" in result
-        return cls(result["deals"], result["hands"], *(result[name][position] for name in SUM_FIELDS),
-                   result["deals"] if scored else 0, *((result["aivat_deal_sum"][position],
-                                                        result["aivat_deal_sumsq"][position]) if scored else (0, 0)))
+        raw = cls(result["deals"], result["hands"], *(result[name][position] for name in SUM_FIELDS))
+        if "aivat_deal_sum" not in result:
+            return raw
+        return replace(raw, aivat_deals=result["deals"], aivat_deal_sum=result["aivat_deal_sum"][position],
+                       aivat_deal_sumsq=result["aivat_deal_sumsq"][position])
 
     @classmethod
     def total(cls, results: Iterable[Mapping[str, Any]], position: int) -> Sums:
