@@ -26,7 +26,7 @@ import numpy as np
 
 import razz_env
 from razz_env.batch import BatchEngine, policy_state, random_legal_actions
-from razz_env.encoding.table import FlatEncoder
+from razz_env.encoding.encoders import FlatEncoder
 from razz_env.engine.config import HandConfig
 
 CLOCK = time.process_time

@@ -89,7 +89,7 @@ def timed(step, seconds: float, sync) -> float:
 
 def cpu_engine(seats: int, tables: int, seconds: float) -> float:
     from razz_env.batch import BatchEngine, policy_state, random_legal_actions
-    from razz_env.encoding.table import FlatEncoder
+    from razz_env.encoding.encoders import FlatEncoder
     from razz_env.engine.config import HandConfig
 
     config = HandConfig.create("razz", num_seats=seats)
@@ -109,7 +109,7 @@ def gpu_engine(seats: int, tables: int, seconds: float) -> float:
 
     from razz_env.batch.cuda_engine import CudaEngine, random_legal_actions
     from razz_env.batch.random_play import policy_state
-    from razz_env.encoding.table import FlatEncoder
+    from razz_env.encoding.encoders import FlatEncoder
     from razz_env.engine.config import HandConfig
 
     config = HandConfig.create("razz", num_seats=seats)

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from razz_env.command_line import agent_spec_argument
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
+from razz_env.encoding.agent_specs import agent_spec_from_text
 from razz_env.encoding.interface import Agent, Observer, seating_problem
 from razz_env.engine.actions import Action
 from razz_env.engine.config import STREET_NAMES, HandConfig
@@ -256,5 +256,5 @@ class Args:
 
 def run(args: Args) -> int:
     """``razz play``: the opponents' specs read, then :func:`play_cli`."""
-    opponents = args.opponents and [agent_spec_argument("--opponents", text) for text in args.opponents]
+    opponents = args.opponents and [agent_spec_from_text("--opponents", text) for text in args.opponents]
     return play_cli(args.variant, opponents, args.seat, args.hands, args.seed, stack=args.stack, rules=args.rules)

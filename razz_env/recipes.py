@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from razz_env.engine.checks import as_int, as_real
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import read_settings_file
 from razz_env.train.config import TrainConfig, checked_mapping
@@ -185,8 +186,7 @@ def load_recipe(name: str, folder: Path | None = None, _seen: tuple[str, ...] = 
             raise ConfigError(f"{path.name}: from: {base_name} starts from {name} again (a loop)")
         base = load_recipe(base_name, folder, (*_seen, name))
     seed = data.get("acceptance_seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ConfigError(f"{path.name}: acceptance_seed: expected a non-negative integer, got {shown(seed)}")
+    as_int(f"{path.name}: acceptance_seed", seed, 0)
     stages_data = data.get("stages")
     if not isinstance(stages_data, list) or not stages_data:
         raise ConfigError(f"{path.name}: stages: expected a list of stages, got {shown(stages_data)}")
@@ -263,8 +263,8 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
     if kind == "widen" and not isinstance(config.get("init_model"), dict):
         raise ConfigError(f"{label}: a widen stage writes the model its config starts from; give init_model")
     minutes = item.get("cpu_minutes")
-    if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or minutes < 0):
-        raise ConfigError(f"{label}: cpu_minutes: expected the recorded minutes (a number), got {shown(minutes)}")
+    if minutes is not None:
+        as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
     stage = Stage(name, kind, recipe, config, loop, imitation, minutes)
     stage.checked_config()
     return stage
@@ -641,3 +641,93 @@ def install(recipe: Recipe, product: Path) -> None:
     manifest = _manifest(recipe.folder)
     manifest[recipe.name] = {**entry, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()}
     write_atomic(recipe.folder / "manifest.json", (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+
+
+# --------------------------------------------------------------------------- the ``razz zoo`` commands
+
+
+@dataclass(frozen=True)
+class ListArgs:
+    """List the shipped agents with a recipe: their stages and estimated CPU time (``razz zoo list``)."""
+
+
+def run_list(args: ListArgs) -> int:
+    """``razz zoo list``: one line per recipe."""
+    for name in recipe_names():
+        recipe = load_recipe(name)
+        minutes = sum(item.minutes or 0.0 for item in plan(recipe))
+        base = f" from {recipe.base.name}," if recipe.base else ""
+        print(f"{name}: {name}{SUFFIX},{base} {len(recipe.stages)} stage(s) "
+              f"({', '.join(s.name for s in recipe.stages)}), ~{minutes:.0f} CPU min in all")
+    return 0
+
+
+@dataclass(frozen=True)
+class ReproduceArgs:
+    """Run a shipped agent's recipe and check the product against the manifest (``razz zoo reproduce``).
+
+    The recipe's stages run in order into OUTPUT/<recipe>/<stage>/ (finished stages are kept, an interrupted one
+    resumes); the product is then checked against the manifest: its SHA-256, its weights against the shipped
+    file's, and its figures against the recorded 95% CIs. Exit 1 when the product is neither the shipped model nor
+    within every CI.
+    """
+
+    name: str = field(metadata={"positional": True})
+    """a shipped agent with a recipe (razz zoo list)"""
+    output: str = ROOT
+    """root of the run folders"""
+    dry_run: bool = False
+    """print the stages, their warm starts, commands and estimated CPU time; run nothing"""
+    stage: str | None = None
+    """run this stage only (its inputs made before, or given by --input)"""
+    input: tuple[str, ...] = field(default=(), metadata={"metavar": "REF=PATH"})
+    """use PATH as an earlier stage's file (STAGE/FILE) or a recipe's product (RECIPE); it must have the SHA-256
+    the recipe recorded"""
+    eval_deals: int | None = None
+    """deals per final_eval opponent when the product is not the shipped model (default: the recorded hands'
+    worth; 0: no evaluation)"""
+    install: bool = False
+    """put the product into the zoo when it is the shipped model or within every CI"""
+    quiet: bool = False
+    """no progress bars"""
+
+
+def input_files(given: tuple[str, ...]) -> dict[str, Path]:
+    """``--input REF=PATH`` values as a mapping of stage file (or recipe) to the file given for it.
+
+    >>> input_files(("base=b.zip", "@phase1/model.zip=m.zip"))
+    {'base': PosixPath('b.zip'), 'phase1/model.zip': PosixPath('m.zip')}
+    """
+    inputs = {}
+    for text in given:
+        key, sign, path = text.partition("=")
+        if not sign or not key or not path:
+            raise ConfigError(f"--input {text!r}: expected STAGE/FILE=PATH or RECIPE=PATH")
+        inputs[key.removeprefix("@")] = Path(path)
+    return inputs
+
+
+def run_reproduce(args: ReproduceArgs) -> int:
+    """``razz zoo reproduce``: the stages run (or planned), then the verdict; exit 1 when the product is neither the
+    shipped model nor within every CI."""
+    recipe = load_recipe(args.name)
+    if args.dry_run:
+        print("\n".join(describe_plan(recipe, plan(recipe, args.output, args.stage))))
+        return 0
+    if args.eval_deals is not None and args.eval_deals < 0:
+        raise ConfigError(f"--eval-deals: expected 0 (no evaluation) or more deals, got {args.eval_deals}")
+    run, verdict = reproduce(recipe, args.output, args.stage, input_files(args.input), args.eval_deals,
+                             progress=not args.quiet)
+    for note in run.notes:
+        print(f"note: {note}")
+    if verdict is None:
+        print(f"stage {args.stage} done in {run.stage_folder(args.stage)}")
+        return 0
+    print("\n".join(verdict.lines()))
+    if args.install:
+        if not verdict.within:
+            raise ConfigError(f"--install: {verdict.product} is not the shipped model and not every figure lies "
+                              f"within its recorded CI; not installing it")
+        install(recipe, verdict.product)
+        print(f"installed {verdict.product} as {recipe.name} in {recipe.folder}")
+    return 0 if verdict.within else 1

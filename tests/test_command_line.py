@@ -50,3 +50,38 @@ def test_argv_and_prog_are_the_callers() -> None:
     assert parse_args(Args, None, ["--steps", "5"], prog="razz x") == Args(steps=5)
     with pytest.raises(SystemExit):
         parse_args(Args, None, ["--steps", "many"], prog="razz x")
+
+
+def test_a_repeated_flag_adds_values_a_flag_left_out_keeps_its_default_and_a_base_documents_its_fields(capsys):
+    """``--input a --input b`` keeps both (argparse alone would keep the last); a positional tuple takes several
+    words; a field without a default is a required flag; a base class's fields and docstrings come along."""
+    import dataclasses
+
+    import pytest
+
+    from razz_env.command_line import parse_args
+
+    @dataclasses.dataclass(frozen=True)
+    class Where:
+        backend: str = "local"
+        """where it runs"""
+
+    @dataclasses.dataclass(frozen=True, kw_only=True)
+    class Args(Where):
+        agent: str
+        """the agent"""
+        files: tuple[str, ...] = dataclasses.field(default=(), metadata={"positional": True})
+        """files to read"""
+        input: tuple[str, ...] = ("x",)
+        """inputs"""
+
+    assert parse_args(Args, None, ["--agent", "a", "f1", "f2", "--input", "p", "--input", "q", "r"]) == Args(
+        agent="a", files=("f1", "f2"), input=("p", "q", "r"))
+    assert parse_args(Args, None, ["--agent", "a"]) == Args(agent="a", files=(), input=("x",))
+    with pytest.raises(SystemExit):
+        parse_args(Args, None, ["f1"])
+    assert "the following arguments are required: --agent" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        parse_args(Args, ":class:`Args` reads ``--agent``.\n\n    More.", ["--help"], prog="razz x")
+    shown = capsys.readouterr().out
+    assert "where it runs (default: local)" in shown and "Args reads --agent.\n\nMore." in shown

@@ -25,7 +25,6 @@ An annotation that selects no command of its block is an error, as is a skip wit
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import subprocess
@@ -36,7 +35,7 @@ from pathlib import Path
 import pytest
 from docs_pages import PAGES, ROOT, blocks
 
-from razz_env.cli import TYPED_COMMANDS, build_parser, typed_parser
+from razz_env.cli import find_command
 
 LINKED = ("configs", "docs", "tests", "benchmarks", "examples", "studies", "scripts", "razz_env")
 SHELLS = ("bash", "sh", "shell")
@@ -260,14 +259,13 @@ def _fenced_removed(text: str) -> str:
     return re.sub(r"^```.*?^```", "", text, flags=re.DOTALL | re.MULTILINE)
 
 
-def _options(parser: argparse.ArgumentParser, words: list[str]) -> tuple[argparse.ArgumentParser, set[str]]:
-    """The (sub)parser ``words`` lead to, and its option strings."""
-    for word in words:
-        choices = next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-        if not choices or word not in choices:
-            break
-        parser = choices[word]
-    return parser, {option for action in parser._actions for option in action.option_strings}
+def _razz_flags(words: list[str]) -> set[str] | None:
+    """The flags of the ``razz`` command ``words`` name (its words after ``razz``); None when they name none."""
+    try:
+        prog, command, _ = find_command(words)
+    except SystemExit:
+        return None
+    return {option for action in command.parser(prog)._actions for option in action.option_strings}
 
 
 def _inline_problem(command: str) -> str | None:
@@ -275,12 +273,12 @@ def _inline_problem(command: str) -> str | None:
     missing script, or a flag the script does not define; None when none is seen."""
     words = command.split()
     flags = [word.split("=")[0] for word in words if re.fullmatch(r"--[a-z][\w-]*(=\S*)?", word)]
-    if words[0] == "razz" and len(words) > 1 and words[1] in TYPED_COMMANDS:
-        _, known = _options(typed_parser(words[1]), [])
-    elif words[0] == "razz":
-        parser, known = _options(build_parser(), words[1:])
-        if len(words) > 1 and not words[1].startswith("-") and parser.prog == "razz":
-            return f"no subcommand {words[1]!r}"
+    if words[0] == "razz":
+        if words[1].startswith("-"):
+            return None if words[1:] == ["--version"] else f"no subcommand before {words[1]}"
+        known = _razz_flags([word for word in words[1:] if not word.startswith("-")][:2])
+        if known is None:
+            return f"no subcommand {' '.join(words[1:3])!r}"
     elif words[1] == "-c" or words[-1] == "-m":
         return None
     else:

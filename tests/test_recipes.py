@@ -126,7 +126,7 @@ def test_only_a_recipe_name_is_read_never_a_path(zoo, tmp_path, name):
 def test_zoo_reproduce_refuses_a_path_in_one_line(capsys):
     assert razz(["zoo", "reproduce", "../elsewhere/ppo_razz", "--dry-run"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("razz zoo: '../elsewhere/ppo_razz': expected a recipe name; recipes: ")
+    assert err.startswith("razz zoo reproduce: '../elsewhere/ppo_razz': expected a recipe name; recipes: ")
     assert "ppo_razz" in err and err.count("\n") == 1
 
 
@@ -267,4 +267,4 @@ def test_the_shipped_recipes_make_the_shipped_models(capsys):
     assert razz(["zoo", "list"]) == 0
     assert capsys.readouterr().out.count("\n") == len(manifest())
     assert razz(["zoo", "reproduce", "ppo_razz", "--stage", "nope", "--dry-run"]) == 2
-    assert capsys.readouterr().err == "razz zoo: --stage 'nope': ppo_razz has the stages train\n"
+    assert capsys.readouterr().err == "razz zoo reproduce: --stage 'nope': ppo_razz has the stages train\n"

@@ -76,6 +76,7 @@ from razz_env.encoding.actions import (
     mask_for,
     to_engine,
 )
+from razz_env.encoding.encoders import TableEncoder
 from razz_env.encoding.interface import (
     Declaration,
     Observation,
@@ -85,8 +86,8 @@ from razz_env.encoding.interface import (
     declaration_of,
     seating_problem,
 )
-from razz_env.encoding.table import TableEncoder
 from razz_env.engine.cards import DECK_SIZE
+from razz_env.engine.checks import as_flag, as_int
 from razz_env.engine.config import HandConfig
 from razz_env.engine.equity import DEFAULT_RANGE_MAX_OUTCOMES, check_range_samples, range_equity
 from razz_env.engine.seat_views import SeatViews
@@ -303,12 +304,9 @@ class LocalBestResponse:
                        "big_bet": big_bet, "raise_cap": raise_cap}
         worst = max(RANK_RANGE_SIZE if v in SUIT_FREE else SUITED_RANGE_SIZE for v in variants)
         check_range_samples(samples, worst, SEVENTH_STREET_UNSEEN)
-        if max_outcomes is not None and (isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int)
-                                         or max_outcomes < 1):
-            raise ValueError(f"max_outcomes: expected a positive integer or None (the variant's default), got "
-                             f"{max_outcomes!r}")
-        if not isinstance(suit_blind, bool):
-            raise ValueError(f"suit_blind: expected true or false, got {suit_blind!r}")
+        if max_outcomes is not None:
+            as_int("max_outcomes", max_outcomes, 1, what="an integer or None (the variant's default)")
+        as_flag("suit_blind", suit_blind)
         if device not in DEVICES or dtype not in DTYPES:
             raise ValueError(f"device, dtype: expected one of {', '.join(DEVICES)} and one of {', '.join(DTYPES)}, "
                              f"got {device!r} and {dtype!r}")

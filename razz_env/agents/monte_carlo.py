@@ -53,7 +53,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, chain
-from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
@@ -64,6 +63,7 @@ from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD, NUM
 from razz_env.encoding.interface import ObservationBatch
 from razz_env.engine import hand_value
 from razz_env.engine.cards import DECK_SIZE
+from razz_env.engine.checks import as_int, as_real
 from razz_env.engine.seat_views import NO_CARD, SeatViews
 from razz_env.engine.variants import SEVEN_CARD_GAMES, VARIANTS
 from razz_env.engine.view import SeatView
@@ -171,13 +171,11 @@ class MonteCarloAgent(BaseAgent):
         name: str | None = None,
     ) -> None:
         super().__init__(name)
-        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or not 1 <= samples <= MAX_SAMPLES:
-            raise ValueError(f"samples must be an integer from 1 to {MAX_SAMPLES:,}, got {samples!r}")
-        for field, value, low in (("margin", margin, -1), ("implied_odds", implied_odds, 0)):
-            if isinstance(value, bool) or not isinstance(value, Real) or not low <= value <= 1:
-                raise ValueError(f"{field} must be a number from {low} to 1, got {value!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        as_int("samples", samples, 1, MAX_SAMPLES)
+        as_real("margin", margin, -1, 1)
+        as_real("implied_odds", implied_odds, 0, 1)
+        if seed is not None:
+            as_int("seed", seed, 0, what="an integer or None")
         self.samples = int(samples)
         self.margin = float(margin)
         self.implied_odds = float(implied_odds)

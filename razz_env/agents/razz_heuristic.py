@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from numbers import Real
 from typing import NamedTuple
 
 import numpy as np
@@ -73,6 +72,7 @@ from razz_env.agents.handread import (
 from razz_env.agents.registry import register
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, NUM_ACTIONS
 from razz_env.engine.actions import AGGRESSIVE
+from razz_env.engine.checks import as_real
 from razz_env.engine.seat_views import SeatViews
 from razz_env.engine.variants import SEVEN_CARD_GAMES
 from razz_env.engine.view import SeatView
@@ -183,8 +183,7 @@ class RazzHeuristic(BaseAgent):
 
     def __init__(self, seed: int | None = None, bluff: float = 0.1, name: str | None = None) -> None:
         super().__init__(name)
-        if isinstance(bluff, bool) or not isinstance(bluff, Real) or not 0 <= bluff <= 1:
-            raise ValueError(f"bluff: a probability from 0 to 1, got {bluff!r}")
+        as_real("bluff", bluff, 0, 1, what="a probability")
         self.rng = random.Random(seed)
         self.bluff = float(bluff)
 

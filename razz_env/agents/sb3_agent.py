@@ -48,6 +48,7 @@ import numpy as np
 from razz_env.agents.torch_policy import varied_scores
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
+from razz_env.engine.checks import as_flag
 from razz_env.engine.errors import missing_extra
 
 ALGORITHMS = ("maskable_ppo", "ppo", "a2c", "dqn", "qrdqn")
@@ -252,8 +253,7 @@ class SB3Agent:
                  seat_counts: Sequence[int] | None = None) -> None:
         import torch
 
-        if not isinstance(deterministic, (bool, np.bool_)):
-            raise ValueError(f"deterministic: expected true or false, got {deterministic!r}")
+        deterministic = as_flag("deterministic", deterministic)
         self.model = model
         self.name = name
         self.deterministic = bool(deterministic)

@@ -36,7 +36,7 @@ from razz_env.agents.sb3_agent import (
     trained_seat_counts,
 )
 from razz_env.encoding.interface import Declaration
-from razz_env.engine.checks import archive_problem
+from razz_env.engine.checks import archive_problem, as_flag, as_int
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.table import TABLE_KEYS, Table
 
@@ -172,21 +172,19 @@ def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_seats: Any,
         raise ValueError(f"{MODEL_FILE_TYPE}: variant: expected the variant the model was trained for, one of "
                          f"{', '.join(VARIANTS)}; got {shown(variant)}")
     most = max_seats(VARIANTS[variant])
-    if isinstance(num_seats, bool) or not isinstance(num_seats, int) \
-            or not MIN_SEATS <= num_seats <= most:
-        raise ValueError(f"{MODEL_FILE_TYPE}: num_seats: expected the seat count the model was trained for, "
-                         f"{MIN_SEATS} to {most} in {variant}; got {shown(num_seats)}")
+    seats = as_int(f"{MODEL_FILE_TYPE}: num_seats", num_seats, what="the seat count the model was trained for")
+    if not MIN_SEATS <= seats <= most:
+        raise ConfigError(f"{MODEL_FILE_TYPE}: num_seats: expected the seat count the model was trained for, "
+                          f"{MIN_SEATS} to {most} in {variant}; got {seats}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{MODEL_FILE_TYPE}: algorithm: expected one of {', '.join(ALGORITHMS)}, "
                          f"got {shown(algorithm)}")
     if encoding not in ENCODINGS:
         raise ValueError(f"{MODEL_FILE_TYPE}: encoding: expected one of {', '.join(ENCODINGS)}, "
                          f"got {shown(encoding)}")
-    if not isinstance(deterministic, bool):
-        raise ValueError(f"{MODEL_FILE_TYPE}: deterministic: expected true or false, got {shown(deterministic)}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise ValueError(f"{MODEL_FILE_TYPE}: seed: expected an integer from 0 to 2**63 - 1, or null; "
-                         f"got {shown(seed)}")
+    as_flag(f"{MODEL_FILE_TYPE}: deterministic", deterministic)
+    if seed is not None:
+        as_int(f"{MODEL_FILE_TYPE}: seed", seed, 0, 2**63 - 1, what="an integer, or null")
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise ValueError(f"{MODEL_FILE_TYPE}: name: expected a non-empty name, got {shown(name)}")
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
-from razz_env.engine.checks import archive_problem
+from razz_env.engine.checks import archive_problem, as_flag
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 
@@ -152,8 +152,7 @@ class TorchPolicyAgent:
         where = Path(path)
         if not where.is_file():
             raise ValueError(f"policy file {str(path)!r}: no such file")
-        if not isinstance(deterministic, (bool, np.bool_)):
-            raise ValueError(f"deterministic: expected true or false, got {deterministic!r}")
+        deterministic = as_flag("deterministic", deterministic)
         resolved = str(where.resolve())
         if sha256 is None:
             sha256 = hashlib.sha256(where.read_bytes()).hexdigest()

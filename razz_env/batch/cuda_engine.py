@@ -36,7 +36,7 @@ from razz_env.batch.engine import (
     encoder_layout,
 )
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.encoding.table import TableEncoder
+from razz_env.encoding.encoders import TableEncoder
 from razz_env.engine.checks import as_int
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError, shown

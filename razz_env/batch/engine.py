@@ -30,7 +30,7 @@ import numpy as np
 
 from razz_env.encoding import BATCHED_ENCODERS
 from razz_env.encoding.actions import NUM_ACTIONS, ActionTable
-from razz_env.encoding.table import NO_COLUMN, TableEncoder
+from razz_env.encoding.encoders import NO_COLUMN, TableEncoder
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import as_int
 from razz_env.engine.config import STREET_NAMES, HandConfig

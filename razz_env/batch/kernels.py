@@ -731,7 +731,7 @@ def deal_table(t, given, rules, tables):
     _set_masks(t, rules, tables)
 
 
-# ---------------------------------------------------------------- observations (encoding/table.py)
+# ---------------------------------------------------------------- observations (encoding/encoders.py)
 
 # offsets (int64 vector): where each piece of the encoder's layout starts (O_SEATED: -1 for a layout without
 # the padded encodings' ``seated`` piece), and its shape parameters

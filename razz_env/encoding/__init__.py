@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from razz_env.encoding.encoders import FlatEncoder, PaddedFlatEncoder, PaddedRanksEncoder, RanksEncoder, TableEncoder
 from razz_env.encoding.layout import Layout, Piece
-from razz_env.encoding.table import FlatEncoder, PaddedFlatEncoder, PaddedRanksEncoder, RanksEncoder, TableEncoder
 
 if TYPE_CHECKING:
     from razz_env.engine.config import HandConfig

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from razz_env.engine.actions import Action
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.checks import as_flag
 
 NUM_ACTIONS = 5
 FOLD, CHECK_CALL, BET_RAISE, BRING_IN, BET_BIG = range(NUM_ACTIONS)
@@ -65,8 +65,7 @@ class ActionTable:
     __slots__ = ("allow_open_fold", "_cache")
 
     def __init__(self, allow_open_fold: bool = False) -> None:
-        if not isinstance(allow_open_fold, bool):
-            raise ConfigError(f"allow_open_fold: expected true/false, got {allow_open_fold!r}")
+        as_flag("allow_open_fold", allow_open_fold)
         self.allow_open_fold = allow_open_fold
         self._cache: dict[tuple[Action, ...], LegalIds] = {}
 

@@ -12,6 +12,7 @@ up a layer; an instance needs no registry.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import Any
@@ -38,3 +39,22 @@ def make_agent_from_spec(spec: Any, seed: int | None = None) -> Any:
         raise ConfigError(f"agent {spec!r}: agents by name need razz-env installed (pip install -e .), which "
                           f"declares the '{ENTRY_POINT_GROUP}' entry point; or pass an agent instance")
     return found[0].load()(spec, seed=seed)
+
+
+def agent_spec_from_text(flag: str, text: str) -> str | dict:
+    """An agent spec given on the command line: a name, ``module:Class``, or a mapping such as
+    ``'{"type": "mybots:MyBot", "aggression": 2}'`` (JSON or YAML flow style) for one with options."""
+    if not text.lstrip().startswith("{"):
+        return text
+    example = '\'{"type": "mybots:MyBot", "aggression": 2}\''
+    try:
+        import yaml
+    except ImportError:
+        yaml = None
+    try:
+        data = yaml.safe_load(text) if yaml is not None else json.loads(text)
+    except Exception as err:  # noqa: BLE001 - any parse error is the user's text, reported in one line
+        raise ConfigError(f"{flag}: {text!r} is not a mapping like {example}: {' '.join(str(err).split())}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ConfigError(f"{flag}: {text!r} needs a 'type' naming the agent, like {example}")
+    return data

@@ -32,7 +32,7 @@ from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.variants import VARIANTS
 
 if TYPE_CHECKING:
-    from razz_env.encoding.table import TableEncoder
+    from razz_env.encoding.encoders import TableEncoder
     from razz_env.engine.config import HandConfig
     from razz_env.engine.seat_views import SeatViews
     from razz_env.engine.state import HandState
@@ -404,7 +404,7 @@ def _fitting_history(encoding: str, config: HandConfig, size: int) -> int | None
     """The history length (decisions a street) at which ``encoding``'s vectors at ``config`` are ``size`` long,
     or None (none does, or the encoding fixes it)."""
     from razz_env.encoding import make_encoder
-    from razz_env.encoding.table import MAX_DEFAULT_HISTORY_SLOTS
+    from razz_env.encoding.encoders import MAX_DEFAULT_HISTORY_SLOTS
 
     for slots in range(1, MAX_DEFAULT_HISTORY_SLOTS + 1):
         try:

@@ -1,4 +1,5 @@
-"""Checks of values a user hands the engine: integers, flags, sequences and cards (and the bytes of a model file).
+"""Checks of values a user hands the library: integers, numbers, flags, sequences and cards (and the bytes of a model
+file).
 
 Constructors call these once, so the hot path can trust what it stores. Each check
 names the field in a :class:`~razz_env.engine.errors.ConfigError`, accepts numpy
@@ -17,10 +18,12 @@ razz_env.engine.errors.ConfigError: stacks[0]: expected an integer, got True
 from __future__ import annotations
 
 import io
+import math
 import operator
 import zipfile
 import zlib
 from collections.abc import Mapping
+from numbers import Real
 from typing import Any
 
 from razz_env.engine.cards import DECK_SIZE
@@ -42,6 +45,26 @@ def as_int(name: str, value: Any, minimum: int | None = None, maximum: int | Non
     if maximum is not None and value > maximum:
         raise ConfigError(f"{name}: must be at most {maximum}, got {shown(value)}")
     return value
+
+
+def as_real(name: str, value: Any, minimum: float | None = None, maximum: float | None = None, *,
+            above: float | None = None, what: str = "a number") -> float:
+    """``value`` as a finite float in ``[minimum, maximum]`` (and more than ``above``); ints and numpy numbers
+    pass, bools, NaN, infinities and text do not.
+
+    >>> as_real("bluff", 0.25, 0, 1), as_real("edge", 3, above=0)
+    (0.25, 3.0)
+    """
+    number = float(value) if isinstance(value, Real) and not isinstance(value, bool) else math.nan
+    if not math.isfinite(number):
+        raise ConfigError(f"{name}: expected {what}, got {shown(value)}")
+    if above is not None and not number > above:
+        raise ConfigError(f"{name}: must be more than {above:g}, got {number:g}")
+    if minimum is not None and number < minimum:
+        raise ConfigError(f"{name}: must be at least {minimum:g}, got {number:g}")
+    if maximum is not None and number > maximum:
+        raise ConfigError(f"{name}: must be at most {maximum:g}, got {number:g}")
+    return number
 
 
 def as_index(value: Any, default: int = -1) -> int:

@@ -43,6 +43,7 @@ from typing import NamedTuple
 import numpy as np
 
 from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, card_str, cards_str, check_distinct, parse_card
+from razz_env.engine.checks import as_int
 from razz_env.engine.dealing import deck_text
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.hand_value import evaluate_batch, rank_counts_batch
@@ -175,12 +176,8 @@ def equity(
     need computing (``method="auto"``), else from ``samples`` random deals. An exact method asked for by name
     is refused up front when its count exceeds that limit, with the count."""
     game = _game(variant)
-    if isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int) or max_outcomes < 1:
-        raise ConfigError(f"max_outcomes: must be a positive int, got {shown(max_outcomes)}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
-        raise ConfigError(f"samples: must be an int from 2 to {MAX_SAMPLES:,}, got {shown(samples)}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ConfigError(f"seed: must be None or an int of at least 0, got {shown(seed)}")
+    _check_counts(max_outcomes, seed)
+    check_range_samples(samples)
     halves = game.halves
     if isinstance(hands, str) or not isinstance(hands, Sequence) or not 2 <= len(hands) <= MAX_PLAYERS:
         raise ConfigError(f"hands: give 2 to {MAX_PLAYERS} players' cards, got {shown(hands)}")
@@ -462,11 +459,16 @@ def range_sampling_bytes(holdings: int, samples: int, unseen: int = 52) -> int:
     return samples * (16 * unseen + 128 * holdings)
 
 
+def _check_counts(max_outcomes: object, seed: object) -> None:
+    as_int("max_outcomes", max_outcomes, 1)
+    if seed is not None:
+        as_int("seed", seed, 0, what="an integer or None")
+
+
 def check_range_samples(samples: object, holdings: int | None = None, unseen: int = 52) -> int:
     """``samples`` if an int from 2 to :data:`MAX_SAMPLES` whose runouts for ``holdings`` (when given) fit
     :data:`RANGE_SAMPLING_MAX_BYTES`; else ``ConfigError`` with the estimated memory."""
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= MAX_SAMPLES:
-        raise ConfigError(f"samples: must be an int from 2 to {MAX_SAMPLES:,}, got {shown(samples)}")
+    samples = as_int("samples", samples, 2, MAX_SAMPLES)
     if holdings is None:
         return samples
     need = range_sampling_bytes(holdings, samples, unseen)
@@ -513,10 +515,7 @@ def range_equity(
     halves, cards = game.halves, game.cards
     if method not in RANGE_METHODS:
         raise ConfigError(f"method: unknown {shown(method)}; known: {', '.join(RANGE_METHODS)}")
-    if isinstance(max_outcomes, bool) or not isinstance(max_outcomes, int) or max_outcomes < 1:
-        raise ConfigError(f"max_outcomes: must be a positive int, got {shown(max_outcomes)}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ConfigError(f"seed: must be None or an int of at least 0, got {shown(seed)}")
+    _check_counts(max_outcomes, seed)
     check_range_samples(samples)
     hero_ids = _card_ids(_items(hero, "hero"), "hero")
     up_ids = _card_ids(_items(opponent_up, "opponent_up"), "opponent_up")

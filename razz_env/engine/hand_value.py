@@ -32,6 +32,7 @@ from itertools import combinations, combinations_with_replacement, product
 import numpy as np
 
 from razz_env.engine.cards import DECK_SIZE, RANKS, SUITS, rank_of, suit_of
+from razz_env.engine.checks import as_int
 
 MIN_CARDS = 5
 MAX_CARDS = 7
@@ -432,8 +433,7 @@ def evaluator(kind: str, size: int = 5) -> Callable[[Sequence[int]], int]:
     """
     if kind not in _FIVE_CARD_VALUE:
         raise ValueError(f"unknown hand kind {kind!r}: expected one of {sorted(_FIVE_CARD_VALUE)}")
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ValueError(f"hand size must be a positive int, got {size!r}")
+    as_int("size", size, 1, what="a number of cards")
     if size == 5:
         return _FIVE_CARD_VALUE[kind]
     if kind not in LOW_KINDS:

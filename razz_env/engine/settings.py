@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from razz_env.engine.checks import as_int
 from razz_env.engine.errors import ConfigError, shown
 
 
@@ -26,9 +27,7 @@ def checked_fields(cls: type, data: Mapping[str, Any], label: str) -> dict[str, 
 def require_positive_ints(settings: object, names: tuple[str, ...]) -> None:
     """Refuse any of ``names`` on ``settings`` that is not a positive integer, naming it."""
     for name in names:
-        value = getattr(settings, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ConfigError(f"{name}: expected a positive integer, got {value!r}")
+        as_int(name, getattr(settings, name), 1)
 
 
 def with_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -51,6 +51,7 @@ import numpy as np
 from razz_env.encoding import DEFAULT_ENCODING, make_encoder
 from razz_env.encoding.actions import ACTION_NAMES, NUM_ACTIONS
 from razz_env.encoding.interface import Observation, Observer, act_batch, declaration_of, seating_problem
+from razz_env.engine.checks import as_int
 from razz_env.engine.table import Table
 
 __all__ = ["AgentAdapter"]
@@ -192,9 +193,7 @@ class AgentAdapter:
             if match is None:
                 raise ValueError(f"seat: expected an agent name 'player_<seat>' or an int, got {seat!r}")
             seat = int(match.group(1))
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_seats:
-            raise ValueError(f"seat: expected a seat from 0 to {self.num_seats - 1}, got {seat!r}")
-        return int(seat)
+        return as_int("seat", seat, 0, self.num_seats - 1, what="a seat number")
 
     @staticmethod
     def _seat_to_act(base: Any) -> int | None:

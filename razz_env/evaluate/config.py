@@ -22,7 +22,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.checks import as_flag, as_int, as_list
+from razz_env.engine.checks import as_flag, as_int, as_list, as_real
 from razz_env.engine.config import MAX_SEATS, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import read_settings_file, with_overrides
@@ -97,10 +97,7 @@ def _positive(name: str, value: Any) -> int:
 
 
 def _seconds(name: str, value: Any, maximum: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= maximum:
-        raise ConfigError(f"{name}: expected a number of seconds above 0 and at most {maximum:g}, got "
-                          f"{shown(value)}")
-    return float(value)
+    return as_real(name, value, maximum=maximum, above=0, what="a number of seconds")
 
 
 def _plain_data(where: str, value: Any, budget: list[int]) -> Any:
@@ -296,9 +293,7 @@ class TournamentConfig(TableOptions):
             raise ConfigError("rank_by: 'aivat_bb_per_100' ranks by the AIVAT figures, which need aivat: true")
         object.__setattr__(self, "decision_timeout",
                            _seconds("decision_timeout", self.decision_timeout, MAX_DECISION_TIMEOUT))
-        edge = self.edge_bb_per_100
-        if isinstance(edge, bool) or not isinstance(edge, (int, float)) or not 0 < edge < math.inf:
-            raise ConfigError(f"edge_bb_per_100: expected a number above 0, got {shown(edge)}")
+        as_real("edge_bb_per_100", self.edge_bb_per_100, above=0)
         _text("output", self.output)
         # ``agents`` as plain data for the identity: an instance as its class, name and pickle digest.
         object.__setattr__(self, "_agent_data", [

@@ -3,7 +3,7 @@
 Two observation types are served (both of one seat, with its private cards and the public table):
 
 * the **observation** (``perfect_recall=False``, OpenSpiel's default): exactly the vector of the
-  environments' default ``"flat"`` encoding (:class:`~razz_env.encoding.table.FlatEncoder`), so a
+  environments' default ``"flat"`` encoding (:class:`~razz_env.encoding.encoders.FlatEncoder`), so a
   network trained on the environments reads it unchanged; its string is the text table of ``razz play``.
 * the **information state** (``perfect_recall=True``): the seat one-hot, then the flat encoding with
   enough history slots that no betting round can overflow them
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyspiel
 
+from razz_env.encoding.encoders import FlatEncoder
 from razz_env.encoding.layout import Layout, Piece
-from razz_env.encoding.table import FlatEncoder
 from razz_env.engine.cards import card_str
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.text import render_hand

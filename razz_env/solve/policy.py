@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.engine.checks import archive_problem
+from razz_env.engine.checks import archive_problem, as_int, as_real
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.solve.game import Game, build_game
@@ -172,12 +172,11 @@ class TabularPolicy:
 def _info(header: dict[str, Any], where: str) -> dict[str, Any]:
     """What a solver knew about a saved policy (iterations, method, exploitability), checked."""
     iterations, method, mbb = header.get("iterations", 0), header.get("method", ""), header.get("exploitability_mbb")
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
-        raise ConfigError(f"{where}: 'iterations' must be a count, got {iterations!r}")
+    as_int(f"{where}: 'iterations'", iterations, 0, what="a count")
     if not isinstance(method, str):
         raise ConfigError(f"{where}: 'method' must be text, got {method!r}")
-    if mbb is not None and (isinstance(mbb, bool) or not isinstance(mbb, (int, float)) or not mbb >= 0):
-        raise ConfigError(f"{where}: 'exploitability_mbb' must be a non-negative number or null, got {mbb!r}")
+    if mbb is not None:
+        as_real(f"{where}: 'exploitability_mbb'", mbb, 0, what="a number or null")
     return {"iterations": iterations, "method": method, "exploitability_mbb": mbb}
 
 

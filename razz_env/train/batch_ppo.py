@@ -210,7 +210,7 @@ class DeviceEngine:
     ``CudaEngine`` (GPU, zero-copy ``__cuda_array_interface__``); the only code that knows which."""
 
     def __init__(self, config: HandConfig, num_tables: int, seed: int, device: str) -> None:
-        from razz_env.encoding.table import FlatEncoder
+        from razz_env.encoding.encoders import FlatEncoder
 
         self.device = torch.device(device)
         encoder = FlatEncoder(config)

@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from razz_env.engine.checks import as_int
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.variants import get_variant
 from razz_env.evaluate.config import agent_label
@@ -82,10 +83,8 @@ def best_response_config(target: str | Mapping[str, Any], *, steps: int, output:
     the variant, the target (known, buildable, able to sit at a heads-up table of ``variant``)
     and the settings (as ``razz train`` checks a config file).
     """
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise ConfigError(f"steps: expected a positive integer number of training steps, got {shown(steps)}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ConfigError(f"seed: expected an integer from 0 to {MAX_SEED}, got {shown(seed)}")
+    as_int("steps", steps, 1, what="a number of training steps")
+    as_int("seed", seed, 0, MAX_SEED)
     if not isinstance(output, (str, Path)) or not str(output).strip():
         raise ConfigError(f"output: expected a folder path, got {shown(output)}")
     spec = _target_spec(target)

@@ -33,8 +33,8 @@ from razz_env.train.config import check_type
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from razz_env.encoding.encoders import TableEncoder
     from razz_env.encoding.interface import Agent
-    from razz_env.encoding.table import TableEncoder
     from razz_env.engine.config import HandConfig
     from razz_env.train.config import TrainConfig
 

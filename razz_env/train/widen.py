@@ -13,7 +13,7 @@ sees the seats the source knew (heads-up: the observer and the seat to its left)
 measured worse (docs/zoo/ppo_razz_multiway.md).
 
 >>> from razz_env.engine.config import HandConfig
->>> from razz_env.encoding.table import FlatEncoder, PaddedFlatEncoder
+>>> from razz_env.encoding.encoders import FlatEncoder, PaddedFlatEncoder
 >>> table = HandConfig.create("razz", num_seats=2)
 >>> columns = widening_columns(FlatEncoder(table), PaddedFlatEncoder(table))
 >>> len(columns), int((columns >= 0).sum())
@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from razz_env.encoding.table import NUM_KINDS
+from razz_env.encoding.encoders import NUM_KINDS
 
 if TYPE_CHECKING:
-    from razz_env.encoding.table import TableEncoder
+    from razz_env.encoding.encoders import TableEncoder
 
 NO_SOURCE = -1
 

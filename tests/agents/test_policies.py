@@ -275,5 +275,5 @@ def test_trained_agents_refuse_a_seat_not_to_act(zoo) -> None:
 
 @pytest.mark.parametrize("flag", ["no", 0, None])
 def test_trained_agents_refuse_a_deterministic_flag_that_is_not_a_bool(zoo, flag) -> None:
-    with pytest.raises(ValueError, match=f"^deterministic: expected true or false, got {flag!r}$"):
+    with pytest.raises(ValueError, match=f"^deterministic: expected true/false, got {flag!r}$"):
         make_agent({"type": "ppo_razz", "deterministic": flag})

@@ -17,8 +17,8 @@ import torch
 from razz_env.agents.registry import is_model_file, make_agent
 from razz_env.agents.torch_policy import TorchPolicyAgent
 from razz_env.encoding.actions import to_engine
+from razz_env.encoding.encoders import FlatEncoder
 from razz_env.encoding.interface import ObservationBatch, Observer
-from razz_env.encoding.table import FlatEncoder
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState

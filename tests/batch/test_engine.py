@@ -217,7 +217,7 @@ def test_state_views_are_read_only():
 
 def test_observe_other_encoders_match():
     """``RanksEncoder`` and a wider ``max_players`` with fewer history slots: the same vectors as the encoder."""
-    from razz_env.encoding.table import FlatEncoder, RanksEncoder
+    from razz_env.encoding.encoders import FlatEncoder, RanksEncoder
 
     config = HandConfig.create("razz", num_seats=3)
     rng = np.random.default_rng(0)
@@ -243,7 +243,7 @@ def engine_action(action_id, hand):
 
 
 def test_observe_input_is_checked():
-    from razz_env.encoding.table import FlatEncoder
+    from razz_env.encoding.encoders import FlatEncoder
 
     config = HandConfig.create("razz", num_seats=2)
     with pytest.raises(ConfigError, match="observe: this engine was built without an encoder"):
@@ -270,7 +270,7 @@ def test_missing_numba_names_the_extra():
 def test_step_writes_the_next_vectors_into_out():
     """``step(actions, out=...)`` writes what ``observe()`` returns after a plain step, for other encoders too
     (a wider ``max_players``, fewer history slots: overflows in uncapped razz)."""
-    from razz_env.encoding.table import FlatEncoder, RanksEncoder
+    from razz_env.encoding.encoders import FlatEncoder, RanksEncoder
 
     config = HandConfig.create("razz", num_seats=4, raise_cap=0)
     for encoder in (FlatEncoder(config), RanksEncoder(config), FlatEncoder(config, max_players=6, history_slots=2)):
@@ -286,7 +286,7 @@ def test_step_writes_the_next_vectors_into_out():
 
 
 def test_step_out_is_checked_before_anything_changes():
-    from razz_env.encoding.table import FlatEncoder
+    from razz_env.encoding.encoders import FlatEncoder
 
     config = HandConfig.create("razz", num_seats=2)
     with pytest.raises(ConfigError, match="observe: this engine was built without an encoder"):
@@ -307,7 +307,7 @@ def test_step_out_is_checked_before_anything_changes():
 
 def test_observe_refuses_a_read_only_out():
     """A read-only ``out`` is named (it used to fail inside numba, with a typing error)."""
-    from razz_env.encoding.table import FlatEncoder
+    from razz_env.encoding.encoders import FlatEncoder
 
     config = HandConfig.create("razz", num_seats=2)
     engine = BatchEngine(config, 2, seed=1, encoder=FlatEncoder(config))

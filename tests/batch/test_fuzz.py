@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from razz_env.batch import BatchEngine, policy_state, random_legal_actions
-from razz_env.encoding.table import FlatEncoder
+from razz_env.encoding.encoders import FlatEncoder
 from razz_env.engine.config import HandConfig, max_seats
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.variants import VARIANTS

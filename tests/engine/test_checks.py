@@ -9,6 +9,7 @@ message starts with the name of the argument at fault — never a bare ``TypeErr
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import random
 from collections import Counter
@@ -19,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from razz_env.engine import VARIANTS, ConfigError, HandConfig, HandState, Rules, Stakes
-from razz_env.engine.checks import as_card, as_flag, as_index, as_int, as_list
+from razz_env.engine.checks import as_card, as_flag, as_index, as_int, as_list, as_real
 from razz_env.engine.config import max_seats
 from razz_env.engine.errors import shown
 from razz_env.engine.table import TABLE_KEYS
@@ -40,6 +41,19 @@ def test_as_int_takes_python_and_numpy_integers_and_nothing_else():
         as_int("x", 1, 2)
     with pytest.raises(ConfigError, match="^x: must be at most 8, got 9$"):
         as_int("x", np.int64(9), 2, 8)
+
+
+def test_as_real_takes_finite_numbers_in_range_and_nothing_else():
+    assert as_real("x", 2) == 2.0 and as_real("x", np.float32(0.5), 0, 1) == 0.5 and type(as_real("x", 1)) is float
+    for bad in (True, np.bool_(False), "1", None, [1.0], np.array([1.0]), math.nan, math.inf, -math.inf, 1j):
+        with pytest.raises(ConfigError, match=r"^x: expected a weight, got "):
+            as_real("x", bad, what="a weight")
+    with pytest.raises(ConfigError, match="^x: must be more than 0, got 0$"):
+        as_real("x", 0, above=0)
+    with pytest.raises(ConfigError, match=r"^x: must be at least -1, got -1\.5$"):
+        as_real("x", -1.5, -1, 1)
+    with pytest.raises(ConfigError, match="^x: must be at most 1, got 2$"):
+        as_real("x", np.int64(2), -1, 1)
 
 
 def test_as_card_as_flag_as_list_and_as_index():

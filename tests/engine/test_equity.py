@@ -166,9 +166,9 @@ def test_razz_with_two_unseen_down_cards_a_player_is_exact_by_default() -> None:
 @pytest.mark.parametrize(("hands", "variant", "kwargs", "message"), [
     (["x"] * 6, "razz", {"method": "ranks"}, "'ranks' would count 14,192,386,078,629,828,614,422,515,625 rank draws"),
     (["As 2s", "Kd Kh"], "stud", {"method": "cards"}, "'cards' would count 1,648,260,405,792 card showdowns"),
-    (["As 2s", "Kd Kh"], "razz", {"samples": 10**10}, "samples: must be an int from 2 to 1,000,000,000"),
-    (["As 2s", "Kd Kh"], "razz", {"seed": -1}, "seed: must be None or an int of at least 0, got -1"),
-    (["As 2s", "Kd Kh"], "razz", {"max_outcomes": 0}, "max_outcomes: must be a positive int, got 0"),
+    (["As 2s", "Kd Kh"], "razz", {"samples": 10**10}, "samples: must be at most 1000000000"),
+    (["As 2s", "Kd Kh"], "razz", {"seed": -1}, "seed: must be at least 0, got -1"),
+    (["As 2s", "Kd Kh"], "razz", {"max_outcomes": 0}, "max_outcomes: must be at least 1, got 0"),
 ])
 def test_huge_or_bad_requests_are_refused_before_any_work(hands, variant, kwargs, message) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
@@ -325,17 +325,17 @@ def test_range_equity_auto_is_exact_late_and_samples_early_and_is_seeded() -> No
     ({"method": "ranks", "variant": "stud"}, "method: 'ranks' needs a suit-free variant"),
     ({"hero": "As 2s 3s 4s 5s 6s 7s 8s"}, "hero: give 1 to 7 cards, got 8"),
     ({"opponent_up": "As"}, "card As is dealt twice"),
-    ({"samples": 1, "method": "monte_carlo"}, "samples: must be an int from 2 to 1,000,000,000, got 1"),
-    ({"samples": 10**10}, "samples: must be an int from 2 to 1,000,000,000, got 10000000000"),
+    ({"samples": 1, "method": "monte_carlo"}, "samples: must be at least 2, got 1"),
+    ({"samples": 10**10}, "samples: must be at most 1000000000, got 10000000000"),
     ({"samples": 10**8, "method": "monte_carlo", "variant": "stud"},
      "samples: 100,000,000 runouts of 2 holdings would hold about"),
     ({"method": "cards", "max_outcomes": 1000},
      "method: 'cards' would compare 75,722,752,800 showdowns, more than max_outcomes (1,000)"),
     ({"variant": "holdem"}, "unknown variant"),
-    ({"max_outcomes": 0}, "max_outcomes: must be a positive int, got 0"),
-    ({"max_outcomes": "many"}, "max_outcomes: must be a positive int"),
-    ({"seed": -1}, "seed: must be None or an int of at least 0, got -1"),
-    ({"seed": 1.5}, "seed: must be None or an int"),
+    ({"max_outcomes": 0}, "max_outcomes: must be at least 1, got 0"),
+    ({"max_outcomes": "many"}, "max_outcomes: expected an integer"),
+    ({"seed": -1}, "seed: must be at least 0, got -1"),
+    ({"seed": 1.5}, "seed: expected an integer or None"),
 ])
 def test_range_equity_bad_input_names_the_field(kwargs: dict, message: str) -> None:
     arguments = {"hero": "As 2d 3c", "opponent_up": "8h", "holdings": [["Kd", "Qc"], ["4c", "5c"]], **kwargs}

@@ -207,8 +207,8 @@ def test_an_agent_answering_an_illegal_id_is_named() -> None:
     (np.zeros(100), 0, {"action_mask": [0, 1, 0, 0, 0]}, "reads 'flat' vectors of 676 numbers .* got shape"),
     (np.zeros(676), None, {"action_mask": [0, 1, 0, 0, 0]}, "seat: give the seat"),
     (np.zeros(676), "dealer", {"action_mask": [0, 1, 0, 0, 0]}, "expected an agent name 'player_<seat>'"),
-    (np.zeros(676), "player_2", {"action_mask": [0, 1, 0, 0, 0]}, "a seat from 0 to 1, got 2"),
-    (np.zeros(676), True, {"action_mask": [0, 1, 0, 0, 0]}, "a seat from 0 to 1, got True"),
+    (np.zeros(676), "player_2", {"action_mask": [0, 1, 0, 0, 0]}, "seat: must be at most 1, got 2"),
+    (np.zeros(676), True, {"action_mask": [0, 1, 0, 0, 0]}, "seat: expected a seat number, got True"),
 ])
 def test_bad_bare_observations_are_named(observation, seat, info, match: str) -> None:
     adapter = AgentAdapter(make_agent("calling_station"), variant="razz", num_seats=2)

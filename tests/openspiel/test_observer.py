@@ -12,7 +12,7 @@ pytest.importorskip("pyspiel", reason="the OpenSpiel games need the openspiel ex
 import pyspiel
 
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL
-from razz_env.encoding.table import FlatEncoder
+from razz_env.encoding.encoders import FlatEncoder
 from razz_env.engine.cards import parse_cards
 from razz_env.engine.text import render_hand
 from razz_env.openspiel.params import recall_history_slots

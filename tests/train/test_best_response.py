@@ -204,9 +204,9 @@ def test_a_changed_file_is_refused(run_copy, trained):
     ({"num_seats": True}, "num_seats: expected the seat count"),
     ({"num_seats": 3}, r"observations of shape \(\d+,\) .* at 3 seats has shape"),
     ({"encoding": "ranks"}, "the ranks encoding of razz at 2 seats has shape"),
-    ({"deterministic": "yes"}, "deterministic: expected true or false, got 'yes'"),
-    ({"seed": False}, r"seed: expected an integer from 0 to 2\*\*63 - 1, or null; got False"),
-    ({"seed": -1}, "seed: expected an integer from 0"),
+    ({"deterministic": "yes"}, "deterministic: expected true/false, got 'yes'"),
+    ({"seed": False}, r"seed: expected an integer, or null, got False"),
+    ({"seed": -1}, "seed: must be at least 0, got -1"),
     ({"name": 3}, "name: expected a non-empty name, got 3"),
 ])
 def test_a_bad_spec_is_one_clear_error(trained, change, message):
@@ -255,7 +255,7 @@ def test_tournament_workers_build_it_from_the_spec(trained, tmp_path):
 
 @pytest.mark.parametrize(("target", "options", "message"), [
     ("nope", {}, "target: unknown agent 'nope'; known agents: "),
-    ({"type": "monte_carlo", "samples": 0}, {}, "target: samples must be"),
+    ({"type": "monte_carlo", "samples": 0}, {}, "target: samples: must be at least 1, got 0"),
     ({"samples": 3}, {}, "target: agent spec .* has no 'type' key"),
     (3, {}, "target: expected an agent name or a mapping with 'type', got 3"),
     ("", {}, "target: expected an agent name"),
@@ -264,13 +264,13 @@ def test_tournament_workers_build_it_from_the_spec(trained, tmp_path):
     ("test_six_max_only", {}, "target: agent 'six_max_only' plays any variant at 6 seats; it cannot be seated "
                               "at razz with 2 seats"),
     ("calling_station", {"variant": "holdem"}, "variant: unknown variant 'holdem'; known: "),
-    ("calling_station", {"steps": 0}, "steps: expected a positive integer number of training steps, got 0"),
-    ("calling_station", {"steps": -5}, "steps: expected a positive integer .* got -5"),
-    ("calling_station", {"steps": True}, "steps: expected a positive integer .* got True"),
-    ("calling_station", {"steps": 2.5}, "steps: expected a positive integer .* got 2.5"),
-    ("calling_station", {"steps": "100"}, "steps: expected a positive integer .* got '100'"),
-    ("calling_station", {"seed": -1}, "seed: expected an integer from 0 to 4294967295, got -1"),
-    ("calling_station", {"seed": 2**32}, "seed: expected an integer from 0 to 4294967295"),
+    ("calling_station", {"steps": 0}, "steps: must be at least 1, got 0"),
+    ("calling_station", {"steps": -5}, "steps: must be at least 1, got -5"),
+    ("calling_station", {"steps": True}, "steps: expected a number of training steps, got True"),
+    ("calling_station", {"steps": 2.5}, "steps: expected a number of training steps, got 2.5"),
+    ("calling_station", {"steps": "100"}, "steps: expected a number of training steps, got '100'"),
+    ("calling_station", {"seed": -1}, "seed: must be at least 0, got -1"),
+    ("calling_station", {"seed": 2**32}, "seed: must be at most 4294967295, got 4294967296"),
     ("calling_station", {"output": ""}, "output: expected a folder path"),
 ])
 def test_bad_input_is_refused_before_anything_is_touched(tmp_path, target, options, message):

@@ -29,7 +29,7 @@ from razz_env.encoding import (
     make_encoder,
     register_encoding,
 )
-from razz_env.encoding.table import BET_COUNT_BINS, default_history_slots
+from razz_env.encoding.encoders import BET_COUNT_BINS, default_history_slots
 from razz_env.engine import Action, HandConfig, HandState, parse_cards
 from razz_env.engine.config import MAX_SEATS, max_seats
 from razz_env.engine.variants import VARIANTS

@@ -57,6 +57,7 @@ import numpy as np
 from razz_env.encoding.layout import Layout, Piece
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import DECK_SIZE, RANKS, SUITS
+from razz_env.engine.checks import as_int
 from razz_env.engine.config import MAX_SEATS, STREET_NAMES
 from razz_env.engine.variants import VARIANTS
 
@@ -102,12 +103,9 @@ class TableEncoder:
             self._check_padded_options(max_players, history_slots)
             max_players, history_slots = MAX_SEATS, PADDED_HISTORY_SLOTS
         seats = n if max_players is None else max_players
-        if isinstance(seats, bool) or not isinstance(seats, int) or not n <= seats <= MAX_SEATS:
-            raise ValueError(f"max_players: must be an int from num_players ({n}) to {MAX_SEATS}, "
-                             f"got {max_players!r}")
+        as_int("max_players", seats, n, MAX_SEATS, what=f"a number of seats from num_players ({n}) to {MAX_SEATS}")
         slots = default_history_slots(config, seats) if history_slots is None else history_slots
-        if isinstance(slots, bool) or not isinstance(slots, int) or slots < 1:
-            raise ValueError(f"history_slots: must be a positive int, got {history_slots!r}")
+        as_int("history_slots", slots, 1)
         variant = config.variant
         self.config = config
         self.seats = seats
