@@ -12,11 +12,15 @@ import ast
 import dataclasses
 import inspect
 import re
+import sys
 import textwrap
 import types
 import typing
-from collections.abc import Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+from razz_env.engine.errors import ConfigError
 
 T = TypeVar("T")
 
@@ -81,6 +85,17 @@ def parse_args(cls: type[T], description: str | None, argv: Sequence[str] | None
     """``cls`` from the command line (``argv``, default ``sys.argv[1:]``); a bad value exits 2 with argparse's
     message."""
     return args_from(cls, parser_for(cls, description, prog).parse_args(argv))
+
+
+def run_script(main: Callable[[T], int | None], cls: type[T], description: str | None) -> NoReturn:
+    """A script's entry point: ``cls`` from its command line, then ``main``, whose status (None: 0) is the exit
+    status; a :class:`ConfigError` is one line named after the script, exit status 2."""
+    try:
+        status = main(parse_args(cls, description))
+    except ConfigError as err:
+        print(f"{Path(inspect.getfile(main)).stem}: {err}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(status or 0)
 
 
 def args_from(cls: type[T], namespace: argparse.Namespace) -> T:

@@ -22,14 +22,13 @@ time of each scoring), which is why the harness does not use it. Results: ``docs
 from __future__ import annotations
 
 import functools
-import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from razz_env.agents.registry import make_agent
-from razz_env.command_line import parse_args
+from razz_env.command_line import run_script
 from razz_env.encoding.actions import ENGINE_TO_ID
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import card_str
@@ -151,8 +150,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main(parse_args(Args, __doc__))
-    except ConfigError as err:
-        print(f"aivat_value_functions: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

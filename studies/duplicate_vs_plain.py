@@ -9,11 +9,10 @@ half-widths and their ratio. Results: ``docs/studies/duplicate_vs_plain.md``.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from razz_env.agents.registry import make_agent
-from razz_env.command_line import parse_args
+from razz_env.command_line import run_script
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.block_sums import Sums, summarise_tables
@@ -63,8 +62,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main(parse_args(Args, __doc__))
-    except ConfigError as err:
-        print(f"duplicate_vs_plain: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

@@ -13,13 +13,11 @@ all on the same seed and hence the same deals; the agent's row of each ``pairing
 from __future__ import annotations
 
 import csv
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from razz_env.acceptance import agent_under_test, play_tournament, write_results
-from razz_env.command_line import parse_args
-from razz_env.engine.errors import ConfigError
+from razz_env.command_line import run_script
 from razz_env.train.config import check_agent_spec
 
 OPPONENTS = ("random", "calling_station", "razz_heuristic", "monte_carlo",
@@ -71,8 +69,4 @@ def main(args: Args) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(parse_args(Args, __doc__)))
-    except ConfigError as err:
-        print(f"heads_up_field: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

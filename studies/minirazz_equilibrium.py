@@ -44,12 +44,11 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from razz_env.command_line import parse_args
+from razz_env.command_line import run_script
 from razz_env.engine.errors import ConfigError
 from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, budget_spent, read_state, write_json
 from razz_env.train.methods import METHODS, method_settings, overrides
@@ -308,8 +307,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main(parse_args(Args, __doc__))
-    except ConfigError as err:
-        print(f"minirazz_equilibrium: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

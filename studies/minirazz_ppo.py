@@ -22,12 +22,11 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from razz_env.command_line import parse_args
+from razz_env.command_line import run_script
 from razz_env.engine.errors import ConfigError
 from razz_env.solve.cfr import CFRPlus, Checkpoint
 from razz_env.solve.game import build_game
@@ -136,8 +135,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main(parse_args(Args, __doc__))
-    except ConfigError as err:
-        print(f"minirazz_ppo: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

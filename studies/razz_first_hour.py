@@ -23,12 +23,11 @@ Results: ``docs/studies/razz_first_hour.md``.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from razz_env.command_line import parse_args
+from razz_env.command_line import run_script
 from razz_env.engine.errors import ConfigError
 from razz_env.train.methods import method_settings, overrides
 
@@ -133,8 +132,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main(parse_args(Args, __doc__))
-    except ConfigError as err:
-        print(f"razz_first_hour: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

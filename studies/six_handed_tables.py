@@ -18,12 +18,11 @@ SHA-256 its ``hashes.json`` recorded. ``docs/zoo/ppo_razz_multiway.md`` gives th
 from __future__ import annotations
 
 import csv
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from razz_env.acceptance import agent_under_test, play_tournament, write_results
-from razz_env.command_line import parse_args
+from razz_env.command_line import run_script
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.runner import agent_label
 from razz_env.train.config import check_agent_spec
@@ -84,8 +83,4 @@ def main(args: Args) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(parse_args(Args, __doc__)))
-    except ConfigError as err:
-        print(f"six_handed_tables: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

@@ -10,11 +10,10 @@ updates). Results: ``docs/studies/throughput.md``.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from dataclasses import dataclass
 
-from razz_env.command_line import parse_args
+from razz_env.command_line import run_script
 from razz_env.engine.errors import ConfigError
 from razz_env.train.config import TrainConfig
 from razz_env.train.trainer import train
@@ -52,8 +51,4 @@ def main(args: Args) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main(parse_args(Args, __doc__))
-    except ConfigError as err:
-        print(f"throughput: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_script(main, Args, __doc__)

@@ -85,3 +85,30 @@ def test_a_repeated_flag_adds_values_a_flag_left_out_keeps_its_default_and_a_bas
         parse_args(Args, ":class:`Args` reads ``--agent``.\n\n    More.", ["--help"], prog="razz x")
     shown = capsys.readouterr().out
     assert "where it runs (default: local)" in shown and "Args reads --agent.\n\nMore." in shown
+
+
+def test_run_script_exits_with_mains_status_and_a_config_error_is_one_line_named_after_the_script(monkeypatch,
+                                                                                                    capsys):
+    import dataclasses
+
+    import pytest
+
+    from razz_env.command_line import run_script
+    from razz_env.engine.errors import ConfigError
+
+    @dataclasses.dataclass(frozen=True)
+    class Args:
+        deals: int = 1
+        """deals to play"""
+
+    def main(args: Args) -> int | None:
+        if args.deals < 1:
+            raise ConfigError(f"--deals: expected at least 1, got {args.deals}")
+        return 3 if args.deals == 3 else None
+
+    for argv, status in ((["--deals", "3"], 3), (["--deals", "2"], 0), (["--deals", "0"], 2)):
+        monkeypatch.setattr("sys.argv", ["study", *argv])
+        with pytest.raises(SystemExit) as done:
+            run_script(main, Args, "a study")
+        assert done.value.code == status
+    assert capsys.readouterr().err == "test_command_line: --deals: expected at least 1, got 0\n"
