@@ -9,7 +9,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.checks import as_int
 from razz_env.engine.errors import ConfigError, shown
 
 
@@ -22,12 +21,6 @@ def checked_fields(cls: type, data: Mapping[str, Any], label: str) -> dict[str, 
     if unknown:
         raise ConfigError(f"{label}: unknown key(s) {unknown}; known: {sorted(known)}")
     return dict(data)
-
-
-def require_positive_ints(settings: object, names: tuple[str, ...]) -> None:
-    """Refuse any of ``names`` on ``settings`` that is not a positive integer, naming it."""
-    for name in names:
-        as_int(name, getattr(settings, name), 1)
 
 
 def with_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
