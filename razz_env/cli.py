@@ -59,6 +59,7 @@ COMMANDS: dict[str, Command | Group] = {
                                                 "allows"),
     "play": Command("razz_env.play", "play at the terminal against agents"),
     "train": Command("razz_env.train.command", "train an SB3 agent on the single-agent view (needs the train extra)"),
+    "curves": Command("razz_env.train.curves", "a training run's learning curve, or a chain of runs' as one (PNG)"),
     "ppo": Command("razz_env.train.batch_ppo", "self-play PPO on the batched engine, on the CPU or a GPU (needs the "
                                                "train extra)"),
     "solve": Command("razz_env.solve.run", "solve a MiniRazz game with CFR+: the average policy, its exploitability "

@@ -5,14 +5,14 @@ the one before (``init_model``), plot as one curve: each run's steps and minutes
 started from, and a dashed line marks where each run begins. The zoo plots every shipped agent's curve with
 it; from the command line:
 
-    python -m razz_env.train.curves runs/first runs/second curve.png
+    razz curves runs/first runs/second curve.png
 """
 
 from __future__ import annotations
 
 import csv
-import sys
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from razz_env.engine.errors import ConfigError
@@ -99,19 +99,18 @@ def plot_run(run: Path | list[Path], target: Path, title: str) -> Path:
     return target
 
 
-def main(argv: list[str]) -> int:
-    """``RUN_DIR [RUN_DIR ...] OUTPUT.png``: plot the runs as one curve; 2 with one line on bad input."""
-    if len(argv) < 2:
-        print("usage: python -m razz_env.train.curves RUN_DIR [RUN_DIR ...] OUTPUT.png", file=sys.stderr)
-        return 2
-    folders = [Path(arg) for arg in argv[:-1]]
-    try:
-        print(plot_run(folders, Path(argv[-1]), " then ".join(folder.name for folder in folders)))
-    except ConfigError as err:
-        print(f"curves: {err}", file=sys.stderr)
-        return 2
+@dataclass(frozen=True)
+class Args:
+    """``razz curves``'s arguments (:func:`run`)."""
+
+    runs: tuple[str, ...] = field(metadata={"positional": True, "metavar": "RUN"})
+    """run folders, each started from a model of the one before"""
+    output: str = field(metadata={"positional": True, "metavar": "OUTPUT.png"})
+    """the picture to write"""
+
+
+def run(args: Args) -> int:
+    """``razz curves``: plot the runs as one curve and print the picture's path."""
+    folders = [Path(folder) for folder in args.runs]
+    print(plot_run(folders, Path(args.output), " then ".join(folder.name for folder in folders)))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -65,8 +65,8 @@ def test_runs_that_continue_each_other_plot_on_one_axis(tmp_path):
 def test_the_command_line_refuses_runs_that_do_not_continue_each_other_in_one_line(tmp_path):
     first = _run(tmp_path / "first", "10,1,1,rock,3,1,5,100,2\n")
     second = _run(tmp_path / "second", "10,1,1,rock,3,1,5,100,2\n")
-    result = subprocess.run([sys.executable, "-m", "razz_env.train.curves", str(first), str(second),
+    result = subprocess.run([sys.executable, "-m", "razz_env.cli", "curves", str(first), str(second),
                              str(tmp_path / "out.png")], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2 and result.stderr.count("\n") == 1
-    assert result.stderr.startswith("curves: ") and "did not start from a model of" in result.stderr
+    assert result.stderr.startswith("razz curves: ") and "did not start from a model of" in result.stderr
     assert not (tmp_path / "out.png").exists()
