@@ -98,6 +98,24 @@ def run_script(main: Callable[[T], int | None], cls: type[T], description: str |
     sys.exit(status or 0)
 
 
+def as_flags(err: ConfigError, cls: type) -> ConfigError:
+    """``err`` with the names of ``cls``'s fields it opens with written as the flags that set them: an API's
+    ``deals, steps: ...`` read by a command whose every setting is a flag says ``--deals, --steps: ...``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Settings:
+    ...     max_steps: int = 1
+    >>> as_flags(ConfigError("max_steps: must be at least 1, got 0"), Settings)
+    ConfigError('--max-steps: must be at least 1, got 0')
+    """
+    names, colon, rest = str(err).partition(": ")
+    fields = {item.name for item in dataclasses.fields(cls)}
+    if not colon or not set(names.split(", ")) <= fields:
+        return err
+    return ConfigError(", ".join("--" + name.replace("_", "-") for name in names.split(", ")) + ": " + rest)
+
+
 def args_from(cls: type[T], namespace: argparse.Namespace) -> T:
     """``cls`` from what :func:`parser_for`'s parser read (a field of several values as a tuple; a field not given
     keeps its default)."""

@@ -534,15 +534,16 @@ def test_exploit_reports_a_lower_bound_on_the_agents_exploitability(tmp_path, ca
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--agent", "nobody", "--deals", "2"], "razz exploit: agent: unknown agent 'nobody'"),
+    (["--agent", "nobody", "--deals", "2"], "razz exploit: --agent: unknown agent 'nobody'"),
     (["--agent", "razz_env.agents.base:BaseAgent", "--deals", "2"], "states no policy (no action_probabilities)"),
-    (["--agent", "random", "--deals", "0"], "razz exploit: --deals: expected an integer of at least 1, got 0"),
-    (["--agent", "random", "--deals", "2", "--workers", "0"], "--workers: expected an integer of at least 1"),
-    (["--agent", "random", "--deals", "2", "--seed", "-3"], "--seed: expected an integer of at least 0"),
+    (["--agent", "random", "--deals", "0"], "razz exploit: --deals: must be at least 1, got 0"),
+    (["--agent", "random", "--deals", "2", "--workers", "0"], "--workers: must be at least 1"),
+    (["--agent", "random", "--deals", "2", "--seed", "-3"], "--seed: must be at least 0"),
     (["--agent", "random", "--deals", "2", "--steps", "5"], "--steps: only --method rl trains"),
-    (["--agent", "random", "--deals", "2", "--method", "rl"], "--steps: --method rl trains a best response first"),
-    (["--agent", "random", "--deals", "2", "--method", "rl", "--steps", "9", "--suit-blind"], "--suit-blind: an"),
-    (["--agent", "random", "--deals", "2", "--suit-blind", "--variant", "stud8"], "suit_blind: suits matter in stud8"),
+    (["--agent", "random", "--deals", "2", "--method", "rl"], "--steps: expected a number of training steps"),
+    (["--agent", "random", "--deals", "2", "--method", "rl", "--steps", "9", "--suit-blind"],
+     "--suit-blind: options of --method lbr"),
+    (["--agent", "random", "--deals", "2", "--suit-blind", "--variant", "stud8"], "--suit-blind: suits matter"),
     (["--agent", "cli_test_razz_only", "--deals", "2", "--variant", "stud"], "cannot be seated at stud"),
     (["--agent", '{"aggression": 2}', "--deals", "2"], "--agent: "),
 ])
@@ -565,7 +566,7 @@ def test_a_garbage_model_file_is_one_line_naming_its_path(tmp_path, capsys, suff
     model.write_bytes(b"garbage here")
     assert main(["exploit", "--agent", str(model), "--deals", "2", "--output", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("razz exploit: agent: ") and f"{model}" in err and "not a zip archive" in err, err
+    assert err.startswith("razz exploit: --agent: ") and f"{model}" in err and "not a zip archive" in err, err
     assert err.count("\n") == 1 and "BytesIO" not in err and not (tmp_path / "out").exists()
 
 

@@ -230,7 +230,7 @@ def test_razz_tournament_takes_aivat_on_the_command_line(tmp_path, capsys):
 def test_exact_exploitability_refuses_aivat(capsys):
     assert main(["exploit", "--agent", "minirazz_cfr", "--method", "exact", "--variant", "minirazz",
                  "--aivat"]) == 2
-    assert "--aivat: --method exact plays no hands" in capsys.readouterr().err
+    assert "--aivat: method 'exact' plays no hands" in capsys.readouterr().err
 
 
 def test_an_exploit_run_reports_the_aivat_figure(tmp_path):

@@ -43,8 +43,8 @@ def test_the_solved_agent_is_exploitable_by_no_more_than_its_manifest_says(tmp_p
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--agent", "random", "--variant", "razz"], "method 'exact' needs a game small enough to solve"),
-    (["--agent", "random", "--variant", "minirazz_tiny", "--deals", "10"], "--deals: --method exact plays no hands"),
-    (["--agent", "random", "--variant", "minirazz_tiny", "--steps", "10"], "--steps: --method exact plays no hands"),
+    (["--agent", "random", "--variant", "minirazz_tiny", "--deals", "10"], "--deals: method 'exact' plays no hands"),
+    (["--agent", "random", "--variant", "minirazz_tiny", "--steps", "10"], "--steps: method 'exact' plays no hands"),
     (["--agent", "razz_heuristic", "--variant", "minirazz_tiny"], "cannot be seated at minirazz_tiny"),
     (["--agent", "no_such_agent", "--variant", "minirazz_tiny"], "no_such_agent"),
 ])
@@ -93,4 +93,4 @@ def test_an_earlier_report_is_kept_unless_fresh(tmp_path, capsys):
 
 def test_lbr_and_rl_still_need_deals(capsys):
     assert main(["exploit", "--agent", "random", "--variant", "razz"]) == 2
-    assert "--deals: --method lbr plays the agent" in capsys.readouterr().err
+    assert "--deals: method 'lbr' plays the agent" in capsys.readouterr().err
