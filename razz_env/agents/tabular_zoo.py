@@ -1,7 +1,8 @@
-"""The shipped solved policies: ``razz_env/agents/zoo/policies.json`` entries registered by name (``minirazz_cfr``).
+"""The shipped tabular policies: ``razz_env/agents/zoo/policies.json`` entries registered by name (``minirazz_cfr``).
 
-Each entry names a :class:`~razz_env.solve.policy.TabularPolicy` file (``razz solve``'s
-``policy.npz``), its SHA-256, the game and the command that reproduces it. The file is
+Each entry names a :class:`~razz_env.solve.policy.TabularPolicy` file (a ``policy.npz`` of ``razz solve`` or of a
+learned method's run in the MiniRazz equilibrium study), its SHA-256, the game, its exact exploitability and the
+command that reproduces it. The file is
 checked against the manifest before it is read (numpy arrays only, never a pickle), and a
 process reads each policy once and shares it among the agents it builds.
 """
@@ -27,7 +28,7 @@ class PolicyIntegrityError(RuntimeError):
 
 
 def policies() -> dict[str, dict[str, Any]]:
-    """The solved-policy manifest (empty when none is shipped)."""
+    """The tabular-policy manifest (empty when none is shipped)."""
     if not POLICIES.exists():
         return {}
     return json.loads(POLICIES.read_text(encoding="utf-8"))
@@ -63,7 +64,7 @@ def _register_all() -> None:
         def factory(seed: int | None = None, _name: str = name) -> Any:
             return ZooPolicyAgent(_name, seed)
 
-        factory.__doc__ = f"Shipped solved policy {name!r}: {entry['summary']}"
+        factory.__doc__ = f"Shipped tabular policy {name!r}: {entry['summary']}"
         factory.declaration = ZooPolicyAgent.declare(entry["variant"])
         register(name, replace=True)(factory)
 
@@ -72,7 +73,7 @@ _register_all()
 
 
 class PolicyFileAgent(TabularPolicyAgent):
-    """A solved policy read from a ``.npz`` file; it pickles as its path, SHA-256 and seed, never its arrays."""
+    """A tabular policy read from a ``.npz`` file; it pickles as its path, SHA-256 and seed, never its arrays."""
 
     def __init__(self, path: str, sha256: str, seed: int | None = None, name: str | None = None) -> None:
         super().__init__(_policy_file(path, sha256), seed=seed, name=name or Path(path).stem)
