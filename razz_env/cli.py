@@ -35,11 +35,16 @@ class Command(NamedTuple):
         return parser_for(settings, module.__doc__ if self.args == "Args" else settings.__doc__, prog)
 
     def execute(self, prog: str, argv: Sequence[str]) -> int:
-        """Read ``argv`` into its settings, then run them."""
+        """Read ``argv`` into its settings, check each against its declared type and limits (naming the flag), then
+        run them."""
         from razz_env.command_line import args_from
+        from razz_env.engine.checks import check_fields
+        from razz_env.engine.settings import flag_name
 
         module = importlib.import_module(self.module)
-        return getattr(module, self.run)(args_from(getattr(module, self.args), self.parser(prog).parse_args(argv)))
+        args = args_from(getattr(module, self.args), self.parser(prog).parse_args(argv))
+        check_fields(args, flag_name)
+        return getattr(module, self.run)(args)
 
 
 class Group(NamedTuple):

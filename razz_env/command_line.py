@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from razz_env.engine.checks import limits_text
 from razz_env.engine.errors import ConfigError
 
 T = TypeVar("T")
@@ -38,7 +39,8 @@ def field_docs(cls: type) -> dict[str, str]:
 def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
     """One ``--flag`` per field of ``cls``, of its type, with its default and its docstring: a tuple field takes
     several values (a repeated flag adds to them), a boolean pairs with ``--no-``, ``X | None`` takes an X, a field
-    whose metadata names ``choices`` takes one of them (and ``metavar`` is shown so), and one whose metadata says
+    whose metadata names ``choices`` takes one of them (and ``metavar`` is shown so), a range declared with
+    :func:`~razz_env.engine.checks.limited` is shown in its help, and one whose metadata says
     ``positional`` is given without a flag. A flag not given is left out of the namespace's values
     (:func:`args_from` then keeps the field's default)."""
     docs = field_docs(cls)
@@ -48,8 +50,10 @@ def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
         if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
             kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
         several = typing.get_origin(kind) is tuple
-        options: dict[str, Any] = {"help": docs.get(item.name) if required else
-                                   f"{docs.get(item.name, '')} (default: {default})"}
+        allowed = limits_text(kind, item.metadata)
+        shown = [f"{allowed}" if allowed else "", "" if required else f"default: {default}"]
+        options: dict[str, Any] = {"help": " ".join([docs.get(item.name, ""), f"({'; '.join(filter(None, shown))})"
+                                                     if any(shown) else ""]).strip()}
         if kind is bool:
             options["action"] = argparse.BooleanOptionalAction
         else:
@@ -96,24 +100,6 @@ def run_script(main: Callable[[T], int | None], cls: type[T], description: str |
         print(f"{Path(inspect.getfile(main)).stem}: {err}", file=sys.stderr)
         sys.exit(2)
     sys.exit(status or 0)
-
-
-def as_flags(err: ConfigError, cls: type) -> ConfigError:
-    """``err`` with the names of ``cls``'s fields it opens with written as the flags that set them: an API's
-    ``deals, steps: ...`` read by a command whose every setting is a flag says ``--deals, --steps: ...``.
-
-    >>> from dataclasses import dataclass
-    >>> @dataclass
-    ... class Settings:
-    ...     max_steps: int = 1
-    >>> as_flags(ConfigError("max_steps: must be at least 1, got 0"), Settings)
-    ConfigError('--max-steps: must be at least 1, got 0')
-    """
-    names, colon, rest = str(err).partition(": ")
-    fields = {item.name for item in dataclasses.fields(cls)}
-    if not colon or not set(names.split(", ")) <= fields:
-        return err
-    return ConfigError(", ".join("--" + name.replace("_", "-") for name in names.split(", ")) + ": " + rest)
 
 
 def args_from(cls: type[T], namespace: argparse.Namespace) -> T:

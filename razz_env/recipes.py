@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.checks import as_int, as_real
+from razz_env.engine.checks import as_int, as_real, limited
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import read_settings_file
 from razz_env.train.config import TrainConfig, checked_mapping
@@ -683,7 +683,7 @@ class ReproduceArgs:
     input: tuple[str, ...] = field(default=(), metadata={"metavar": "REF=PATH"})
     """use PATH as an earlier stage's file (STAGE/FILE) or a recipe's product (RECIPE); it must have the SHA-256
     the recipe recorded"""
-    eval_deals: int | None = None
+    eval_deals: int | None = limited(None, minimum=0)
     """deals per final_eval opponent when the product is not the shipped model (default: the recorded hands'
     worth; 0: no evaluation)"""
     install: bool = False
@@ -714,8 +714,6 @@ def run_reproduce(args: ReproduceArgs) -> int:
     if args.dry_run:
         print("\n".join(describe_plan(recipe, plan(recipe, args.output, args.stage))))
         return 0
-    if args.eval_deals is not None and args.eval_deals < 0:
-        raise ConfigError(f"--eval-deals: expected 0 (no evaluation) or more deals, got {args.eval_deals}")
     run, verdict = reproduce(recipe, args.output, args.stage, input_files(args.input), args.eval_deals,
                              progress=not args.quiet)
     for note in run.notes:

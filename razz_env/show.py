@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from razz_env.engine.checks import limited
 from razz_env.engine.config import STREET_NAMES
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.record import read_records, replay_record, start_hand, unreadable_file
@@ -401,7 +402,7 @@ class Args:
     """write the replay page (one self-contained page that steps through every hand) to this file"""
     png: str | None = field(default=None, metadata={"metavar": "DIR"})
     """write one PNG per street of each hand (hand-0001-3rd.png, ...) into this folder"""
-    seat: int | None = field(default=None, metadata={"metavar": "N"})
+    seat: int | None = limited(None, minimum=0, metavar="N")
     """show the hands as seat N saw them (others' down cards face down unless shown at the end); default: every
     card face up"""
     hands: str | None = field(default=None, metadata={"metavar": "LIST"})
@@ -412,8 +413,6 @@ class Args:
 
 def run(args: Args) -> int:
     """``razz show``: check the outputs, replay the records, write the page and the pictures asked for."""
-    if args.seat is not None and args.seat < 0:
-        raise ConfigError(f"--seat: expected a seat number (0 or more), got {args.seat}")
     check_outputs(args.html, args.png, args.force)
     hands = load_hands(args.files, args.seat, args.hands)
     if args.html is not None:

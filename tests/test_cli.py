@@ -146,7 +146,7 @@ def test_replay_explain_limits_the_failures_printed(tmp_path, capsys):
     assert out == ["4 hands, 0 mismatches, 0 illegal, 4 invalid",
                    f"  {path}:1: record: not valid JSON (Expecting value at column 1)", "  ... and 3 more"]
     assert main(["replay", str(path), "--explain", "-1"]) == 2
-    assert "razz replay: --explain: expected how many failures to print (0 or more), got -1" in capsys.readouterr().err
+    assert "razz replay: --explain: must be at least 0, got -1" in capsys.readouterr().err
 
 
 def test_replay_of_a_missing_file_or_a_directory_is_a_message_and_exit_2(tmp_path, capsys):

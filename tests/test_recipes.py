@@ -97,7 +97,7 @@ def test_a_recipe_starts_from_its_base_and_plans_every_stage_with_its_cpu_time(z
     ({"stages": [{"name": "s", "kind": "psro", "config": TINY, "loop": {"generations": 1}}]},
      "stage s: loop: steps_per_generation missing"),
     ({"stages": [{"name": "s", "kind": "imitation", "config": TINY, "imitation": {"hands": 0}}]},
-     "stage s: imitation: hands: expected a positive integer, got 0"),
+     "stage s: imitation: hands: must be at least 1, got 0"),
     ({"stages": [{"name": "s", "kind": "widen", "config": TINY}]}, "stage s: a widen stage writes the model"),
     ({"stages": [{"name": "s", "kind": "train", "config": "later"}]}, "stage s: config: 'later' is no earlier stage"),
     ({"stages": [{"name": "s", "kind": "train",
@@ -128,6 +128,11 @@ def test_zoo_reproduce_refuses_a_path_in_one_line(capsys):
     err = capsys.readouterr().err
     assert err.startswith("razz zoo reproduce: '../elsewhere/ppo_razz': expected a recipe name; recipes: ")
     assert "ppo_razz" in err and err.count("\n") == 1
+
+
+def test_zoo_reproduce_refuses_a_negative_eval_deals_by_its_flag_before_reading_the_recipe(capsys):
+    assert razz(["zoo", "reproduce", "no_such_recipe", "--eval-deals", "-1"]) == 2
+    assert capsys.readouterr().err == "razz zoo reproduce: --eval-deals: must be at least 0, got -1\n"
 
 
 def test_the_chain_runs_in_order_verifies_the_product_and_a_rerun_keeps_every_finished_stage(zoo, tmp_path):

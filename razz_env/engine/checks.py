@@ -17,12 +17,14 @@ razz_env.engine.errors.ConfigError: stacks[0]: expected an integer, got True
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import operator
+import typing
 import zipfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from numbers import Real
 from typing import Any
 
@@ -82,6 +84,65 @@ def as_flag(name: str, value: Any) -> bool:
     if getattr(value, "dtype", None) is not None and value.dtype.kind == "b" and getattr(value, "ndim", 1) == 0:
         return bool(value)
     raise ConfigError(f"{name}: expected true/false, got {shown(value)}")
+
+
+def limited(default: Any, *, minimum: float | None = None, maximum: float | None = None,
+            above: float | None = None, choices: typing.Sequence[Any] | None = None, **metadata: Any) -> Any:
+    """A dataclass field whose allowed values are declared with it (a range, or ``choices``): :func:`check_fields`
+    checks them and a command line shows them, so each limit is written once.
+
+    >>> @dataclasses.dataclass
+    ... class Settings:
+    ...     tables: int = limited(8, minimum=1)
+    >>> check_fields(Settings(tables=0))
+    Traceback (most recent call last):
+    ...
+    razz_env.engine.errors.ConfigError: tables: must be at least 1, got 0
+    """
+    limits = {"minimum": minimum, "maximum": maximum, "above": above, "choices": choices}
+    return dataclasses.field(default=default, metadata={**{key: value for key, value in limits.items()
+                                                           if value is not None}, **metadata})
+
+
+def limits_text(kind: Any, limits: Mapping[str, Any]) -> str | None:
+    """The values a field of type ``kind`` with :func:`limited`'s ``limits`` takes, in words (None: any)."""
+    low, high, above = limits.get("minimum"), limits.get("maximum"), limits.get("above")
+    noun = "an integer" if kind is int else "a number"
+    if low is not None and high is not None:
+        return f"{noun} from {low:g} to {high:g}"
+    if above is not None:
+        return f"{noun} more than {above:g}" + ("" if high is None else f", at most {high:g}")
+    if low is not None:
+        return f"{noun} of at least {low:g}"
+    return None if high is None else f"{noun} of at most {high:g}"
+
+
+def check_fields(settings: Any, name: Callable[[str], str] = str) -> None:
+    """Check every int, float and bool field (or ``X | None`` given an X) the dataclass ``settings`` is built with,
+    and its :func:`limited` limits, storing the plain value (a numpy integer as an int); the error names the field
+    as ``name`` writes it."""
+    hints = typing.get_type_hints(type(settings))
+    for item in (item for item in dataclasses.fields(settings) if item.init):
+        value, limits, label, kind = getattr(settings, item.name), item.metadata, name(item.name), hints[item.name]
+        options = typing.get_args(kind)
+        if type(None) in options and len(options) == 2:  # ``X | None``: None passes, anything else is an X
+            if value is None:
+                continue
+            kind = next(arg for arg in options if arg is not type(None))
+        choices = limits.get("choices")
+        if choices is not None and value not in choices:
+            raise ConfigError(f"{label}: expected one of {', '.join(map(str, choices))}, got {shown(value)}")
+        what = limits_text(kind, limits)
+        if kind is int:
+            value = as_int(label, value, limits.get("minimum"), limits.get("maximum"), what or "an integer")
+        elif kind is float:
+            value = as_real(label, value, limits.get("minimum"), limits.get("maximum"), above=limits.get("above"),
+                            what=what or "a number")
+        elif kind is bool:
+            value = as_flag(label, value)
+        else:
+            continue
+        object.__setattr__(settings, item.name, value)
 
 
 def as_list(name: str, value: Any, what: str = "a list") -> list[Any]:

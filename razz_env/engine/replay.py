@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from razz_env.engine.checks import limited
 from razz_env.engine.errors import ConfigError, IllegalActionError
 from razz_env.engine.phh import read_phh
 from razz_env.engine.record import read_records, replay_record, unreadable_file
@@ -24,7 +25,7 @@ class Args:
     """hand-record files (JSON lines), or PHH files (.phh, .phhs)"""
     check: bool = False
     """exit 1 on any mismatch, illegal or invalid record"""
-    explain: int | None = field(default=None, metadata={"metavar": "N"})
+    explain: int | None = limited(None, minimum=0, metavar="N")
     """print only the first N failures (default: all)"""
 
 
@@ -58,8 +59,6 @@ def replay_files(files: tuple[str, ...]) -> tuple[int, dict[str, int], list[str]
 
 def run(args: Args) -> int:
     """``razz replay``: the counts, then the failures (the first ``--explain`` of them)."""
-    if args.explain is not None and args.explain < 0:
-        raise ConfigError(f"--explain: expected how many failures to print (0 or more), got {args.explain}")
     problems = [f"{path}: {problem}" for path in args.files if (problem := unreadable_file(path))]
     if problems:
         raise ConfigError("; ".join(problems))

@@ -1,8 +1,9 @@
-"""Reading settings into frozen dataclasses: YAML files with errors that name the offending key (a command line's
-typed ``Args`` are read by :mod:`razz_env.command_line`)."""
+"""Reading settings into frozen dataclasses: YAML files with errors that name the offending key, and an error about
+a field written as the flag that sets it (a command line's typed ``Args`` are read by :mod:`razz_env.command_line`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import fields
 from functools import cache
@@ -21,6 +22,33 @@ def checked_fields(cls: type, data: Mapping[str, Any], label: str) -> dict[str, 
     if unknown:
         raise ConfigError(f"{label}: unknown key(s) {unknown}; known: {sorted(known)}")
     return dict(data)
+
+
+def flag_name(name: str) -> str:
+    """The command-line flag that sets the field ``name`` (:mod:`razz_env.command_line`'s spelling).
+
+    >>> flag_name("max_steps")
+    '--max-steps'
+    """
+    return "--" + name.replace("_", "-")
+
+
+def as_flags(err: ConfigError, cls: type) -> ConfigError:
+    """``err`` with the names of ``cls``'s fields it opens with written as the flags that set them: an API's
+    ``deals, steps: ...`` read by a command whose every setting is a flag says ``--deals, --steps: ...``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Settings:
+    ...     max_steps: int = 1
+    >>> as_flags(ConfigError("max_steps: must be at least 1, got 0"), Settings)
+    ConfigError('--max-steps: must be at least 1, got 0')
+    """
+    names, colon, rest = str(err).partition(": ")
+    fields = {item.name for item in dataclasses.fields(cls)}
+    if not colon or not set(names.split(", ")) <= fields:
+        return err
+    return ConfigError(", ".join(flag_name(name) for name in names.split(", ")) + ": " + rest)
 
 
 def with_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.checks import as_flag, as_int, as_list, as_real
+from razz_env.engine.checks import as_flag, as_list, check_fields, limited
 from razz_env.engine.config import MAX_SEATS, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import read_settings_file, with_overrides
@@ -87,17 +87,6 @@ def _text(name: str, value: Any) -> str:
     if not isinstance(value, str) or not value or "\0" in value:
         raise ConfigError(f"{name}: expected a non-empty string, got {shown(value)}")
     return value
-
-
-def _positive(name: str, value: Any) -> int:
-    number = as_int(name, value, what="a positive integer")
-    if number < 1:
-        raise ConfigError(f"{name}: expected a positive integer, got {number}")
-    return number
-
-
-def _seconds(name: str, value: Any, maximum: float) -> float:
-    return as_real(name, value, maximum=maximum, above=0, what="a number of seconds")
 
 
 def _plain_data(where: str, value: Any, budget: list[int]) -> Any:
@@ -254,20 +243,20 @@ class TournamentConfig(TableOptions):
     """
 
     name: str = "default"
-    format: str = "round_robin"
+    format: str = limited("round_robin", choices=FORMATS)
     agents: tuple[AgentSpec, ...] = DEFAULT_AGENTS
-    deals: int = 4000
+    deals: int = limited(4000, minimum=1)
     duplicate: bool = True
-    block_deals: int = 250
+    block_deals: int = limited(250, minimum=1)
     seed: int = 0
-    workers: int = 2
-    decision_timeout: float = 2.0
+    workers: int = limited(2, minimum=1)
+    decision_timeout: float = limited(2.0, above=0, maximum=MAX_DECISION_TIMEOUT)
     records: bool = False
-    engine: str = "auto"
+    engine: str = limited("auto", choices=ENGINES)
     aivat: bool = False
-    rank_by: str = "bb_per_100"
+    rank_by: str = limited("bb_per_100", choices=RANKINGS)
     output: str = "results/default"
-    edge_bb_per_100: float = 5.0
+    edge_bb_per_100: float = limited(5.0, above=0)
     table: Table = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -276,24 +265,11 @@ class TournamentConfig(TableOptions):
             raise ConfigError(f"name: expected a plain name (letters, digits, '_', '.', '+', '-'; no path), got "
                               f"{shown(name)}")
         get_variant(_text("variant", self.variant))
-        if self.format not in FORMATS:
-            raise ConfigError(f"format: expected 'round_robin' or 'table', got {shown(self.format)}")
-        if not isinstance(self.engine, str) or self.engine not in ENGINES:
-            raise ConfigError(f"engine: expected 'auto', 'scalar' or 'batch', got {shown(self.engine)}")
+        check_fields(self)
         agents = as_list("agents", self.agents, "a list of agent names or {type: name, ...} mappings")
         object.__setattr__(self, "agents", tuple(_agent_spec(i, spec) for i, spec in enumerate(agents)))
-        for field_name in ("deals", "block_deals", "workers"):
-            object.__setattr__(self, field_name, _positive(field_name, getattr(self, field_name)))
-        object.__setattr__(self, "seed", as_int("seed", self.seed))
-        if not isinstance(self.rank_by, str) or self.rank_by not in RANKINGS:
-            raise ConfigError(f"rank_by: expected 'bb_per_100' or 'aivat_bb_per_100', got {shown(self.rank_by)}")
-        for field_name in ("duplicate", "records", "aivat"):
-            object.__setattr__(self, field_name, as_flag(field_name, getattr(self, field_name)))
         if self.rank_by == "aivat_bb_per_100" and not self.aivat:
             raise ConfigError("rank_by: 'aivat_bb_per_100' ranks by the AIVAT figures, which need aivat: true")
-        object.__setattr__(self, "decision_timeout",
-                           _seconds("decision_timeout", self.decision_timeout, MAX_DECISION_TIMEOUT))
-        as_real("edge_bb_per_100", self.edge_bb_per_100, above=0)
         _text("output", self.output)
         # ``agents`` as plain data for the identity: an instance as its class, name and pickle digest.
         object.__setattr__(self, "_agent_data", [

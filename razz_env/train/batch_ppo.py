@@ -41,9 +41,12 @@ from razz_env.agents.registry import AgentSpecError, make_agent
 from razz_env.agents.torch_policy import FORMAT, VERSION, build_mlp
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import ObservationBatch, declaration_of
+from razz_env.engine.checks import check_fields, limited
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import flag_name
 from razz_env.engine.table import Table
+from razz_env.engine.variants import VARIANTS
 
 BASELINES = ("random", "calling_station")
 """The default ``--opponents``: the registered agents that observe only the legal actions."""
@@ -58,142 +61,111 @@ MASKED = -1e9
 class Args:
     """Table, opponents, PPO settings and output of a batched PPO run."""
 
-    variant: str = "razz"
+    variant: str = limited("razz", choices=tuple(VARIANTS))
     """the game (any variant of the batched engine)"""
     num_seats: int = 2
     """seats a table (2 only)"""
-    stacks: int = 1000
+    stacks: int = limited(1000, minimum=1)
     """starting stack of every seat, in chips (default: the table of razz tournament, match and razz play, 1000);
     the saved policy plays at this table only"""
-    device: str = "cpu"
+    device: str = limited("cpu", choices=("cpu", "cuda"))
     """``cpu`` (BatchEngine) or ``cuda`` (CudaEngine); the networks run there too"""
     seed: int = 1
     """seeds the deals, the networks, the sampling and the baselines (on the CPU a seed repeats a run exactly)"""
-    total_steps: int = 2_000_000
+    total_steps: int = limited(2_000_000, minimum=1)
     """engine steps (decisions at all tables, both seats and baselines included) to train for"""
-    num_tables: int = 1024
+    num_tables: int = limited(1024, minimum=1)
     """tables played in lockstep"""
-    num_steps: int = 32
+    num_steps: int = limited(32, minimum=1)
     """steps per table in each rollout"""
-    learning_rate: float = 3e-4
+    learning_rate: float = limited(3e-4, above=0)
     """Adam's learning rate"""
     anneal_lr: bool = True
     """decay the learning rate linearly to 0"""
-    gamma: float = 1.0
+    gamma: float = limited(1.0, minimum=0, maximum=1)
     """discount between a seat's decisions"""
-    gae_lambda: float = 0.95
+    gae_lambda: float = limited(0.95, minimum=0, maximum=1)
     """GAE's lambda"""
-    num_minibatches: int = 8
+    num_minibatches: int = limited(8, minimum=1)
     """minibatches per epoch"""
-    update_epochs: int = 4
+    update_epochs: int = limited(4, minimum=1)
     """epochs over each rollout"""
     norm_adv: bool = True
     """normalise the advantages per minibatch"""
-    clip_coef: float = 0.2
+    clip_coef: float = limited(0.2, above=0)
     """the surrogate's clipping"""
     clip_vloss: bool = True
     """clip the value loss as PPO's paper does"""
-    ent_coef: float = 0.01
+    ent_coef: float = limited(0.01, minimum=0)
     """entropy bonus"""
-    vf_coef: float = 0.5
+    vf_coef: float = limited(0.5, minimum=0)
     """value loss weight"""
-    max_grad_norm: float = 0.5
+    max_grad_norm: float = limited(0.5, above=0)
     """gradient clipping"""
     hidden: tuple[int, ...] = (256, 256)
     """hidden layer widths of the actor and of the critic"""
-    activation: str = "tanh"
+    activation: str = limited("tanh", choices=("tanh", "relu"))
     """``tanh`` or ``relu``"""
-    self_play_fraction: float = 0.5
+    self_play_fraction: float = limited(0.5, minimum=0, maximum=1)
     """share of the tables where the current network plays both seats"""
     opponents: tuple[str, ...] = BASELINES
     """baselines at the other tables, split evenly: registered agents that observe only the legal actions (``random``,
     ``calling_station``)"""
-    pool_fraction: float = 0.0
+    pool_fraction: float = limited(0.0, minimum=0, maximum=1)
     """share of the tables where the learner plays a frozen snapshot of itself (after the self-play tables)"""
-    snapshot_every: int = 50
+    snapshot_every: int = limited(50, minimum=1)
     """updates between snapshots joining the pool (the first is the untrained network)"""
-    max_snapshots: int = 0
+    max_snapshots: int = limited(0, minimum=0)
     """snapshots kept, the newest (0: all of them, as fictitious play averages over every past policy)"""
-    magnet_coef: float = 0.0
+    magnet_coef: float = limited(0.0, minimum=0)
     """alpha: weight of KL(policy || magnet) in the policy loss (magnetic mirror descent; 0: plain PPO)"""
-    magnet: str = "uniform"
+    magnet: str = limited("uniform", choices=MAGNETS)
     """the magnet: ``uniform`` over the legal ids (the KL is then minus the entropy, plus a constant), ``moving``
     (a frozen copy of the actor, renewed every ``--magnet-every`` updates) or ``ema`` (an exponential moving
     average of the actor's weights, ``--magnet-ema`` of the way to them each update: Maidment et al., 2026)"""
-    magnet_every: int = 100
+    magnet_every: int = limited(100, minimum=1)
     """updates between renewals of a moving magnet"""
-    magnet_ema: float = 0.01
+    magnet_ema: float = limited(0.01, minimum=0, maximum=1)
     """the share of the way an ``ema`` magnet's weights move to the actor's each update"""
-    regularisation_halflife: int = 0
+    regularisation_halflife: int = limited(0, minimum=0)
     """updates over which ``--ent-coef`` and ``--magnet-coef`` halve (0: constant): a regularised equilibrium's
     bias shrinks as they do"""
-    kl_coef: float = 0.0
+    kl_coef: float = limited(0.0, minimum=0)
     """1/eta: weight of KL(policy || the rollout's policy), mirror descent's proximal term (0: none; with it,
     ``--clip-coef`` may be set high so that the KL alone keeps the step small)"""
     output: str = "runs/batch_ppo"
     """folder for ``final.pt`` and ``log.jsonl``"""
     force: bool = False
     """write into a non-empty output folder"""
-    log_every: int = 10
+    log_every: int = limited(10, minimum=1)
     """updates between log lines"""
-    torch_threads: int = 1
+    torch_threads: int = limited(1, minimum=1)
     """torch CPU threads (1: the fastest on a shared 2-core machine)"""
     quiet: bool = False
     """no log lines on stdout"""
 
 
 def check_args(args: Args) -> None:
-    """Refuse settings the trainer cannot run, naming the flag (``ConfigError``)."""
-    from razz_env.engine.variants import VARIANTS
-
-    if args.variant not in VARIANTS:
-        raise ConfigError(f"--variant: unknown {args.variant!r}; known: {', '.join(VARIANTS)}")
+    """Refuse settings the trainer cannot run, naming the flag (``ConfigError``): each field's declared limits,
+    then the rules that join several."""
+    check_fields(args, flag_name)
     if args.num_seats != 2:
         raise ConfigError(f"--num-seats: only heads-up (2) is trained here, got {args.num_seats}")
-    if args.device not in ("cpu", "cuda"):
-        raise ConfigError(f"--device: expected cpu or cuda, got {args.device!r}")
     if args.device == "cuda" and not torch.cuda.is_available():
         raise ConfigError("--device cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
     for name in args.opponents:
         _check_baseline(name)
-    for name in ("self_play_fraction", "pool_fraction", "magnet_ema"):
-        _check_number(name, getattr(args, name), "a number from 0 to 1", lambda x: 0.0 <= x <= 1.0)
     if args.self_play_fraction + args.pool_fraction > 1.0:
         raise ConfigError(f"--pool-fraction: {args.pool_fraction} with --self-play-fraction "
                           f"{args.self_play_fraction} is more than every table")
     if args.self_play_fraction + args.pool_fraction < 1.0 and not args.opponents:
         raise ConfigError("--opponents: none given, but --self-play-fraction and --pool-fraction leave tables to "
                           "baselines")
-    if args.magnet not in MAGNETS:
-        raise ConfigError(f"--magnet: expected one of {', '.join(MAGNETS)}, got {args.magnet!r}")
-    if args.max_snapshots < 0:
-        raise ConfigError(f"--max-snapshots: expected 0 (all) or a positive count, got {args.max_snapshots}")
-    if args.regularisation_halflife < 0:
-        raise ConfigError(f"--regularisation-halflife: expected 0 (constant) or a positive number of updates, got "
-                          f"{args.regularisation_halflife}")
-    for name in ("num_tables", "num_steps", "num_minibatches", "update_epochs", "log_every", "torch_threads",
-                 "stacks", "total_steps", "snapshot_every", "magnet_every"):
-        if getattr(args, name) < 1:
-            raise ConfigError(f"--{name.replace('_', '-')}: expected a positive integer, got {getattr(args, name)}")
     rollout = args.num_tables * args.num_steps
     if rollout % args.num_minibatches:
         raise ConfigError(f"--num-minibatches: {args.num_minibatches} does not divide a rollout's {rollout} decisions "
                           f"(--num-tables {args.num_tables} x --num-steps {args.num_steps}); choose a divisor, e.g. "
                           f"{_nearest_divisor(rollout, args.num_minibatches)}")
-    for name in ("learning_rate", "clip_coef", "max_grad_norm"):
-        _check_number(name, getattr(args, name), "a positive finite number", lambda x: 0.0 < x < math.inf)
-    for name in ("ent_coef", "vf_coef", "magnet_coef", "kl_coef"):
-        _check_number(name, getattr(args, name), "a finite number, 0 or more", lambda x: 0.0 <= x < math.inf)
-    for name in ("gamma", "gae_lambda"):
-        _check_number(name, getattr(args, name), "a number from 0 to 1", lambda x: 0.0 <= x <= 1.0)
-    if args.activation not in ("tanh", "relu"):
-        raise ConfigError(f"--activation: expected tanh or relu, got {args.activation!r}")
-
-
-def _check_number(name: str, value: float, what: str, allowed: Callable[[float], bool]) -> None:
-    """Refuse ``value`` of the flag ``name`` unless ``allowed`` (NaN never is), naming the flag and ``what``."""
-    if not allowed(value):
-        raise ConfigError(f"--{name.replace('_', '-')}: expected {what}, got {value}")
 
 
 def _nearest_divisor(total: int, near: int) -> int:

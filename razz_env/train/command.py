@@ -7,11 +7,10 @@ docs/training.md.
 from __future__ import annotations
 
 import json
-import math
 import sys
 from dataclasses import dataclass, field
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.checks import limited
 
 
 @dataclass(frozen=True)
@@ -20,16 +19,16 @@ class Args:
 
     config: str = field(metadata={"metavar": "YAML"})
     """training YAML, e.g. configs/train_ppo_razz.yaml"""
-    steps: int | None = None
+    steps: int | None = limited(None, minimum=1)
     """override total_timesteps"""
-    n_envs: int | None = None
+    n_envs: int | None = limited(None, minimum=1)
     """override n_envs: environments stepped together"""
     vec_env: str | None = field(default=None, metadata={"choices": ["auto", "dummy", "subproc", "batch"]})
     """override vec_env: one process (dummy), one per environment (subproc), the tables of the batched engine
     (batch; needs the batch extra) or batch when the pool allows (auto)"""
-    max_minutes: float | None = None
+    max_minutes: float | None = limited(None, above=0)
     """stop after this wall-clock time"""
-    seed: int | None = None
+    seed: int | None = limited(None, minimum=0, maximum=2**32 - 1)
     """override seed (0 to 2**32 - 1)"""
     output: str | None = None
     """run folder (default runs/<config name>)"""
@@ -43,17 +42,6 @@ class Args:
     """no progress bar"""
 
 
-def check(args: Args) -> None:
-    """Refuse a flag value no config could hold, naming the flag."""
-    for flag, value in (("--steps", args.steps), ("--n-envs", args.n_envs)):
-        if value is not None and value < 1:
-            raise ConfigError(f"{flag}: expected a positive integer, got {value}")
-    if args.max_minutes is not None and not (math.isfinite(args.max_minutes) and args.max_minutes > 0):
-        raise ConfigError(f"--max-minutes: expected a positive number of minutes, got {args.max_minutes}")
-    if args.seed is not None and not 0 <= args.seed < 2**32:
-        raise ConfigError(f"--seed: expected an integer from 0 to {2**32 - 1}, got {args.seed}")
-
-
 def run(args: Args) -> int:
     """``razz train``: the summary line (the plan as JSON with --dry-run); exit 130 when interrupted."""
     from razz_env.train.config import TrainConfig
@@ -62,7 +50,6 @@ def run(args: Args) -> int:
     def notify(message: str) -> None:
         print(f"razz train: {message}", file=sys.stderr)
 
-    check(args)
     overrides = {"total_timesteps": args.steps, "output": args.output, "seed": args.seed, "n_envs": args.n_envs,
                  "vec_env": args.vec_env, "max_minutes": args.max_minutes}
     config = TrainConfig.from_yaml(args.config, **overrides)

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from razz_env.engine.checks import as_int, check_fields, limited
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import checked_fields, read_settings_file, with_overrides
 from razz_env.engine.table import Table, TableOptions
@@ -139,11 +140,6 @@ def _check_recordable(settings: Any) -> None:
                               f"mappings) can be recorded in config.json, got {shown(value)}") from err
 
 
-def _require_positive_int(label: str, value: int) -> None:
-    if value < 1:
-        raise ConfigError(f"{label}: expected a positive integer, got {shown(value)}")
-
-
 def _check_algo_ranges(algorithm: str, kwargs: Mapping[str, Any], n_envs: int) -> None:
     """Refuse ``algo_kwargs`` values SB3 fails on only once training starts (``n_steps: 0``, ``gamma: 2``)."""
     for key, value in kwargs.items():
@@ -218,13 +214,14 @@ class OpponentPoolConfig:
 
     baselines: tuple[Any, ...] = ("random", "calling_station", "razz_heuristic")
     weights: tuple[float, ...] = (1.0, 1.0, 2.0)
-    self_play_start: float = 0.0
-    self_play_end: float = 0.3
-    snapshot_every: int = 100_000
-    max_snapshots: int = 5
+    self_play_start: float = limited(0.0, minimum=0, maximum=1)
+    self_play_end: float = limited(0.3, minimum=0, maximum=1)
+    snapshot_every: int = limited(100_000, minimum=1)
+    max_snapshots: int = limited(5, minimum=1)
 
     def __post_init__(self) -> None:
         _check_field_types(self, "opponents.")
+        check_fields(self, lambda name: f"opponents.{name}")
         if not self.baselines:
             raise ConfigError("opponents.baselines: expected at least one agent")
         for index, spec in enumerate(self.baselines):
@@ -237,12 +234,6 @@ class OpponentPoolConfig:
                 raise ConfigError(f"opponents.weights[{index}]: expected a finite weight >= 0, got {shown(weight)}")
         if not any(self.weights):
             raise ConfigError("opponents.weights: at least one weight must be positive")
-        for name in ("self_play_start", "self_play_end"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ConfigError(f"opponents.{name}: expected a share from 0 to 1, got {shown(value)}")
-        for name in ("snapshot_every", "max_snapshots"):
-            _require_positive_int(f"opponents.{name}", getattr(self, name))
         object.__setattr__(self, "baselines", tuple(self.baselines))
         object.__setattr__(self, "weights", tuple(float(w) for w in self.weights))
 
@@ -288,25 +279,26 @@ class TrainConfig(TableOptions):
     algorithm: str = "maskable_ppo"
     num_seats: int | tuple[int, ...] = 2
     encoding: str = "flat"
-    total_timesteps: int = 1_000_000
-    n_envs: int = 8
-    vec_env: str = "auto"
-    seed: int = 0
+    total_timesteps: int = limited(1_000_000, minimum=1)
+    n_envs: int = limited(8, minimum=1)
+    vec_env: str = limited("auto", choices=VEC_ENVS)
+    seed: int = limited(0, minimum=0, maximum=MAX_SEED)
     net_arch: tuple[int, ...] = (256, 256)
     policy_kwargs: dict[str, Any] = field(default_factory=dict)
     algo_kwargs: dict[str, Any] = field(default_factory=dict)
     opponents: OpponentPoolConfig = field(default_factory=OpponentPoolConfig)
-    eval_every: int = 100_000
-    eval_deals: int = 500
+    eval_every: int = limited(100_000, minimum=1)
+    eval_deals: int = limited(500, minimum=1)
     eval_opponents: tuple[Any, ...] = ("random", "calling_station", "razz_heuristic")
-    checkpoint_every: int = 100_000
+    checkpoint_every: int = limited(100_000, minimum=1)
     output: str = "runs/ppo_razz"
-    torch_threads: int = 1
-    max_minutes: float | None = None
+    torch_threads: int = limited(1, minimum=1)
+    max_minutes: float | None = limited(None, above=0)
     init_model: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         _check_field_types(self, "")
+        check_fields(self)
         if isinstance(self.opponents, Mapping):
             object.__setattr__(self, "opponents", OpponentPoolConfig.from_dict(self.opponents))
         object.__setattr__(self, "net_arch", tuple(self.net_arch))
@@ -365,21 +357,13 @@ class TrainConfig(TableOptions):
                               f"{padded}")
 
     def _check_counts(self) -> None:
-        for name in ("total_timesteps", "n_envs", "eval_every", "eval_deals", "checkpoint_every", "torch_threads"):
-            _require_positive_int(name, getattr(self, name))
-        if not 0 <= self.seed <= MAX_SEED:
-            raise ConfigError(f"seed: expected an integer from 0 to {MAX_SEED}, got {shown(self.seed)}")
-        if self.vec_env not in VEC_ENVS:
-            raise ConfigError(f"vec_env: expected one of {', '.join(VEC_ENVS)}, got {shown(self.vec_env)}")
         if self.mixed_sizes:
             sizes = len(self.seat_counts)
             if self.n_envs % sizes:
                 raise ConfigError(f"n_envs: expected a multiple of the {sizes} table sizes in num_seats (environment "
                                   f"i plays num_seats[i % {sizes}] seats), got {self.n_envs}")
         for index, width in enumerate(self.net_arch):
-            _require_positive_int(f"net_arch[{index}]", width)
-        if self.max_minutes is not None and not (math.isfinite(self.max_minutes) and self.max_minutes > 0):
-            raise ConfigError(f"max_minutes: expected a positive number of minutes, got {shown(self.max_minutes)}")
+            as_int(f"net_arch[{index}]", width, 1)
 
     def _check_algorithm(self) -> None:
         from razz_env.agents.sb3_agent import ALGORITHMS, algorithm_class

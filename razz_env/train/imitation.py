@@ -25,6 +25,7 @@ import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS, to_engine
 from razz_env.encoding.interface import Observer, act_batch
+from razz_env.engine.checks import check_fields, limited
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
@@ -177,10 +178,10 @@ class ImitationSettings:
     ``opponents`` and ``weights`` left out: the config's pool baselines and weights."""
 
     teacher: str = "monte_carlo"
-    hands: int = 60000
-    epochs: int = 8
-    batch_size: int = 1024
-    learning_rate: float = 3e-4
+    hands: int = limited(60000, minimum=1)
+    epochs: int = limited(8, minimum=1)
+    batch_size: int = limited(1024, minimum=1)
+    learning_rate: float = limited(3e-4, above=0)
     seed: int = 0
     opponents: list[str] | None = None
     weights: list[float] | None = None
@@ -189,11 +190,7 @@ class ImitationSettings:
         hints = typing.get_type_hints(type(self))
         for item in fields(self):
             check_type(item.name, getattr(self, item.name), hints[item.name])
-        for name in ("hands", "epochs", "batch_size"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name}: expected a positive integer, got {getattr(self, name)}")
-        if not self.learning_rate > 0:
-            raise ConfigError(f"learning_rate: expected a positive number, got {self.learning_rate}")
+        check_fields(self)
         if (self.opponents is None) != (self.weights is None) or len(self.opponents or ()) != len(self.weights or ()):
             raise ConfigError("opponents and weights: give both, one weight per opponent, or neither (the config's "
                               "pool)")

@@ -9,6 +9,7 @@ message starts with the name of the argument at fault — never a bare ``TypeErr
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import math
 import os
 import random
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from razz_env.engine import VARIANTS, ConfigError, HandConfig, HandState, Rules, Stakes
-from razz_env.engine.checks import as_card, as_flag, as_index, as_int, as_list, as_real
+from razz_env.engine.checks import as_card, as_flag, as_index, as_int, as_list, as_real, check_fields, limited
 from razz_env.engine.config import max_seats
 from razz_env.engine.errors import shown
 from razz_env.engine.table import TABLE_KEYS
@@ -206,3 +207,38 @@ def test_a_zip_whose_compressed_data_is_damaged_is_named_not_raised():
     data = bytearray(out.getvalue())
     data[30 + len("a.npy")] ^= 2  # the first byte of the member's deflate stream: its block type
     assert archive_problem(bytes(data)).startswith("a truncated or damaged zip archive (")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Limited:
+    tables: int = limited(8, minimum=1)
+    share: float = limited(0.5, minimum=0, maximum=1)
+    rate: float = limited(1e-3, above=0)
+    kind: str = limited("a", choices=("a", "b"))
+    fast: bool = True
+    names: tuple[str, ...] = ()
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"tables": 0}, "tables: must be at least 1, got 0"),
+    ({"tables": True}, "tables: expected an integer of at least 1, got True"),
+    ({"tables": 2.0}, "tables: expected an integer of at least 1, got 2.0"),
+    ({"share": 1.5}, "share: must be at most 1, got 1.5"),
+    ({"share": math.nan}, "share: expected a number from 0 to 1, got nan"),
+    ({"rate": 0}, "rate: must be more than 0, got 0"),
+    ({"rate": math.inf}, "rate: expected a number more than 0, got inf"),
+    ({"kind": "c"}, "kind: expected one of a, b, got 'c'"),
+    ({"fast": 1}, "fast: expected true/false, got 1"),
+])
+def test_check_fields_refuses_what_a_field_does_not_allow_by_name(options, message):
+    with pytest.raises(ConfigError) as caught:
+        check_fields(_Limited(**options), lambda name: "--" + name)
+    assert str(caught.value) == "--" + message
+
+
+def test_check_fields_stores_plain_values_and_leaves_other_types_alone():
+    settings = _Limited(tables=np.int64(3), share=np.float32(0.25), rate=1, fast=np.bool_(False), names=("x",))
+    check_fields(settings)
+    assert (settings.tables, settings.share, settings.rate, settings.fast) == (3, 0.25, 1.0, False)
+    assert type(settings.tables) is int and type(settings.share) is float and type(settings.fast) is bool
+    assert settings.names == ("x",)

@@ -101,7 +101,7 @@ def test_standings_rank_by_the_figure_asked_for(tmp_path):
 def test_ranking_by_aivat_needs_aivat(tmp_path):
     with pytest.raises(ConfigError, match="rank_by: 'aivat_bb_per_100' .* aivat: true"):
         _config(tmp_path, "bad", aivat=False, rank_by="aivat_bb_per_100")
-    with pytest.raises(ConfigError, match="rank_by: expected 'bb_per_100' or 'aivat_bb_per_100', got 'rating'"):
+    with pytest.raises(ConfigError, match="rank_by: expected one of bb_per_100, aivat_bb_per_100, got 'rating'"):
         _config(tmp_path, "bad", rank_by="rating")
     with pytest.raises(ConfigError, match="aivat"):
         _config(tmp_path, "bad", aivat="yes")

@@ -356,7 +356,7 @@ def test_engine_batch_without_numba_is_refused(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("engine", ["gpu", "", 1, None, ["batch"], "Batch"])
 def test_engine_must_be_auto_scalar_or_batch(tmp_path, engine):
-    with pytest.raises(ConfigError, match="engine: expected 'auto', 'scalar' or 'batch', got"):
+    with pytest.raises(ConfigError, match="engine: expected one of auto, scalar, batch, got"):
         _tournament(tmp_path, "bad", engine=engine)
 
 

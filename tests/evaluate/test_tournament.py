@@ -206,7 +206,7 @@ def test_a_finished_tournament_extends_to_more_deals_reusing_its_blocks(tmp_path
 
 
 def test_config_errors_name_the_field(tmp_path):
-    with pytest.raises(ValueError, match="deals: expected a positive integer"):
+    with pytest.raises(ValueError, match="deals: must be at least 1, got 0"):
         _config(tmp_path, "bad", deals=0)
     with pytest.raises(ValueError, match="format"):
         _config(tmp_path, "bad", format="swiss")

@@ -278,26 +278,30 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     ({"num_seats": 3}, "only heads-up"),
     ({"opponents": ("razz_heuristic",)}, "'razz_heuristic' reads more than the legal actions"),
     ({"opponents": ("no_such_agent",)}, "unknown agent 'no_such_agent'"),
-    ({"device": "tpu"}, "cpu or cuda"), ({"self_play_fraction": 1.5}, "0 to 1"), ({"num_tables": 0}, "positive"),
-    ({"learning_rate": math.nan}, r"--learning-rate: expected a positive finite number, got nan"),
-    ({"learning_rate": math.inf}, r"--learning-rate: expected a positive finite number, got inf"),
-    ({"learning_rate": -1e-3}, r"--learning-rate: expected a positive finite number, got -0.001"),
-    ({"gamma": 1.5}, r"--gamma: expected a number from 0 to 1, got 1.5"),
+    ({"device": "tpu"}, "--device: expected one of cpu, cuda, got 'tpu'"),
+    ({"self_play_fraction": 1.5}, "--self-play-fraction: must be at most 1, got 1.5"),
+    ({"num_tables": 0}, "--num-tables: must be at least 1, got 0"), ({"variant": "holdem"}, "--variant: expected one"),
+    ({"num_tables": 2.5}, "--num-tables: expected an integer of at least 1, got 2.5"),
+    ({"anneal_lr": 1}, "--anneal-lr: expected true/false, got 1"),
+    ({"learning_rate": math.nan}, r"--learning-rate: expected a number more than 0, got nan"),
+    ({"learning_rate": math.inf}, r"--learning-rate: expected a number more than 0, got inf"),
+    ({"learning_rate": -1e-3}, r"--learning-rate: must be more than 0, got -0.001"),
+    ({"gamma": 1.5}, r"--gamma: must be at most 1, got 1.5"),
     ({"gae_lambda": math.nan}, r"--gae-lambda: expected a number from 0 to 1, got nan"),
-    ({"clip_coef": 0.0}, r"--clip-coef: expected a positive finite number, got 0.0"),
-    ({"max_grad_norm": math.inf}, r"--max-grad-norm: expected a positive finite number, got inf"),
-    ({"ent_coef": -0.1}, r"--ent-coef: expected a finite number, 0 or more, got -0.1"),
-    ({"vf_coef": math.nan}, r"--vf-coef: expected a finite number, 0 or more, got nan"),
-    ({"self_play_fraction": math.nan}, "0 to 1"),
-    ({"pool_fraction": -0.1}, r"--pool-fraction: expected a number from 0 to 1, got -0.1"),
+    ({"clip_coef": 0.0}, r"--clip-coef: must be more than 0, got 0"),
+    ({"max_grad_norm": math.inf}, r"--max-grad-norm: expected a number more than 0, got inf"),
+    ({"ent_coef": -0.1}, r"--ent-coef: must be at least 0, got -0.1"),
+    ({"vf_coef": math.nan}, r"--vf-coef: expected a number of at least 0, got nan"),
+    ({"self_play_fraction": math.nan}, "--self-play-fraction: expected a number from 0 to 1, got nan"),
+    ({"pool_fraction": -0.1}, r"--pool-fraction: must be at least 0, got -0.1"),
     ({"pool_fraction": 0.6, "self_play_fraction": 0.5}, "is more than every table"),
     ({"magnet": "north"}, r"--magnet: expected one of uniform, moving, ema, got 'north'"),
-    ({"magnet_ema": 1.5}, r"--magnet-ema: expected a number from 0 to 1, got 1.5"),
-    ({"magnet_coef": -1.0}, r"--magnet-coef: expected a finite number, 0 or more"),
-    ({"kl_coef": math.inf}, r"--kl-coef: expected a finite number, 0 or more"),
-    ({"max_snapshots": -1}, r"--max-snapshots: expected 0 \(all\)"),
-    ({"snapshot_every": 0}, r"--snapshot-every: expected a positive integer"),
-    ({"regularisation_halflife": -1}, r"--regularisation-halflife: expected 0 \(constant\)"),
+    ({"magnet_ema": 1.5}, r"--magnet-ema: must be at most 1, got 1.5"),
+    ({"magnet_coef": -1.0}, r"--magnet-coef: must be at least 0"),
+    ({"kl_coef": math.inf}, r"--kl-coef: expected a number of at least 0"),
+    ({"max_snapshots": -1}, r"--max-snapshots: must be at least 0"),
+    ({"snapshot_every": 0}, r"--snapshot-every: must be at least 1"),
+    ({"regularisation_halflife": -1}, r"--regularisation-halflife: must be at least 0"),
     ({"num_minibatches": 7}, r"--num-minibatches: 7 does not divide a rollout's 1024 decisions \(--num-tables 64 "
                              r"x --num-steps 16\); choose a divisor, e.g. 8"),
 ])
@@ -321,8 +325,9 @@ def test_the_command_line_shows_its_flags_and_refuses_in_one_line(tmp_path) -> N
     refused = run_cli("--output", str(tmp_path / "full"))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.strip().splitlines()[-1].startswith("razz ppo: --output")
-    for flags, message in ((("--learning-rate", "nan"), "razz ppo: --learning-rate: expected a positive finite "
-                                                        "number, got nan"),
+    assert "tables played in lockstep (an integer of at least 1; default: 1024)" in " ".join(shown.stdout.split())
+    for flags, message in ((("--learning-rate", "nan"), "razz ppo: --learning-rate: expected a number more than 0, "
+                                                        "got nan"),
                            (("--num-minibatches", "7", "--num-tables", "128"), "razz ppo: --num-minibatches: 7 "
                                                                               "does not divide a rollout's 4096")):
         refused = run_cli(*flags, "--output", str(tmp_path / "unused"))

@@ -53,7 +53,7 @@ def _refused(capsys, argv) -> str:
     ("just text\n", "expected a mapping of training settings, got str 'just text'"),
     ("learning_rate: 0.1\n", "train config: unknown key(s) ['learning_rate']; known: ['algo_kwargs'"),
     ("n_envs: two\n", "n_envs: expected an integer, got 'two'"),
-    ("opponents: {max_snapshots: 0}\n", "opponents.max_snapshots: expected a positive integer, got 0"),
+    ("opponents: {max_snapshots: 0}\n", "opponents.max_snapshots: must be at least 1, got 0"),
     ("num_seats: [2, 6]\n", "num_seats: a list of table sizes needs a padded encoding"),
     ("num_seats: [2, 6]\nencoding: flat8\nn_envs: 3\n", "n_envs: expected a multiple of the 2 table sizes"),
     ("algo_kwargs: {n_steps: 0}\n", "algo_kwargs.n_steps: maskable_ppo needs at least 1, got 0"),
@@ -69,12 +69,12 @@ def test_bad_config_files_are_one_line_and_create_nothing(tmp_path, capsys, text
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--steps", "0"], "--steps: expected a positive integer, got 0"),
-    (["--steps", "-5"], "--steps: expected a positive integer, got -5"),
-    (["--max-minutes", "0"], "--max-minutes: expected a positive number of minutes, got 0.0"),
-    (["--max-minutes", "nan"], "--max-minutes: expected a positive number of minutes, got nan"),
-    (["--n-envs", "0"], "--n-envs: expected a positive integer, got 0"),
-    (["--seed", "-1"], "--seed: expected an integer from 0 to 4294967295, got -1"),
+    (["--steps", "0"], "--steps: must be at least 1, got 0"),
+    (["--steps", "-5"], "--steps: must be at least 1, got -5"),
+    (["--max-minutes", "0"], "--max-minutes: must be more than 0, got 0"),
+    (["--max-minutes", "nan"], "--max-minutes: expected a number more than 0, got nan"),
+    (["--n-envs", "0"], "--n-envs: must be at least 1, got 0"),
+    (["--seed", "-1"], "--seed: must be at least 0, got -1"),
     (["--resume", "--fresh"], "--resume and --fresh exclude each other"),
 ])
 def test_bad_flags_name_the_flag(tmp_path, capsys, flags, message):
