@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
 from razz_env.encoding.agent_specs import agent_spec_from_text
 from razz_env.encoding.interface import Agent, Observer, seating_problem
 from razz_env.engine.actions import Action
+from razz_env.engine.checks import limited
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.presets import PRESETS
@@ -235,7 +236,7 @@ def _totals(totals: list[int], played: int, names: dict[int, str], output_fn: Ca
 class Args:
     """``razz play``'s settings (its flags; :func:`run`)."""
 
-    variant: str = field(default="razz", metadata={"choices": list(VARIANTS)})
+    variant: str = limited("razz", choices=tuple(VARIANTS))
     """the game"""
     opponents: tuple[str, ...] | None = None
     """one agent per other seat: a name (razz agents lists them), module:Class from your own code, or a mapping
@@ -250,7 +251,7 @@ class Args:
     stack: int | None = None
     """every seat's chips at the start of each hand (default: the table the shipped trained opponents were trained
     at, 1000)"""
-    rules: str = field(default="house", metadata={"choices": list(PRESETS)})
+    rules: str = limited("house", choices=tuple(PRESETS))
     """the rule preset (docs/rules.md, Rule presets)"""
 
 

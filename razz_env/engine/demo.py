@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from razz_env.engine.actions import Action
+from razz_env.engine.checks import limited
 from razz_env.engine.config import MIN_SEATS, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.presets import PRESETS
@@ -26,14 +27,14 @@ DEMO_SEATS = 4
 class Args:
     """``razz demo``'s settings (its flags; :func:`run`)."""
 
-    variant: str = field(default="razz", metadata={"choices": list(VARIANTS)})
+    variant: str = limited("razz", choices=tuple(VARIANTS))
     """the game"""
     seats: int | None = None
     """players at the table, 2 to 8, as many as the variant's deck deals (default 4, or fewer when the deck deals
     fewer)"""
     seed: int = 0
     """seed of the deal and the random actions"""
-    rules: str = field(default="house", metadata={"choices": list(PRESETS)})
+    rules: str = limited("house", choices=tuple(PRESETS))
     """the rule preset (docs/rules.md, Rule presets)"""
     record: bool = False
     """also print the hand record (JSON)"""

@@ -43,7 +43,7 @@ from typing import NamedTuple
 import numpy as np
 
 from razz_env.engine.cards import DECK_SIZE, RANKS, CardError, card_str, cards_str, check_distinct, parse_card
-from razz_env.engine.checks import as_int
+from razz_env.engine.checks import as_int, limited
 from razz_env.engine.dealing import deck_text
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.hand_value import evaluate_batch, rank_counts_batch
@@ -420,7 +420,6 @@ def _by_sampling(holdings: Sequence[Holding], unseen: np.ndarray, game: _Game, s
 
 # --------------------------------------------------------------------------- ranges
 
-RANGE_METHODS = ("auto", "ranks", "cards", "monte_carlo")
 DEFAULT_RANGE_MAX_OUTCOMES = 2_000_000
 RANGE_SAMPLING_MAX_BYTES = 16 * 2**30
 """Most memory ``range_equity``'s sampling may hold at once (its runouts are not chunked); more is refused up front."""
@@ -513,8 +512,8 @@ def range_equity(
     """
     game = _game(variant)
     halves, cards = game.halves, game.cards
-    if method not in RANGE_METHODS:
-        raise ConfigError(f"method: unknown {shown(method)}; known: {', '.join(RANGE_METHODS)}")
+    if method not in METHODS:
+        raise ConfigError(f"method: unknown {shown(method)}; known: {', '.join(METHODS)}")
     _check_counts(max_outcomes, seed)
     check_range_samples(samples)
     hero_ids = _card_ids(_items(hero, "hero"), "hero")
@@ -845,11 +844,11 @@ class Args:
 
     hands: tuple[str, ...] = field(metadata={"positional": True})
     """one player's cards, e.g. 'As 2s 3s' or '(x x) 8h'"""
-    variant: str = field(default="razz", metadata={"choices": list(VARIANTS)})
+    variant: str = limited("razz", choices=tuple(VARIANTS))
     """the game whose showdown decides"""
     dead: str = ""
     """cards out of play, e.g. 'Kc 9d'"""
-    method: str = field(default="auto", metadata={"choices": ["auto", "ranks", "cards", "monte_carlo"]})
+    method: str = limited("auto", choices=METHODS)
     """exact rank draws (razz, Action Razz), exact card deals, or sampling; auto picks the exact one that fits
     --max-outcomes"""
     max_outcomes: int = 20_000_000

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import logging
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from razz_env.evaluate.config import TournamentConfig
+from razz_env.engine.checks import limited
+from razz_env.evaluate.config import ENGINES, RANKINGS, TournamentConfig
+from razz_env.evaluate.ray_backend import BACKENDS
 
 
 @dataclass(frozen=True)
 class Backend:
     """Where the blocks run (docs/scaling.md): the flags of every command that plays blocks."""
 
-    backend: str = field(default="local", metadata={"choices": ["local", "ray"]})
+    backend: str = limited("local", choices=BACKENDS)
     """local worker processes, or Ray actors (pip install 'razz-env[ray]')"""
     address: str | None = None
     """with --backend ray: the cluster to join ('auto', 'ray://host:10001'); default a local one of --workers CPUs"""
@@ -42,12 +44,12 @@ class Args(Backend):
     """discard earlier results instead of resuming"""
     records: bool | None = None
     """write hand records of every hand"""
-    engine: str | None = field(default=None, metadata={"choices": ["auto", "scalar", "batch"]})
+    engine: str | None = limited(None, choices=ENGINES)
     """auto (the config's default): the batched engine for lineups that can act in batch (needs numba), the scalar
     one elsewhere; same results either way"""
     aivat: bool | None = None
     """also score every hand with AIVAT (config aivat: true): the figures beside the raw ones, with less variance"""
-    rank_by: str | None = field(default=None, metadata={"choices": ["bb_per_100", "aivat_bb_per_100"]})
+    rank_by: str | None = limited(None, choices=RANKINGS)
     """the standings' order: raw bb/100 (the config's default) or the AIVAT figure (needs --aivat)"""
     plots: bool = True
     """draw the crosstable and CI plots (PNG)"""

@@ -27,12 +27,13 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from razz_env.engine.checks import limited
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.variants import VARIANTS
 from razz_env.solve.cfr import SOLVERS, CFRSolver, Checkpoint
@@ -116,17 +117,17 @@ def load_checkpoint(solver: CFRSolver, game_name: str, path: Path) -> None:
 class Args:
     """``razz solve``'s settings (its flags; :func:`run`)."""
 
-    game: str = field(default="minirazz", metadata={"choices": [v for v in VARIANTS if v.startswith("minirazz")]})
+    game: str = limited("minirazz", choices=tuple(v for v in VARIANTS if v.startswith("minirazz")))
     """the game"""
-    method: str = field(default="dcfr", metadata={"choices": ["cfr+", "dcfr"]})
+    method: str = limited("dcfr", choices=tuple(SOLVERS))
     """the solver: discounted CFR (measured faster, docs/solving.md) or CFR+"""
-    iterations: int | None = None
+    iterations: int | None = limited(None, minimum=1)
     """stop after this many iterations"""
-    target_mbb: float | None = None
+    target_mbb: float | None = limited(None, above=0)
     """stop once the average policy is below this exploitability (mbb/hand)"""
-    seconds: float | None = None
+    seconds: float | None = limited(None, above=0)
     """stop after this many seconds of iterating"""
-    check_every: int = 10
+    check_every: int = limited(10, minimum=1)
     """measure the exploitability every this many iterations"""
     output: str | None = None
     """run folder (None: runs/solve_<game>_<method>)"""
@@ -142,12 +143,6 @@ class Args:
 def run(args: Args) -> int:
     """``razz solve``: check the arguments, solve with progress lines, print the result (exit status 130 when
     interrupted, keeping any earlier solve and the last checkpoint)."""
-    for flag, value in (("--iterations", args.iterations), ("--check-every", args.check_every)):
-        if value is not None and value < 1:
-            raise ConfigError(f"{flag}: expected a positive integer, got {value}")
-    for flag, value in (("--target-mbb", args.target_mbb), ("--seconds", args.seconds)):
-        if value is not None and not value > 0:
-            raise ConfigError(f"{flag}: expected a positive number, got {value}")
     output = args.output or f"runs/solve_{args.game}_{args.method.replace('+', 'plus')}"
 
     def report(point: Checkpoint) -> None:

@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass, field
 
 from razz_env.engine.checks import limited
+from razz_env.train.config import VEC_ENVS
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class Args:
     """override total_timesteps"""
     n_envs: int | None = limited(None, minimum=1)
     """override n_envs: environments stepped together"""
-    vec_env: str | None = field(default=None, metadata={"choices": ["auto", "dummy", "subproc", "batch"]})
+    vec_env: str | None = limited(None, choices=VEC_ENVS)
     """override vec_env: one process (dummy), one per environment (subproc), the tables of the batched engine
     (batch; needs the batch extra) or batch when the pool allows (auto)"""
     max_minutes: float | None = limited(None, above=0)

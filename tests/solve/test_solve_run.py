@@ -55,11 +55,11 @@ def test_an_earlier_solve_is_kept_unless_fresh(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("flags", "message"), [
-    (["--iterations", "0"], "--iterations: expected a positive integer"),
-    (["--target-mbb", "-1"], "--target-mbb: expected a positive number"),
-    (["--seconds", "nan"], "--seconds: expected a positive number"),
+    (["--iterations", "0"], "--iterations: must be at least 1, got 0"),
+    (["--target-mbb", "-1"], "--target-mbb: must be more than 0, got -1"),
+    (["--seconds", "nan"], "--seconds: expected a number more than 0, got nan"),
     ([], "give --iterations, --target-mbb or --seconds"),
-    (["--seconds", "inf"], "--seconds: expected a finite number of seconds, got inf"),
+    (["--seconds", "inf"], "--seconds: expected a number more than 0, got inf"),
 ])
 def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, capsys, flags, message):
     out = tmp_path / "bad"
