@@ -1,4 +1,5 @@
-"""The shipped solved policy ``minirazz_cfr``: verified before it is read, as strong as its manifest says, seatable."""
+"""The shipped tabular policies (``minirazz_cfr`` solved, ``minirazz_ppo`` learned): verified before they are read, as
+strong as their manifest says, seatable."""
 
 import hashlib
 import json
@@ -43,6 +44,16 @@ def test_each_shipped_policy_is_as_exploitable_as_its_manifest_says(name):
 def test_the_solved_policy_is_nearly_unexploitable(shipped):
     assert tabular_zoo.policies()["minirazz_cfr"]["command"].startswith("razz solve --game minirazz")
     assert exploitability(shipped.game, shipped).mbb < 1.0
+
+
+def test_the_learned_policy_is_the_studys_run_and_mixes_as_it_learned():
+    entry = tabular_zoo.policies()["minirazz_ppo"]
+    assert entry["command"].startswith("python studies/minirazz_equilibrium.py --method ppo")
+    assert f"--seed {entry['training_seed']}" in entry["command"]
+    learned = tabular_zoo.load_policy("minirazz_ppo")
+    table = learned.table()
+    assert ((table > 0.01) & (table < 0.99)).any(axis=1).mean() > 0.2  # a mixed action at over a fifth of the sets
+    assert 100 < learned.exploitability_mbb < 381  # between the solved policy and always calling
 
 
 def test_it_declares_heads_up_minirazz_and_a_seven_card_table_is_refused():
