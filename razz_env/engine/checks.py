@@ -118,15 +118,15 @@ def limits_text(kind: Any, limits: Mapping[str, Any]) -> str | None:
 
 
 def check_fields(settings: Any, name: Callable[[str], str] = str) -> None:
-    """Check every int, float and bool field (or ``X | None`` given an X) the dataclass ``settings`` is built with,
-    and its :func:`limited` limits, storing the plain value (a numpy integer as an int); the error names the field
-    as ``name`` writes it."""
+    """Check every int, float and bool field the dataclass ``settings`` is built with (and every ``X | None`` one that
+    declares :func:`limited` limits, given an X) against its type and limits, storing the plain value (a numpy
+    integer as an int); the error names the field as ``name`` writes it."""
     hints = typing.get_type_hints(type(settings))
     for item in (item for item in dataclasses.fields(settings) if item.init):
         value, limits, label, kind = getattr(settings, item.name), item.metadata, name(item.name), hints[item.name]
         options = typing.get_args(kind)
-        if type(None) in options and len(options) == 2:  # ``X | None``: None passes, anything else is an X
-            if value is None:
+        if type(None) in options and len(options) == 2:  # ``X | None`` with limits: None passes, else an X
+            if value is None or not limits:
                 continue
             kind = next(arg for arg in options if arg is not type(None))
         choices = limits.get("choices")

@@ -217,6 +217,8 @@ class _Limited:
     kind: str = limited("a", choices=("a", "b"))
     fast: bool = True
     names: tuple[str, ...] = ()
+    cap: int | None = limited(None, minimum=0)
+    owner_checks: int | None = None
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -229,6 +231,8 @@ class _Limited:
     ({"rate": math.inf}, "rate: expected a number more than 0, got inf"),
     ({"kind": "c"}, "kind: expected one of a, b, got 'c'"),
     ({"fast": 1}, "fast: expected true/false, got 1"),
+    ({"cap": -1}, "cap: must be at least 0, got -1"),
+    ({"cap": 1.5}, "cap: expected an integer of at least 0, got 1.5"),
 ])
 def test_check_fields_refuses_what_a_field_does_not_allow_by_name(options, message):
     with pytest.raises(ConfigError) as caught:
@@ -237,8 +241,10 @@ def test_check_fields_refuses_what_a_field_does_not_allow_by_name(options, messa
 
 
 def test_check_fields_stores_plain_values_and_leaves_other_types_alone():
-    settings = _Limited(tables=np.int64(3), share=np.float32(0.25), rate=1, fast=np.bool_(False), names=("x",))
+    settings = _Limited(tables=np.int64(3), share=np.float32(0.25), rate=1, fast=np.bool_(False), names=("x",),
+                        cap=np.int64(2), owner_checks=2.5)
     check_fields(settings)
-    assert (settings.tables, settings.share, settings.rate, settings.fast) == (3, 0.25, 1.0, False)
+    assert (settings.tables, settings.share, settings.rate, settings.fast, settings.cap) == (3, 0.25, 1.0, False, 2)
     assert type(settings.tables) is int and type(settings.share) is float and type(settings.fast) is bool
-    assert settings.names == ("x",)
+    assert settings.names == ("x",) and settings.owner_checks == 2.5  # an optional field without limits: its owner's
+    check_fields(_Limited(cap=None))
