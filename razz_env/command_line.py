@@ -50,10 +50,9 @@ def add_fields(parser: argparse.ArgumentParser, cls: type) -> None:
         if isinstance(kind, types.UnionType):  # ``str | None``: the flag takes a str
             kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
         several = typing.get_origin(kind) is tuple
-        allowed = limits_text(kind, item.metadata)
-        shown = [f"{allowed}" if allowed else "", "" if required else f"default: {default}"]
-        options: dict[str, Any] = {"help": " ".join([docs.get(item.name, ""), f"({'; '.join(filter(None, shown))})"
-                                                     if any(shown) else ""]).strip()}
+        notes = [note for note in (limits_text(kind, item.metadata), None if required else f"default: {default}")
+                 if note]
+        options: dict[str, Any] = {"help": docs.get(item.name, "") + (f" ({'; '.join(notes)})" if notes else "")}
         if kind is bool:
             options["action"] = argparse.BooleanOptionalAction
         else:

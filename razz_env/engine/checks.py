@@ -18,6 +18,7 @@ razz_env.engine.errors.ConfigError: stacks[0]: expected an integer, got True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import math
 import operator
@@ -106,22 +107,30 @@ def limited(default: Any, *, minimum: float | None = None, maximum: float | None
 
 def limits_text(kind: Any, limits: Mapping[str, Any]) -> str | None:
     """The values a field of type ``kind`` with :func:`limited`'s ``limits`` takes, in words (None: any)."""
-    low, high, above = limits.get("minimum"), limits.get("maximum"), limits.get("above")
+    low, high, above = (_number_text(limits.get(key)) for key in ("minimum", "maximum", "above"))
     noun = "an integer" if kind is int else "a number"
     if low is not None and high is not None:
-        return f"{noun} from {low:g} to {high:g}"
+        return f"{noun} from {low} to {high}"
     if above is not None:
-        return f"{noun} more than {above:g}" + ("" if high is None else f", at most {high:g}")
+        return f"{noun} more than {above}" + ("" if high is None else f", at most {high}")
     if low is not None:
-        return f"{noun} of at least {low:g}"
-    return None if high is None else f"{noun} of at most {high:g}"
+        return f"{noun} of at least {low}"
+    return None if high is None else f"{noun} of at most {high}"
+
+
+def _number_text(number: float | None) -> str | None:
+    """A limit as text: an integer whole (4294967295), another number short (0.5)."""
+    return None if number is None else str(number) if isinstance(number, int) else f"{number:g}"
+
+
+_type_hints = functools.cache(typing.get_type_hints)  # read once per class: a config is built many times
 
 
 def check_fields(settings: Any, name: Callable[[str], str] = str) -> None:
     """Check every int, float and bool field the dataclass ``settings`` is built with (and every ``X | None`` one that
     declares :func:`limited` limits, given an X) against its type and limits, storing the plain value (a numpy
     integer as an int); the error names the field as ``name`` writes it."""
-    hints = typing.get_type_hints(type(settings))
+    hints = _type_hints(type(settings))
     for item in (item for item in dataclasses.fields(settings) if item.init):
         value, limits, label, kind = getattr(settings, item.name), item.metadata, name(item.name), hints[item.name]
         options = typing.get_args(kind)

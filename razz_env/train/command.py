@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass, field
 
 from razz_env.engine.checks import limited
-from razz_env.train.config import VEC_ENVS
+from razz_env.train.config import MAX_SEED, VEC_ENVS
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,8 @@ class Args:
     (batch; needs the batch extra) or batch when the pool allows (auto)"""
     max_minutes: float | None = limited(None, above=0)
     """stop after this wall-clock time"""
-    seed: int | None = limited(None, minimum=0, maximum=2**32 - 1)
-    """override seed (0 to 2**32 - 1)"""
+    seed: int | None = limited(None, minimum=0, maximum=MAX_SEED)
+    """override seed"""
     output: str | None = None
     """run folder (default runs/<config name>)"""
     resume: bool = False
