@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from razz_env.engine.checks import limits_text
+from razz_env.engine.checks import check_fields, limits_text
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.settings import flag_name
 
 T = TypeVar("T")
 
@@ -91,10 +92,13 @@ def parse_args(cls: type[T], description: str | None, argv: Sequence[str] | None
 
 
 def run_script(main: Callable[[T], int | None], cls: type[T], description: str | None) -> NoReturn:
-    """A script's entry point: ``cls`` from its command line, then ``main``, whose status (None: 0) is the exit
-    status; a :class:`ConfigError` is one line named after the script, exit status 2."""
+    """A script's entry point: ``cls`` from its command line, its fields' declared limits checked, then ``main``,
+    whose status (None: 0) is the exit status; a :class:`ConfigError` is one line named after the script, exit
+    status 2."""
     try:
-        status = main(parse_args(cls, description))
+        args = parse_args(cls, description)
+        check_fields(args, flag_name)
+        status = main(args)
     except ConfigError as err:
         print(f"{Path(inspect.getfile(main)).stem}: {err}", file=sys.stderr)
         sys.exit(2)

@@ -32,6 +32,7 @@ from razz_env.command_line import run_script
 from razz_env.encoding.actions import ENGINE_TO_ID
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import card_str
+from razz_env.engine.checks import limited
 from razz_env.engine.config import HandConfig
 from razz_env.engine.equity import equity
 from razz_env.engine.errors import ConfigError
@@ -47,7 +48,7 @@ class Args:
 
     pairing: str = "ppo_razz_psro:razz_heuristic"
     """``AGENT:OPPONENT``, registered agent names (razz, heads-up)"""
-    deals: int = 200
+    deals: int = limited(200, minimum=2)
     """duplicate deals (two hands each)"""
     allowances: tuple[float, ...] = (0.0, 0.25, 0.5, 1.0)
     """multiples of the street bets still to come that the equity value adds to the pot"""
@@ -116,9 +117,8 @@ def corrected(hand: HandState, policies: list, allowance: float) -> np.ndarray:
 def main(args: Args) -> None:
     """Play the pairing, score every hand each way, print one row per scoring."""
     pair = args.pairing.split(":")
-    if args.deals < 2 or len(pair) != 2:
-        raise ConfigError(f"expected --deals of at least 2 and --pairing as AGENT:OPPONENT, got {args.deals} and "
-                          f"{args.pairing}")
+    if len(pair) != 2:
+        raise ConfigError(f"--pairing: expected AGENT:OPPONENT, got {args.pairing}")
     for name in pair:
         check_agent_spec("--pairing", name, "razz", 2)
     try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from razz_env.agents.registry import make_agent
 from razz_env.command_line import run_script
+from razz_env.engine.checks import limited
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.block_sums import Sums, summarise_tables
@@ -27,7 +28,7 @@ class Args:
     pairings: tuple[str, ...] = ("razz_heuristic:random", "razz_heuristic:calling_station",
                                  "monte_carlo:calling_station", "razz_heuristic:monte_carlo")
     """``AGENT:OPPONENT`` pairs of registered agent names"""
-    hands: int = 10000
+    hands: int = limited(10000, minimum=2)
     """hands per pairing and dealing mode (duplicate plays hands / 2 deals twice)"""
     seed: int = 0
     """seeds the deals and the agents"""
@@ -49,9 +50,8 @@ def measure(agent: str, opponent: str, hands: int, seed: int) -> tuple[float, fl
 def main(args: Args) -> None:
     """Measure every pairing and print one row each."""
     pairs = [pairing.split(":") for pairing in args.pairings]
-    if args.hands < 2 or any(len(pair) != 2 for pair in pairs):
-        raise ConfigError(f"expected --hands of at least 2 and --pairings as AGENT:OPPONENT, got {args.hands} and "
-                          f"{' '.join(args.pairings)}")
+    if any(len(pair) != 2 for pair in pairs):
+        raise ConfigError(f"--pairings: expected AGENT:OPPONENT pairs, got {' '.join(args.pairings)}")
     for name in {name for pair in pairs for name in pair}:
         check_agent_spec("--pairings", name, "razz", 2)
     print(f"{'pairing':<36}{'duplicate bb/100':>22}{'plain bb/100':>22}{'CI ratio':>10}")

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.command_line import run_script
+from razz_env.engine.checks import limited
 from razz_env.engine.errors import ConfigError
 from razz_env.train.budgeted import CURVE, STATE, Clock, append_row, budget_spent, read_state, write_json
 from razz_env.train.methods import METHODS, method_settings, overrides
@@ -73,12 +74,12 @@ class Args:
     """``ppo``, ``ppo_pool``, ``mmd``, ``mmd_moving``, ``mmd_ema``, ``fsp``, ``double_oracle`` or ``cfr_plus``"""
     seed: int = 1
     """training seed (the tabular methods are deterministic: seed 1 only)"""
-    minutes: float = 20.0
+    minutes: float = limited(20.0, above=0)
     """training CPU minutes (the measurements are not counted)"""
     max_steps: int = 0
     """a learned run also stops at this many environment steps (0: the CPU budget alone); a run stopped by steps
     on one machine repeats on another, decision by decision, where one stopped by CPU time does not"""
-    measure_every: float = 60.0
+    measure_every: float = limited(60.0, above=0)
     """training CPU seconds between exact measurements"""
     set: tuple[str, ...] = ()
     """trainer settings over the method's, as ``name=value`` (e.g. ``ent_coef=0.05``)"""
@@ -289,9 +290,6 @@ def main(args: Args) -> None:
         return
     if args.method not in (*LEARNED, *TABULAR):
         raise ConfigError(f"--method: unknown {args.method!r}; known: {', '.join((*LEARNED, *TABULAR))}")
-    if not args.minutes > 0 or not args.measure_every > 0:
-        raise ConfigError(f"--minutes and --measure-every: expected positive numbers, got {args.minutes} and "
-                          f"{args.measure_every}")
     if args.set and not args.tag:
         raise ConfigError("--set: name the run with --tag, so that its folder differs from the method's own")
     if args.method in TABULAR and args.set:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.command_line import run_script
+from razz_env.engine.checks import limited
 from razz_env.engine.errors import ConfigError
 from razz_env.train.methods import method_settings, overrides
 
@@ -48,15 +49,15 @@ class Args:
     """training CPU minutes (the evaluations are not counted)"""
     evaluate_every: float = 15.0
     """training CPU minutes between evaluations"""
-    lbr_deals: int = 500
+    lbr_deals: int = limited(500, minimum=1)
     """duplicate deals of each LBR measurement"""
-    match_deals: int = 1000
+    match_deals: int = limited(1000, minimum=1)
     """duplicate deals of each match against ``--opponent``"""
     opponent: str = "ppo_razz_psro"
     """the zoo agent it plays"""
     eval_seed: int = 2026
     """the deals' seed of every evaluation (the same at each, so checkpoints meet the same deals)"""
-    workers: int = 1
+    workers: int = limited(1, minimum=1)
     """worker processes of the evaluations"""
     output: str = "runs/razz_first_hour"
     """where the run's folder goes"""
@@ -114,9 +115,6 @@ def main(args: Args) -> None:
 
     from razz_env.train.budgeted import BudgetedRun
 
-    for name in ("lbr_deals", "match_deals", "workers"):
-        if getattr(args, name) < 1:
-            raise ConfigError(f"--{name.replace('_', '-')}: expected a positive count, got {getattr(args, name)}")
     if args.set and not args.tag:
         raise ConfigError("--set: name the run with --tag, so that its folder differs from the method's own")
     settings = trainer_settings(args)

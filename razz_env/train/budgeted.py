@@ -9,13 +9,16 @@ and saves a checkpoint (the trainer's, the evaluator's own state, and ``state.js
 the update). Running it again with the same settings goes on from the last checkpoint (the engine then deals new
 hands, so a resumed run is the same run, not the same cards); with other settings it is refused. A run stopped by
 ``max_steps`` and never resumed repeats decision by decision; one stopped by CPU time stops where the machine's
-speed put it.
+speed put it. ``start_from`` chains runs in stages: a new folder starts from another's last checkpoint (the same
+settings, the step count, the clocks and the schedules going on), so a long run can be trained an hour at a time
+with each stage's product kept, and a chain of stages that each ran uninterrupted repeats decision by decision.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import shutil
 import time
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,6 +39,24 @@ class Evaluator(Protocol):
     def load(self, folder: Path) -> None: ...
 
     def finish(self, progress: Any, folder: Path) -> None: ...
+
+
+class Checkpoints:
+    """The evaluator of a run that only trains: it measures nothing, so the run checkpoints every ``every`` CPU
+    seconds and saves ``final.pt`` at the end."""
+
+    def evaluate(self, progress: Any) -> dict[str, float]:
+        """No figures."""
+        return {}
+
+    def save(self, folder: Path) -> None:
+        """Nothing of its own to keep."""
+
+    def load(self, folder: Path) -> None:
+        """Nothing of its own to read back."""
+
+    def finish(self, progress: Any, folder: Path) -> None:
+        """``final.pt`` is the result."""
 
 
 class Clock:
@@ -104,8 +125,10 @@ class BudgetedRun:
     """
 
     def __init__(self, folder: str | Path, settings: dict[str, Any], *, minutes: float, every: float,
-                 evaluator: Evaluator, max_steps: int = 0, label: str | None = None) -> None:
+                 evaluator: Evaluator, max_steps: int = 0, label: str | None = None,
+                 start_from: str | Path | None = None) -> None:
         self.folder = Path(folder)
+        self.start_from = Path(start_from) if start_from is not None else None
         self.settings = json.loads(json.dumps(settings))
         self.minutes, self.every, self.max_steps = minutes, every, max_steps
         self.evaluator = evaluator
@@ -124,6 +147,8 @@ class BudgetedRun:
         state = read_state(self.folder)
         if state is not None and state["settings"] != self.settings:
             raise ConfigError(f"{self.folder}: holds a run with other settings; choose another folder or delete it")
+        if state is None and self.start_from is not None:
+            state = self._started_from(self.start_from)
         self.folder.mkdir(parents=True, exist_ok=True)
         trainer = trainer_args(self.settings, self.folder)
         if state is not None:
@@ -159,3 +184,18 @@ class BudgetedRun:
             return finished
 
         train(trainer, hook=hook, resume=self.folder / CHECKPOINT if state is not None else None)
+
+    def _started_from(self, earlier: Path) -> dict[str, Any]:
+        """Copy ``earlier``'s last checkpoint and state into this run's folder (the evaluator's files too): the
+        run goes on from there."""
+        state = read_state(earlier)
+        if state is None or not (earlier / CHECKPOINT).is_file():
+            raise ConfigError(f"start from {earlier}: no checkpoint there; run that stage first")
+        if state["settings"] != self.settings:
+            raise ConfigError(f"start from {earlier}: its run has other settings; a stage goes on with the same ones")
+        self.evaluator.load(earlier)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.evaluator.save(self.folder)
+        shutil.copyfile(earlier / CHECKPOINT, self.folder / CHECKPOINT)
+        write_json(self.folder / STATE, state)
+        return state

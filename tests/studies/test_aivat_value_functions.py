@@ -14,6 +14,7 @@ def test_each_scoring_gets_a_row_and_the_raw_one_is_the_unit(study):
 
 
 def test_bad_input_exits_2_naming_it(study):
-    for args, named in ((["--deals", "1"], "--deals of at least 2"), (["--pairing", "tag"], "AGENT:OPPONENT"),
+    for args, named in ((["--deals", "1"], "--deals: must be at least 2, got 1"),
+                        (["--pairing", "tag"], "AGENT:OPPONENT"),
                         (["--pairing", "tag:nobody"], "unknown agent 'nobody'")):
         study("aivat_value_functions").assert_refuses(args, named)

@@ -13,10 +13,12 @@ def test_each_pairing_gets_a_row_with_both_dealings_and_their_ratio(study):
 
 def test_the_help_gives_each_fields_docstring_and_default(study):
     result = study("duplicate_vs_plain").run("--help")
-    assert "hands per pairing and dealing mode" in result.stdout and "(default: 10000)" in result.stdout
+    assert "hands per pairing and dealing mode" in result.stdout and "(default: 0)" in result.stdout
+    assert "at least 2;" in result.stdout and "default: 10000)" in result.stdout
 
 
 def test_bad_input_exits_2_naming_it(study):
-    for args, named in ((["--hands", "1"], "--hands of at least 2"), (["--pairings", "tag"], "AGENT:OPPONENT"),
+    for args, named in ((["--hands", "1"], "--hands: must be at least 2, got 1"),
+                        (["--pairings", "tag"], "AGENT:OPPONENT"),
                         (["--pairings", "tag:nobody"], "unknown agent 'nobody'"), (["--hands", "x"], "--hands")):
         study("duplicate_vs_plain").assert_refuses(args, named)

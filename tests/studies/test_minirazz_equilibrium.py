@@ -66,7 +66,7 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
     (["--set", "entropy=0.1", "--tag", "x"], "--set: expected name=value with a trainer setting's name"),
     (["--set", "ent_coef=lots", "--tag", "x"], "--set ent_coef: expected a float, got 'lots'"),
     (["--method", "cfr_plus", "--seed", "2"], "--seed: cfr_plus is deterministic"),
-    (["--minutes", "0"], "--minutes and --measure-every: expected positive numbers"),
+    (["--minutes", "0"], "--minutes: must be more than 0, got 0"),
     (["--report"], "--report: no run in"),
 ])
 def test_bad_settings_exit_2_naming_them(study, tmp_path, args, named):

@@ -9,7 +9,7 @@ import pytest
 
 @pytest.mark.parametrize("args, named", [
     (["--method", "nfsp"], "--method: unknown 'nfsp'"),
-    (["--lbr-deals", "0"], "--lbr-deals: expected a positive count, got 0"),
+    (["--lbr-deals", "0"], "--lbr-deals: must be at least 1, got 0"),
     (["--set", "ent_coef=0.1"], "--set: name the run with --tag"),
     (["--set", "entropy=1", "--tag", "x"], "--set: expected name=value with a trainer setting's name"),
     (["--set", "norm_adv=maybe", "--tag", "x"], "--set norm_adv: expected true or false, got 'maybe'"),

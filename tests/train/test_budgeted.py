@@ -64,3 +64,44 @@ def test_other_settings_in_the_folder_and_a_zero_budget_are_refused(tmp_path):
     with pytest.raises(ConfigError, match="expected positive numbers"):
         BudgetedRun(tmp_path / "other", SETTINGS, minutes=10, every=0, evaluator=Counting()).run()
     assert (tmp_path / "curve.csv").read_text() == before and not (tmp_path / "other").exists()
+
+
+def same_weights(one, other):
+    import torch
+
+    first, second = (torch.load(path, weights_only=False)["state_dict"] for path in (one, other))
+    return first.keys() == second.keys() and all(torch.equal(first[key], second[key]) for key in first)
+
+
+def test_a_stage_goes_on_from_the_last_and_a_chain_of_stages_repeats(tmp_path):
+    from razz_env.train.budgeted import Checkpoints
+
+    def chain(root):
+        BudgetedRun(root / "one", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=2 * 1024).run()
+        BudgetedRun(root / "two", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=4 * 1024,
+                    start_from=root / "one").run()
+        return root / "two"
+
+    first, second = chain(tmp_path / "a"), chain(tmp_path / "b")
+    state = json.loads((first / "state.json").read_text())
+    assert state["update"] == 4 and state["steps"] == 4 * 1024
+    assert json.loads((tmp_path / "a" / "one" / "state.json").read_text())["update"] == 2  # the earlier stage kept
+    assert same_weights(first / "final.pt", second / "final.pt")
+    assert not same_weights(first / "final.pt", tmp_path / "a" / "one" / "final.pt")
+    # the same as going on in the first stage's own folder
+    BudgetedRun(tmp_path / "a" / "one", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(),
+                max_steps=4 * 1024).run()
+    assert same_weights(first / "final.pt", tmp_path / "a" / "one" / "final.pt")
+
+
+def test_a_stage_refuses_an_earlier_one_that_is_missing_or_has_other_settings(tmp_path):
+    from razz_env.train.budgeted import Checkpoints
+
+    with pytest.raises(ConfigError, match="no checkpoint there"):
+        BudgetedRun(tmp_path / "two", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=2048,
+                    start_from=tmp_path / "one").run()
+    BudgetedRun(tmp_path / "one", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=1024).run()
+    with pytest.raises(ConfigError, match="other settings"):
+        BudgetedRun(tmp_path / "two", {**SETTINGS, "seed": 5}, minutes=10, every=1000, evaluator=Checkpoints(),
+                    max_steps=2048, start_from=tmp_path / "one").run()
+    assert not (tmp_path / "two").exists()
