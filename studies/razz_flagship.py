@@ -12,11 +12,19 @@ that ran uninterrupted repeats decision by decision; one interrupted resumes fro
     python studies/razz_flagship.py --seed 1 --stage 2          # starts from stage 1's checkpoint
     python studies/razz_flagship.py --seed 1 --stage 1 --stage-updates 2 --output /tmp/smoke   # a smoke run
 
-The selection rule, written before any figure: ``docs/studies/razz_flagship.md``.
+``--select`` measures a finished stage's policy on the selection seeds (41001 and 41002) as the rule in
+``docs/studies/razz_flagship.md`` says, written before any figure: against each of :data:`SELECTION_OPPONENTS`,
+``--deals`` duplicate deals a seed, AIVAT beside the raw figure; the two seeds pooled (their mean, the half-widths
+added in quadrature), and the score (the lowest pooled AIVAT lower bound). It saves ``selection.json`` in the
+stage's folder and prints the results page's table row.
+
+    python studies/razz_flagship.py --seed 1 --stage 1 --select      # ~15 CPU min
 """
 
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +34,8 @@ from razz_env.engine.checks import limited
 from razz_env.engine.errors import ConfigError
 from razz_env.train.methods import method_settings
 
+SELECTION_SEEDS = (41001, 41002)
+SELECTION_OPPONENTS = ("razz_heuristic", "monte_carlo", "ppo_razz_psro")
 METHOD = "ppo"
 SETTINGS = {"ent_coef": 0.05, "regularisation_halflife": 1000}
 """The study's selected method and settings (``razz_first_hour.py --method ppo --set ent_coef=0.05
@@ -46,6 +56,12 @@ class Args:
     """training CPU minutes between checkpoints"""
     output: str = "runs/razz_flagship"
     """where the seeds' folders go (``<output>/seed<k>/stage<i>``)"""
+    select: bool = False
+    """measure the finished stage on the selection seeds instead of training"""
+    deals: int = limited(5000, minimum=2)
+    """duplicate deals of each selection match (a seed and an opponent)"""
+    workers: int = limited(1, minimum=1)
+    """worker processes of the selection matches"""
 
 
 def trainer_settings(seed: int) -> dict[str, Any]:
@@ -60,8 +76,50 @@ def stage_folder(output: str | Path, seed: int, stage: int) -> Path:
     return Path(output) / f"seed{seed}" / f"stage{stage}"
 
 
+def pooled(results: list[Any]) -> dict[str, float]:
+    """Independent equal-size matches as one: the mean of their win rates, raw and AIVAT, with half-widths added
+    in quadrature (bb/100)."""
+    count = len(results)
+
+    def combine(means: list[float], lows: list[float]) -> tuple[float, float]:
+        mean = sum(means) / count
+        return mean, mean - math.sqrt(sum((m - low) ** 2 for m, low in zip(means, lows))) / count
+
+    raw, raw_low = combine([r.bb_per_100 for r in results], [r.ci95_low for r in results])
+    aivat, aivat_low = combine([r.aivat_bb_per_100 for r in results], [r.aivat_ci95_low for r in results])
+    return {"bb100": raw, "low": raw_low, "high": 2 * raw - raw_low,
+            "aivat_bb100": aivat, "aivat_low": aivat_low, "aivat_high": 2 * aivat - aivat_low}
+
+
+def select(args: Args, folder: Path) -> dict[str, Any]:
+    """The stage's policy against each selection opponent on each selection seed, pooled, and its score."""
+    from razz_env.evaluate.api import match
+
+    policy = folder / "final.pt"
+    figures: dict[str, Any] = {}
+    for opponent in SELECTION_OPPONENTS:
+        results = []
+        for seed in SELECTION_SEEDS:
+            spec = {"type": str(policy), "deterministic": False, "seed": seed}
+            results.append(match(spec, opponent, deals=args.deals, seed=seed, workers=args.workers, aivat=True))
+        figures[opponent] = {**pooled(results), "hands": sum(r.hands for r in results),
+                             "aivat_reliable": all(r.aivat_reliable for r in results)}
+    return {"policy": str(policy), "deals": args.deals, "seeds": list(SELECTION_SEEDS), "opponents": figures,
+            "score": min(item["aivat_low"] for item in figures.values())}
+
+
+def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
+    """The results page's row of a measured stage."""
+    state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
+    cells = [f"{item['aivat_bb100']:+.1f} [{item['aivat_low']:+.1f}, {item['aivat_high']:+.1f}]; raw "
+             f"{item['bb100']:+.1f} [{item['low']:+.1f}, {item['high']:+.1f}]"
+             for item in selection["opponents"].values()]
+    return (f"| {args.seed} | {args.stage} | {state['steps']:,} | {state['clock'][0] / 60:.1f} | "
+            f"{' | '.join(cells)} | {selection['score']:+.1f} |")
+
+
 def main(args: Args) -> None:
-    """Train the stage (or go on with it)."""
+    """Train the stage (or go on with it), or measure it for selection."""
     from razz_env.train.batch_ppo import Args as TrainerArgs
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent
 
@@ -75,6 +133,14 @@ def main(args: Args) -> None:
     run = BudgetedRun(folder, settings, minutes=float("inf"), every=args.checkpoint_every * 60,
                       evaluator=Checkpoints(), max_steps=args.stage * args.stage_updates * rollout,
                       label=str(folder), start_from=earlier)
+    if args.select:
+        if not run.done():
+            raise ConfigError(f"--select: stage {args.stage} of seed {args.seed} is not finished ({folder}); train "
+                              f"it first")
+        selection = select(args, folder)
+        (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
+        print(table_row(args, folder, selection))
+        return
     if run.done():
         print(f"{folder}: finished already ({folder / 'final.pt'})")
         return

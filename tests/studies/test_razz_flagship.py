@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -11,10 +12,21 @@ import pytest
     (["--stage", "0"], "--stage: must be at least 1, got 0"),
     (["--stage", "2"], "--stage 2: stage 1 of seed 1 is not finished"),
     (["--checkpoint-every", "0"], "--checkpoint-every: must be more than 0, got 0"),
+    (["--select"], "--select: stage 1 of seed 1 is not finished"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
     study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out")], named)
     assert not (tmp_path / "out").exists()
+
+
+def test_two_selection_seeds_pool_as_one_match(load_study):
+    def result(mean, half, aivat, aivat_half):
+        return SimpleNamespace(bb_per_100=mean, ci95_low=mean - half, aivat_bb_per_100=aivat,
+                               aivat_ci95_low=aivat - aivat_half)
+
+    figures = load_study("razz_flagship").pooled([result(10.0, 3.0, 8.0, 6.0), result(20.0, 4.0, 4.0, 8.0)])
+    assert figures == pytest.approx({"bb100": 15.0, "low": 12.5, "high": 17.5, "aivat_bb100": 6.0,
+                                     "aivat_low": 1.0, "aivat_high": 11.0})
 
 
 @pytest.mark.slow
@@ -31,3 +43,12 @@ def test_two_stages_train_one_run(study, tmp_path):
     assert second["clock"][0] > first["clock"][0] and (tmp_path / "seed1" / "stage2" / "final.pt").exists()
     again = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path))
     assert again.returncode == 0 and "finished already" in again.stdout
+    measured = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path), "--select",
+                            "--deals", "2")
+    assert measured.returncode == 0, measured.stderr
+    selection = json.loads((tmp_path / "seed1" / "stage2" / "selection.json").read_text())
+    assert selection["seeds"] == [41001, 41002] and set(selection["opponents"]) == {"razz_heuristic", "monte_carlo",
+                                                                                     "ppo_razz_psro"}
+    assert selection["score"] == min(item["aivat_low"] for item in selection["opponents"].values())
+    assert all(item["hands"] == 8 for item in selection["opponents"].values())
+    assert measured.stdout.startswith("| 1 | 2 | 65,536 |")
