@@ -22,6 +22,7 @@ import functools
 import io
 import math
 import operator
+import types
 import typing
 import zipfile
 import zlib
@@ -126,15 +127,17 @@ def _number_text(number: float | None) -> str | None:
 _type_hints = functools.cache(typing.get_type_hints)  # read once per class: a config is built many times
 
 
-def check_fields(settings: Any, name: Callable[[str], str] = str) -> None:
+def check_fields(settings: Any, name: Callable[[str], str] = str, every_type: bool = False) -> None:
     """Check every int, float and bool field the dataclass ``settings`` is built with (and every ``X | None`` one that
     declares :func:`limited` limits, given an X) against its type and limits, storing the plain value (a numpy
-    integer as an int); the error names the field as ``name`` writes it."""
+    integer as an int); with ``every_type``, every other field's value against its type hint too
+    (:func:`check_type`: a settings file's values, where the owner has no check of its own). The error names the
+    field as ``name`` writes it. The one checker of a config's, a command's and a script's settings."""
     hints = _type_hints(type(settings))
     for item in (item for item in dataclasses.fields(settings) if item.init):
         value, limits, label, kind = getattr(settings, item.name), item.metadata, name(item.name), hints[item.name]
         options = typing.get_args(kind)
-        if type(None) in options and len(options) == 2:  # ``X | None`` with limits: None passes, else an X
+        if type(None) in options and len(options) == 2 and (limits or not every_type):  # ``X | None``: None passes
             if value is None or not limits:
                 continue
             kind = next(arg for arg in options if arg is not type(None))
@@ -150,8 +153,78 @@ def check_fields(settings: Any, name: Callable[[str], str] = str) -> None:
         elif kind is bool:
             value = as_flag(label, value)
         else:
+            if every_type:
+                check_type(label, value, kind)
             continue
         object.__setattr__(settings, item.name, value)
+
+
+def check_type(label: str, value: Any, hint: Any) -> None:
+    """Refuse ``value`` unless it fits the type ``hint`` as a settings file gives it (:func:`fits_type`), naming
+    ``label`` and the type in words.
+
+    >>> check_type("net_arch", [64, "wide"], tuple[int, ...])
+    Traceback (most recent call last):
+    ...
+    razz_env.engine.errors.ConfigError: net_arch: expected a list of integers, got [64, 'wide']
+    """
+    if not fits_type(value, hint):
+        raise ConfigError(f"{label}: expected {describe_type(hint)}, got {shown(value)}")
+
+
+def describe_type(hint: Any) -> str:
+    """A type hint in words."""
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", type(None): "null",
+             Any: "anything"}
+    if hint in names:
+        return names[hint]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(describe_type(arg) for arg in args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = describe_type(args[0])
+        return "a list" if args[0] is Any else f"a list of {item.removeprefix('a ').removeprefix('an ')}s"
+    if origin in (tuple, list):
+        return f"a list [{', '.join(describe_type(arg) for arg in args)}]" if args else "a list"
+    if origin in (dict, Mapping) or hint in (dict, Mapping) or dataclasses.is_dataclass(hint):
+        return "a mapping"
+    if origin is type:
+        return "a Python class (cannot be given in YAML)"
+    return f"{getattr(hint, '__name__', hint)} (cannot be given in YAML)"
+
+
+def fits_type(value: Any, hint: Any) -> bool:
+    """Whether a settings value fits a type hint (numbers: ``float`` takes integers; ``bool`` is not a number; a
+    dataclass takes a mapping of its fields; another class its instances)."""
+    if hint is Any:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if dataclasses.is_dataclass(hint):
+        return isinstance(value, (hint, Mapping))
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(fits_type(value, arg) for arg in args)
+    if origin in (tuple, list):
+        if not isinstance(value, (list, tuple)):
+            return False
+        if not args:
+            return True
+        if origin is list or (len(args) == 2 and args[1] is Ellipsis):
+            return all(fits_type(item, args[0]) for item in value)
+        return len(value) == len(args) and all(fits_type(item, arg) for item, arg in zip(value, args))
+    if origin in (dict, Mapping) or hint in (dict, Mapping):
+        if not isinstance(value, Mapping):
+            return False
+        key_hint, value_hint = args or (Any, Any)
+        return all(fits_type(k, key_hint) and fits_type(v, value_hint) for k, v in value.items())
+    return isinstance(hint, type) and isinstance(value, hint)
 
 
 def as_list(name: str, value: Any, what: str = "a list") -> list[Any]:

@@ -13,14 +13,12 @@ import inspect
 import json
 import math
 import re
-import types
-import typing
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.checks import as_int, check_fields, limited
+from razz_env.engine.checks import as_int, check_fields, check_type, limited
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import checked_fields, read_settings_file, with_overrides
 from razz_env.engine.table import Table, TableOptions
@@ -59,74 +57,6 @@ SET_BY_POLICY = {
     "observation_space": "the environment's", "action_space": "the environment's",
     "lr_schedule": "set from algo_kwargs.learning_rate", "net_arch": "use the net_arch field",
 }
-
-
-def _describe(hint: Any) -> str:
-    """A type hint in words."""
-    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", type(None): "null",
-             Any: "anything"}
-    if hint in names:
-        return names[hint]
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(_describe(arg) for arg in args)
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        item = _describe(args[0])
-        return "a list" if args[0] is Any else f"a list of {item.removeprefix('a ').removeprefix('an ')}s"
-    if origin in (tuple, list):
-        return f"a list [{', '.join(_describe(arg) for arg in args)}]" if args else "a list"
-    if origin is dict or hint is dict or is_dataclass(hint):
-        return "a mapping"
-    if origin is type:
-        return "a Python class (cannot be given in YAML)"
-    return f"{getattr(hint, '__name__', hint)} (cannot be given in YAML)"
-
-
-def _matches(value: Any, hint: Any) -> bool:
-    """Whether a YAML value fits a type hint (numbers: ``float`` takes integers; ``bool`` is not a number)."""
-    if hint is Any:
-        return True
-    if hint is type(None) or hint is None:
-        return value is None
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    if is_dataclass(hint):
-        return isinstance(value, (hint, Mapping))
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        return any(_matches(value, arg) for arg in args)
-    if origin in (tuple, list):
-        if not isinstance(value, (list, tuple)):
-            return False
-        if not args:
-            return True
-        if origin is list or (len(args) == 2 and args[1] is Ellipsis):
-            return all(_matches(item, args[0]) for item in value)
-        return len(value) == len(args) and all(_matches(item, arg) for item, arg in zip(value, args))
-    if origin is dict or hint is dict:
-        if not isinstance(value, Mapping):
-            return False
-        key_hint, value_hint = args or (Any, Any)
-        return all(_matches(k, key_hint) and _matches(v, value_hint) for k, v in value.items())
-    return False
-
-
-def check_type(label: str, value: Any, hint: Any) -> None:
-    """Refuse ``value`` unless it fits ``hint``, naming ``label`` and the expected type."""
-    if not _matches(value, hint):
-        raise ConfigError(f"{label}: expected {_describe(hint)}, got {shown(value)}")
-
-
-def _check_field_types(settings: Any, prefix: str) -> None:
-    hints = typing.get_type_hints(type(settings))
-    for item in fields(settings):
-        check_type(prefix + item.name, getattr(settings, item.name), hints[item.name])
 
 
 def _check_recordable(settings: Any) -> None:
@@ -220,8 +150,7 @@ class OpponentPoolConfig:
     max_snapshots: int = limited(5, minimum=1)
 
     def __post_init__(self) -> None:
-        _check_field_types(self, "opponents.")
-        check_fields(self, lambda name: f"opponents.{name}")
+        check_fields(self, lambda name: f"opponents.{name}", every_type=True)
         if not self.baselines:
             raise ConfigError("opponents.baselines: expected at least one agent")
         for index, spec in enumerate(self.baselines):
@@ -297,8 +226,7 @@ class TrainConfig(TableOptions):
     init_model: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        _check_field_types(self, "")
-        check_fields(self)
+        check_fields(self, every_type=True)
         if isinstance(self.opponents, Mapping):
             object.__setattr__(self, "opponents", OpponentPoolConfig.from_dict(self.opponents))
         object.__setattr__(self, "net_arch", tuple(self.net_arch))

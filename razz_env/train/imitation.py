@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-import typing
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +28,6 @@ from razz_env.engine.checks import check_fields, limited
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
-from razz_env.train.config import check_type
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -187,10 +185,7 @@ class ImitationSettings:
     weights: list[float] | None = None
 
     def __post_init__(self) -> None:
-        hints = typing.get_type_hints(type(self))
-        for item in fields(self):
-            check_type(item.name, getattr(self, item.name), hints[item.name])
-        check_fields(self)
+        check_fields(self, every_type=True)
         if (self.opponents is None) != (self.weights is None) or len(self.opponents or ()) != len(self.weights or ()):
             raise ConfigError("opponents and weights: give both, one weight per opponent, or neither (the config's "
                               "pool)")

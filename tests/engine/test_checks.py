@@ -248,3 +248,13 @@ def test_check_fields_stores_plain_values_and_leaves_other_types_alone():
     assert type(settings.tables) is int and type(settings.share) is float and type(settings.fast) is bool
     assert settings.names == ("x",) and settings.owner_checks == 2.5  # an optional field without limits: its owner's
     check_fields(_Limited(cap=None))
+
+
+def test_every_type_checks_each_field_against_its_hint_in_one_pass():
+    check_fields(_Limited(names=("x", "y")), every_type=True)
+    with pytest.raises(ConfigError, match=r"names: expected a list of strings, got \('x', 2\)"):
+        check_fields(_Limited(names=("x", 2)), every_type=True)
+    with pytest.raises(ConfigError, match="owner_checks: expected an integer or null, got 2.5"):
+        check_fields(_Limited(owner_checks=2.5), every_type=True)
+    with pytest.raises(ConfigError, match="tables: expected an integer of at least 1, got 'many'"):
+        check_fields(_Limited(tables="many"), every_type=True)

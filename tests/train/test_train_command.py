@@ -52,7 +52,7 @@ def _refused(capsys, argv) -> str:
     ("total_timesteps: [1,\n", "not valid YAML at line 2"),
     ("just text\n", "expected a mapping of training settings, got str 'just text'"),
     ("learning_rate: 0.1\n", "train config: unknown key(s) ['learning_rate']; known: ['algo_kwargs'"),
-    ("n_envs: two\n", "n_envs: expected an integer, got 'two'"),
+    ("n_envs: two\n", "n_envs: expected an integer of at least 1, got 'two'"),
     ("opponents: {max_snapshots: 0}\n", "opponents.max_snapshots: must be at least 1, got 0"),
     ("num_seats: [2, 6]\n", "num_seats: a list of table sizes needs a padded encoding"),
     ("num_seats: [2, 6]\nencoding: flat8\nn_envs: 3\n", "n_envs: expected a multiple of the 2 table sizes"),
