@@ -7,7 +7,11 @@ has a ``name``, a ``kind`` and its full ``razz train`` config inline:
 * ``train``: ``razz train`` on the config;
 * ``psro``: :func:`razz_env.exploit.psro.run_psro` with the config as the learner's base and ``loop`` its settings;
 * ``imitation``: :func:`razz_env.train.imitation.warm_start` (``imitation`` its settings) into the config's network;
-* ``widen``: the model the config's run starts from (its ``init_model``, widened by ``widen_from``), saved alone.
+* ``widen``: the model the config's run starts from (its ``init_model``, widened by ``widen_from``), saved alone;
+* ``ppo``: the batched PPO trainer (:mod:`razz_env.train.batch_ppo`; the config its settings) until ``steps``
+  environment steps in all, as a :class:`~razz_env.train.budgeted.BudgetedRun`; with ``continues: STAGE`` it goes
+  on from that earlier ``ppo`` stage's last checkpoint (the same settings: one run cut into stages of about an hour
+  each, so a long run is trained, kept and reproduced in pieces). Its ``final.pt`` is the policy as it plays.
 
 A model an earlier stage makes is named ``@STAGE/FILE`` (a file of that stage's folder, e.g.
 ``@phase4/checkpoints/step_750016.zip``) or ``@RECIPE`` (a ``from`` recipe's product) wherever a config names a
@@ -29,10 +33,11 @@ import math
 import shutil
 import zipfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from razz_env.agents.torch_policy import ALGORITHM as BATCH_PPO
 from razz_env.engine.checks import as_int, as_real, limited
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.settings import read_settings_file
@@ -41,10 +46,12 @@ from razz_env.train.imitation import IMITATION_MODEL, ImitationSettings
 from razz_env.train.runfolder import HASHES, RunFolder, model_bytes, write_atomic
 
 SUFFIX = ".recipe.yaml"
-KINDS = ("train", "psro", "imitation", "widen")
+KINDS = ("train", "psro", "imitation", "widen", "ppo")
 ROOT = "runs/zoo"
 RECIPE_KEYS = ("name", "from", "product", "acceptance_seed", "stages")
-STAGE_KEYS = ("name", "kind", "config", "loop", "imitation", "cpu_minutes")
+STAGE_KEYS = ("name", "kind", "config", "loop", "imitation", "cpu_minutes", "steps", "continues")
+PPO_FOLDER_KEYS = ("output", "force")  # a ppo stage's run folder is the recipe's
+CHECKPOINT_MINUTES = 15.0  # training CPU minutes between a ppo stage's checkpoints
 LOOP_KEYS = ("generations", "steps_per_generation", "br_steps", "br_weight", "deals", "seed")
 WIDENED_MODEL = "model.zip"
 # Beside a recipe's product: the SHA-256 of the stage file it was written from, and its own.
@@ -96,24 +103,39 @@ class Stage:
     loop: dict[str, Any] | None = None
     imitation: ImitationSettings | None = None
     cpu_minutes: float | None = None
+    until: int = 0
+    continues: Stage | None = None
 
     @property
     def warm_start(self) -> str | None:
-        """The model the stage starts from (its config's ``init_model.path``), or None."""
+        """The model the stage starts from (its config's ``init_model.path``, a ``ppo`` stage's earlier stage), or
+        None."""
+        if self.kind == "ppo":
+            return f"@{self.continues.name}/checkpoint.pt" if self.continues else None
         init = self.config.get("init_model")
         return init.get("path") if isinstance(init, dict) else None
 
     @property
     def steps(self) -> int:
         """Environment steps the stage trains (a PSRO loop's learners and best responses together)."""
+        if self.kind == "ppo":
+            return self.until - (self.continues.until if self.continues else 0)
         if self.kind == "train":
             return int(self.config.get("total_timesteps", 0))
         if self.kind == "psro":
             return self.loop["generations"] * (self.loop["steps_per_generation"] + self.loop["br_steps"])
         return 0
 
-    def checked_config(self, root: str | Path = ROOT) -> TrainConfig:
-        """The stage's config validated without the models earlier stages make (those are checked when it runs)."""
+    def checked_config(self, root: str | Path = ROOT) -> Any:
+        """The stage's config validated without the models earlier stages make (those are checked when it runs): a
+        :class:`TrainConfig`, or a ``ppo`` stage's trainer ``Args``."""
+        if self.kind == "ppo":
+            from razz_env.train.batch_ppo import check_args
+            from razz_env.train.budgeted import trainer_args
+
+            args = trainer_args(self.config, Path(root) / self.recipe / self.name)
+            check_args(args, str)
+            return args
         data = {**self.config, "output": str(Path(root) / self.recipe / self.name), "init_model": None}
         pool = dict(data.get("opponents") or {})
         baselines, weights = pool.get("baselines") or [], pool.get("weights") or []
@@ -240,6 +262,11 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
         config = shared[0].config
     if not isinstance(config, dict):
         raise ConfigError(f"{label}: config: expected the stage's razz train config, got {shown(config)}")
+    for key in ("steps", "continues"):
+        if item.get(key) is not None and kind != "ppo":
+            raise ConfigError(f"{label}: {key}: not taken by a {kind} stage")
+    if kind == "ppo":
+        return _ppo_stage(label, item, name, recipe, config, earlier)
     if "max_minutes" in config or "output" in config:
         raise ConfigError(f"{label}: config: a recipe stage trains to total_timesteps into its own folder; drop "
                           f"{'max_minutes' if 'max_minutes' in config else 'output'}")
@@ -267,6 +294,40 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
         as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
     stage = Stage(name, kind, recipe, config, loop, imitation, minutes)
     stage.checked_config()
+    return stage
+
+
+def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config: dict[str, Any],
+               earlier: list[Stage]) -> Stage:
+    """A ``ppo`` stage: the trainer's settings, the steps it trains to, the earlier stage it goes on from."""
+    from razz_env.train.batch_ppo import Args
+
+    known = [f.name for f in fields(Args) if f.name not in PPO_FOLDER_KEYS]
+    for key in config:
+        if key in PPO_FOLDER_KEYS:
+            raise ConfigError(f"{label}: config: {key} is the recipe's (a stage trains into its own folder); drop it")
+        if key not in known:
+            raise ConfigError(f"{label}: config: unknown setting {shown(key)}; the trainer has {', '.join(known)}")
+    until = as_int(f"{label}: steps", item.get("steps"), 1, what="the environment steps it trains to in all")
+    continues = None
+    if item.get("continues") is not None:
+        found = [stage for stage in earlier if stage.name == item["continues"] and stage.kind == "ppo"]
+        if not found:
+            raise ConfigError(f"{label}: continues: {shown(item['continues'])} is no earlier ppo stage")
+        continues = found[0]
+        if continues.config != config:
+            raise ConfigError(f"{label}: config: a stage continues {continues.name} with its settings (give "
+                              f"config: {continues.name})")
+        if until <= continues.until:
+            raise ConfigError(f"{label}: steps: {until:,} is not past {continues.name}'s {continues.until:,}")
+    minutes = item.get("cpu_minutes")
+    if minutes is not None:
+        as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
+    stage = Stage(name, "ppo", recipe, config, cpu_minutes=minutes, until=until, continues=continues)
+    try:
+        stage.checked_config()
+    except ConfigError as err:
+        raise ConfigError(f"{label}: config: {err}") from None
     return stage
 
 
@@ -319,6 +380,10 @@ def _command(stage: Stage, root: Path) -> str:
     if stage.kind == "psro":
         settings = ", ".join(f"{key}={value!r}" for key, value in stage.loop.items())
         return f"razz_env.exploit.psro.run_psro(Args(config='{config}', {settings}, output='{folder}'))"
+    if stage.kind == "ppo":
+        start = f", start_from='{root / stage.recipe / stage.continues.name}'" if stage.continues else ""
+        return (f"razz_env.train.budgeted.BudgetedRun('{folder}', {stage.config!r}, max_steps={stage.until}{start}"
+                f", ...).run()")
     if stage.kind == "imitation":
         return (f"razz_env.train.imitation.warm_start(TrainConfig.from_yaml('{config}'), '{folder}', "
                 f"{stage.imitation!r})")
@@ -418,6 +483,9 @@ class Run:
 
     def run_stage(self, stage: Stage) -> None:
         """Run one stage into its folder (a finished one is read back, an interrupted one resumed)."""
+        if stage.kind == "ppo":
+            self.run_ppo_stage(stage)
+            return
         config = self.resolved(stage)
         folder = Path(config.output)
         self.notify(f"stage {stage.recipe}/{stage.name} [{stage.kind}] in {folder}")
@@ -438,19 +506,42 @@ class Run:
         else:
             write_start_model(config, folder)
 
+    def run_ppo_stage(self, stage: Stage) -> None:
+        """Train a ``ppo`` stage to its steps (going on from its own checkpoint, else from the stage it continues)
+        and record its ``final.pt``'s SHA-256."""
+        from razz_env.train.budgeted import FINAL, BudgetedRun, Checkpoints, budget_spent, read_state
+
+        folder = self.stage_folder(stage.name)
+        self.notify(f"stage {stage.recipe}/{stage.name} [ppo] in {folder}")
+        start = self.stage_folder(stage.continues.name) if stage.continues else None
+        run = BudgetedRun(folder, stage.config, minutes=math.inf, every=CHECKPOINT_MINUTES * 60,
+                          evaluator=Checkpoints(), max_steps=stage.until, label=str(folder), start_from=start)
+        if run.done() and FINAL in RunFolder(folder).hashes():
+            self.notify(f"{folder}: already made; using it")
+            return
+        if start is not None and read_state(folder) is None and not budget_spent(start, math.inf,
+                                                                                  stage.continues.until):
+            raise ConfigError(f"stage {stage.name}: continues {stage.continues.name}, which is not finished ({start}):"
+                              f" run it first")
+        if not run.done():
+            run.run()
+        runs = RunFolder(folder)
+        runs.write_json(HASHES, {**runs.hashes(), FINAL: hashlib.sha256((folder / FINAL).read_bytes()).hexdigest()})
+
     def write_product(self, recipe: Recipe) -> Path:
         """``recipe``'s product without its optimizer's moments (what the zoo ships): ``<root>/<name>/<name>.zip``,
         written once per stage file it comes from (``product.json``)."""
         source = self.file_of(recipe.product)
         digest = self.made_hash(recipe.product, source)
         folder = RunFolder(self.root / recipe.name)
-        target = folder.path / f"{recipe.name}.zip"
+        algorithm = recipe.manifest_entry().get("algorithm", "maskable_ppo")
+        target = folder.path / f"{recipe.name}{'.pt' if algorithm == BATCH_PPO else '.zip'}"
         record = folder.read_json(PRODUCT, {})
         if record.get("source") == digest and target.is_file() \
                 and hashlib.sha256(target.read_bytes()).hexdigest() == record.get("sha256"):
             return target
-        algorithm = recipe.manifest_entry().get("algorithm", "maskable_ppo")
-        data = playing_bytes(read_checked(source, digest), algorithm)
+        data = read_checked(source, digest)
+        data = data if algorithm == BATCH_PPO else playing_bytes(data, algorithm)
         write_atomic(target, data)
         folder.write_json(PRODUCT, {"source": digest, "sha256": hashlib.sha256(data).hexdigest()})
         return target
@@ -495,12 +586,15 @@ def write_start_model(config: TrainConfig, out: str | Path) -> str:
 
 
 def same_weights(a: bytes, b: bytes) -> bool:
-    """Whether two SB3 archives hold the same policy tensors (read as tensors only, never unpickling code)."""
+    """Whether two model files hold the same policy tensors: SB3 archives (their ``policy.pth``) or batched-PPO
+    policy files (their ``state_dict``), read as tensors only, never unpickling code."""
     import torch
 
     def tensors(data: bytes) -> dict[str, Any]:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu", weights_only=True)
+            if "policy.pth" in archive.namelist():
+                return torch.load(io.BytesIO(archive.read("policy.pth")), map_location="cpu", weights_only=True)
+        return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)["state_dict"]
 
     first, second = tensors(a), tensors(b)
     return first.keys() == second.keys() and all(torch.equal(first[k], second[k]) for k in first)
@@ -583,8 +677,11 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
     if len(names) != seats - 1:
         raise ConfigError(f"final_eval {recorded['opponent']!r}: names {len(names)} opponents for {seats} seats")
     deals = deals or max(1, int(recorded["hands"]) // seats)
-    spec = {"type": "sb3_model", "path": str(product), "sha256": sha256, "algorithm": entry["algorithm"],
-            "encoding": entry["encoding"], "variant": entry["variant"], "num_seats": entry["num_seats"]}
+    if entry["algorithm"] == BATCH_PPO:  # it plays as it learned: the softmax, seeded
+        spec = {"type": str(product), "sha256": sha256, "deterministic": False}
+    else:
+        spec = {"type": "sb3_model", "path": str(product), "sha256": sha256, "algorithm": entry["algorithm"],
+                "encoding": entry["encoding"], "variant": entry["variant"], "num_seats": entry["num_seats"]}
     players = [make_agent(spec, seed=0)] + [make_agent(name, seed=i + 1) for i, name in enumerate(names)]
     stakes = {key: entry[key] for key in ("ante", "bring_in", "small_bet", "big_bet")}
     hand_config = HandConfig.create(entry["variant"], num_seats=seats, stacks=entry["stacks"], **stakes)

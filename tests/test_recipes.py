@@ -273,3 +273,75 @@ def test_the_shipped_recipes_make_the_shipped_models(capsys):
     assert capsys.readouterr().out.count("\n") == len(manifest())
     assert razz(["zoo", "reproduce", "ppo_razz", "--stage", "nope", "--dry-run"]) == 2
     assert capsys.readouterr().err == "razz zoo reproduce: --stage 'nope': ppo_razz has the stages train\n"
+
+
+TINY_BATCH = {"variant": "minirazz_tiny", "stacks": 200, "num_tables": 64, "num_steps": 16, "hidden": [16, 16],
+              "total_steps": 10**9, "quiet": True, "seed": 3, "self_play_fraction": 1.0}
+
+
+@pytest.fixture
+def batch_zoo(tmp_path):
+    """A zoo folder with a recipe of two ppo stages, the second going on from the first."""
+    pytest.importorskip("numba", reason="the batched trainer needs numba")
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    _write(folder, "staged", product="@two/final.pt", acceptance_seed=7,
+           stages=[{"name": "one", "kind": "ppo", "config": TINY_BATCH, "steps": 2048},
+                   {"name": "two", "kind": "ppo", "config": "one", "steps": 4096, "continues": "one"}])
+    from razz_env.engine.table import Table
+
+    stakes = Table("minirazz_tiny").stakes
+    (folder / "manifest.json").write_text(json.dumps({"staged": {
+        "file": "staged.pt", "sha256": UNKNOWN, "algorithm": "batch_ppo", "encoding": "flat",
+        "variant": "minirazz_tiny", "num_seats": 2, "stacks": 200, "ante": stakes.ante, "bring_in": stakes.bring_in,
+        "small_bet": stakes.small_bet, "big_bet": stakes.big_bet, "final_eval": WIDE_EVAL}}))
+    return folder
+
+
+def test_ppo_stages_chain_into_one_run_whose_product_repeats_byte_for_byte(batch_zoo, tmp_path):
+    recipe = recipes.load_recipe("staged", batch_zoo)
+    one, two = recipe.stages
+    assert (one.steps, two.steps, two.continues is one, two.warm_start) == (2048, 2048, True, "@one/checkpoint.pt")
+    lines = recipes.describe_plan(recipe, recipes.plan(recipe, tmp_path / "runs"))
+    assert "2. staged/two [ppo] 2,048 steps" in lines[3] and "warm start: @one/checkpoint.pt" in lines[3]
+    assert "max_steps=4096, start_from=" in lines[4]
+    products = []
+    for root in (tmp_path / "a", tmp_path / "b"):
+        run, verdict = recipes.reproduce(recipe, root, deals=2, progress=False, notify=lambda _: None)
+        state = json.loads((root / "staged" / "two" / "state.json").read_text())
+        assert (state["update"], state["steps"]) == (4, 4096)
+        assert json.loads((root / "staged" / "one" / "state.json").read_text())["steps"] == 2048
+        assert verdict.product == root / "staged" / "staged.pt" and not verdict.reproduced
+        assert [row["opponent"] for row in verdict.rows] == ["random"] and verdict.rows[0]["hands"] == 4
+        products.append(verdict.product.read_bytes())
+    assert products[0] == products[1], "two reproductions in two folders make the same bytes"
+    (batch_zoo / "staged.pt").write_bytes(products[0])
+    recipes.install(recipe, tmp_path / "a" / "staged" / "staged.pt")
+    again = recipes.reproduce(recipes.load_recipe("staged", batch_zoo), tmp_path / "a", deals=2, progress=False,
+                              notify=lambda _: None)[1]
+    assert again.reproduced and again.within
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"steps": None}, "stage two: steps: expected the environment steps it trains to in all, got None"),
+    ({"steps": 2048}, "stage two: steps: 2,048 is not past one's 2,048"),
+    ({"continues": "nothing"}, "stage two: continues: 'nothing' is no earlier ppo stage"),
+    ({"config": {**TINY_BATCH, "seed": 4}}, "stage two: config: a stage continues one with its settings"),
+    ({"config": {**TINY_BATCH, "output": "x"}}, "stage two: config: output is the recipe's"),
+    ({"config": {**TINY_BATCH, "entropy": 1}}, "stage two: config: unknown setting 'entropy'"),
+    ({"config": {**TINY_BATCH, "num_tables": 0}, "continues": None},
+     "stage two: config: num_tables: must be at least 1, got 0"),
+])
+def test_a_bad_ppo_stage_is_one_line_naming_what_is_wrong(batch_zoo, change, message):
+    data = json.loads((batch_zoo / f"staged{recipes.SUFFIX}").read_text())
+    data["stages"][1].update(change)
+    (batch_zoo / f"staged{recipes.SUFFIX}").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
+        recipes.load_recipe("staged", batch_zoo)
+
+
+def test_a_ppo_stage_waits_for_the_stage_it_continues(batch_zoo, tmp_path):
+    recipe = recipes.load_recipe("staged", batch_zoo)
+    with pytest.raises(ConfigError, match="stage two: continues one, which is not finished"):
+        recipes.reproduce(recipe, tmp_path / "runs", only="two", progress=False, notify=lambda _: None)
+    assert not (tmp_path / "runs" / "staged" / "two").exists()

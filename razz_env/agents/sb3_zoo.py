@@ -8,7 +8,10 @@ the check changes nothing). A changed or missing file raises
 :class:`ZooIntegrityError` and nothing is loaded. Each entry records the table
 the agent was trained for (``variant``, ``num_seats``), which the agent
 declares as ``variants`` / ``seat_counts``, the recipe beside it that made it
-(``<name>.recipe.yaml``, run by ``razz zoo reproduce``) and its training time.
+(``<name>.recipe.yaml``, run by ``razz zoo reproduce``) and its training time. An entry whose ``algorithm`` is
+``batch_ppo`` is a policy file of the batched PPO trainer (``.pt``, :mod:`razz_env.agents.torch_policy`), loaded
+as tensors only after the same check; it plays as it learned, sampling its softmax (seeded), unless asked for
+``deterministic=True``.
 
 Any other trained model file plays as the agent type ``sb3_model`` (see
 :func:`load_model_file`): the spec names the file, its SHA-256 and the table it was
@@ -35,6 +38,8 @@ from razz_env.agents.sb3_agent import (
     read_verified,
     trained_seat_counts,
 )
+from razz_env.agents.torch_policy import ALGORITHM as BATCH_PPO
+from razz_env.agents.torch_policy import declaration as policy_declaration
 from razz_env.encoding.interface import Declaration
 from razz_env.engine.checks import archive_problem, as_flag, as_int
 from razz_env.engine.errors import ConfigError
@@ -79,9 +84,17 @@ def _load_model(name: str) -> Any:
     return load_model(verified_bytes(name), manifest()[name]["algorithm"])
 
 
-def load_zoo_agent(name: str, deterministic: bool = True, seed: int | None = None) -> SB3Agent:
-    """A shipped agent by name (the model is loaded once per process and shared)."""
+def load_zoo_agent(name: str, deterministic: bool | None = None, seed: int | None = None) -> Any:
+    """A shipped agent by name (the model is loaded once per process and shared); ``deterministic`` None: the
+    argmax of an SB3 model, the sampled softmax of a batched-PPO policy."""
     entry = manifest()[name]
+    if entry["algorithm"] == BATCH_PPO:
+        from razz_env.agents.torch_policy import TorchPolicyAgent
+
+        verified_bytes(name)  # a missing or changed file is a ZooIntegrityError before anything loads
+        return TorchPolicyAgent(ZOO_DIR / entry["file"], sha256=entry["sha256"], name=name,
+                                deterministic=bool(deterministic), seed=seed)
+    deterministic = True if deterministic is None else deterministic
     declared = zoo_declaration(name)
     return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
                     seed=seed, variants=declared.variants, seat_counts=declared.seat_counts)
@@ -97,13 +110,15 @@ def zoo_declaration(name: str) -> Declaration:
     """What the shipped agent ``name`` declares, read from its manifest entry without loading its model."""
     entry = manifest()[name]
     table = zoo_table(name)
+    if entry["algorithm"] == BATCH_PPO:
+        return policy_declaration(table.variant.name, table.num_seats, table.hand_config(), deterministic=False)
     counts = trained_seat_counts(entry["encoding"], table.variant.name, table.num_seats)
     return SB3Agent.declare(entry["encoding"], (table.variant.name,), counts)
 
 
-def _zoo_factory(name: str) -> Callable[..., SB3Agent]:
+def _zoo_factory(name: str) -> Callable[..., Any]:
     """The registry's factory for the shipped agent ``name``: its options are the agent's, never its name."""
-    def factory(deterministic: bool = True, seed: int | None = None) -> SB3Agent:
+    def factory(deterministic: bool | None = None, seed: int | None = None) -> Any:
         return load_zoo_agent(name, deterministic, seed)
 
     factory.__doc__ = f"Shipped trained agent {name!r} (see razz_env/agents/zoo/manifest.json)."

@@ -39,6 +39,8 @@ from razz_env.engine.errors import ConfigError
 
 FORMAT = "razz-batch-ppo"
 VERSION = 1
+ALGORITHM = "batch_ppo"
+"""A zoo manifest entry's ``algorithm`` for such a file."""
 ACTIVATIONS = ("tanh", "relu")
 _KEYS = ("format", "version", "variant", "num_seats", "encoding", "layers", "activation", "state_dict")
 
@@ -138,6 +140,13 @@ def trained_table(meta: dict[str, Any]) -> HandConfig | None:
     return Table.from_mapping(meta["table"]).hand_config() if "table" in meta else None
 
 
+def declaration(variant: str, num_seats: int, table: HandConfig | None, deterministic: bool) -> Declaration:
+    """What a policy trained at ``table`` (``variant``, ``num_seats``) declares: it reads the flat vector and states
+    its policy, a batch at a time."""
+    return Declaration(observes=("vector",), encoding="flat", variants=(variant,), seat_counts=(num_seats,),
+                       states_policy=True, acts_in_batch=True, deterministic=deterministic, table=table)
+
+
 class TorchPolicyAgent:
     """A ``.pt`` policy of :mod:`razz_env.train.batch_ppo` playing by the agent interface (see the module docs).
 
@@ -165,9 +174,7 @@ class TorchPolicyAgent:
         self.meta = meta
         self.name = name or where.stem
         self.deterministic = bool(deterministic)
-        self.declaration = Declaration(observes=("vector",), encoding="flat", variants=(meta["variant"],),
-                                       seat_counts=(meta["num_seats"],), states_policy=True, acts_in_batch=True,
-                                       deterministic=self.deterministic, table=trained_table(meta))
+        self.declaration = declaration(meta["variant"], meta["num_seats"], trained_table(meta), self.deterministic)
         self._generator = torch.Generator().manual_seed(seed if seed is not None else 0)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:

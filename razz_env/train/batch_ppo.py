@@ -145,27 +145,27 @@ class Args:
     """no log lines on stdout"""
 
 
-def check_args(args: Args) -> None:
-    """Refuse settings the trainer cannot run, naming the flag (``ConfigError``): each field's declared limits,
-    then the rules that join several."""
-    check_fields(args, flag_name)
+def check_args(args: Args, name: Callable[[str], str] = flag_name) -> None:
+    """Refuse settings the trainer cannot run, naming the setting as ``name`` writes it (a flag, or a config's key)
+    (``ConfigError``): each field's declared limits, then the rules that join several."""
+    check_fields(args, name)
     if args.num_seats != 2:
-        raise ConfigError(f"--num-seats: only heads-up (2) is trained here, got {args.num_seats}")
+        raise ConfigError(f"{name('num_seats')}: only heads-up (2) is trained here, got {args.num_seats}")
     if args.device == "cuda" and not torch.cuda.is_available():
-        raise ConfigError("--device cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
-    for name in args.opponents:
-        _check_baseline(name)
+        raise ConfigError(f"{name('device')} cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
+    for opponent in args.opponents:
+        _check_baseline(opponent, name("opponents"))
     if args.self_play_fraction + args.pool_fraction > 1.0:
-        raise ConfigError(f"--pool-fraction: {args.pool_fraction} with --self-play-fraction "
+        raise ConfigError(f"{name('pool_fraction')}: {args.pool_fraction} with {name('self_play_fraction')} "
                           f"{args.self_play_fraction} is more than every table")
     if args.self_play_fraction + args.pool_fraction < 1.0 and not args.opponents:
-        raise ConfigError("--opponents: none given, but --self-play-fraction and --pool-fraction leave tables to "
-                          "baselines")
+        raise ConfigError(f"{name('opponents')}: none given, but {name('self_play_fraction')} and "
+                          f"{name('pool_fraction')} leave tables to baselines")
     rollout = args.num_tables * args.num_steps
     if rollout % args.num_minibatches:
-        raise ConfigError(f"--num-minibatches: {args.num_minibatches} does not divide a rollout's {rollout} decisions "
-                          f"(--num-tables {args.num_tables} x --num-steps {args.num_steps}); choose a divisor, e.g. "
-                          f"{_nearest_divisor(rollout, args.num_minibatches)}")
+        raise ConfigError(f"{name('num_minibatches')}: {args.num_minibatches} does not divide a rollout's {rollout} "
+                          f"decisions ({name('num_tables')} {args.num_tables} x {name('num_steps')} {args.num_steps}); "
+                          f"choose a divisor, e.g. {_nearest_divisor(rollout, args.num_minibatches)}")
 
 
 def _nearest_divisor(total: int, near: int) -> int:
@@ -240,14 +240,15 @@ class DeviceEngine:
 # ---------------------------------------------------------------------------------------------- the baselines
 
 
-def _check_baseline(name: str) -> None:
-    """``ConfigError`` unless ``name`` is a registered agent that states its policy from the legal actions alone."""
+def _check_baseline(name: str, label: str = "--opponents") -> None:
+    """``ConfigError`` (naming ``label``) unless ``name`` is a registered agent that states its policy from the legal
+    actions alone."""
     try:
         declared = declaration_of(make_agent(name))
     except AgentSpecError as err:
-        raise ConfigError(f"--opponents: {err}") from None
+        raise ConfigError(f"{label}: {err}") from None
     if declared.observes or not declared.states_policy or not declared.acts_in_batch:
-        raise ConfigError(f"--opponents: {name!r} reads more than the legal actions or states no policy (its "
+        raise ConfigError(f"{label}: {name!r} reads more than the legal actions or states no policy (its "
                           f"declaration: observes {declared.observes}, states_policy {declared.states_policy}); the "
                           f"batched trainer plays agents that state a policy from the legal actions alone, such as "
                           f"{' and '.join(BASELINES)}")
@@ -452,6 +453,11 @@ def training_table(args: Args) -> Table:
     return Table(args.variant, num_seats=args.num_seats, stacks=args.stacks)
 
 
+WHERE = ("output", "force")
+"""Settings of where a run writes, not of what it learns: a policy file leaves them out, so that one run made in two
+folders saves the same bytes."""
+
+
 def save_policy(path: Path, agent: Agent, args: Args, steps: int, actor: nn.Module | None = None) -> None:
     """Write the actor's weights (or ``actor``'s, of the same shape) and the plain-data metadata
     :mod:`razz_env.agents.torch_policy` reads."""
@@ -461,7 +467,7 @@ def save_policy(path: Path, agent: Agent, args: Args, steps: int, actor: nn.Modu
                 "stacks": args.stacks, "table": training_table(args).to_dict(), "encoding": "flat",
                 "layers": list(agent.layers),
                 "activation": args.activation, "state_dict": state, "steps": steps,
-                "args": dataclasses.asdict(args)}, path)
+                "args": {key: value for key, value in dataclasses.asdict(args).items() if key not in WHERE}}, path)
 
 
 @dataclass

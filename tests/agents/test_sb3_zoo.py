@@ -187,3 +187,29 @@ def test_a_damaged_manifest_is_named_not_a_json_traceback(tmp_path, monkeypatch,
     monkeypatch.setattr(sb3_zoo, "MANIFEST", damaged)
     with pytest.raises(sb3_zoo.ZooIntegrityError, match=rf"{re.escape(str(damaged))}: damaged"):
         sb3_zoo.manifest()
+
+
+def test_a_batch_ppo_entry_plays_its_policy_file_sampling_as_it_learned(private_zoo):
+    from razz_env.agents.torch_policy import TorchPolicyAgent
+    from razz_env.encoding.encoders import FlatEncoder
+    from razz_env.train.batch_ppo import Agent, Args, save_policy
+
+    args = Args(hidden=(8,), output=str(private_zoo / "run"))
+    config = HandConfig.create("razz", num_seats=2, stacks=1000)
+    torch.manual_seed(0)
+    save_policy(private_zoo / "staged.pt", Agent(FlatEncoder(config).size, args.hidden, args.activation), args, 0)
+    entry = {"file": "staged.pt", "sha256": hashlib.sha256((private_zoo / "staged.pt").read_bytes()).hexdigest(),
+             "algorithm": "batch_ppo", "encoding": "flat", "variant": "razz", "num_seats": 2, "stacks": 1000,
+             "ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
+    (private_zoo / "manifest.json").write_text(json.dumps({"zoo_batch_test": entry}))
+    agent = sb3_zoo.load_zoo_agent("zoo_batch_test", seed=3)
+    assert isinstance(agent, TorchPolicyAgent) and not agent.deterministic
+    assert agent.declaration == sb3_zoo.zoo_declaration("zoo_batch_test")
+    assert sb3_zoo.load_zoo_agent("zoo_batch_test", deterministic=True).deterministic
+    hand = HandState(config, seed=1)
+    agent.reset(hand.actor, 2, "razz")
+    observation = observe(hand, hand.actor, encoder=make_encoder("flat", config))
+    assert (agent.action_probabilities(observation) > 0).sum() > 1, "an untrained softmax mixes"
+    (private_zoo / "staged.pt").write_bytes(b"changed")
+    with pytest.raises(sb3_zoo.ZooIntegrityError, match="SHA-256"):
+        sb3_zoo.load_zoo_agent("zoo_batch_test")
