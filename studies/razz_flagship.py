@@ -54,6 +54,9 @@ class Args:
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)
     """training CPU minutes between checkpoints"""
+    device: str = limited("cpu", choices=("cpu", "cuda"))
+    """``cuda``: the engine and the networks on a GPU (``CudaEngine``; ``scripts/gpu_session.sh``): another run than
+    the CPU's, in another ``--output``"""
     output: str = "runs/razz_flagship"
     """where the seeds' folders go (``<output>/seed<k>/stage<i>``)"""
     select: bool = False
@@ -64,11 +67,12 @@ class Args:
     """worker processes of the selection matches"""
 
 
-def trainer_settings(seed: int) -> dict[str, Any]:
-    """The trainer's settings of training seed ``seed``: the method's at razz's default heads-up table; the
-    learning rate constant (the run has no planned end)."""
+def trainer_settings(seed: int, device: str = "cpu") -> dict[str, Any]:
+    """The trainer's settings of training seed ``seed`` on ``device``: the method's at razz's default heads-up
+    table; the learning rate constant (the run has no planned end)."""
+    on = {} if device == "cpu" else {"device": device}  # a CPU run's settings as they were first written
     return method_settings(METHOD, variant="razz", stacks=1000, total_steps=10**12, quiet=True, seed=seed,
-                           **SETTINGS)
+                           **SETTINGS, **on)
 
 
 def stage_folder(output: str | Path, seed: int, stage: int) -> Path:
@@ -123,7 +127,7 @@ def main(args: Args) -> None:
     from razz_env.train.batch_ppo import Args as TrainerArgs
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent
 
-    settings = trainer_settings(args.seed)
+    settings = trainer_settings(args.seed, args.device)
     rollout = TrainerArgs.num_tables * TrainerArgs.num_steps
     folder = stage_folder(args.output, args.seed, args.stage)
     earlier = stage_folder(args.output, args.seed, args.stage - 1) if args.stage > 1 else None

@@ -1,13 +1,16 @@
-"""``CudaEngine`` on numba's CUDA simulator, run in a process of its own by ``test_cuda_engine.py``.
+"""``CudaEngine`` on numba's CUDA simulator (or on a real GPU), run in a process of its own by
+``test_cuda_engine.py``.
 
 The simulator is chosen when numba is imported, so these runs need a fresh interpreter (``main`` sets it before
-anything imports numba). Two ways to run the shared per-table functions inside the simulated threads:
+anything imports numba). Two ways to run the shared per-table functions inside the simulated threads, and the
+device itself:
 
 - ``python`` (``NUMBA_DISABLE_JIT=1``): as plain Python, the same source the GPU compiles, line by line; about
   1 ms a table a step.
 - ``compiled``: as the CPU-compiled functions, handed the simulated arrays' memory (numba's CPU target cannot
   type the simulator's array wrappers). The kernels, their launch, the table-minor layout, the per-table scratch
   and the refusal of illegal ids run as on the GPU, at a speed that allows the 100,000-hand soak.
+- ``device``: the kernels compiled for the GPU and run there (no simulator): what only a GPU shows.
 
 Modes (after ``python`` or ``compiled``):
 
@@ -64,9 +67,10 @@ def hand_compiled_functions_the_memory() -> None:
 
 def main(argv: list[str]) -> None:
     how, argv = argv[0], argv[1:]
-    if how not in ("python", "compiled"):
-        raise SystemExit(f"unknown way {how!r}: python or compiled")
-    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    if how not in ("python", "compiled", "device"):
+        raise SystemExit(f"unknown way {how!r}: python, compiled or device")
+    if how != "device":
+        os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
     if how == "python":
         os.environ["NUMBA_DISABLE_JIT"] = "1"
         warnings.simplefilter("ignore", RuntimeWarning)  # splitmix64's uint64 products wrap, as on the device
@@ -75,6 +79,8 @@ def main(argv: list[str]) -> None:
 
     if how == "compiled":
         hand_compiled_functions_the_memory()
+    elif how == "device" and not cuda.is_available():
+        raise SystemExit("device: numba sees no CUDA GPU here")
 
     from razz_env.batch.cuda_engine import CudaEngine, random_legal_actions
     from razz_env.batch.random_play import policy_state

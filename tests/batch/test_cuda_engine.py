@@ -1,5 +1,6 @@
 """``CudaEngine`` without a GPU: numba's CUDA simulator against the scalar engine, the CPU engine's random games
-replayed, its refusals, and every kernel compiled to PTX for an H100 by NVVM.
+replayed, its refusals, and every kernel compiled to PTX for an H100 by NVVM; where a GPU is present, the same
+checks on it (``-m gpu``; ``scripts/gpu_session.sh`` runs them on the device machine).
 
 The simulator is chosen when numba is imported, so each check runs in a process of its own
 (``cuda_simulated.py``, ``cuda_ptx.py`` beside this file). ``-m slow`` plays the soak: ``RAZZ_CUDA_SOAK_HANDS``
@@ -30,6 +31,17 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
 
+def _has_gpu() -> bool:
+    from numba import cuda
+
+    return bool(cuda.is_available()) and not os.environ.get("NUMBA_ENABLE_CUDASIM")
+
+
+ON_A_GPU = [pytest.mark.gpu,
+            pytest.mark.skipif(not _has_gpu(), reason="no CUDA GPU here (CI has none; scripts/gpu_session.sh)")]
+SIMULATED_OR_DEVICE = pytest.mark.parametrize("way", ["python", pytest.param("device", marks=ON_A_GPU)])
+
+
 def run(script: str, *args: object, timeout: int = 900) -> list[dict]:
     """Run ``script`` beside this file in a fresh interpreter; its JSON lines."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(HERE), str(HERE.parent)])}
@@ -53,27 +65,31 @@ def test_simulated_as_python_matches_the_scalar_engine_in_every_case():
     assert all(line["hands"] >= 4 for line in lines.values())
 
 
-def test_simulated_compiled_matches_the_scalar_engine_in_every_case():
-    lines = covered(run("cuda_simulated.py", "compiled", "differential", 60, 23, 16))
+@pytest.mark.parametrize(("way", "tables"), [("compiled", 16), pytest.param("device", 1024, marks=ON_A_GPU)])
+def test_simulated_compiled_matches_the_scalar_engine_in_every_case(way, tables):
+    """The kernels as the CPU compiles them on the simulator (or compiled for and run on a GPU), 60 hands a case."""
+    lines = covered(run("cuda_simulated.py", way, "differential", 60, 23, tables))
     assert len(lines) == len(CASES)
     assert sum(line["showdowns"] for line in lines.values()) > 500
     assert sum(line["community"] for line in lines.values()) > 0
     assert sum(line["overflows"] for line in lines.values()) > 0
 
 
-def test_each_ruling_on_the_simulator_as_the_scalar_engine_decides_it():
+@SIMULATED_OR_DEVICE
+def test_each_ruling_on_the_simulator_as_the_scalar_engine_decides_it(way):
     """The rulings of ``tests/rulings.py`` under every preset (tied door cards and boards, the cap, the open pair,
-    the odd chip, an all-in for the ante): the kernels as plain Python in the simulated threads."""
-    lines = covered(run("cuda_simulated.py", "python", "rulings"))
+    the odd chip, an all-in for the ante): the kernels as plain Python in the simulated threads, or on a GPU."""
+    lines = covered(run("cuda_simulated.py", way, "rulings"))
     assert sorted(lines) == sorted(RULING_IDS)
     assert all(line["ok"] for line in lines.values()), [case for case, line in lines.items() if not line["ok"]]
 
 
+@SIMULATED_OR_DEVICE
 @pytest.mark.parametrize(("variant", "seats"), [("razz", 2), ("stud8", 6)])
-def test_random_games_drawn_on_the_device_are_the_cpu_engines(variant, seats):
-    """Same seed, one random stream per table: the simulated device plays the CPU engine's games."""
+def test_random_games_drawn_on_the_device_are_the_cpu_engines(variant, seats, way):
+    """Same seed, one random stream per table: the simulated device (or a GPU) plays the CPU engine's games."""
     tables, steps, seed = 16, 60, 5
-    record = run("cuda_simulated.py", "python", "random", tables, steps, seed, variant, seats)[0]
+    record = run("cuda_simulated.py", way, "random", tables, steps, seed, variant, seats)[0]
     engine = BatchEngine(HandConfig.create(variant, num_seats=seats), tables, seed=seed)
     state = policy_state(seed, rows=tables)
     for step in range(steps):
@@ -85,8 +101,9 @@ def test_random_games_drawn_on_the_device_are_the_cpu_engines(variant, seats):
     assert np.sum(record["finished"]) > tables
 
 
-def test_refusals_on_the_simulator():
-    checks = run("cuda_simulated.py", "python", "refusals")
+@SIMULATED_OR_DEVICE
+def test_refusals_on_the_simulator(way):
+    checks = run("cuda_simulated.py", way, "refusals")
     assert checks and all(line["ok"] for line in checks), checks
 
 
