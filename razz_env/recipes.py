@@ -11,7 +11,9 @@ has a ``name``, a ``kind`` and its full ``razz train`` config inline:
 * ``ppo``: the batched PPO trainer (:mod:`razz_env.train.batch_ppo`; the config its settings) until ``steps``
   environment steps in all, as a :class:`~razz_env.train.budgeted.BudgetedRun`; with ``continues: STAGE`` it goes
   on from that earlier ``ppo`` stage's last checkpoint (the same settings: one run cut into stages of about an hour
-  each, so a long run is trained, kept and reproduced in pieces). Its ``final.pt`` is the policy as it plays.
+  each, so a long run is trained, kept and reproduced in pieces). Its ``final.pt`` is the policy as it plays;
+  its ``checkpoint.pt`` is what a later stage needs, its SHA-256 recorded as ``checkpoint_sha256`` once made, so
+  that a kept copy (``--input STAGE/checkpoint.pt=PATH``) can stand in for the stage.
 
 A model an earlier stage makes is named ``@STAGE/FILE`` (a file of that stage's folder, e.g.
 ``@phase4/checkpoints/step_750016.zip``) or ``@RECIPE`` (a ``from`` recipe's product) wherever a config names a
@@ -30,6 +32,7 @@ import hashlib
 import io
 import json
 import math
+import re
 import shutil
 import zipfile
 from collections.abc import Callable, Iterator
@@ -49,7 +52,9 @@ SUFFIX = ".recipe.yaml"
 KINDS = ("train", "psro", "imitation", "widen", "ppo")
 ROOT = "runs/zoo"
 RECIPE_KEYS = ("name", "from", "product", "acceptance_seed", "stages")
-STAGE_KEYS = ("name", "kind", "config", "loop", "imitation", "cpu_minutes", "steps", "continues")
+STAGE_KEYS = ("name", "kind", "config", "loop", "imitation", "cpu_minutes", "steps", "continues",
+              "checkpoint_sha256")
+PPO_KEYS = ("steps", "continues", "checkpoint_sha256")  # taken by a ppo stage alone
 PPO_FOLDER_KEYS = ("output", "force")  # a ppo stage's run folder is the recipe's
 CHECKPOINT_MINUTES = 15.0  # training CPU minutes between a ppo stage's checkpoints
 LOOP_KEYS = ("generations", "steps_per_generation", "br_steps", "br_weight", "deals", "seed")
@@ -105,6 +110,7 @@ class Stage:
     cpu_minutes: float | None = None
     until: int = 0
     continues: Stage | None = None
+    checkpoint_sha256: str | None = None
 
     @property
     def warm_start(self) -> str | None:
@@ -262,7 +268,7 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
         config = shared[0].config
     if not isinstance(config, dict):
         raise ConfigError(f"{label}: config: expected the stage's razz train config, got {shown(config)}")
-    for key in ("steps", "continues"):
+    for key in PPO_KEYS:
         if item.get(key) is not None and kind != "ppo":
             raise ConfigError(f"{label}: {key}: not taken by a {kind} stage")
     if kind == "ppo":
@@ -323,7 +329,11 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
     minutes = item.get("cpu_minutes")
     if minutes is not None:
         as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
-    stage = Stage(name, "ppo", recipe, config, cpu_minutes=minutes, until=until, continues=continues)
+    digest = item.get("checkpoint_sha256")
+    if digest is not None and not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+        raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
+    stage = Stage(name, "ppo", recipe, config, cpu_minutes=minutes, until=until, continues=continues,
+                  checkpoint_sha256=digest)
     try:
         stage.checked_config()
     except ConfigError as err:
@@ -507,13 +517,16 @@ class Run:
             write_start_model(config, folder)
 
     def run_ppo_stage(self, stage: Stage) -> None:
-        """Train a ``ppo`` stage to its steps (going on from its own checkpoint, else from the stage it continues)
-        and record its ``final.pt``'s SHA-256."""
-        from razz_env.train.budgeted import FINAL, BudgetedRun, Checkpoints, budget_spent, read_state
+        """Train a ``ppo`` stage to its steps (going on from its own checkpoint, else from the stage it continues,
+        or from a kept copy of that stage's checkpoint given as ``--input``) and record its files' SHA-256."""
+        from razz_env.train.budgeted import CHECKPOINT, FINAL, BudgetedRun, Checkpoints, budget_spent, read_state
 
         folder = self.stage_folder(stage.name)
         self.notify(f"stage {stage.recipe}/{stage.name} [ppo] in {folder}")
         start = self.stage_folder(stage.continues.name) if stage.continues else None
+        kept = self.inputs.get(f"{stage.continues.name}/{CHECKPOINT}") if stage.continues else None
+        if kept is not None and read_state(folder) is None:
+            start = self.kept_stage(stage.continues, kept)
         run = BudgetedRun(folder, stage.config, minutes=math.inf, every=CHECKPOINT_MINUTES * 60,
                           evaluator=Checkpoints(), max_steps=stage.until, label=str(folder), start_from=start)
         if run.done() and FINAL in RunFolder(folder).hashes():
@@ -526,7 +539,36 @@ class Run:
         if not run.done():
             run.run()
         runs = RunFolder(folder)
-        runs.write_json(HASHES, {**runs.hashes(), FINAL: hashlib.sha256((folder / FINAL).read_bytes()).hexdigest()})
+        made = {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in (FINAL, CHECKPOINT)}
+        runs.write_json(HASHES, {**runs.hashes(), **made})
+        if stage.checkpoint_sha256 not in (None, made[CHECKPOINT]):
+            note = (f"stage {stage.name}: its checkpoint has SHA-256 {made[CHECKPOINT][:12]}..., the recipe recorded "
+                    f"{stage.checkpoint_sha256[:12]}...: not reproduced bit for bit")
+            self.notes.append(note)
+            self.notify(note)
+
+    def kept_stage(self, stage: Stage, path: Path) -> Path:
+        """A run folder standing in for ``stage``, made from a kept copy of its checkpoint (``--input``), which
+        must carry the SHA-256 the recipe recorded and end at the stage's steps; its CPU clock starts at 0."""
+        import torch
+
+        from razz_env.train.budgeted import CHECKPOINT, STATE, write_json
+
+        key = f"{stage.name}/{CHECKPOINT}"
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != stage.checkpoint_sha256:
+            raise ConfigError(f"--input {key}={path}: SHA-256 {digest}, the recipe recorded "
+                              f"{stage.checkpoint_sha256 or 'none (no checkpoint_sha256)'} for it")
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        if saved.get("steps") != stage.until:
+            raise ConfigError(f"--input {key}={path}: a checkpoint at {saved.get('steps')} steps, the stage ends at "
+                              f"{stage.until}")
+        folder = self.root / stage.recipe / f"{stage.name}.input"
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, folder / CHECKPOINT)
+        write_json(folder / STATE, {"settings": json.loads(json.dumps(stage.config)), "clock": [0.0, 0.0],
+                                    "next_measure": 0.0, "update": saved["update"], "steps": saved["steps"]})
+        return folder
 
     def write_product(self, recipe: Recipe) -> Path:
         """``recipe``'s product without its optimizer's moments (what the zoo ships): ``<root>/<name>/<name>.zip``,
@@ -718,7 +760,9 @@ def reproduce(recipe: Recipe, root: str | Path = ROOT, only: str | None = None, 
         if not run.inputs[key].is_file():
             raise ConfigError(f"--input {key}={run.inputs[key]}: no such file")
     given = {r.name for r in recipe.recipes()[:-1] if r.name in run.inputs}
-    stages = [recipe.stage(only)] if only else [s for s in recipe.chain() if s.recipe not in given]
+    given_stages = {key.partition("/")[0] for key in run.inputs if key.endswith("/checkpoint.pt")}
+    stages = [recipe.stage(only)] if only else [s for s in recipe.chain() if s.recipe not in given
+                                                 and not (s.kind == "ppo" and s.name in given_stages)]
     for stage in stages:
         run.run_stage(stage)
         owner = next(r for r in recipe.recipes() if r.name == stage.recipe)

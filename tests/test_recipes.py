@@ -345,3 +345,26 @@ def test_a_ppo_stage_waits_for_the_stage_it_continues(batch_zoo, tmp_path):
     with pytest.raises(ConfigError, match="stage two: continues one, which is not finished"):
         recipes.reproduce(recipe, tmp_path / "runs", only="two", progress=False, notify=lambda _: None)
     assert not (tmp_path / "runs" / "staged" / "two").exists()
+
+
+def test_a_kept_checkpoint_stands_in_for_its_stage_and_the_chain_goes_on_the_same(batch_zoo, tmp_path):
+    made, _ = recipes.reproduce(recipes.load_recipe("staged", batch_zoo), tmp_path / "a", deals=0, progress=False,
+                                notify=lambda _: None)
+    kept = tmp_path / "kept.pt"
+    kept.write_bytes((tmp_path / "a" / "staged" / "one" / "checkpoint.pt").read_bytes())
+    digest = hashlib.sha256(kept.read_bytes()).hexdigest()
+    assert json.loads((tmp_path / "a" / "staged" / "one" / "hashes.json").read_text())["checkpoint.pt"] == digest
+    data = json.loads((batch_zoo / f"staged{recipes.SUFFIX}").read_text())
+    data["stages"][0]["checkpoint_sha256"] = "1" * 64
+    (batch_zoo / f"staged{recipes.SUFFIX}").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match="--input one/checkpoint.pt=.*SHA-256 .*the recipe recorded 1111"):
+        recipes.reproduce(recipes.load_recipe("staged", batch_zoo), tmp_path / "b", inputs={"one/checkpoint.pt": kept},
+                          deals=0, progress=False, notify=lambda _: None)
+    data["stages"][0]["checkpoint_sha256"] = digest
+    (batch_zoo / f"staged{recipes.SUFFIX}").write_text(json.dumps(data))
+    run, _ = recipes.reproduce(recipes.load_recipe("staged", batch_zoo), tmp_path / "b",
+                               inputs={"one/checkpoint.pt": kept}, deals=0, progress=False, notify=lambda _: None)
+    assert not (tmp_path / "b" / "staged" / "one").exists(), "the kept checkpoint stands in for stage one"
+    product = (tmp_path / "b" / "staged" / "staged.pt").read_bytes()
+    assert product == (tmp_path / "a" / "staged" / "staged.pt").read_bytes()
+    assert not run.notes and not made.notes
