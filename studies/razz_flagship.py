@@ -19,6 +19,10 @@ added in quadrature), and the score (the lowest pooled AIVAT lower bound). It sa
 stage's folder and prints the results page's table row.
 
     python studies/razz_flagship.py --seed 1 --stage 1 --select      # ~15 CPU min
+
+``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
+policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
+:data:`LBR_SEED`; it saves ``lbr.json`` in the stage's folder.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from razz_env.train.methods import method_settings
 
 SELECTION_SEEDS = (41001, 41002)
 SELECTION_OPPONENTS = ("razz_heuristic", "monte_carlo", "ppo_razz_psro")
+LBR_SEED = 41003
 METHOD = "ppo"
 SETTINGS = {"ent_coef": 0.05, "regularisation_halflife": 1000}
 """The study's selected method and settings (``razz_first_hour.py --method ppo --set ent_coef=0.05
@@ -64,7 +69,11 @@ class Args:
     deals: int = limited(5000, minimum=2)
     """duplicate deals of each selection match (a seed and an opponent)"""
     workers: int = limited(1, minimum=1)
-    """worker processes of the selection matches"""
+    """worker processes of the selection matches and the LBR"""
+    lbr: bool = False
+    """report LBR of the finished stage's policy, sampled and argmax, instead of training"""
+    lbr_deals: int = limited(500, minimum=1)
+    """duplicate deals of each LBR measurement"""
 
 
 def trainer_settings(seed: int, device: str = "cpu") -> dict[str, Any]:
@@ -112,6 +121,20 @@ def select(args: Args, folder: Path) -> dict[str, Any]:
             "score": min(item["aivat_low"] for item in figures.values())}
 
 
+def local_best_response(args: Args, folder: Path) -> dict[str, Any]:
+    """LBR's lower bound (bb/100, 95% CI) on the stage's policy as it plays and as its argmax."""
+    from razz_env.exploit.api import exploitability
+
+    figures: dict[str, Any] = {}
+    for played, deterministic in (("sampled", False), ("argmax", True)):
+        spec = {"type": str(folder / "final.pt"), "deterministic": deterministic, "seed": LBR_SEED}
+        bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=LBR_SEED, workers=args.workers,
+                               output=str(folder / f"lbr_{played}"), fresh=True)
+        figures[played] = {"bb100": bound.bb_per_100, "low": bound.ci95_low, "high": bound.ci95_high,
+                           "off_policy_actions": bound.off_policy_actions}
+    return {"deals": args.lbr_deals, "seed": LBR_SEED, **figures}
+
+
 def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
     """The results page's row of a measured stage."""
     state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
@@ -137,13 +160,22 @@ def main(args: Args) -> None:
     run = BudgetedRun(folder, settings, minutes=float("inf"), every=args.checkpoint_every * 60,
                       evaluator=Checkpoints(), max_steps=args.stage * args.stage_updates * rollout,
                       label=str(folder), start_from=earlier)
-    if args.select:
+    if args.select or args.lbr:
         if not run.done():
-            raise ConfigError(f"--select: stage {args.stage} of seed {args.seed} is not finished ({folder}); train "
+            flag = "--select" if args.select else "--lbr"
+            raise ConfigError(f"{flag}: stage {args.stage} of seed {args.seed} is not finished ({folder}); train "
                               f"it first")
+    if args.lbr:
+        bounds = local_best_response(args, folder)
+        (folder / "lbr.json").write_text(json.dumps(bounds, indent=2) + "\n", encoding="utf-8")
+        print(f"seed {args.seed} stage {args.stage}: LBR " + "; ".join(
+            f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
+            for played in ("sampled", "argmax")) + f" bb/100 ({args.lbr_deals} deals, seed {LBR_SEED})")
+    if args.select:
         selection = select(args, folder)
         (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
         print(table_row(args, folder, selection))
+    if args.select or args.lbr:
         return
     if run.done():
         print(f"{folder}: finished already ({folder / 'final.pt'})")

@@ -13,6 +13,7 @@ import pytest
     (["--stage", "2"], "--stage 2: stage 1 of seed 1 is not finished"),
     (["--checkpoint-every", "0"], "--checkpoint-every: must be more than 0, got 0"),
     (["--select"], "--select: stage 1 of seed 1 is not finished"),
+    (["--lbr"], "--lbr: stage 1 of seed 1 is not finished"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
     study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out")], named)
@@ -52,3 +53,10 @@ def test_two_stages_train_one_run(study, tmp_path):
     assert selection["score"] == min(item["aivat_low"] for item in selection["opponents"].values())
     assert all(item["hands"] == 8 for item in selection["opponents"].values())
     assert measured.stdout.startswith("| 1 | 2 | 65,536 |")
+    bounded = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path), "--lbr",
+                           "--lbr-deals", "2")
+    assert bounded.returncode == 0, bounded.stderr
+    bounds = json.loads((tmp_path / "seed1" / "stage2" / "lbr.json").read_text())
+    assert bounds["deals"] == 2 and all(bounds[p]["low"] <= bounds[p]["bb100"] <= bounds[p]["high"]
+                                        for p in ("sampled", "argmax"))
+    assert "LBR sampled" in bounded.stdout and "argmax" in bounded.stdout
