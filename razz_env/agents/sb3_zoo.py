@@ -84,17 +84,23 @@ def _load_model(name: str) -> Any:
     return load_model(verified_bytes(name), manifest()[name]["algorithm"])
 
 
+def plays_argmax(name: str) -> bool:
+    """How a shipped agent plays unless told: an SB3 model its argmax, a batched-PPO policy its sampled softmax
+    (as it learned)."""
+    return manifest()[name]["algorithm"] != BATCH_PPO
+
+
 def load_zoo_agent(name: str, deterministic: bool | None = None, seed: int | None = None) -> Any:
-    """A shipped agent by name (the model is loaded once per process and shared); ``deterministic`` None: the
-    argmax of an SB3 model, the sampled softmax of a batched-PPO policy."""
+    """A shipped agent by name (the model is loaded once per process and shared); ``deterministic`` left out (None):
+    as :func:`plays_argmax` says."""
     entry = manifest()[name]
+    deterministic = plays_argmax(name) if deterministic is None else deterministic
     if entry["algorithm"] == BATCH_PPO:
         from razz_env.agents.torch_policy import TorchPolicyAgent
 
         verified_bytes(name)  # a missing or changed file is a ZooIntegrityError before anything loads
         return TorchPolicyAgent(ZOO_DIR / entry["file"], sha256=entry["sha256"], name=name,
-                                deterministic=bool(deterministic), seed=seed)
-    deterministic = True if deterministic is None else deterministic
+                                deterministic=deterministic, seed=seed)
     declared = zoo_declaration(name)
     return SB3Agent(_load_model(name), name=name, deterministic=deterministic, encoding=entry["encoding"],
                     seed=seed, variants=declared.variants, seat_counts=declared.seat_counts)
@@ -118,8 +124,10 @@ def zoo_declaration(name: str) -> Declaration:
 
 def _zoo_factory(name: str) -> Callable[..., Any]:
     """The registry's factory for the shipped agent ``name``: its options are the agent's, never its name."""
-    def factory(deterministic: bool | None = None, seed: int | None = None) -> Any:
-        return load_zoo_agent(name, deterministic, seed)
+    argmax = plays_argmax(name)
+
+    def factory(deterministic: bool = argmax, seed: int | None = None) -> Any:
+        return load_zoo_agent(name, as_flag("deterministic", deterministic), seed)  # null is no flag
 
     factory.__doc__ = f"Shipped trained agent {name!r} (see razz_env/agents/zoo/manifest.json)."
     factory.declaration = zoo_declaration(name)
