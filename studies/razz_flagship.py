@@ -19,6 +19,7 @@ added in quadrature), and the score (the lowest pooled AIVAT lower bound). It sa
 stage's folder and prints the results page's table row.
 
     python studies/razz_flagship.py --seed 1 --stage 1 --select      # ~15 CPU min
+    python studies/razz_flagship.py --select --agent ppo_razz_psro   # a shipped agent the same way, for scale
 
 ``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
 policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
@@ -70,6 +71,9 @@ class Args:
     """duplicate deals of each selection match (a seed and an opponent)"""
     workers: int = limited(1, minimum=1)
     """worker processes of the selection matches and the LBR"""
+    agent: str = ""
+    """with ``--select``: measure this agent (a name or a model file) the same way instead of a stage, for scale
+    (its opponents are those it is not)"""
     lbr: bool = False
     """report LBR of the finished stage's policy, sampled and argmax, instead of training"""
     lbr_deals: int = limited(500, minimum=1)
@@ -104,20 +108,20 @@ def pooled(results: list[Any]) -> dict[str, float]:
             "aivat_bb100": aivat, "aivat_low": aivat_low, "aivat_high": 2 * aivat - aivat_low}
 
 
-def select(args: Args, folder: Path) -> dict[str, Any]:
-    """The stage's policy against each selection opponent on each selection seed, pooled, and its score."""
+def select(args: Args, player: str) -> dict[str, Any]:
+    """``player`` (a stage's policy file, sampled, or an agent as it plays by default) against each selection
+    opponent it is not, on each selection seed, pooled, and its score."""
     from razz_env.evaluate.api import match
 
-    policy = folder / "final.pt"
     figures: dict[str, Any] = {}
-    for opponent in SELECTION_OPPONENTS:
+    for opponent in (name for name in SELECTION_OPPONENTS if name != player):
         results = []
         for seed in SELECTION_SEEDS:
-            spec = {"type": str(policy), "deterministic": False, "seed": seed}
+            spec = {"type": player, "seed": seed, **({"deterministic": False} if player.endswith(".pt") else {})}
             results.append(match(spec, opponent, deals=args.deals, seed=seed, workers=args.workers, aivat=True))
         figures[opponent] = {**pooled(results), "hands": sum(r.hands for r in results),
                              "aivat_reliable": all(r.aivat_reliable for r in results)}
-    return {"policy": str(policy), "deals": args.deals, "seeds": list(SELECTION_SEEDS), "opponents": figures,
+    return {"policy": player, "deals": args.deals, "seeds": list(SELECTION_SEEDS), "opponents": figures,
             "score": min(item["aivat_low"] for item in figures.values())}
 
 
@@ -150,6 +154,12 @@ def main(args: Args) -> None:
     from razz_env.train.batch_ppo import Args as TrainerArgs
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent
 
+    if args.agent:
+        if not args.select:
+            raise ConfigError("--agent: measures a shipped agent by the selection rule; give --select too")
+        selection = select(args, args.agent)
+        print(json.dumps(selection, indent=2))
+        return
     settings = trainer_settings(args.seed, args.device)
     rollout = TrainerArgs.num_tables * TrainerArgs.num_steps
     folder = stage_folder(args.output, args.seed, args.stage)
@@ -172,7 +182,7 @@ def main(args: Args) -> None:
             f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
             for played in ("sampled", "argmax")) + f" bb/100 ({args.lbr_deals} deals, seed {LBR_SEED})")
     if args.select:
-        selection = select(args, folder)
+        selection = select(args, str(folder / "final.pt"))
         (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
         print(table_row(args, folder, selection))
     if args.select or args.lbr:

@@ -14,6 +14,7 @@ import pytest
     (["--checkpoint-every", "0"], "--checkpoint-every: must be more than 0, got 0"),
     (["--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--lbr"], "--lbr: stage 1 of seed 1 is not finished"),
+    (["--agent", "ppo_razz_psro"], "--agent: measures a shipped agent by the selection rule; give --select too"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
     study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out")], named)
@@ -60,3 +61,6 @@ def test_two_stages_train_one_run(study, tmp_path):
     assert bounds["deals"] == 2 and all(bounds[p]["low"] <= bounds[p]["bb100"] <= bounds[p]["high"]
                                         for p in ("sampled", "argmax"))
     assert "LBR sampled" in bounded.stdout and "argmax" in bounded.stdout
+    scaled = flagship.run("--select", "--agent", "razz_heuristic", "--deals", "2", "--output", str(tmp_path))
+    assert scaled.returncode == 0, scaled.stderr
+    assert set(json.loads(scaled.stdout)["opponents"]) == {"monte_carlo", "ppo_razz_psro"}
