@@ -32,18 +32,18 @@ import hashlib
 import io
 import json
 import math
-import re
 import shutil
 import zipfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from razz_env.agents.torch_policy import ALGORITHM as BATCH_PPO
 from razz_env.engine.checks import as_int, as_real, limited
 from razz_env.engine.errors import ConfigError, shown
-from razz_env.engine.settings import read_settings_file
+from razz_env.engine.settings import checked_fields, read_settings_file
+from razz_env.train.budgeted import CHECKPOINT
 from razz_env.train.config import TrainConfig, checked_mapping
 from razz_env.train.imitation import IMITATION_MODEL, ImitationSettings
 from razz_env.train.runfolder import HASHES, RunFolder, model_bytes, write_atomic
@@ -117,7 +117,7 @@ class Stage:
         """The model the stage starts from (its config's ``init_model.path``, a ``ppo`` stage's earlier stage), or
         None."""
         if self.kind == "ppo":
-            return f"@{self.continues.name}/checkpoint.pt" if self.continues else None
+            return f"@{self.continues.name}/{CHECKPOINT}" if self.continues else None
         init = self.config.get("init_model")
         return init.get("path") if isinstance(init, dict) else None
 
@@ -271,8 +271,11 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
     for key in PPO_KEYS:
         if item.get(key) is not None and kind != "ppo":
             raise ConfigError(f"{label}: {key}: not taken by a {kind} stage")
+    minutes = item.get("cpu_minutes")
+    if minutes is not None:
+        as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
     if kind == "ppo":
-        return _ppo_stage(label, item, name, recipe, config, earlier)
+        return _ppo_stage(label, item, name, recipe, config, earlier, minutes)
     if "max_minutes" in config or "output" in config:
         raise ConfigError(f"{label}: config: a recipe stage trains to total_timesteps into its own folder; drop "
                           f"{'max_minutes' if 'max_minutes' in config else 'output'}")
@@ -295,25 +298,21 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
             raise ConfigError(f"{label}: imitation: {err}") from None
     if kind == "widen" and not isinstance(config.get("init_model"), dict):
         raise ConfigError(f"{label}: a widen stage writes the model its config starts from; give init_model")
-    minutes = item.get("cpu_minutes")
-    if minutes is not None:
-        as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
     stage = Stage(name, kind, recipe, config, loop, imitation, minutes)
     stage.checked_config()
     return stage
 
 
 def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config: dict[str, Any],
-               earlier: list[Stage]) -> Stage:
+               earlier: list[Stage], minutes: float | None) -> Stage:
     """A ``ppo`` stage: the trainer's settings, the steps it trains to, the earlier stage it goes on from."""
+    from razz_env.agents.sb3_zoo import SHA256_PATTERN
     from razz_env.train.batch_ppo import Args
 
-    known = [f.name for f in fields(Args) if f.name not in PPO_FOLDER_KEYS]
-    for key in config:
-        if key in PPO_FOLDER_KEYS:
+    for key in PPO_FOLDER_KEYS:
+        if key in config:
             raise ConfigError(f"{label}: config: {key} is the recipe's (a stage trains into its own folder); drop it")
-        if key not in known:
-            raise ConfigError(f"{label}: config: unknown setting {shown(key)}; the trainer has {', '.join(known)}")
+    checked_fields(Args, config, f"{label}: config")
     until = as_int(f"{label}: steps", item.get("steps"), 1, what="the environment steps it trains to in all")
     continues = None
     if item.get("continues") is not None:
@@ -326,11 +325,8 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
                               f"config: {continues.name})")
         if until <= continues.until:
             raise ConfigError(f"{label}: steps: {until:,} is not past {continues.name}'s {continues.until:,}")
-    minutes = item.get("cpu_minutes")
-    if minutes is not None:
-        as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
     digest = item.get("checkpoint_sha256")
-    if digest is not None and not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+    if digest is not None and not (isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest)):
         raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
     stage = Stage(name, "ppo", recipe, config, cpu_minutes=minutes, until=until, continues=continues,
                   checkpoint_sha256=digest)
@@ -519,7 +515,7 @@ class Run:
     def run_ppo_stage(self, stage: Stage) -> None:
         """Train a ``ppo`` stage to its steps (going on from its own checkpoint, else from the stage it continues,
         or from a kept copy of that stage's checkpoint given as ``--input``) and record its files' SHA-256."""
-        from razz_env.train.budgeted import CHECKPOINT, FINAL, BudgetedRun, Checkpoints, budget_spent, read_state
+        from razz_env.train.budgeted import FINAL, BudgetedRun, Checkpoints, budget_spent, read_state
 
         folder = self.stage_folder(stage.name)
         self.notify(f"stage {stage.recipe}/{stage.name} [ppo] in {folder}")
@@ -552,7 +548,7 @@ class Run:
         must carry the SHA-256 the recipe recorded and end at the stage's steps; its CPU clock starts at 0."""
         import torch
 
-        from razz_env.train.budgeted import CHECKPOINT, STATE, write_json
+        from razz_env.train.budgeted import STATE, write_json
 
         key = f"{stage.name}/{CHECKPOINT}"
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -760,7 +756,7 @@ def reproduce(recipe: Recipe, root: str | Path = ROOT, only: str | None = None, 
         if not run.inputs[key].is_file():
             raise ConfigError(f"--input {key}={run.inputs[key]}: no such file")
     given = {r.name for r in recipe.recipes()[:-1] if r.name in run.inputs}
-    given_stages = {key.partition("/")[0] for key in run.inputs if key.endswith("/checkpoint.pt")}
+    given_stages = {key.partition("/")[0] for key in run.inputs if key.endswith(f"/{CHECKPOINT}")}
     stages = [recipe.stage(only)] if only else [s for s in recipe.chain() if s.recipe not in given
                                                  and not (s.kind == "ppo" and s.name in given_stages)]
     for stage in stages:

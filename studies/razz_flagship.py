@@ -151,8 +151,7 @@ def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
 
 def main(args: Args) -> None:
     """Train the stage (or go on with it), or measure it for selection."""
-    from razz_env.train.batch_ppo import Args as TrainerArgs
-    from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent
+    from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, trainer_args
 
     if args.agent:
         if not args.select:
@@ -161,7 +160,8 @@ def main(args: Args) -> None:
         print(json.dumps(selection, indent=2))
         return
     settings = trainer_settings(args.seed, args.device)
-    rollout = TrainerArgs.num_tables * TrainerArgs.num_steps
+    trainer = trainer_args(settings, Path(args.output))
+    rollout = trainer.num_tables * trainer.num_steps  # the steps of one update, as the method's settings say
     folder = stage_folder(args.output, args.seed, args.stage)
     earlier = stage_folder(args.output, args.seed, args.stage - 1) if args.stage > 1 else None
     if earlier is not None and not budget_spent(earlier, float("inf"), (args.stage - 1) * args.stage_updates * rollout):
