@@ -295,7 +295,8 @@ def main(args: Args) -> None:
     if args.method in TABULAR and args.set:
         raise ConfigError(f"--set: {args.method} is tabular and has no trainer settings")
     folder = run_folder(args)
-    if budget_spent(folder, args.minutes, args.max_steps):
+    settings = {"method": args.method} if args.method in TABULAR else trainer_settings(args)
+    if budget_spent(folder, args.minutes, args.max_steps, settings):
         print(f"{folder}: has its {args.minutes} CPU minutes or {args.max_steps} steps already (a larger budget goes "
               f"on)")
         return

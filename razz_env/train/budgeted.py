@@ -93,15 +93,20 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
     partial.replace(path)
 
 
-def read_state(folder: Path) -> dict[str, Any] | None:
-    """A run folder's ``state.json``, or None before its first checkpoint."""
+def read_state(folder: Path, settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """A run folder's ``state.json``, or None before its first checkpoint; with ``settings``, refusing a folder
+    that holds a run with other settings (so that no run is taken for another, finished or not)."""
     path = folder / STATE
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    state = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    if state is not None and settings is not None and state["settings"] != json.loads(json.dumps(settings)):
+        raise ConfigError(f"{folder}: holds a run with other settings; choose another folder or delete it")
+    return state
 
 
-def budget_spent(folder: Path, minutes: float, max_steps: int = 0) -> bool:
-    """Whether the run in ``folder`` has trained ``minutes`` CPU minutes or ``max_steps`` steps (0: no step limit)."""
-    state = read_state(folder)
+def budget_spent(folder: Path, minutes: float, max_steps: int = 0, settings: dict[str, Any] | None = None) -> bool:
+    """Whether the run in ``folder`` has trained ``minutes`` CPU minutes or ``max_steps`` steps (0: no step limit);
+    with ``settings``, refusing a folder that holds a run with other settings."""
+    state = read_state(folder, settings)
     return state is not None and (state["clock"][0] >= minutes * 60 or 0 < max_steps <= state.get("steps", 0))
 
 
@@ -136,7 +141,7 @@ class BudgetedRun:
 
     def done(self) -> bool:
         """Whether the folder's run has spent this budget already."""
-        return budget_spent(self.folder, self.minutes, self.max_steps)
+        return budget_spent(self.folder, self.minutes, self.max_steps, self.settings)
 
     def run(self) -> None:
         """Train, evaluate and checkpoint until the budget is spent (going on from a checkpoint when there is one)."""
@@ -144,9 +149,7 @@ class BudgetedRun:
 
         if not (self.minutes > 0 and self.every > 0):
             raise ConfigError(f"minutes and every: expected positive numbers, got {self.minutes} and {self.every}")
-        state = read_state(self.folder)
-        if state is not None and state["settings"] != self.settings:
-            raise ConfigError(f"{self.folder}: holds a run with other settings; choose another folder or delete it")
+        state = read_state(self.folder, self.settings)
         if state is None and self.start_from is not None:
             state = self._started_from(self.start_from)
         self.folder.mkdir(parents=True, exist_ok=True)

@@ -92,6 +92,7 @@ def test_a_run_with_other_settings_in_the_same_folder_is_refused(study, tmp_path
     state["settings"]["ent_coef"] = 0.5  # as if the method's settings had changed since the run began
     state_path.write_text(json.dumps(state))
     rows = curve(tmp_path / "ppo" / "seed1")
-    study("minirazz_equilibrium").assert_refuses(["--method", "ppo", "--minutes", "0.1", "--output", out, *SMOKE],
-                                                 "holds a run with other settings")
+    for minutes in ("0.01", "0.1"):  # a budget the folder's run has spent (it is not that run's), and a larger one
+        study("minirazz_equilibrium").assert_refuses(["--method", "ppo", "--minutes", minutes, "--output", out,
+                                                      *SMOKE], "holds a run with other settings")
     assert curve(tmp_path / "ppo" / "seed1") == rows

@@ -58,9 +58,13 @@ def test_steps_end_a_run_which_a_larger_budget_continues_from_its_checkpoint(tmp
 def test_other_settings_in_the_folder_and_a_zero_budget_are_refused(tmp_path):
     BudgetedRun(tmp_path, SETTINGS, minutes=10, every=1000, evaluator=Counting(), max_steps=1024).run()
     before = (tmp_path / "curve.csv").read_text()
-    with pytest.raises(ConfigError, match="holds a run with other settings"):
-        BudgetedRun(tmp_path, {**SETTINGS, "seed": 5}, minutes=10, every=1000, evaluator=Counting(),
-                    max_steps=2048).run()
+    for max_steps in (1024, 2048):  # a budget the folder's run has spent (it is not that run's), and a larger one
+        other = BudgetedRun(tmp_path, {**SETTINGS, "seed": 5}, minutes=10, every=1000, evaluator=Counting(),
+                            max_steps=max_steps)
+        with pytest.raises(ConfigError, match="holds a run with other settings"):
+            other.done()
+        with pytest.raises(ConfigError, match="holds a run with other settings"):
+            other.run()
     with pytest.raises(ConfigError, match="expected positive numbers"):
         BudgetedRun(tmp_path / "other", SETTINGS, minutes=10, every=0, evaluator=Counting()).run()
     assert (tmp_path / "curve.csv").read_text() == before and not (tmp_path / "other").exists()
