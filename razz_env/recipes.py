@@ -10,8 +10,9 @@ has a ``name``, a ``kind`` and its full ``razz train`` config inline:
 * ``widen``: the model the config's run starts from (its ``init_model``, widened by ``widen_from``), saved alone;
 * ``ppo``: the batched PPO trainer (:mod:`razz_env.train.batch_ppo`; the config its settings) until ``steps``
   environment steps in all, as a :class:`~razz_env.train.budgeted.BudgetedRun`; with ``continues: STAGE`` it goes
-  on from that earlier ``ppo`` stage's last checkpoint (the same settings: one run cut into stages of about an hour
-  each, so a long run is trained, kept and reproduced in pieces). Its ``final.pt`` is the policy as it plays;
+  on from that earlier ``ppo`` stage's last checkpoint (one run cut into stages of about an hour each, so a long run
+  is trained, kept and reproduced in pieces; a stage may change what the learner plays against and its
+  regularisation, ``batch_ppo.ADJUSTABLE``, and nothing else). Its ``final.pt`` is the policy as it plays;
   its ``checkpoint.pt`` is what a later stage needs, its SHA-256 recorded as ``checkpoint_sha256`` once made, so
   that a kept copy (``--input STAGE/checkpoint.pt=PATH``) can stand in for the stage.
 
@@ -320,9 +321,14 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
         if not found:
             raise ConfigError(f"{label}: continues: {shown(item['continues'])} is no earlier ppo stage")
         continues = found[0]
-        if continues.config != config:
-            raise ConfigError(f"{label}: config: a stage continues {continues.name} with its settings (give "
-                              f"config: {continues.name})")
+        from razz_env.train.batch_ppo import ADJUSTABLE, changed_settings
+        from razz_env.train.budgeted import trainer_args
+
+        fixed = [key for key in changed_settings(continues.config, trainer_args(config, Path(recipe)))
+                 if key not in ADJUSTABLE]
+        if fixed:
+            raise ConfigError(f"{label}: config: a stage continuing {continues.name} changes {', '.join(fixed)}; it "
+                              f"may change only {', '.join(ADJUSTABLE)} (config: {continues.name} keeps them all)")
         if until <= continues.until:
             raise ConfigError(f"{label}: steps: {until:,} is not past {continues.name}'s {continues.until:,}")
     digest = item.get("checkpoint_sha256")

@@ -21,6 +21,13 @@ stage's folder and prints the results page's table row.
     python studies/razz_flagship.py --seed 1 --stage 1 --select      # ~15 CPU min
     python studies/razz_flagship.py --select --agent ppo_razz_psro   # a shipped agent the same way, for scale
 
+``--arm opponents`` trains a later stage (2 on) at other tables: half of them self-play, the other half
+:data:`ARM_OPPONENTS` (Monte Carlo and the heuristic, which self-play alone does not learn to beat in its first
+hour, the exploiters and the baselines) as their weights say, going on from the stage before (stage 1 is always
+self-play); its folders are ``stage<i>-opponents``. The rule's page says why and when it was added.
+
+    python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents
+
 ``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
 policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
 :data:`LBR_SEED`; it saves ``lbr.json`` in the stage's folder.
@@ -46,6 +53,13 @@ METHOD = "ppo"
 SETTINGS = {"ent_coef": 0.05, "regularisation_halflife": 1000}
 """The study's selected method and settings (``razz_first_hour.py --method ppo --set ent_coef=0.05
 regularisation_halflife=1000``)."""
+ARM_OPPONENTS = {"monte_carlo": 4.0, "razz_heuristic": 2.0, "check_raiser": 0.5, "board_bully": 0.5, "tag": 0.5,
+                 "rock": 0.5, "maniac": 0.5, "calling_station": 0.5, "random": 0.5}
+"""The ``opponents`` arm's agents at the half of the tables that is not self-play, and their weights."""
+ARMS = {"self_play": {},
+        "opponents": {"self_play_fraction": 0.5, "opponents": list(ARM_OPPONENTS),
+                      "opponent_weights": list(ARM_OPPONENTS.values())}}
+"""Each arm's settings over the method's (a later stage may change these: ``batch_ppo.ADJUSTABLE``)."""
 
 
 @dataclass
@@ -56,6 +70,9 @@ class Args:
     """training seed"""
     stage: int = limited(1, minimum=1)
     """the stage to train (stage 1 starts from fresh weights; a later one from the stage before)"""
+    arm: str = limited("self_play", choices=tuple(ARMS))
+    """the tables of stages 2 on: ``self_play`` (the method as selected) or ``opponents`` (half the tables play
+    :data:`ARM_OPPONENTS`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)
@@ -80,17 +97,18 @@ class Args:
     """duplicate deals of each LBR measurement"""
 
 
-def trainer_settings(seed: int, device: str = "cpu") -> dict[str, Any]:
-    """The trainer's settings of training seed ``seed`` on ``device``: the method's at razz's default heads-up
-    table; the learning rate constant (the run has no planned end)."""
+def trainer_settings(seed: int, device: str = "cpu", arm: str = "self_play") -> dict[str, Any]:
+    """The trainer's settings of training seed ``seed`` on ``device`` in ``arm``: the method's at razz's default
+    heads-up table, the arm's tables; the learning rate constant (the run has no planned end)."""
     on = {} if device == "cpu" else {"device": device}  # a CPU run's settings as they were first written
     return method_settings(METHOD, variant="razz", stacks=1000, total_steps=10**12, quiet=True, seed=seed,
-                           **SETTINGS, **on)
+                           **SETTINGS, **on, **ARMS[arm])
 
 
-def stage_folder(output: str | Path, seed: int, stage: int) -> Path:
-    """The run folder of a seed's stage."""
-    return Path(output) / f"seed{seed}" / f"stage{stage}"
+def stage_folder(output: str | Path, seed: int, stage: int, arm: str = "self_play") -> Path:
+    """The run folder of a seed's stage in ``arm`` (stage 1 is every arm's)."""
+    return Path(output) / f"seed{seed}" / (f"stage{stage}" if arm == "self_play" or stage == 1 else
+                                            f"stage{stage}-{arm}")
 
 
 def pooled(results: list[Any]) -> dict[str, float]:
@@ -145,7 +163,8 @@ def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
     cells = [f"{item['aivat_bb100']:+.1f} [{item['aivat_low']:+.1f}, {item['aivat_high']:+.1f}]; raw "
              f"{item['bb100']:+.1f} [{item['low']:+.1f}, {item['high']:+.1f}]"
              for item in selection["opponents"].values()]
-    return (f"| {args.seed} | {args.stage} | {state['steps']:,} | {state['clock'][0] / 60:.1f} | "
+    stage = f"{args.stage}" if args.arm == "self_play" else f"{args.stage} ({args.arm})"
+    return (f"| {args.seed} | {stage} | {state['steps']:,} | {state['clock'][0] / 60:.1f} | "
             f"{' | '.join(cells)} | {selection['score']:+.1f} |")
 
 
@@ -159,11 +178,13 @@ def main(args: Args) -> None:
         selection = select(args, args.agent)
         print(json.dumps(selection, indent=2))
         return
-    settings = trainer_settings(args.seed, args.device)
+    if args.arm != "self_play" and args.stage == 1:
+        raise ConfigError(f"--arm {args.arm}: stage 1 is self-play in every arm; an arm begins at stage 2")
+    settings = trainer_settings(args.seed, args.device, args.arm)
     trainer = trainer_args(settings, Path(args.output))
     rollout = trainer.num_tables * trainer.num_steps  # the steps of one update, as the method's settings say
-    folder = stage_folder(args.output, args.seed, args.stage)
-    earlier = stage_folder(args.output, args.seed, args.stage - 1) if args.stage > 1 else None
+    folder = stage_folder(args.output, args.seed, args.stage, args.arm)
+    earlier = stage_folder(args.output, args.seed, args.stage - 1, args.arm) if args.stage > 1 else None
     if earlier is not None and not budget_spent(earlier, float("inf"), (args.stage - 1) * args.stage_updates * rollout):
         raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
                           f"({earlier}); train it first")

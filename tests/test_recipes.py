@@ -327,7 +327,8 @@ def test_ppo_stages_chain_into_one_run_whose_product_repeats_byte_for_byte(batch
     ({"steps": None}, "stage two: steps: expected the environment steps it trains to in all, got None"),
     ({"steps": 2048}, "stage two: steps: 2,048 is not past one's 2,048"),
     ({"continues": "nothing"}, "stage two: continues: 'nothing' is no earlier ppo stage"),
-    ({"config": {**TINY_BATCH, "seed": 4}}, "stage two: config: a stage continues one with its settings"),
+    ({"config": {**TINY_BATCH, "seed": 4, "hidden": [8]}}, "stage two: config: a stage continuing one changes "
+                                                           "hidden, seed; it may change only opponents"),
     ({"config": {**TINY_BATCH, "output": "x"}}, "stage two: config: output is the recipe's"),
     ({"config": {**TINY_BATCH, "entropy": 1}}, "stage two: config: unknown key(s) ['entropy']"),
     ({"config": {**TINY_BATCH, "num_tables": 0}, "continues": None},

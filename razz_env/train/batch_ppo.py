@@ -3,10 +3,13 @@
 The environment (``BatchEngine`` on the CPU, ``razz_env.batch.cuda_engine.CudaEngine`` on ``--device cuda``) and the
 networks live on one device: observations, masks, rewards and actions stay torch tensors there. Heads-up only
 (``--num-seats 2``). A share of the tables (``--self-play-fraction``) plays the learner's current network in both
-seats, and both seats' decisions are training data; the other tables play a batch-native baseline
-(``--opponents``: registered agents that observe only the legal actions, ``random`` and ``calling_station``; their
-stated policies are read once for every legality mask and drawn from on the device), and only the learner seat's
-decisions there are training data; the learner's seat alternates across tables and hands.
+seats, and both seats' decisions are training data; the other tables play opponents (``--opponents``, shared as
+``--opponent-weights`` say: any registered agent or model file that acts in batch and states its policy), and only
+the learner seat's decisions there are training data; the learner's seat alternates across tables and hands. An
+opponent that reads only the legal actions (``random``, ``calling_station``) has its stated policy read once for
+every legality mask and drawn from on the device; one that reads the seat's view or vector (``monte_carlo``,
+``razz_heuristic``, the exploiters, a trained model) states its policy at each step for the tables where it acts,
+from what that seat may see, and the trainer draws from it (``--device cpu`` only: the GPU engine keeps no views).
 
 Returns are per (table, seat): a seat's reward is its payoff in big bets when its hand ends, and the other seat's
 decisions in between are part of the environment (:func:`seat_gae`). Saves ``final.pt`` in ``--output`` (read by
@@ -40,7 +43,7 @@ from torch import nn
 from razz_env.agents.registry import AgentSpecError, make_agent
 from razz_env.agents.torch_policy import FORMAT, VERSION, build_mlp
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.encoding.interface import ObservationBatch, declaration_of
+from razz_env.encoding.interface import ObservationBatch, Observer, declaration_of, seating_problem
 from razz_env.engine.checks import check_fields, limited
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
@@ -49,7 +52,7 @@ from razz_env.engine.table import Table
 from razz_env.engine.variants import VARIANTS
 
 BASELINES = ("random", "calling_station")
-"""The default ``--opponents``: the registered agents that observe only the legal actions."""
+"""The default ``--opponents``: registered agents that observe only the legal actions."""
 MAGNETS = ("uniform", "moving", "ema")
 POOL_DRAW = 8
 """Snapshots a rollout's pool tables are dealt among (drawn afresh each rollout): one network pass each a step."""
@@ -109,8 +112,10 @@ class Args:
     self_play_fraction: float = limited(0.5, minimum=0, maximum=1)
     """share of the tables where the current network plays both seats"""
     opponents: tuple[str, ...] = BASELINES
-    """baselines at the other tables, split evenly: registered agents that observe only the legal actions (``random``,
-    ``calling_station``)"""
+    """the agents at the other tables: registered names or model files that act in batch and state their policy
+    (those reading the seat's view or vector, such as ``monte_carlo``, on the CPU only), each named once"""
+    opponent_weights: tuple[float, ...] = ()
+    """each opponent's share of the other tables, in ``--opponents``' order (empty: equal shares)"""
     pool_fraction: float = limited(0.0, minimum=0, maximum=1)
     """share of the tables where the learner plays a frozen snapshot of itself (after the self-play tables)"""
     snapshot_every: int = limited(50, minimum=1)
@@ -153,8 +158,7 @@ def check_args(args: Args, name: Callable[[str], str] = flag_name) -> None:
         raise ConfigError(f"{name('num_seats')}: only heads-up (2) is trained here, got {args.num_seats}")
     if args.device == "cuda" and not torch.cuda.is_available():
         raise ConfigError(f"{name('device')} cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
-    for opponent in args.opponents:
-        _check_baseline(opponent, name("opponents"))
+    check_opponents(args, name)
     if args.self_play_fraction + args.pool_fraction > 1.0:
         raise ConfigError(f"{name('pool_fraction')}: {args.pool_fraction} with {name('self_play_fraction')} "
                           f"{args.self_play_fraction} is more than every table")
@@ -181,7 +185,7 @@ class DeviceEngine:
     """The batched engine behind torch tensors on ``device``: ``BatchEngine`` (CPU, zero-copy ``from_numpy``) or
     ``CudaEngine`` (GPU, zero-copy ``__cuda_array_interface__``); the only code that knows which."""
 
-    def __init__(self, config: HandConfig, num_tables: int, seed: int, device: str) -> None:
+    def __init__(self, config: HandConfig, num_tables: int, seed: int, device: str, views: bool = False) -> None:
         from razz_env.encoding.encoders import FlatEncoder
 
         self.device = torch.device(device)
@@ -194,7 +198,7 @@ class DeviceEngine:
         else:
             from razz_env.batch import BatchEngine
 
-            self.engine = BatchEngine(config, num_tables, seed=seed, encoder=encoder)
+            self.engine = BatchEngine(config, num_tables, seed=seed, encoder=encoder, views=views)
 
     def _tensor(self, array: Any) -> torch.Tensor:
         """A device array of the engine as a tensor on the device, without a copy."""
@@ -240,30 +244,100 @@ class DeviceEngine:
 # ---------------------------------------------------------------------------------------------- the baselines
 
 
-def _check_baseline(name: str, label: str = "--opponents") -> None:
-    """``ConfigError`` (naming ``label``) unless ``name`` is a registered agent that states its policy from the legal
-    actions alone."""
-    try:
-        declared = declaration_of(make_agent(name))
-    except AgentSpecError as err:
-        raise ConfigError(f"{label}: {err}") from None
-    if declared.observes or not declared.states_policy or not declared.acts_in_batch:
-        raise ConfigError(f"{label}: {name!r} reads more than the legal actions or states no policy (its "
-                          f"declaration: observes {declared.observes}, states_policy {declared.states_policy}); the "
-                          f"batched trainer plays agents that state a policy from the legal actions alone, such as "
-                          f"{' and '.join(BASELINES)}")
+def check_opponents(args: Args, name: Callable[[str], str] = flag_name) -> None:
+    """``ConfigError`` (naming the setting) unless each of ``args.opponents`` is named once, is an agent that acts in
+    batch, states its policy and plays at the run's table from what the trainer can give it (the legal actions on
+    either device; the seat's view or ``flat`` vector on the CPU), and the weights fit them."""
+    label = name("opponents")
+    repeated = sorted({opponent for opponent in args.opponents if args.opponents.count(opponent) > 1})
+    if repeated:
+        raise ConfigError(f"{label}: {', '.join(repeated)} named more than once; name each opponent once and give "
+                          f"its share with {name('opponent_weights')}")
+    config = training_table(args).hand_config()
+    for opponent in args.opponents:
+        try:
+            agent = make_agent(opponent, seed=0)
+        except (AgentSpecError, TypeError, ValueError) as err:  # the registry's refusals of a spec
+            raise ConfigError(f"{label}: {err}") from None
+        declared = declaration_of(agent)
+        if not declared.states_policy or not declared.acts_in_batch:
+            raise ConfigError(f"{label}: {opponent!r} states no policy or does not act in batch (its declaration: "
+                              f"states_policy {declared.states_policy}, acts_in_batch {declared.acts_in_batch}); the "
+                              f"batched trainer draws from an opponent's stated policy, many tables at once")
+        problem = seating_problem(agent, args.variant, args.num_seats)
+        if problem is not None:
+            raise ConfigError(f"{label}: {problem}")
+        if declared.observes and args.device == "cuda":
+            raise ConfigError(f"{label}: {opponent!r} reads the seat's {' and '.join(declared.observes)}, which only "
+                              f"the CPU engine gives; on {name('device')} cuda the opponents are those that read the "
+                              f"legal actions alone, such as {' and '.join(BASELINES)}")
+        if declared.encoding not in (None, "flat") and "vector" in declared.observes:
+            raise ConfigError(f"{label}: {opponent!r} reads {declared.encoding!r} vectors; the trainer's engine "
+                              f"writes 'flat' ones")
+        try:
+            Observer(agent, config)  # the table it was trained at, the width of the vectors it reads
+        except ConfigError as err:
+            raise ConfigError(f"{label}: {err}") from None
+    weights = args.opponent_weights
+    if weights and len(weights) != len(args.opponents):
+        raise ConfigError(f"{name('opponent_weights')}: {len(weights)} weights for {len(args.opponents)} opponents "
+                          f"({', '.join(args.opponents)}); give one each, or none for equal shares")
+    if not all(math.isfinite(w) and w > 0 for w in weights):
+        raise ConfigError(f"{name('opponent_weights')}: expected positive numbers, got "
+                          f"{', '.join(str(w) for w in weights)}")
 
 
-def baseline_policies(names: tuple[str, ...], device: torch.device) -> torch.Tensor:
-    """What each of the registered agents ``names`` (observing only the legal actions) plays at every legality mask:
-    their stated policies, asked once, float32 on ``device``, indexed ``[agent, *mask, action]`` (the all-illegal
-    mask uniform, never used). The trainer draws from these on the device: the baselines play by their own code."""
+class Opponents:
+    """The agents at the tables the learner does not share with itself, each drawn from its stated policy: the
+    policies of those reading only the legal actions are read once into a table on the device
+    (:func:`baseline_policies`); the others are asked on the host at each step, for the tables where they act, with
+    what those seats may see (a seeded agent's policy depends only on that: a run repeats)."""
+
+    def __init__(self, names: tuple[str, ...], seed: int, device: torch.device) -> None:
+        self.agents = [make_agent(name, seed=seed) for name in names]
+        self.reads = [declaration_of(agent).observes for agent in self.agents]
+        self.on_host = [k for k, reads in enumerate(self.reads) if reads]
+        self.policies = baseline_policies(self.agents, device)
+
+    @property
+    def views(self) -> bool:
+        """Whether an opponent reads the seats' views (the engine must keep them)."""
+        return any("view" in reads for reads in self.reads)
+
+    def actions(self, opponent: torch.Tensor, acting: torch.Tensor, masks: torch.Tensor, vectors: torch.Tensor,
+                actor: torch.Tensor, engine: Any) -> torch.Tensor:
+        """An id per table: drawn from its opponent's stated policy where ``acting`` (that opponent is to act; the
+        other rows' ids are to be discarded). ``engine``: the CPU engine, whose views the host opponents read."""
+        chosen = baseline_actions(self.policies, opponent, masks)
+        if not self.on_host:
+            return chosen
+        here = (acting & (opponent >= 0)).numpy()
+        which = opponent.numpy()
+        for k in self.on_host:
+            rows = np.flatnonzero(here & (which == k))
+            if not len(rows):
+                continue
+            batch = ObservationBatch(actor.numpy()[rows], masks.numpy()[rows].astype(np.int8),
+                                     views=engine.seat_views(rows) if "view" in self.reads[k] else None,
+                                     vectors=vectors.numpy()[rows] if "vector" in self.reads[k] else None)
+            stated = torch.as_tensor(np.asarray(self.agents[k].action_probabilities_batch(batch)),
+                                     dtype=torch.float32)
+            chosen[torch.from_numpy(rows)] = torch.multinomial(stated, 1).squeeze(1)
+        return chosen
+
+
+def baseline_policies(agents: tuple[Any, ...], device: torch.device) -> torch.Tensor:
+    """What each of ``agents`` (registered names or agents) that observes only the legal actions plays at every
+    legality mask: their stated policies, asked once, float32 on ``device``, indexed ``[agent, *mask, action]`` (the
+    all-illegal mask, and every mask of an agent that reads more, uniform, never used). The trainer draws from these
+    on the device: the baselines play by their own code."""
     masks = np.array(list(itertools.product((0, 1), repeat=NUM_ACTIONS)), dtype=np.int8)
-    table = np.full((len(names), len(masks), NUM_ACTIONS), 1.0 / NUM_ACTIONS)
-    for i, name in enumerate(names):
-        table[i, 1:] = make_agent(name).action_probabilities_batch(ObservationBatch(np.zeros(len(masks) - 1),
-                                                                                    masks[1:]))
-    return torch.as_tensor(table.reshape(len(names), *(2,) * NUM_ACTIONS, NUM_ACTIONS), dtype=torch.float32,
+    table = np.full((len(agents), len(masks), NUM_ACTIONS), 1.0 / NUM_ACTIONS)
+    for i, spec in enumerate(agents):
+        agent = make_agent(spec)
+        if not declaration_of(agent).observes:
+            table[i, 1:] = agent.action_probabilities_batch(ObservationBatch(np.zeros(len(masks) - 1), masks[1:]))
+    return torch.as_tensor(table.reshape(len(agents), *(2,) * NUM_ACTIONS, NUM_ACTIONS), dtype=torch.float32,
                            device=device)
 
 
@@ -384,15 +458,35 @@ POOL = -2
 
 
 def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    """Per table: the opponent (-1: self-play, :data:`POOL`: a snapshot, 0...: that baseline) and the learner's first
-    seat (alternating across tables)."""
+    """Per table: the opponent (-1: self-play, :data:`POOL`: a snapshot, 0...: that opponent) and the learner's first
+    seat (alternating across tables). The opponents take the last tables in weighted round-robin order (equal
+    weights: 0, 1, 2, 0, 1, 2...), so each one's share is its weight's to within a table."""
     tables = args.num_tables
     self_play = round(args.self_play_fraction * tables) if args.opponents else tables
     pooled = round((args.self_play_fraction + args.pool_fraction) * tables) if args.opponents else tables
     opponent = torch.full((tables,), -1, dtype=torch.int64)
     opponent[self_play:pooled] = POOL
-    opponent[pooled:] = torch.arange(tables - pooled) % max(len(args.opponents), 1)
+    opponent[pooled:] = torch.tensor(weighted_round_robin(args.opponent_weights or (1.0,) * len(args.opponents),
+                                                          tables - pooled), dtype=torch.int64)
     return opponent.to(device), (torch.arange(tables) % 2).to(device)
+
+
+def weighted_round_robin(weights: tuple[float, ...], count: int) -> list[int]:
+    """``count`` indices of ``weights``, each taken in turn as often as its weight says (smooth weighted round
+    robin: the one with the most credit goes next).
+
+    >>> weighted_round_robin((1.0, 1.0, 1.0), 7)
+    [0, 1, 2, 0, 1, 2, 0]
+    >>> weighted_round_robin((3.0, 1.0), 8)
+    [0, 0, 1, 0, 0, 0, 1, 0]
+    """
+    credit, total, order = [0.0] * len(weights), sum(weights), []
+    for _ in range(count):
+        credit = [c + w for c, w in zip(credit, weights)]
+        pick = max(range(len(weights)), key=lambda k: (credit[k], -k))
+        credit[pick] -= total
+        order.append(pick)
+    return order
 
 
 class SnapshotPool:
@@ -498,8 +592,15 @@ def save_checkpoint(path: Path, progress: Progress, args: Args) -> None:
     partial.replace(path)
 
 
-def load_checkpoint(path: Path, args: Args) -> dict[str, Any]:
-    """A checkpoint of a run with these settings; ``ConfigError`` for another run's or a damaged file."""
+ADJUSTABLE = ("opponents", "opponent_weights", "self_play_fraction", "pool_fraction", "snapshot_every",
+              "max_snapshots", "ent_coef", "regularisation_halflife", "magnet_coef", "kl_coef", "total_steps")
+"""Settings a run may change when it goes on from another run's checkpoint (a later stage: :func:`carry_over`): what
+the learner plays against and how strongly it is regularised; never the table, the networks, the optimizer or the
+rollout's shape."""
+
+
+def read_checkpoint(path: Path) -> dict[str, Any]:
+    """A checkpoint file's contents; ``ConfigError`` for a damaged file or another kind."""
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as err:  # noqa: BLE001 - any unreadable file is one clear error
@@ -507,13 +608,39 @@ def load_checkpoint(path: Path, args: Args) -> dict[str, Any]:
             from None
     if not isinstance(state, dict) or state.get("format") != CHECKPOINT_FORMAT:
         raise ConfigError(f"checkpoint {path}: not a {CHECKPOINT_FORMAT} file")
-    settings = dataclasses.asdict(args)
-    defaults = dataclasses.asdict(Args())  # a setting added since the checkpoint was written had its default then
-    differ = sorted(k for k in settings if k not in ("output", "force", "quiet", "log_every")
-                    and json.dumps(settings[k]) != json.dumps(state["args"].get(k, defaults[k])))
+    return state
+
+
+def changed_settings(written: dict[str, Any], args: Args) -> list[str]:
+    """The settings of ``args`` that differ from those a checkpoint was ``written`` with (a setting added since then
+    had its default; where a run writes and what it prints do not count)."""
+    settings, defaults = dataclasses.asdict(args), dataclasses.asdict(Args())
+    return sorted(k for k in settings if k not in ("output", "force", "quiet", "log_every")
+                  and json.dumps(settings[k]) != json.dumps(written.get(k, defaults[k])))
+
+
+def load_checkpoint(path: Path, args: Args) -> dict[str, Any]:
+    """A checkpoint of a run with these settings; ``ConfigError`` for another run's or a damaged file."""
+    state = read_checkpoint(path)
+    differ = changed_settings(state["args"], args)
     if differ:
         raise ConfigError(f"checkpoint {path}: written by a run with other settings ({', '.join(differ)})")
     return state
+
+
+def carry_over(source: Path, target: Path, args: Args) -> None:
+    """Copy the checkpoint ``source`` to ``target`` as a checkpoint of a run with ``args``, which goes on from it:
+    the other run's settings may differ in :data:`ADJUSTABLE` ones only (``ConfigError`` naming any other)."""
+    state = read_checkpoint(source)
+    fixed = [k for k in changed_settings(state["args"], args) if k not in ADJUSTABLE]
+    if fixed:
+        raise ConfigError(f"checkpoint {source}: written by a run with other {', '.join(fixed)}; a run going on from "
+                          f"it may change only {', '.join(ADJUSTABLE)}")
+    state["args"] = dataclasses.asdict(args)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    torch.save(state, partial)
+    partial.replace(target)
 
 
 def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Path | None = None) -> dict[str, Any]:
@@ -528,15 +655,18 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     saved = load_checkpoint(resume, args) if resume is not None else None
     out = prepare_output(args, resuming=saved is not None)
     torch.set_num_threads(args.torch_threads)
-    torch.manual_seed(args.seed)
     device = torch.device(args.device)
+    opponent, learner_seat = table_roles(args, device)
+    has_opponents = bool((opponent >= 0).any())
+    opponents = Opponents(args.opponents if has_opponents else (), args.seed, device)
+    torch.manual_seed(args.seed)
     config = training_table(args).hand_config()
     big_bet = float(config.big_bet)
     T, N, S = args.num_tables, args.num_steps, args.num_seats
     rollout = N * T
     updates = max(1, -(-args.total_steps // rollout))
     first = saved["update"] + 1 if saved else 1
-    env = DeviceEngine(config, args.num_tables, args.seed + (first - 1) * 7919, args.device)
+    env = DeviceEngine(config, args.num_tables, args.seed + (first - 1) * 7919, args.device, views=opponents.views)
     agent = Agent(env.size, args.hidden, args.activation).to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     pool = SnapshotPool(args.max_snapshots)
@@ -548,7 +678,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
         if magnet is not None:
             magnet.load_state_dict(saved["magnet"])
         torch.set_rng_state(saved["torch_rng"])
-    elif args.pool_fraction:
+    if args.pool_fraction and not pool.networks:  # a new run, or one going on from a stage without a pool
         pool.add(agent.actor)
 
     obs = torch.zeros((N + 1, T, env.size), dtype=torch.float32, device=device)
@@ -562,15 +692,13 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     trained = torch.zeros((N, T), dtype=torch.bool, device=device)
     payoffs = torch.zeros((N, T, S), dtype=torch.int64, device=device)
     finished = torch.zeros((N, T), dtype=torch.bool, device=device)
-    opponent, learner_seat = table_roles(args, device)
     pooled = opponent == POOL
     has_pool = bool(pooled.any())  # read once: a per-update read would wait for the GPU
     env.read(obs[N], masks[N], actor[N])  # each rollout starts where the last one ended
-    slots = len(args.opponents) + 2  # the baselines, self-play, the pool
+    slots = len(args.opponents) + 2  # the opponents, self-play, the pool
     vs_sum = torch.zeros(slots, dtype=torch.float64, device=device)
     vs_hands = torch.zeros_like(vs_sum)
     slot = torch.where(opponent >= 0, opponent, torch.where(pooled, slots - 1, slots - 2))
-    baselines = baseline_policies(args.opponents, device) if bool((opponent >= 0).any()) else None
 
     minibatch = rollout // args.num_minibatches
     log_path = out / "log.jsonl"
@@ -590,9 +718,10 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 values[i] = agent.value(obs[i])
                 learner = torch.distributions.Categorical(logits=logits).sample()
                 chosen = learner
-                if baselines is not None:
-                    chosen = torch.where(opponent >= 0, baseline_actions(baselines, opponent, masks[i]), learner)
                 mine = (opponent == -1) | (actor[i] == learner_seat)
+                if has_opponents:
+                    chosen = torch.where(opponent >= 0, opponents.actions(opponent, ~mine, masks[i], obs[i], actor[i],
+                                                                          env.engine), learner)
                 if snapshots:
                     chosen = pool_actions(snapshots, which, pooled & ~mine, obs[i], masks[i], chosen)
                 chosen = torch.where(mine, learner, chosen)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 import time
 from pathlib import Path
 from typing import Any, Protocol
@@ -190,15 +189,19 @@ class BudgetedRun:
 
     def _started_from(self, earlier: Path) -> dict[str, Any]:
         """Copy ``earlier``'s last checkpoint and state into this run's folder (the evaluator's files too): the
-        run goes on from there."""
+        run goes on from there, with its own settings (which may differ in ``batch_ppo.ADJUSTABLE`` ones: a later
+        stage may change its opponents or its regularisation)."""
+        from razz_env.train.batch_ppo import carry_over
+
         state = read_state(earlier)
         if state is None or not (earlier / CHECKPOINT).is_file():
             raise ConfigError(f"start from {earlier}: no checkpoint there; run that stage first")
-        if state["settings"] != self.settings:
-            raise ConfigError(f"start from {earlier}: its run has other settings; a stage goes on with the same ones")
+        try:
+            carry_over(earlier / CHECKPOINT, self.folder / CHECKPOINT, trainer_args(self.settings, self.folder))
+        except ConfigError as err:
+            raise ConfigError(f"start from {earlier}: {err}") from None
         self.evaluator.load(earlier)
-        self.folder.mkdir(parents=True, exist_ok=True)
         self.evaluator.save(self.folder)
-        shutil.copyfile(earlier / CHECKPOINT, self.folder / CHECKPOINT)
+        state = {**state, "settings": self.settings}
         write_json(self.folder / STATE, state)
         return state

@@ -1,4 +1,5 @@
-"""``studies/razz_flagship.py``: a later stage needs the one before, and (slow) two stages chain into one run."""
+"""``studies/razz_flagship.py``: a later stage needs the one before, and (slow) two stages chain into one run, which
+an arm's stage 2 goes on from with other tables."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import pytest
     (["--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--lbr"], "--lbr: stage 1 of seed 1 is not finished"),
     (["--agent", "ppo_razz_psro"], "--agent: measures a shipped agent by the selection rule; give --select too"),
+    (["--arm", "opponents"], "--arm opponents: stage 1 is self-play in every arm; an arm begins at stage 2"),
+    (["--arm", "pool"], "argument --arm: invalid choice: 'pool' (choose from 'self_play', 'opponents')"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
     study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out")], named)
@@ -43,6 +46,11 @@ def test_two_stages_train_one_run(study, tmp_path):
     first, second = (json.loads((tmp_path / "seed1" / f"stage{i}" / "state.json").read_text()) for i in (1, 2))
     assert (first["update"], first["steps"], second["update"], second["steps"]) == (1, 32768, 2, 65536)
     assert second["clock"][0] > first["clock"][0] and (tmp_path / "seed1" / "stage2" / "final.pt").exists()
+    armed = flagship.run("--stage", "2", "--arm", "opponents", "--stage-updates", "1", "--output", str(tmp_path))
+    assert armed.returncode == 0, armed.stderr
+    other = json.loads((tmp_path / "seed1" / "stage2-opponents" / "state.json").read_text())
+    assert (other["update"], other["settings"]["self_play_fraction"]) == (2, 0.5)
+    assert other["settings"]["opponents"][:2] == ["monte_carlo", "razz_heuristic"]
     again = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path))
     assert again.returncode == 0 and "finished already" in again.stdout
     measured = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path), "--select",

@@ -19,16 +19,19 @@ import torch
 from razz_env.agents.registry import make_agent
 from razz_env.batch import BatchEngine
 from razz_env.encoding.actions import CHECK_CALL
-from razz_env.encoding.interface import ObservationBatch
+from razz_env.encoding.interface import Declaration, ObservationBatch
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.train.batch_ppo import (
     BASELINES,
     POOL,
     Args,
+    Opponents,
     Progress,
     baseline_actions,
     baseline_policies,
+    carry_over,
+    check_opponents,
     magnet_log_probs,
     save_checkpoint,
     seat_gae,
@@ -136,6 +139,109 @@ def test_tables_are_split_between_self_play_and_the_baselines() -> None:
 def test_pool_tables_come_between_self_play_and_the_baselines() -> None:
     opponent, _ = table_roles(Args(num_tables=8, self_play_fraction=0.25, pool_fraction=0.5), torch.device("cpu"))
     assert opponent.tolist() == [-1, -1, POOL, POOL, POOL, POOL, 0, 1]
+
+
+def test_the_opponents_share_the_tables_as_their_weights_say() -> None:
+    args = Args(num_tables=1000, self_play_fraction=0.2, opponents=("monte_carlo", "razz_heuristic", "random"),
+                opponent_weights=(5.0, 2.0, 1.0))
+    opponent, _ = table_roles(args, torch.device("cpu"))
+    assert (opponent[:200] == -1).all()
+    assert torch.bincount(opponent[200:]).tolist() == [500, 200, 100]
+
+
+def played_engine(tables: int = 48, steps: int = 9) -> BatchEngine:
+    """A heads-up razz engine keeping its views, some random legal ids into its hands."""
+    engine = BatchEngine(HandConfig.create("razz", num_seats=2), tables, seed=11, views=True)
+    rng = np.random.default_rng(2)
+    for _ in range(steps):
+        engine.step((engine.masks * rng.random((tables, 5))).argmax(axis=1))
+    return engine
+
+
+def test_an_opponent_reading_the_view_acts_as_the_agent_does_from_the_acting_seats_view() -> None:
+    """Where ``monte_carlo`` (deterministic) is to act, the trainer plays its own ``act_batch`` of the acting seats'
+    views; elsewhere nothing is asked of it."""
+    engine = played_engine()
+    tables = engine.num_tables
+    opponent = torch.tensor([0, 1] * (tables // 2))  # monte_carlo at even tables, calling_station at odd ones
+    acting = torch.tensor([True, True, False] * (tables // 3))
+    masks = torch.from_numpy(engine.masks != 0)
+    actor = torch.from_numpy(engine.actor.copy())
+    opponents = Opponents(("monte_carlo", "calling_station"), seed=7, device=torch.device("cpu"))
+    asked = []
+    agent = opponents.agents[0]
+    original = agent.action_probabilities_batch
+    agent.action_probabilities_batch = lambda batch: asked.append(batch) or original(batch)
+    chosen = opponents.actions(opponent, acting, masks, torch.zeros(tables, 1), actor, engine)
+    rows = np.flatnonzero(acting.numpy() & (opponent.numpy() == 0))
+    assert len(asked) == 1 and asked[0].seats.tolist() == engine.actor[rows].tolist()
+    assert asked[0].vectors is None and asked[0].views.seat.tolist() == engine.actor[rows].tolist()
+    expected = make_agent("monte_carlo", seed=7).act_batch(ObservationBatch(
+        engine.actor[rows], engine.masks[rows], views=engine.seat_views(rows)))
+    assert chosen[rows].tolist() == expected
+    station = np.flatnonzero(opponent.numpy() == 1)
+    assert chosen[station].tolist() == make_agent("calling_station").act_batch(ObservationBatch(
+        engine.actor[station], engine.masks[station]))
+
+
+def test_an_opponent_reading_vectors_gets_the_acting_seats_rows() -> None:
+    engine = played_engine(tables=12)
+    vectors = torch.from_numpy(np.random.default_rng(3).random((12, 676), dtype=np.float32))
+    opponents = Opponents(("ppo_razz",), seed=1, device=torch.device("cpu"))
+    asked = []
+    agent = opponents.agents[0]
+    original = agent.action_probabilities_batch
+    agent.action_probabilities_batch = lambda batch: asked.append(batch) or original(batch)
+    acting = torch.tensor([True, False] * 6)
+    opponents.actions(torch.zeros(12, dtype=torch.int64), acting, torch.from_numpy(engine.masks != 0), vectors,
+                      torch.from_numpy(engine.actor.copy()), engine)
+    assert asked[0].views is None and np.array_equal(asked[0].vectors, vectors.numpy()[::2])
+
+
+def test_a_run_against_view_reading_opponents_logs_each_and_repeats_with_its_seed(tmp_path) -> None:
+    def run(name: str) -> dict:
+        return train(tiny(tmp_path, name, self_play_fraction=0.25, opponents=("monte_carlo", "razz_heuristic",
+                                                                                "calling_station"),
+                          opponent_weights=(2.0, 1.0, 1.0), total_steps=2 * 1024))
+
+    first, second = run("a"), run("b")
+    assert {"bb100_vs_monte_carlo", "bb100_vs_razz_heuristic", "bb100_vs_calling_station"} <= set(first["last"])
+    assert first["last"]["bb100_vs_monte_carlo"] is not None
+    saved = [torch.load(result["output"], weights_only=True)["state_dict"] for result in (first, second)]
+    assert all(torch.equal(saved[0][key], saved[1][key]) for key in saved[0])
+
+
+def test_a_run_goes_on_from_another_with_other_opponents_but_not_another_network(tmp_path) -> None:
+    args = tiny(tmp_path, "first", self_play_fraction=1.0, total_steps=2 * 1024)
+
+    def keep(progress: Progress) -> bool:
+        save_checkpoint(tmp_path / "first.pt", progress, args)
+        return False
+
+    train(args, hook=keep)
+    later = tiny(tmp_path, "later", self_play_fraction=0.5, opponents=("monte_carlo",), ent_coef=0.02,
+                 pool_fraction=0.25, total_steps=4 * 1024)
+    carry_over(tmp_path / "first.pt", tmp_path / "later.pt", later)
+    seen = []
+    result = train(later, resume=tmp_path / "later.pt",
+                   hook=lambda progress: seen.append((progress.update, len(progress.pool.networks))) and False)
+    assert seen == [(3, 1), (4, 1)] and result["last"]["bb100_vs_monte_carlo"] is not None
+    with pytest.raises(ConfigError, match=r"other hidden; a run going on from it may change only opponents"):
+        carry_over(tmp_path / "first.pt", tmp_path / "wider.pt", tiny(tmp_path, "wider", hidden=(64, 64)))
+    assert not (tmp_path / "wider.pt").exists()
+
+
+class Silent:
+    """An agent that states no policy."""
+
+    name = "silent"
+    declaration = Declaration(observes=())
+
+    def reset(self, seat, num_seats):
+        pass
+
+    def act(self, observation):
+        return int(np.flatnonzero(observation.action_mask)[0])
 
 
 def test_the_uniform_magnet_makes_the_kl_minus_the_entropy_plus_the_log_of_the_legal_count() -> None:
@@ -276,8 +382,13 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
 
 @pytest.mark.parametrize("options, message", [
     ({"num_seats": 3}, "only heads-up"),
-    ({"opponents": ("razz_heuristic",)}, "'razz_heuristic' reads more than the legal actions"),
     ({"opponents": ("no_such_agent",)}, "unknown agent 'no_such_agent'"),
+    ({"opponents": ("tests.train.test_batch_ppo:Silent",)}, "states no policy or does not act in batch"),
+    ({"opponents": ("ppo_stud",)}, "--opponents: agent 'ppo_stud' plays stud at 2 seats; it cannot be seated at razz"),
+    ({"opponents": ("random", "random")}, "--opponents: random named more than once; name each opponent once and "
+                                          "give its share with --opponent-weights"),
+    ({"opponent_weights": (1.0,)}, r"--opponent-weights: 1 weights for 2 opponents \(random, calling_station\)"),
+    ({"opponent_weights": (1.0, 0.0)}, "--opponent-weights: expected positive numbers, got 1.0, 0.0"),
     ({"device": "tpu"}, "--device: expected one of cpu, cuda, got 'tpu'"),
     ({"self_play_fraction": 1.5}, "--self-play-fraction: must be at most 1, got 1.5"),
     ({"num_tables": 0}, "--num-tables: must be at least 1, got 0"), ({"variant": "holdem"}, "--variant: expected one"),
@@ -309,6 +420,22 @@ def test_bad_settings_are_refused_by_name(tmp_path, options, message) -> None:
     with pytest.raises(ConfigError, match=message):
         train(tiny(tmp_path, "bad", **options))
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_trained_opponent_plays_only_at_its_own_table(tmp_path) -> None:
+    trained = train(tiny(tmp_path, "small", stacks=200, total_steps=1024))["output"]
+    check_opponents(Args(stacks=200, opponents=(trained,)))
+    with pytest.raises(ConfigError, match="--opponents: .* was trained at stacks 200; it cannot be seated at a table "
+                                          "of stacks 1000"):
+        check_opponents(Args(opponents=(trained,)))
+
+
+def test_an_opponent_reading_views_is_refused_on_cuda_by_name() -> None:
+    """The GPU engine keeps no views (checked without a GPU: the opponents' check comes before the device's)."""
+    with pytest.raises(ConfigError, match="'monte_carlo' reads the seat's view, which only the CPU engine gives; on "
+                                          "--device cuda the opponents are those that read the legal actions alone"):
+        check_opponents(Args(device="cuda", opponents=("random", "monte_carlo")))
+    check_opponents(Args(device="cuda", opponents=("random", "calling_station")))
 
 
 def run_cli(*flags: str) -> subprocess.CompletedProcess:

@@ -105,7 +105,23 @@ def test_a_stage_refuses_an_earlier_one_that_is_missing_or_has_other_settings(tm
         BudgetedRun(tmp_path / "two", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=2048,
                     start_from=tmp_path / "one").run()
     BudgetedRun(tmp_path / "one", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=1024).run()
-    with pytest.raises(ConfigError, match="other settings"):
+    with pytest.raises(ConfigError, match="written by a run with other seed; a run going on from it may change only"):
         BudgetedRun(tmp_path / "two", {**SETTINGS, "seed": 5}, minutes=10, every=1000, evaluator=Checkpoints(),
                     max_steps=2048, start_from=tmp_path / "one").run()
     assert not (tmp_path / "two").exists()
+
+
+def test_a_stage_may_go_on_with_other_opponents_and_records_its_own_settings(tmp_path):
+    from razz_env.train.budgeted import Checkpoints
+
+    BudgetedRun(tmp_path / "one", SETTINGS, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=1024).run()
+    changed = {**SETTINGS, "self_play_fraction": 0.5, "opponents": ["calling_station"], "ent_coef": 0.0}
+    two = BudgetedRun(tmp_path / "two", changed, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=3 * 1024,
+                      start_from=tmp_path / "one")
+    two.run()
+    state = json.loads((tmp_path / "two" / "state.json").read_text())
+    assert state["settings"] == changed and state["update"] == 3 and two.done()
+    assert json.loads((tmp_path / "one" / "state.json").read_text())["settings"] == SETTINGS
+    # going on in its own folder: its checkpoint is now its own run's
+    BudgetedRun(tmp_path / "two", changed, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=4 * 1024).run()
+    assert json.loads((tmp_path / "two" / "state.json").read_text())["update"] == 4
