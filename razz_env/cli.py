@@ -132,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"{prog}: {extra}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        from razz_env.command_line import reader_gone
+
+        return reader_gone()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import argparse
 import ast
 import dataclasses
 import inspect
+import os
 import re
 import sys
 import textwrap
@@ -102,7 +103,16 @@ def run_script(main: Callable[[T], int | None], cls: type[T], description: str |
     except ConfigError as err:
         print(f"{Path(inspect.getfile(main)).stem}: {err}", file=sys.stderr)
         sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(reader_gone())
     sys.exit(status or 0)
+
+
+def reader_gone() -> int:
+    """The exit status after stdout's reader went away (``... | head``): quiet, as a shell tool is, with stdout
+    pointed at the null device so that Python's flush at exit raises nothing more (the ``signal`` module's advice)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
 
 
 def args_from(cls: type[T], namespace: argparse.Namespace) -> T:

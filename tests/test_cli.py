@@ -621,3 +621,12 @@ def test_a_tournament_seating_a_trained_agent_without_the_train_extra_names_it(t
     assert result.returncode == 2
     assert result.stderr.strip() == ("razz tournament: agents[4] (ppo_razz): this needs sb3_contrib, which is not "
                                      "installed: pip install 'razz-env[train]'")
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """``razz agents | head -1``: the pipe closes before the command has written; no traceback, exit 1."""
+    process = subprocess.Popen([sys.executable, "-m", "razz_env.cli", "agents"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+    process.stdout.close()  # before the command has imported anything, let alone written
+    _, errors = process.communicate(timeout=120)
+    assert process.returncode == 1 and errors == b""

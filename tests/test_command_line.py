@@ -112,3 +112,37 @@ def test_run_script_exits_with_mains_status_and_a_config_error_is_one_line_named
             run_script(main, Args, "a study")
         assert done.value.code == status
     assert capsys.readouterr().err == "test_command_line: --deals: expected at least 1, got 0\n"
+
+
+def test_a_script_whose_reader_goes_away_ends_quietly(tmp_path):
+    """``python study.py | head -1``: stdout's pipe closes before the script writes; no traceback, exit 1."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "talky.py"
+    script.write_text(textwrap.dedent('''
+        import dataclasses
+        import time
+
+        from razz_env.command_line import run_script
+
+
+        @dataclasses.dataclass
+        class Args:
+            lines: int = 10_000
+            """lines to print"""
+
+
+        def main(args):
+            time.sleep(0.5)  # the reader is gone by now
+            for line in range(args.lines):
+                print(line)
+
+
+        run_script(main, Args, "prints lines")
+    '''))
+    process = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    _, errors = process.communicate(timeout=120)
+    assert process.returncode == 1 and errors == b""
