@@ -644,8 +644,8 @@ def carry_over(source: Path, target: Path, args: Args) -> None:
 
 
 def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Path | None = None) -> dict[str, Any]:
-    """Train as ``args`` say, save ``final.pt``; returns steps, wall seconds, steps/s, the output path and the last
-    log line's figures.
+    """Train as ``args`` say, save ``final.pt``; returns steps (in all), wall seconds and steps/s (of this call),
+    the output path and the last log line's figures.
 
     ``hook(progress)`` runs after every update (measure, checkpoint); True stops the run there. ``resume``: a
     checkpoint (:func:`save_checkpoint`) of a run with the same settings to go on from: the networks, optimizer,
@@ -706,7 +706,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
         log_path.write_text("", encoding="utf-8")
     began = time.perf_counter()
     last: dict[str, Any] = {}
-    steps = saved["steps"] if saved else 0
+    steps = start_steps = saved["steps"] if saved else 0
     for update in range(first, updates + 1):
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - (update - 1.0) / updates)
@@ -757,7 +757,8 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 for kept, current in zip(magnet.parameters(), agent.actor.parameters()):
                     kept.lerp_(current, args.magnet_ema)
         if update % args.log_every == 0 or update == updates:
-            last = log_line(args, update, steps, time.perf_counter() - began, stats, vs_sum, vs_hands)
+            last = log_line(args, update, steps, steps - start_steps, time.perf_counter() - began, stats, vs_sum,
+                            vs_hands)
             vs_sum.zero_()
             vs_hands.zero_()
             with log_path.open("a", encoding="utf-8") as handle:
@@ -768,7 +769,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
             break
     seconds = time.perf_counter() - began
     save_policy(out / "final.pt", agent, args, steps)
-    return {"steps": steps, "seconds": seconds, "steps_per_second": steps / seconds,
+    return {"steps": steps, "seconds": seconds, "steps_per_second": (steps - start_steps) / seconds,
             "output": str(out / "final.pt"), "last": last}
 
 
@@ -841,12 +842,13 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
     return {name: total / rounds for name, total in totals.items()}
 
 
-def log_line(args: Args, update: int, steps: int, seconds: float, stats: dict[str, torch.Tensor],
+def log_line(args: Args, update: int, steps: int, played: int, seconds: float, stats: dict[str, torch.Tensor],
              vs_sum: torch.Tensor, vs_hands: torch.Tensor) -> dict[str, Any]:
-    """One log record (the only host reads of a run): steps/s, losses and the learner's bb/100 per opponent since
-    the last record (``self_play`` and ``pool`` when tables play them)."""
+    """One log record (the only host reads of a run): the steps in all, ``played`` of them in ``seconds`` since
+    this process began (a resumed run's earlier steps are not its own), losses and the learner's bb/100 per
+    opponent since the last record (``self_play`` and ``pool`` when tables play them)."""
     line: dict[str, Any] = {"update": update, "steps": steps, "seconds": round(seconds, 2),
-                            "steps_per_second": round(steps / seconds)}
+                            "steps_per_second": round(played / seconds)}
     line.update({name: round(float(value), 5) for name, value in stats.items()})
     totals, hands = vs_sum.tolist(), vs_hands.tolist()
     for name, total, count in zip(args.opponents, totals, hands):
