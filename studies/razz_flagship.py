@@ -28,6 +28,14 @@ self-play); its folders are ``stage<i>-opponents``. The rule's page says why and
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents
 
+``--accept`` takes a finished stage whose selection score is at least +5 through the rule's acceptance run, once:
+``--acceptance-deals`` duplicate deals against each of :data:`MUST_BEAT` (the AIVAT lower bound at least +5 on
+every seed) and :data:`MUST_HOLD` (the AIVAT upper bound not below 0 on every seed) on each of
+``--acceptance-seeds``, which no earlier acceptance run (in ``--output`` or published in :data:`PUBLISHED`) may
+have used. It saves ``acceptance.json`` and prints the crosstable and the verdict.
+
+    python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --accept --workers 2   # ~2 CPU hours
+
 ``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
 policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
 :data:`LBR_SEED`; it saves ``lbr.json`` in the stage's folder.
@@ -46,7 +54,16 @@ from razz_env.engine.checks import limited
 from razz_env.engine.errors import ConfigError
 from razz_env.train.methods import method_settings
 
+PUBLISHED = Path(__file__).resolve().parents[1] / "docs" / "studies" / "razz_flagship"
+"""Where the measured figures are published (``seed<k>-stage<i>-acceptance.json`` among them)."""
 SELECTION_SEEDS = (41001, 41002)
+ACCEPTANCE_BAR = 5.0
+"""The score a candidate needs for the acceptance run, and the AIVAT lower bound it must then keep against each of
+:data:`MUST_BEAT` (bb/100)."""
+MUST_BEAT = ("random", "calling_station", "razz_heuristic", "monte_carlo")
+MUST_HOLD = ("check_raiser", "board_bully", "tag", "rock", "maniac", "ppo_razz", "ppo_razz_pool", "ppo_razz_psro",
+             "ppo_razz_multiway", "qrdqn_razz")
+"""The five exploiters and every zoo agent that plays heads-up razz: none may beat the candidate."""
 SELECTION_OPPONENTS = ("razz_heuristic", "monte_carlo", "ppo_razz_psro")
 LBR_SEED = 41003
 METHOD = "ppo"
@@ -95,6 +112,12 @@ class Args:
     """report LBR of the finished stage's policy, sampled and argmax, instead of training"""
     lbr_deals: int = limited(500, minimum=1)
     """duplicate deals of each LBR measurement"""
+    accept: bool = False
+    """take the finished stage (selection score at least +5) through the acceptance run instead of training"""
+    acceptance_seeds: tuple[int, ...] = (43001, 43002, 43003)
+    """the acceptance run's seeds, unused by any earlier one"""
+    acceptance_deals: int = limited(10_000, minimum=2)
+    """duplicate deals of each acceptance match (a seed and an opponent)"""
 
 
 def trainer_settings(seed: int, device: str = "cpu", arm: str = "self_play") -> dict[str, Any]:
@@ -157,6 +180,66 @@ def local_best_response(args: Args, folder: Path) -> dict[str, Any]:
     return {"deals": args.lbr_deals, "seed": LBR_SEED, **figures}
 
 
+def used_acceptance_seeds(output: Path) -> dict[int, str]:
+    """Each seed an earlier acceptance run used (in ``output``'s stage folders or published), and which file says so."""
+    used: dict[int, str] = {}
+    for path in [*output.glob("seed*/stage*/acceptance.json"), *PUBLISHED.glob("*acceptance.json")]:
+        for seed in json.loads(path.read_text(encoding="utf-8"))["seeds"]:
+            used.setdefault(int(seed), str(path))
+    return used
+
+
+def acceptance(args: Args, folder: Path) -> dict[str, Any]:
+    """The acceptance run of the stage's policy (played as it learned): every pairing on every seed, and whether
+    it passes."""
+    from razz_env.evaluate.api import match
+
+    selection_path = folder / "selection.json"
+    if not selection_path.is_file():
+        raise ConfigError(f"--accept: stage has no selection.json ({folder}); run --select first")
+    score = json.loads(selection_path.read_text(encoding="utf-8"))["score"]
+    if score < ACCEPTANCE_BAR:
+        raise ConfigError(f"--accept: the stage's selection score is {score:+.1f}; the rule sends a candidate to "
+                          f"acceptance at {ACCEPTANCE_BAR:+.0f} or more")
+    if len(set(args.acceptance_seeds)) != len(args.acceptance_seeds) or len(args.acceptance_seeds) != 3:
+        raise ConfigError(f"--acceptance-seeds: three different seeds, got {list(args.acceptance_seeds)}")
+    used = used_acceptance_seeds(Path(args.output))
+    spent = [seed for seed in args.acceptance_seeds if seed in used]
+    if spent:
+        raise ConfigError(f"--acceptance-seeds: {spent[0]} was used by an earlier acceptance run ({used[spent[0]]}); "
+                          f"acceptance seeds are used once (the next unused: {max(used) + 1} on)")
+    player = str(folder / "final.pt")
+    rows = []
+    for seed in args.acceptance_seeds:
+        for opponent in (*MUST_BEAT, *MUST_HOLD):
+            result = match({"type": player, "seed": seed, "deterministic": False}, opponent,
+                           deals=args.acceptance_deals, seed=seed, workers=args.workers, aivat=True)
+            rule = "beat" if opponent in MUST_BEAT else "hold"
+            passed = (result.aivat_ci95_low >= ACCEPTANCE_BAR if rule == "beat" else result.aivat_ci95_high >= 0)
+            rows.append({"seed": seed, "opponent": opponent, "rule": rule, "hands": result.hands,
+                         "bb100": result.bb_per_100, "low": result.ci95_low, "high": result.ci95_high,
+                         "aivat_bb100": result.aivat_bb_per_100, "aivat_low": result.aivat_ci95_low,
+                         "aivat_high": result.aivat_ci95_high, "aivat_reliable": result.aivat_reliable,
+                         "passed": passed})
+    return {"policy": player, "deals": args.acceptance_deals, "seeds": list(args.acceptance_seeds),
+            "score": score, "rows": rows, "passed": all(row["passed"] for row in rows)}
+
+
+def crosstable(accepted: dict[str, Any]) -> str:
+    """The acceptance run as the results page's table: one row an opponent, one cell a seed."""
+    seeds = accepted["seeds"]
+    lines = [f"| opponent | rule | {' | '.join(f'seed {seed}' for seed in seeds)} |",
+             f"|---|---|{'---|' * len(seeds)}"]
+    for opponent in dict.fromkeys(row["opponent"] for row in accepted["rows"]):
+        cells = [f"{row['aivat_bb100']:+.1f} [{row['aivat_low']:+.1f}, {row['aivat_high']:+.1f}]; raw "
+                 f"{row['bb100']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}]{'' if row['passed'] else ' (fails)'}"
+                 for seed in seeds for row in accepted["rows"] if row["seed"] == seed and row["opponent"] == opponent]
+        rule = next(row["rule"] for row in accepted["rows"] if row["opponent"] == opponent)
+        lines.append(f"| {opponent} | {rule} | {' | '.join(cells)} |")
+    lines.append(f"verdict: {'passes' if accepted['passed'] else 'fails'}")
+    return "\n".join(lines)
+
+
 def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
     """The results page's row of a measured stage."""
     state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
@@ -191,9 +274,9 @@ def main(args: Args) -> None:
     run = BudgetedRun(folder, settings, minutes=float("inf"), every=args.checkpoint_every * 60,
                       evaluator=Checkpoints(), max_steps=args.stage * args.stage_updates * rollout,
                       label=str(folder), start_from=earlier)
-    if args.select or args.lbr:
+    if args.select or args.lbr or args.accept:
         if not run.done():
-            flag = "--select" if args.select else "--lbr"
+            flag = "--select" if args.select else "--lbr" if args.lbr else "--accept"
             raise ConfigError(f"{flag}: stage {args.stage} of seed {args.seed} is not finished ({folder}); train "
                               f"it first")
     if args.lbr:
@@ -206,7 +289,11 @@ def main(args: Args) -> None:
         selection = select(args, str(folder / "final.pt"))
         (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
         print(table_row(args, folder, selection))
-    if args.select or args.lbr:
+    if args.accept:
+        accepted = acceptance(args, folder)
+        (folder / "acceptance.json").write_text(json.dumps(accepted, indent=2) + "\n", encoding="utf-8")
+        print(crosstable(accepted))
+    if args.select or args.lbr or args.accept:
         return
     if run.done():
         print(f"{folder}: finished already ({folder / 'final.pt'})")

@@ -15,6 +15,7 @@ import pytest
     (["--checkpoint-every", "0"], "--checkpoint-every: must be more than 0, got 0"),
     (["--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--lbr"], "--lbr: stage 1 of seed 1 is not finished"),
+    (["--accept"], "--accept: stage 1 of seed 1 is not finished"),
     (["--agent", "ppo_razz_psro"], "--agent: measures a shipped agent by the selection rule; give --select too"),
     (["--arm", "opponents"], "--arm opponents: stage 1 is self-play in every arm; an arm begins at stage 2"),
     (["--arm", "pool"], "argument --arm: invalid choice: 'pool' (choose from 'self_play', 'opponents')"),
@@ -46,11 +47,6 @@ def test_two_stages_train_one_run(study, tmp_path):
     first, second = (json.loads((tmp_path / "seed1" / f"stage{i}" / "state.json").read_text()) for i in (1, 2))
     assert (first["update"], first["steps"], second["update"], second["steps"]) == (1, 32768, 2, 65536)
     assert second["clock"][0] > first["clock"][0] and (tmp_path / "seed1" / "stage2" / "final.pt").exists()
-    armed = flagship.run("--stage", "2", "--arm", "opponents", "--stage-updates", "1", "--output", str(tmp_path))
-    assert armed.returncode == 0, armed.stderr
-    other = json.loads((tmp_path / "seed1" / "stage2-opponents" / "state.json").read_text())
-    assert (other["update"], other["settings"]["self_play_fraction"]) == (2, 0.5)
-    assert other["settings"]["opponents"][:2] == ["monte_carlo", "razz_heuristic"]
     again = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path))
     assert again.returncode == 0 and "finished already" in again.stdout
     measured = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path), "--select",
@@ -72,3 +68,41 @@ def test_two_stages_train_one_run(study, tmp_path):
     scaled = flagship.run("--select", "--agent", "razz_heuristic", "--deals", "2", "--output", str(tmp_path))
     assert scaled.returncode == 0, scaled.stderr
     assert set(json.loads(scaled.stdout)["opponents"]) == {"monte_carlo", "ppo_razz_psro"}
+
+
+@pytest.mark.slow
+def test_an_arm_goes_on_from_stage_one_and_a_candidate_takes_acceptance_once(study, load_study, monkeypatch, tmp_path):
+    """About two minutes: stage 1 and the opponents arm's stage 2, one update each; the acceptance protocol (with
+    two of its fourteen opponents, for time) on three seeds, which no later acceptance run may use."""
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    flagship = study("razz_flagship")
+    for arm in ("self_play", "opponents"):
+        stage = "1" if arm == "self_play" else "2"
+        ran = flagship.run("--stage", stage, "--arm", arm, "--stage-updates", "1", "--output", str(tmp_path))
+        assert ran.returncode == 0, ran.stderr
+    folder = tmp_path / "seed1" / "stage2-opponents"
+    other = json.loads((folder / "state.json").read_text())
+    assert (other["update"], other["settings"]["self_play_fraction"]) == (2, 0.5)
+    assert other["settings"]["opponents"][:2] == ["monte_carlo", "razz_heuristic"]
+    stage2 = ["--stage", "2", "--arm", "opponents", "--stage-updates", "1", "--output", str(tmp_path)]
+    flagship.assert_refuses([*stage2, "--accept"], "--accept: stage has no selection.json")
+    (folder / "selection.json").write_text(json.dumps({"score": 4.9}))
+    flagship.assert_refuses([*stage2, "--accept"], "selection score is +4.9; the rule sends a candidate to "
+                                                   "acceptance at +5 or more")
+    (folder / "selection.json").write_text(json.dumps({"score": 6.0}))  # as if it had scored +6: the protocol runs
+    module = load_study("razz_flagship")
+    monkeypatch.setattr(module, "MUST_BEAT", ("random",))
+    monkeypatch.setattr(module, "MUST_HOLD", ("calling_station",))
+    verdict = module.acceptance(module.Args(stage=2, arm="opponents", stage_updates=1, output=str(tmp_path),
+                                            acceptance_deals=2, acceptance_seeds=(7, 8, 9)), folder)
+    assert verdict["seeds"] == [7, 8, 9] and len(verdict["rows"]) == 3 * 2 and verdict["score"] == 6.0
+    assert verdict["passed"] == all(row["passed"] for row in verdict["rows"])
+    assert all(row["passed"] == (row["aivat_low"] >= 5 if row["rule"] == "beat" else row["aivat_high"] >= 0)
+               for row in verdict["rows"])
+    table = module.crosstable(verdict).splitlines()
+    assert table[0] == "| opponent | rule | seed 7 | seed 8 | seed 9 |" and table[2].startswith("| random | beat | ")
+    assert table[-1] in ("verdict: passes", "verdict: fails")
+    (folder / "acceptance.json").write_text(json.dumps(verdict))
+    flagship.assert_refuses([*stage2, "--accept", "--acceptance-seeds", "9", "10", "11"],
+                            "--acceptance-seeds: 9 was used by an earlier acceptance run")
