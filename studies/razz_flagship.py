@@ -36,6 +36,12 @@ have used. It saves ``acceptance.json`` and prints the crosstable and the verdic
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --accept --workers 2   # ~2 CPU hours
 
+``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
+``ppo`` stages (each stage's settings, steps, recorded CPU minutes and checkpoint SHA-256, compiled from this
+script's settings, not copied by hand), for ``razz zoo reproduce`` once the candidate is shipped.
+
+    python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --recipe ppo_razz_flagship
+
 ``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
 policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
 :data:`LBR_SEED`; it saves ``lbr.json`` in the stage's folder.
@@ -118,6 +124,8 @@ class Args:
     """the acceptance run's seeds, unused by any earlier one"""
     acceptance_deals: int = limited(10_000, minimum=2)
     """duplicate deals of each acceptance match (a seed and an opponent)"""
+    recipe: str = ""
+    """write the finished stage's chain as the zoo recipe of this name (``<output>/<name>.recipe.yaml``)"""
 
 
 def trainer_settings(seed: int, device: str = "cpu", arm: str = "self_play") -> dict[str, Any]:
@@ -240,6 +248,25 @@ def crosstable(accepted: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def recipe(args: Args, rollout: int) -> dict[str, Any]:
+    """The zoo recipe of the chain that made the stage: one ``ppo`` stage per stage, each going on from the one
+    before, with what each recorded (its CPU minutes, its checkpoint's SHA-256); the last stage's policy its product."""
+    import hashlib
+
+    stages = []
+    for stage in range(1, args.stage + 1):
+        folder = stage_folder(args.output, args.seed, stage, args.arm)
+        state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
+        name = folder.name.replace("-", "_")
+        stages.append({"name": name, "kind": "ppo", "config": state["settings"],
+                       "steps": stage * args.stage_updates * rollout,
+                       **({"continues": stages[-1]["name"]} if stages else {}),
+                       "cpu_minutes": round(state["clock"][0] / 60, 1),
+                       "checkpoint_sha256": hashlib.sha256((folder / "checkpoint.pt").read_bytes()).hexdigest()})
+    return {"name": args.recipe, "product": f"@{stages[-1]['name']}/final.pt",
+            "acceptance_seed": args.acceptance_seeds[0], "stages": stages}
+
+
 def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
     """The results page's row of a measured stage."""
     state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
@@ -274,9 +301,10 @@ def main(args: Args) -> None:
     run = BudgetedRun(folder, settings, minutes=float("inf"), every=args.checkpoint_every * 60,
                       evaluator=Checkpoints(), max_steps=args.stage * args.stage_updates * rollout,
                       label=str(folder), start_from=earlier)
-    if args.select or args.lbr or args.accept:
+    measuring = args.select or args.lbr or args.accept or args.recipe
+    if measuring:
         if not run.done():
-            flag = "--select" if args.select else "--lbr" if args.lbr else "--accept"
+            flag = "--select" if args.select else "--lbr" if args.lbr else "--accept" if args.accept else "--recipe"
             raise ConfigError(f"{flag}: stage {args.stage} of seed {args.seed} is not finished ({folder}); train "
                               f"it first")
     if args.lbr:
@@ -293,7 +321,25 @@ def main(args: Args) -> None:
         accepted = acceptance(args, folder)
         (folder / "acceptance.json").write_text(json.dumps(accepted, indent=2) + "\n", encoding="utf-8")
         print(crosstable(accepted))
-    if args.select or args.lbr or args.accept:
+    if args.recipe:
+        import yaml
+
+        from razz_env.recipes import SUFFIX, load_recipe
+
+        if not args.recipe.isidentifier():  # a file name in --output, and then the recipe's own check of it
+            raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got "
+                              f"{args.recipe!r}")
+        path = Path(args.output) / f"{args.recipe}{SUFFIX}"
+        path.write_text(f"# {args.recipe}: heads-up razz, studies/razz_flagship.py --seed {args.seed} --stage "
+                        f"{args.stage} --arm {args.arm} (docs/studies/razz_flagship.md)\n"
+                        + yaml.safe_dump(recipe(args, rollout), sort_keys=False, width=120), encoding="utf-8")
+        try:
+            load_recipe(args.recipe, Path(args.output))
+        except ConfigError:
+            path.unlink()
+            raise
+        print(f"wrote {path}")
+    if measuring:
         return
     if run.done():
         print(f"{folder}: finished already ({folder / 'final.pt'})")

@@ -3,6 +3,7 @@ an arm's stage 2 goes on from with other tables."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from types import SimpleNamespace
 
@@ -86,6 +87,16 @@ def test_an_arm_goes_on_from_stage_one_and_a_candidate_takes_acceptance_once(stu
     assert (other["update"], other["settings"]["self_play_fraction"]) == (2, 0.5)
     assert other["settings"]["opponents"][:2] == ["monte_carlo", "razz_heuristic"]
     stage2 = ["--stage", "2", "--arm", "opponents", "--stage-updates", "1", "--output", str(tmp_path)]
+    written = flagship.run(*stage2, "--recipe", "tiny_flagship")
+    assert written.returncode == 0, written.stderr
+    from razz_env import recipes
+
+    chain = recipes.load_recipe("tiny_flagship", tmp_path)
+    one, two = chain.stages
+    assert (one.name, two.name, two.continues is one, two.until) == ("stage1", "stage2_opponents", True, 65536)
+    assert two.config == other["settings"] and chain.product == "@stage2_opponents/final.pt"
+    assert two.checkpoint_sha256 == hashlib.sha256((folder / "checkpoint.pt").read_bytes()).hexdigest()
+    flagship.assert_refuses([*stage2, "--recipe", "Bad-Name"], "--recipe: expected a lowercase name")
     flagship.assert_refuses([*stage2, "--accept"], "--accept: stage has no selection.json")
     (folder / "selection.json").write_text(json.dumps({"score": 4.9}))
     flagship.assert_refuses([*stage2, "--accept"], "selection score is +4.9; the rule sends a candidate to "
