@@ -34,7 +34,7 @@ every seed) and :data:`MUST_HOLD` (the AIVAT upper bound not below 0 on every se
 ``--acceptance-seeds``, which no earlier acceptance run (in ``--output`` or published in :data:`PUBLISHED`) may
 have used. It saves ``acceptance.json`` and prints the crosstable and the verdict.
 
-    python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --accept --workers 2   # ~2 CPU hours
+    python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --accept --workers 2   # 14x a selection
 
 ``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
 ``ppo`` stages (each stage's settings, steps, recorded CPU minutes and checkpoint SHA-256, compiled from this
