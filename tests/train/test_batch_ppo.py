@@ -244,6 +244,22 @@ class Silent:
         return int(np.flatnonzero(observation.action_mask)[0])
 
 
+class RanksReader(Silent):
+    """An agent that states its policy from vectors the trainer does not write."""
+
+    name = "ranks_reader"
+    declaration = Declaration(observes=("vector",), encoding="ranks", states_policy=True, acts_in_batch=True)
+
+    def action_probabilities(self, observation):
+        return observation.action_mask / observation.action_mask.sum()
+
+    def act_batch(self, observations):
+        return [self.act(observation) for observation in observations]
+
+    def action_probabilities_batch(self, observations):
+        return np.stack([self.action_probabilities(observation) for observation in observations])
+
+
 def test_the_uniform_magnet_makes_the_kl_minus_the_entropy_plus_the_log_of_the_legal_count() -> None:
     masks = torch.tensor([[True, True, False, False, False], [False, True, True, True, True]])
     logp = torch.log_softmax(torch.tensor([[0.3, -1.0, 0, 0, 0], [0, 2.0, 0.5, -0.5, 1.0]]).masked_fill(~masks, -1e9),
@@ -386,6 +402,8 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     ({"num_seats": 3}, "only heads-up"),
     ({"opponents": ("no_such_agent",)}, "unknown agent 'no_such_agent'"),
     ({"opponents": ("tests.train.test_batch_ppo:Silent",)}, "states no policy or does not act in batch"),
+    ({"opponents": ("tests.train.test_batch_ppo:RanksReader",)},
+     "'tests.train.test_batch_ppo:RanksReader' reads 'ranks' vectors; the trainer's engine writes 'flat'"),
     ({"opponents": ("ppo_stud",)}, "--opponents: agent 'ppo_stud' plays stud at 2 seats; it cannot be seated at razz"),
     ({"opponents": ("random", "random")}, "--opponents: random named more than once; name each opponent once and "
                                           "give its share with --opponent-weights"),
