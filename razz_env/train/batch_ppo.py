@@ -297,12 +297,13 @@ class Opponents:
         self.agents = [make_agent(name, seed=seed) for name in names]
         self.reads = [declaration_of(agent).observes for agent in self.agents]
         self.on_host = [k for k, reads in enumerate(self.reads) if reads]
+        self.view_readers = [k for k in self.on_host if "view" in self.reads[k]]
         self.policies = baseline_policies(self.agents, device)
 
     @property
     def views(self) -> bool:
         """Whether an opponent reads the seats' views (the engine must keep them)."""
-        return any("view" in reads for reads in self.reads)
+        return bool(self.view_readers)
 
     def actions(self, opponent: torch.Tensor, acting: torch.Tensor, masks: torch.Tensor, vectors: torch.Tensor,
                 actor: torch.Tensor, engine: Any) -> torch.Tensor:
@@ -313,12 +314,18 @@ class Opponents:
             return chosen
         here = (acting & (opponent >= 0)).numpy()
         which = opponent.numpy()
+        seen = np.flatnonzero(here & np.isin(which, self.view_readers))  # one views build a step for all readers
+        views = engine.seat_views(seen) if len(seen) else None
         for k in self.on_host:
-            rows = np.flatnonzero(here & (which == k))
+            if "view" in self.reads[k]:
+                among = np.flatnonzero(which[seen] == k)
+                rows = seen[among]
+            else:
+                rows = np.flatnonzero(here & (which == k))
             if not len(rows):
                 continue
             batch = ObservationBatch(actor.numpy()[rows], masks.numpy()[rows].astype(np.int8),
-                                     views=engine.seat_views(rows) if "view" in self.reads[k] else None,
+                                     views=views.take(among) if "view" in self.reads[k] else None,
                                      vectors=vectors.numpy()[rows] if "vector" in self.reads[k] else None)
             stated = torch.as_tensor(np.asarray(self.agents[k].action_probabilities_batch(batch)),
                                      dtype=torch.float32)

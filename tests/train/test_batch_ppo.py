@@ -163,11 +163,11 @@ def test_an_opponent_reading_the_view_acts_as_the_agent_does_from_the_acting_sea
     views; elsewhere nothing is asked of it."""
     engine = played_engine()
     tables = engine.num_tables
-    opponent = torch.tensor([0, 1] * (tables // 2))  # monte_carlo at even tables, calling_station at odd ones
+    opponent = torch.tensor([0, 1, 2, 0] * (tables // 4))  # monte_carlo, calling_station, rock (a view reader too)
     acting = torch.tensor([True, True, False] * (tables // 3))
     masks = torch.from_numpy(engine.masks != 0)
     actor = torch.from_numpy(engine.actor.copy())
-    opponents = Opponents(("monte_carlo", "calling_station"), seed=7, device=torch.device("cpu"))
+    opponents = Opponents(("monte_carlo", "calling_station", "rock"), seed=7, device=torch.device("cpu"))
     asked = []
     agent = opponents.agents[0]
     original = agent.action_probabilities_batch
@@ -179,6 +179,9 @@ def test_an_opponent_reading_the_view_acts_as_the_agent_does_from_the_acting_sea
     expected = make_agent("monte_carlo", seed=7).act_batch(ObservationBatch(
         engine.actor[rows], engine.masks[rows], views=engine.seat_views(rows)))
     assert chosen[rows].tolist() == expected
+    rock = np.flatnonzero(acting.numpy() & (opponent.numpy() == 2))
+    assert chosen[rock].tolist() == make_agent("rock", seed=7).act_batch(ObservationBatch(
+        engine.actor[rock], engine.masks[rock], views=engine.seat_views(rock)))
     station = np.flatnonzero(opponent.numpy() == 1)
     assert chosen[station].tolist() == make_agent("calling_station").act_batch(ObservationBatch(
         engine.actor[station], engine.masks[station]))
