@@ -42,6 +42,13 @@ script's settings, not copied by hand), for ``razz zoo reproduce`` once the cand
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --recipe ppo_razz_flagship
 
+``--keep`` copies a finished stage that goes on (its ``checkpoint.pt``, ``final.pt`` and ``state.json``, their
+SHA-256 in ``kept.json``) into ``--release`` (``releases/razz_flagship/seed<k>/stage<i>``), which is committed: a
+later session's stage finds the stage before there when ``--output`` (not in the repository) has lost it, and
+restores it, its files checked (:mod:`razz_env.train.kept`).
+
+    python studies/razz_flagship.py --seed 1 --stage 2 --keep    # then: git add releases/razz_flagship
+
 ``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
 policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
 :data:`LBR_SEED`; it saves ``lbr.json`` in the stage's folder.
@@ -60,8 +67,11 @@ from razz_env.engine.checks import limited
 from razz_env.engine.errors import ConfigError
 from razz_env.train.methods import method_settings
 
-PUBLISHED = Path(__file__).resolve().parents[1] / "docs" / "studies" / "razz_flagship"
+ROOT = Path(__file__).resolve().parents[1]
+PUBLISHED = ROOT / "docs" / "studies" / "razz_flagship"
 """Where the measured figures are published (``seed<k>-stage<i>-acceptance.json`` among them)."""
+RELEASE = ROOT / "releases" / "razz_flagship"
+"""Where ``--keep`` keeps the stages that go on (``seed<k>/stage<i>``: checkpoint, policy, state), committed."""
 SELECTION_SEEDS = (41001, 41002)
 ACCEPTANCE_BAR = 5.0
 """The score a candidate needs for the acceptance run, and the AIVAT lower bound it must then keep against each of
@@ -105,6 +115,10 @@ class Args:
     the CPU's, in another ``--output``"""
     output: str = "runs/razz_flagship"
     """where the seeds' folders go (``<output>/seed<k>/stage<i>``)"""
+    release: str = str(RELEASE)
+    """where ``--keep`` keeps finished stages and where a stage missing from ``--output`` is restored from"""
+    keep: bool = False
+    """keep the finished stage in ``--release`` (its checkpoint, policy and state, with their SHA-256), to commit"""
     select: bool = False
     """measure the finished stage on the selection seeds instead of training"""
     deals: int = limited(5000, minimum=2)
@@ -281,6 +295,7 @@ def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
 def main(args: Args) -> None:
     """Train the stage (or go on with it), or measure it for selection."""
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, trainer_args
+    from razz_env.train.kept import keep, restore
 
     if args.agent:
         if not args.select:
@@ -293,6 +308,11 @@ def main(args: Args) -> None:
     settings = trainer_settings(args.seed, args.device, args.arm)
     trainer = trainer_args(settings, Path(args.output))
     rollout = trainer.num_tables * trainer.num_steps  # the steps of one update, as the method's settings say
+    for stage in range(max(args.stage - 1, 1), args.stage + 1):  # a stage kept in --release and not in --output
+        arm = args.arm if stage > 1 else "self_play"
+        if restore(stage_folder(args.release, args.seed, stage, arm), stage_folder(args.output, args.seed, stage, arm),
+                   trainer_settings(args.seed, args.device, arm), stage * args.stage_updates * rollout):
+            print(f"restored stage {stage} of seed {args.seed} from {args.release}")
     folder = stage_folder(args.output, args.seed, args.stage, args.arm)
     earlier = stage_folder(args.output, args.seed, args.stage - 1, args.arm) if args.stage > 1 else None
     if earlier is not None and not budget_spent(earlier, float("inf"), (args.stage - 1) * args.stage_updates * rollout):
@@ -301,10 +321,10 @@ def main(args: Args) -> None:
     run = BudgetedRun(folder, settings, minutes=float("inf"), every=args.checkpoint_every * 60,
                       evaluator=Checkpoints(), max_steps=args.stage * args.stage_updates * rollout,
                       label=str(folder), start_from=earlier)
-    measuring = args.select or args.lbr or args.accept or args.recipe
+    measuring = args.select or args.lbr or args.accept or args.recipe or args.keep
     if measuring:
         if not run.done():
-            flag = "--select" if args.select else "--lbr" if args.lbr else "--accept" if args.accept else "--recipe"
+            flag = next(f"--{name}" for name in ("select", "lbr", "accept", "recipe", "keep") if getattr(args, name))
             raise ConfigError(f"{flag}: stage {args.stage} of seed {args.seed} is not finished ({folder}); train "
                               f"it first")
     if args.lbr:
@@ -339,6 +359,11 @@ def main(args: Args) -> None:
             path.unlink()
             raise
         print(f"wrote {path}")
+    if args.keep:
+        kept = stage_folder(args.release, args.seed, args.stage, args.arm)
+        for name, digest in keep(folder, kept).items():
+            print(f"{kept / name}  SHA-256 {digest}")
+        print(f"kept stage {args.stage} of seed {args.seed} in {kept}: commit it (git add {kept})")
     if measuring:
         return
     if run.done():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from types import SimpleNamespace
 
 import pytest
@@ -17,13 +18,15 @@ import pytest
     (["--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--lbr"], "--lbr: stage 1 of seed 1 is not finished"),
     (["--accept"], "--accept: stage 1 of seed 1 is not finished"),
+    (["--keep"], "--keep: stage 1 of seed 1 is not finished"),
     (["--agent", "ppo_razz_psro"], "--agent: measures a shipped agent by the selection rule; give --select too"),
     (["--arm", "opponents"], "--arm opponents: stage 1 is self-play in every arm; an arm begins at stage 2"),
     (["--arm", "pool"], "argument --arm: invalid choice: 'pool' (choose from 'self_play', 'opponents')"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
-    study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out")], named)
-    assert not (tmp_path / "out").exists()
+    study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out"),
+                                           "--release", str(tmp_path / "release")], named)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "release").exists()
 
 
 def test_two_selection_seeds_pool_as_one_match(load_study):
@@ -38,13 +41,20 @@ def test_two_selection_seeds_pool_as_one_match(load_study):
 
 @pytest.mark.slow
 def test_two_stages_train_one_run(study, tmp_path):
-    """About a minute: two stages of one update of razz each."""
+    """About a minute: two stages of one update of razz each, the first kept in a release folder and restored
+    from it."""
     pytest.importorskip("torch")
     pytest.importorskip("numba")
     flagship = study("razz_flagship")
-    for stage in ("1", "2"):
-        ran = flagship.run("--stage", stage, "--stage-updates", "1", "--output", str(tmp_path))
-        assert ran.returncode == 0, ran.stderr
+    release = ["--release", str(tmp_path / "release")]
+    ran = flagship.run("--stage", "1", "--stage-updates", "1", "--output", str(tmp_path))
+    assert ran.returncode == 0, ran.stderr
+    kept = flagship.run("--stage", "1", "--stage-updates", "1", "--output", str(tmp_path), "--keep", *release)
+    assert kept.returncode == 0 and "kept stage 1 of seed 1" in kept.stdout, kept.stderr
+    shutil.rmtree(tmp_path / "seed1")  # a later session: the run folders are gone, the release is committed
+    ran = flagship.run("--stage", "2", "--stage-updates", "1", "--output", str(tmp_path), *release)
+    assert ran.returncode == 0 and "restored stage 1 of seed 1" in ran.stdout, ran.stderr
+    assert hashlib.sha256((tmp_path / "seed1" / "stage1" / "checkpoint.pt").read_bytes()).hexdigest() in kept.stdout
     first, second = (json.loads((tmp_path / "seed1" / f"stage{i}" / "state.json").read_text()) for i in (1, 2))
     assert (first["update"], first["steps"], second["update"], second["steps"]) == (1, 32768, 2, 65536)
     assert second["clock"][0] > first["clock"][0] and (tmp_path / "seed1" / "stage2" / "final.pt").exists()
