@@ -48,10 +48,6 @@ from razz_env.engine.variants import Variant, get_variant
 
 DEFAULT_SEATS = 2
 DEFAULT_STACK = 200
-TABLE_KEYS = ("variant", "num_seats", "stacks", "ante", "bring_in", "small_bet", "big_bet", "street_bets",
-              "raise_cap", "heads_up_uncapped", "open_pair_big_bet", *TIE_BREAK_OPTIONS, "heads_up_tournament_uncapped",
-              "chip", "rules")
-"""Every option of a table, in the one spelling that keyword arguments, YAML and OpenSpiel parameters share."""
 LIST_PARAMETERS = ("stacks", "street_bets")
 """The options that OpenSpiel, which has no list parameters, takes as space-separated integers."""
 
@@ -182,15 +178,11 @@ class Table:
     def to_dict(self) -> dict[str, Any]:
         """Every option as plain data, in :data:`TABLE_KEYS` spelling (one stack for all seats as one number);
         ``Table.from_mapping(table.to_dict()) == table``."""
-        stacks: int | list[int] = self.stacks[0] if len(set(self.stacks)) == 1 else list(self.stacks)
-        return {"variant": self.variant.name, "num_seats": self.num_seats, "stacks": stacks, "ante": self.ante,
-                "bring_in": self.bring_in, "small_bet": self.small_bet, "big_bet": self.big_bet,
-                "street_bets": None if self.street_bets is None else list(self.street_bets),
-                "raise_cap": self.raise_cap, "heads_up_uncapped": self.heads_up_uncapped,
-                "open_pair_big_bet": self.open_pair_big_bet, "bring_in_tie_break": self.bring_in_tie_break,
-                "later_street_tie_break": self.later_street_tie_break,
-                "heads_up_tournament_uncapped": self.heads_up_tournament_uncapped, "chip": self.chip,
-                "rules": self.rules}
+        data = {name: getattr(self, name) for name in TABLE_KEYS}
+        data["variant"] = self.variant.name
+        data["stacks"] = self.stacks[0] if len(set(self.stacks)) == 1 else list(self.stacks)
+        data["street_bets"] = None if self.street_bets is None else list(self.street_bets)
+        return data
 
     def to_params(self) -> dict[str, int | bool | str]:
         """The OpenSpiel game parameters of this table (the variant is the game's name; lists as text)."""
@@ -229,6 +221,10 @@ class Table:
                     value = value[0]
             data[key] = value
         return cls(**data)
+
+
+TABLE_KEYS = tuple(item.name for item in fields(Table) if item.init)
+"""Every option of a table, in the one spelling that keyword arguments, YAML and OpenSpiel parameters share."""
 
 
 def _stacks(value: Any, num_seats: Any) -> tuple[int, ...]:
