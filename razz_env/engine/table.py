@@ -258,8 +258,23 @@ def _street_bets(variant: Variant, value: Any) -> tuple[int, ...]:
                  for street, bet in zip(variant.street_numbers, bets))
 
 
+def _table_options(cls: type) -> type:
+    """``cls`` given a field for each of :class:`Table`'s options but ``num_seats``, for ``@dataclass`` to make (the
+    list of a table's options is Table's, written once), as a settings file gives them: a variant's name, tuples,
+    1000 chips a seat and the house rules by default (``changes``: type hint and default where they differ)."""
+    changes = {"variant": ("str", "razz"), "stacks": ("int | tuple[int, ...]", 1000),
+               "street_bets": ("tuple[int, ...] | None", None), "rules": ("str", HOUSE)}
+    annotations = {}
+    for item in fields(Table):
+        if item.init and item.name != "num_seats":
+            annotations[item.name], default = changes.get(item.name, (item.type, item.default))
+            setattr(cls, item.name, default)
+    cls.__annotations__ = annotations
+    return cls
+
 
 @dataclass(frozen=True)
+@_table_options
 class TableOptions:
     """A config's table: :data:`TABLE_KEYS` but ``num_seats``, which the config sets otherwise (a tournament by
     its format, a training run by its list of sizes); declared once for :class:`TournamentConfig` and
@@ -269,22 +284,6 @@ class TableOptions:
     >>> TableOptions(ante=2).table_at(3).ante
     2
     """
-
-    variant: str = "razz"
-    stacks: int | tuple[int, ...] = 1000
-    ante: int | None = None
-    bring_in: int | None = None
-    small_bet: int | None = None
-    big_bet: int | None = None
-    street_bets: tuple[int, ...] | None = None
-    raise_cap: int | None = None
-    heads_up_uncapped: bool | None = None
-    open_pair_big_bet: bool | None = None
-    bring_in_tie_break: str | None = None
-    later_street_tie_break: str | None = None
-    heads_up_tournament_uncapped: bool | None = None
-    chip: int = 1
-    rules: str = "house"
 
     @classmethod
     def config_keys(cls) -> list[str]:
