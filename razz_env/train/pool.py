@@ -80,32 +80,9 @@ class OpponentPool:
         return agent
 
 
-class PoolWrapper(gymnasium.Wrapper):
-    """Makes the pool's controls reachable through ``VecEnv.env_method``."""
-
-    def __init__(self, env: gymnasium.Env, pool: OpponentPool) -> None:
-        super().__init__(env)
-        self.pool = pool
-
-    def add_snapshot(self, path: str, sha256: str) -> None:
-        """Forwarded to :meth:`OpponentPool.add_snapshot`."""
-        self.pool.add_snapshot(path, sha256)
-
-    def set_progress(self, progress: float) -> None:
-        """Forwarded to :meth:`OpponentPool.set_progress`."""
-        self.pool.set_progress(progress)
-
-    def action_masks(self) -> Any:
-        """The wrapped environment's mask (for MaskablePPO)."""
-        return self.env.unwrapped.action_masks()
-
-    def opponent_counts(self) -> dict[str, int]:
-        """How often each opponent kind was drawn."""
-        return dict(self.pool.counts)
-
-
 class BatchPoolControls:
-    """The pool's controls for the batched VecEnv (one pool for all its tables), named as :class:`PoolWrapper`'s."""
+    """The pool's controls: the batched VecEnv's (one pool for all its tables), and a single environment's through
+    :class:`PoolWrapper`."""
 
     def __init__(self, pool: OpponentPool) -> None:
         self.pool = pool
@@ -121,3 +98,15 @@ class BatchPoolControls:
     def opponent_counts(self) -> dict[str, int]:
         """How often each opponent kind was drawn."""
         return dict(self.pool.counts)
+
+
+class PoolWrapper(gymnasium.Wrapper, BatchPoolControls):
+    """Makes the pool's controls reachable through ``VecEnv.env_method``."""
+
+    def __init__(self, env: gymnasium.Env, pool: OpponentPool) -> None:
+        gymnasium.Wrapper.__init__(self, env)
+        self.pool = pool
+
+    def action_masks(self) -> Any:
+        """The wrapped environment's mask (for MaskablePPO)."""
+        return self.env.unwrapped.action_masks()
