@@ -45,9 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from razz_env.agents.torch_policy import varied_scores
+from razz_env.agents.torch_policy import VectorPolicy, varied_scores
 from razz_env.encoding.actions import NUM_ACTIONS
-from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
+from razz_env.encoding.interface import Declaration, Observation, ObservationBatch
 from razz_env.engine.checks import as_flag
 from razz_env.engine.errors import missing_extra
 
@@ -237,7 +237,7 @@ def _as_probabilities(policy: Any, greedy: bool, shape: tuple[int, ...]) -> np.n
     return probabilities
 
 
-class SB3Agent:
+class SB3Agent(VectorPolicy):
     """A trained policy playing by the agent interface; batches decisions in one forward pass.
 
     ``deterministic`` picks the masked argmax (else a draw from the masked softmax; the DQN
@@ -275,16 +275,6 @@ class SB3Agent:
         """Load a saved model whose SHA-256 is ``sha256`` (checked; the verified bytes are what is loaded)."""
         return cls(load_model(read_verified(path, sha256), algorithm), **kwargs)
 
-    def reset(self, seat: int, num_seats: int, variant: str) -> None:
-        """Refuse a table the policy was not trained for (``ValueError``); otherwise stateless."""
-        problem = seating_problem(self, variant, num_seats)
-        if problem is not None:
-            raise ValueError(problem)
-
-    def act(self, observation: Observation) -> int:
-        """One decision (prefer :meth:`act_batch`: one forward pass for many tables)."""
-        return self.act_batch(_single(observation))[0]
-
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
         """Decisions for many tables in one forward pass over the batch's vectors and masks."""
         observations = ObservationBatch.of(observations)
@@ -293,10 +283,6 @@ class SB3Agent:
         actions = masked_actions(self.model, self._vectors(observations), observations.masks, self.deterministic,
                                  self._generator)
         return [int(a) for a in actions]
-
-    def action_probabilities(self, observation: Observation) -> np.ndarray:
-        """The distribution :meth:`act` uses now (prefer :meth:`action_probabilities_batch`)."""
-        return self.action_probabilities_batch(_single(observation))[0]
 
     def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
         """The policy at each observation in one forward pass, float64 (N, 5)."""
@@ -368,9 +354,3 @@ class SB3Agent:
             raise AttributeError(f"agent {self.name!r} reads vectors, and these observations carry none: list "
                                  "'vector' in the observes of its declaration")
         return observations.vectors
-
-
-def _single(observation: Observation) -> ObservationBatch:
-    """``observation`` as a batch of one: its mask and vector, never its view (an agent of vectors reads none)."""
-    vector = observation.vector
-    return ObservationBatch(np.array([observation.seat]), observation.action_mask[None], vectors=vector[None])

@@ -147,7 +147,32 @@ def declaration(variant: str, num_seats: int, table: HandConfig | None, determin
                        states_policy=True, acts_in_batch=True, deterministic=deterministic, table=table)
 
 
-class TorchPolicyAgent:
+class VectorPolicy:
+    """What a policy of vectors deciding a batch at a time (:class:`TorchPolicyAgent`, an SB3 model's agent) does
+    one observation at a time, and its check of the table it is seated at."""
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        """Refuse a table the policy was not trained for (``ValueError``); otherwise stateless."""
+        problem = seating_problem(self, variant, num_seats)
+        if problem is not None:
+            raise ValueError(problem)
+
+    def act(self, observation: Observation) -> int:
+        """One decision (prefer :meth:`act_batch`: one forward pass for many tables)."""
+        return self.act_batch(_single(observation))[0]
+
+    def action_probabilities(self, observation: Observation) -> np.ndarray:
+        """The distribution :meth:`act` uses now, float64 (5,) (prefer :meth:`action_probabilities_batch`)."""
+        return self.action_probabilities_batch(_single(observation))[0]
+
+
+def _single(observation: Observation) -> ObservationBatch:
+    """``observation`` as a batch of one: its mask and vector, never its view (an agent of vectors reads none)."""
+    return ObservationBatch(np.array([observation.seat]), observation.action_mask[None],
+                            vectors=observation.vector[None])
+
+
+class TorchPolicyAgent(VectorPolicy):
     """A ``.pt`` policy of :mod:`razz_env.train.batch_ppo` playing by the agent interface (see the module docs).
 
     It pickles as its spec (path, SHA-256, options): unpickling loads the same bytes again or refuses.
@@ -180,12 +205,6 @@ class TorchPolicyAgent:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return _rebuild, (self.spec,)
 
-    def reset(self, seat: int, num_seats: int, variant: str) -> None:
-        """Refuse a table the policy was not trained for (``ValueError``); otherwise stateless."""
-        problem = seating_problem(self, variant, num_seats)
-        if problem is not None:
-            raise ValueError(problem)
-
     def _policy(self, observations: ObservationBatch) -> Any:
         """The masked logits' argmax ids (deterministic) or the masked softmax (float64) of the batch."""
         import torch
@@ -203,10 +222,6 @@ class TorchPolicyAgent:
             return logits.argmax(dim=1)
         return torch.softmax(logits.double(), dim=1)
 
-    def act(self, observation: Observation) -> int:
-        """One decision (prefer :meth:`act_batch`: one forward pass for many tables)."""
-        return self.act_batch(_single(observation))[0]
-
     def act_batch(self, observations: Sequence[Observation]) -> list[int]:
         """Decisions for many tables in one forward pass: the masked argmax, or draws from the masked softmax."""
         import torch
@@ -218,10 +233,6 @@ class TorchPolicyAgent:
         if not self.deterministic:
             policy = torch.multinomial(policy, 1, generator=self._generator).squeeze(1)
         return [int(a) for a in policy]
-
-    def action_probabilities(self, observation: Observation) -> np.ndarray:
-        """The distribution :meth:`act` uses now, float64 (5,)."""
-        return self.action_probabilities_batch(_single(observation))[0]
 
     def action_probabilities_batch(self, observations: Sequence[Observation]) -> np.ndarray:
         """The policy at each observation in one forward pass, float64 (N, 5): one-hot when deterministic."""
@@ -280,12 +291,6 @@ class TorchPolicyAgent:
 
 def _rebuild(spec: dict[str, Any]) -> TorchPolicyAgent:
     return TorchPolicyAgent(**spec)
-
-
-def _single(observation: Observation) -> ObservationBatch:
-    """``observation`` as a batch of one (its mask and vector)."""
-    return ObservationBatch(np.array([observation.seat]), observation.action_mask[None],
-                            vectors=observation.vector[None])
 
 
 def load_policy_path(path: str | os.PathLike[str], *, sha256: str | None = None, name: str | None = None,
