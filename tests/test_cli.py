@@ -312,6 +312,20 @@ def test_default_tournament_runs(tmp_path, capsys):
     assert "ppo_razz_psro vs maniac" in out
 
 
+@pytest.mark.parametrize("variant", ["stud8", "action_razz"])
+def test_a_variants_default_tournament_runs(tmp_path, capsys, monkeypatch, variant):
+    """``razz tournament --variant V``: that game's default lineup, in results/default_<V> (here 2 deals a pairing)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["tournament", "--variant", variant, "--deals", "2", "--workers", "1", "--quiet", "--no-plots"]) == 0
+    out = capsys.readouterr().out
+    assert "razz_heuristic vs monte_carlo" in out and "rock vs tag" in out
+    assert ("stud8_heuristic vs monte_carlo" in out) == (variant == "stud8")
+    summary = json.loads((tmp_path / "results" / f"default_{variant}" / "summary.json").read_text())
+    assert summary["config"]["variant"] == variant
+    assert main(["tournament", "--variant", variant, "--config", "x.yaml"]) == 2
+    assert "--variant: picks a variant's default lineup; with --config" in capsys.readouterr().err
+
+
 def test_console_script_entry_point_runs():
     result = subprocess.run([sys.executable, "-m", "razz_env.cli", "demo", "--seats", "2"], capture_output=True,
                             text=True, timeout=120)

@@ -44,8 +44,8 @@ from razz_env.engine.errors import ConfigError
 Factory = Callable[..., Agent]
 F = TypeVar("F", bound=Factory)
 
-BUILTIN_MODULES = ("razz_env.agents.simple", "razz_env.agents.razz_heuristic", "razz_env.agents.monte_carlo",
-                   "razz_env.agents.tabular_zoo", "razz_env.agents.exploiters")
+BUILTIN_MODULES = ("razz_env.agents.simple", "razz_env.agents.razz_heuristic", "razz_env.agents.stud8_heuristic",
+                   "razz_env.agents.monte_carlo", "razz_env.agents.tabular_zoo", "razz_env.agents.exploiters")
 LAZY_MODULES = ("razz_env.agents.lbr", "razz_env.agents.sb3_zoo")
 MODEL_FILE_LOADERS = {".zip": "razz_env.agents.sb3_zoo:load_model_path",
                       ".npz": "razz_env.agents.tabular_zoo:load_policy_file",

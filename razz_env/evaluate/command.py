@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from razz_env.engine.checks import limited
-from razz_env.evaluate.config import ENGINES, RANKINGS, TournamentConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.evaluate.config import DEFAULT_LINEUPS, ENGINES, RANKINGS, TournamentConfig
 from razz_env.evaluate.ray_backend import BACKENDS
 
 
@@ -32,6 +33,8 @@ class Args(Backend):
 
     config: str | None = None
     """tournament YAML (default: the embedded default, the shipped agents' round robin)"""
+    variant: str | None = limited(None, choices=tuple(DEFAULT_LINEUPS))
+    """without --config: the round robin of this variant's default lineup (results/default_<variant>)"""
     workers: int | None = None
     """worker processes"""
     deals: int | None = None
@@ -67,9 +70,15 @@ def run(args: Args) -> int:
     overrides = {"workers": args.workers, "deals": args.deals, "output": args.output, "seed": args.seed,
                  "records": args.records, "engine": args.engine, "aivat": args.aivat, "rank_by": args.rank_by}
     if args.config:
+        if args.variant:
+            raise ConfigError("--variant: picks a variant's default lineup; with --config the file says the variant")
         config = TournamentConfig.from_yaml(args.config, **overrides)
-    else:
+    elif args.variant in (None, "razz"):
         config = TournamentConfig.from_dict({}, **overrides)
+    else:
+        name = f"default_{args.variant}"
+        config = TournamentConfig.from_dict({"variant": args.variant, "name": name, "output": f"results/{name}"},
+                                            **overrides)
     warning_lines = logging.StreamHandler(sys.stderr)
     warning_lines.setFormatter(logging.Formatter("razz tournament: warning: %(message)s"))
     logger = logging.getLogger("razz_env.evaluate")

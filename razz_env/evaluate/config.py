@@ -46,6 +46,17 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "rock",
     "tag",
 )
+"""The default tournament's lineup: heads-up razz's shipped agents (the main job, ``razz tournament``)."""
+EXPLOITERS = ("maniac", "check_raiser", "board_bully", "rock", "tag")
+DEFAULT_LINEUPS: dict[str, tuple[AgentSpec, ...]] = {
+    "razz": DEFAULT_AGENTS,
+    "action_razz": ("random", "calling_station", "razz_heuristic", "monte_carlo", *EXPLOITERS),
+    "stud": ("random", "calling_station", "razz_heuristic", "monte_carlo", "ppo_stud", *EXPLOITERS),
+    "stud8": ("random", "calling_station", "stud8_heuristic", "razz_heuristic", "monte_carlo", *EXPLOITERS),
+}
+"""Each seven-card game's default lineup (a config without ``agents``, ``razz tournament --variant V``): the
+agents that play it, baselines, hand-crafted and trained ones and the exploiters. MiniRazz has none: its tabular
+agents play the solved tree's 200-chip table, so a MiniRazz tournament lists its agents and its stacks."""
 ENGINES = ("auto", "scalar", "batch")
 RANKINGS = ("bb_per_100", "aivat_bb_per_100")
 FORMATS = ("round_robin", "table")
@@ -224,7 +235,8 @@ class TournamentConfig(TableOptions):
     """One tournament.
 
     ``format``: ``round_robin`` (every pair heads-up) or ``table`` (all agents at one
-    table, seats rotated). ``deals``: deals per pairing (or per table); with
+    table, seats rotated). ``agents``: the lineup (left out, the variant's in :data:`DEFAULT_LINEUPS`).
+    ``deals``: deals per pairing (or per table); with
     ``duplicate`` each deal is replayed once per seat permutation so card luck cancels.
     ``block_deals``: deals per unit of work (one result line, one resume point).
     ``engine``: ``auto`` plays a lineup on the batched engine (:mod:`razz_env.batch`) unless an agent in it reads
@@ -244,7 +256,7 @@ class TournamentConfig(TableOptions):
 
     name: str = "default"
     format: str = limited("round_robin", choices=FORMATS)
-    agents: tuple[AgentSpec, ...] = DEFAULT_AGENTS
+    agents: tuple[AgentSpec, ...] | None = None
     deals: int = limited(4000, minimum=1)
     duplicate: bool = True
     block_deals: int = limited(250, minimum=1)
@@ -266,6 +278,11 @@ class TournamentConfig(TableOptions):
                               f"{shown(name)}")
         get_variant(_text("variant", self.variant))
         check_fields(self)
+        if self.agents is None:
+            if self.variant not in DEFAULT_LINEUPS:
+                raise ConfigError(f"agents: {self.variant} has no default lineup (those of "
+                                  f"{', '.join(DEFAULT_LINEUPS)} do); list the agents")
+            object.__setattr__(self, "agents", DEFAULT_LINEUPS[self.variant])
         agents = as_list("agents", self.agents, "a list of agent names or {type: name, ...} mappings")
         object.__setattr__(self, "agents", tuple(_agent_spec(i, spec) for i, spec in enumerate(agents)))
         if self.rank_by == "aivat_bb_per_100" and not self.aivat:

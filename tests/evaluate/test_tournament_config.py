@@ -12,7 +12,7 @@ import pytest
 
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.table import Table
-from razz_env.evaluate.config import MAX_BLOCKS, TournamentConfig
+from razz_env.evaluate.config import DEFAULT_AGENTS, DEFAULT_LINEUPS, MAX_BLOCKS, TournamentConfig
 from razz_env.evaluate.runner import check_agents, run_tournament
 
 CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("tournament_*.yaml"))
@@ -81,6 +81,24 @@ def test_the_default_tournament_seats_the_trained_agents_and_every_exploiter():
     wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_psro", "monte_carlo", "maniac",
               "check_raiser", "board_bully", "rock", "tag"}
     assert wanted <= set(TournamentConfig().labels) and "ppo_razz_multiway" not in TournamentConfig().labels
+
+
+@pytest.mark.parametrize("variant", sorted(DEFAULT_LINEUPS))
+def test_each_seven_card_game_has_a_default_lineup_that_plays_it(variant):
+    """A config without agents seats its variant's lineup: every agent in it is declared for the variant (what the
+    harness checks before a block), and stud/8 seats its hand-crafted player."""
+    config = TournamentConfig.from_dict({"variant": variant})
+    assert config.agents == DEFAULT_LINEUPS[variant] and len(config.agents) >= 9
+    check_agents(config)
+    assert ("stud8_heuristic" in config.agents) == (variant == "stud8")
+    assert TournamentConfig.from_dict({}).agents == DEFAULT_AGENTS
+
+
+def test_a_variant_without_a_lineup_needs_its_agents_and_an_empty_list_stays_refused():
+    with pytest.raises(ConfigError, match="agents: minirazz has no default lineup .*; list the agents"):
+        TournamentConfig.from_dict({"variant": "minirazz"})
+    with pytest.raises(ConfigError, match="agents: a tournament needs at least two agents, got 0"):
+        TournamentConfig.from_dict({"variant": "stud8", "agents": []})
 
 
 @pytest.mark.parametrize(("text", "message"), [
