@@ -170,16 +170,16 @@ class Stud8Heuristic(BaseAgent):
         my_high = high_key(category, rank)
         final = views.street == 7
         hidden = np.where(final & (views.community < 0), 3, 2)
+        seats = views.num_seats  # every seat's board at once: one row a (decision, seat)
+        up = views.up_cards.reshape(len(views) * seats, -1)
+        board = eight_or_better(low_ranks_batch(np.concatenate([up, np.repeat(views.community, seats)[:, None]],
+                                                               axis=1)))
+        assumed = assumed_hole_ranks_batch(board, np.repeat(hidden, seats), GOOD_HOLES)
+        their_low = low_key_batch(np.concatenate([board, assumed], axis=1)).reshape(len(views), seats)
+        their_high = high_key(*high_strength_batch(up)).reshape(len(views), seats)
         live = views.live_opponents
-        low_ahead = low_made.copy()
-        high_ahead = category >= PAIR
-        for seat in range(views.num_seats):
-            up = views.up_cards[:, seat]
-            board = np.concatenate([eight_or_better(low_ranks_batch(up)), eight_or_better(
-                low_ranks_batch(views.community[:, None]))], axis=1)
-            assumed = np.concatenate([board, assumed_hole_ranks_batch(board, hidden, GOOD_HOLES)], axis=1)
-            low_ahead &= ~live[:, seat] | (my_low < low_key_batch(assumed))
-            high_ahead &= ~live[:, seat] | (my_high > high_key(*high_strength_batch(up)))
+        low_ahead = low_made & (~live | (my_low[:, None] < their_low)).all(axis=1)
+        high_ahead = (category >= PAIR) & (~live | (my_high[:, None] > their_high)).all(axis=1)
         seen = np.concatenate([views.own_down, views.up_cards.reshape(len(views), -1), views.community[:, None]],
                               axis=1)
         outs = live_low_cards_batch(mine, seen)

@@ -112,7 +112,11 @@ def test_it_plays_stud8_only() -> None:
         match("stud8_heuristic", "random", deals=2, table={"variant": "razz"})
 
 
-def test_it_beats_random_and_the_calling_station(bb_per_100) -> None:
-    """Measured (1,000 duplicate deals each, seed 0): +38.1 and +35.8 bb/100; the thresholds are under half."""
-    assert bb_per_100(make_agent("stud8_heuristic"), make_agent("random", seed=2), deals=1000, variant="stud8") > 15
-    assert bb_per_100(make_agent("stud8_heuristic"), make_agent("calling_station"), deals=1000, variant="stud8") > 15
+def test_it_beats_random_and_the_calling_station() -> None:
+    """Measured (1,000 duplicate deals each, seed 0, the batched engine): +46.4 and +34.0 bb/100; the test asks
+    for half."""
+    from razz_env.evaluate.api import match
+
+    for opponent, measured in (("random", 46.4), ("calling_station", 34.0)):
+        result = match("stud8_heuristic", opponent, deals=1000, seed=0, table={"variant": "stud8"})
+        assert result.bb_per_100 > measured / 2, (opponent, result.bb_per_100)
