@@ -10,7 +10,7 @@ A spec asks for it with ``isolated: true`` (``{type: "mybots:MyBot", isolated: t
 stands in for the agent in the block's worker process. The agent process is a fresh interpreter
 (``python -m razz_env.evaluate.isolation``) talking over its stdin and a copy of its stdout, so what the
 agent prints goes to stderr and cannot garble the protocol. It runs in the sandbox of
-:mod:`~razz_env.evaluate.sandbox`: it cannot see, read or signal the worker, its descendants die with it, and it
+:mod:`~razz_env.agents.sandbox`: it cannot see, read or signal the worker, its descendants die with it, and it
 writes only to a working directory of its own, never to the results folder.
 """
 
@@ -19,15 +19,13 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
-import subprocess
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
+from razz_env.agents.sandbox import start_sandboxed
 from razz_env.encoding.interface import Observation, ObservationBatch, act_batch, declaration_of
-from razz_env.evaluate.sandbox import agent_environment, launcher_command, protect_this_process
 
 START_SECONDS = 120.0
 
@@ -41,12 +39,7 @@ class IsolatedAgent:
 
     def __init__(self, spec: str | Mapping[str, Any], seed: int | None = None, modules: Sequence[str] = (),
                  hidden: Sequence[str] = ()) -> None:
-        protect_this_process()
-        environment = agent_environment(tempfile.gettempdir(), [path for path in sys.path if path])
-        hide = [argument for path in hidden for argument in ("--hide", str(path))]
-        self.process = subprocess.Popen(launcher_command(hide),
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment,
-                                        cwd=tempfile.gettempdir())
+        self.process = start_sandboxed([sys.executable, "-m", "razz_env.evaluate.isolation"], hidden)
         self._send = Connection(os.dup(self.process.stdin.fileno()), readable=False)
         self._receive = Connection(os.dup(self.process.stdout.fileno()), writable=False)
         self.process.stdin.close()

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from razz_env.agents.sandbox import sandbox_problem
 from razz_env.engine.errors import ConfigError
 from razz_env.evaluate.block_sums import Sums
 from razz_env.evaluate.blocks import batch_problem
@@ -31,7 +32,6 @@ from razz_env.evaluate.policy_fit import Fit, Verdict, verdict
 from razz_env.evaluate.progress import progress_bar
 from razz_env.evaluate.ray_backend import RayBlocks, check_backend
 from razz_env.evaluate.results import RESULTS_FILE, ResultsFolder, block_key, hand_file
-from razz_env.evaluate.sandbox import sandbox_problem
 from razz_env.evaluate.stats import WinRate, sd_ratio
 from razz_env.evaluate.tasks import Task, build_agent, build_tasks
 from razz_env.evaluate.workers import BlockError, WorkerStartError, run_blocks

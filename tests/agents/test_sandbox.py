@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from razz_env.agents.registry import register
+from razz_env.agents.sandbox import sandbox_problem
 from razz_env.encoding.interface import Declaration
 from razz_env.evaluate.api import match
 from razz_env.evaluate.config import TournamentConfig
 from razz_env.evaluate.runner import run_tournament
-from razz_env.evaluate.sandbox import sandbox_problem
 
 PROBLEM = sandbox_problem()
 needs_sandbox = pytest.mark.skipif(PROBLEM is not None, reason=f"no namespaces here: {PROBLEM}")
@@ -186,7 +186,7 @@ def test_an_isolated_agents_descendants_die_with_its_block(workers):
 
 
 def test_the_process_holding_the_hands_is_not_dumpable():
-    code = ("import ctypes; from razz_env.evaluate.sandbox import protect_this_process; protect_this_process(); "
+    code = ("import ctypes; from razz_env.agents.sandbox import protect_this_process; protect_this_process(); "
             "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "0", done.stderr
@@ -255,7 +255,7 @@ def test_an_unprivileged_user_gets_the_same_sandbox_through_a_user_namespace(tmp
     would make ``unshare(CLONE_NEWUSER)`` fail."""
     import tempfile
 
-    from razz_env.evaluate import sandbox
+    from razz_env.agents import sandbox
 
     hidden = tempfile.mkdtemp(prefix="razz-results-")
     try:
@@ -278,7 +278,7 @@ def test_the_launcher_runs_as_a_file_that_imports_only_the_standard_library():
     leave every user who is not root without the sandbox."""
     import ast
 
-    from razz_env.evaluate import sandbox
+    from razz_env.agents import sandbox
 
     tree = ast.parse(Path(sandbox.__file__).read_text(encoding="utf-8"))
     imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)

@@ -1,11 +1,12 @@
-"""The sandbox an isolated agent's process runs in: it cannot reach the process that holds the hands.
+"""The sandbox an agent's process runs in: it cannot reach the process that holds the hands.
 
-``python .../razz_env/evaluate/sandbox.py [--hide PATH ...]`` (:func:`launcher_command`) is what
-:class:`~razz_env.evaluate.isolation.IsolatedAgent` starts: run as a file, it imports nothing but the standard
-library, so it is one thread, as a new user namespace requires (numpy's thread pool alone makes ``unshare`` fail with
-``EINVAL``). This launcher process, on Linux, enters new PID and mount namespaces (and a user namespace when it is not
-root, mapping only its own uid), then forks the agent's process, which is the first process (PID 1) of its PID
-namespace and so:
+``python .../razz_env/agents/sandbox.py [--hide PATH ...] -- COMMAND ...`` (:func:`launcher_command`) is what
+:func:`start_sandboxed` starts, for an isolated Python agent (:class:`~razz_env.evaluate.isolation.IsolatedAgent`)
+and for a program speaking the bot protocol (:class:`~razz_env.agents.external.ExternalAgent`): run as a file, it
+imports nothing but the standard library, so it is one thread, as a new user namespace requires (numpy's thread pool
+alone makes ``unshare`` fail with ``EINVAL``). This launcher process, on Linux, enters new PID and mount namespaces
+(and a user namespace when it is not root, mapping only its own uid), then forks the agent's process, which is the
+first process (PID 1) of its PID namespace, runs ``COMMAND`` and so:
 
 - sees and can address only its own descendants: ``/proc`` is mounted afresh, so the worker that holds the hands (the
   launcher's parent) has no PID there; ``/proc/<pid>/mem``, ``/proc/<pid>/environ``, ``ptrace``,
@@ -16,7 +17,7 @@ namespace and so:
 - writes nowhere but a working directory of its own (an empty ``tmpfs``, also its ``HOME`` and ``TMPDIR``): every other
   mount is read-only, and the ``--hide`` paths (the results folder, which holds hand records) are covered by an
   empty ``tmpfs`` it cannot read;
-- holds no capability (the bounding set is dropped and ``no_new_privs`` set before it runs Python), so it cannot
+- holds no capability (the bounding set is dropped and ``no_new_privs`` set before ``COMMAND`` runs), so it cannot
   undo any of this, and gets a short list of environment variables and only the protocol's pipes and stderr.
 
 The process that holds the hands also marks itself non-dumpable (:func:`protect_this_process`): a process of the same
@@ -141,6 +142,17 @@ def sandbox_problem() -> str | None:
     return done.stdout.strip() or done.stderr.strip()[-300:] or None
 
 
+def start_sandboxed(command: Sequence[str], hidden: Sequence[str] = ()) -> subprocess.Popen[bytes]:
+    """Start ``command`` (its program an absolute path) in the sandbox, blind to the ``hidden`` folders, with its stdin
+    and stdout piped to this process (stderr shared); this process is made non-dumpable first. The launcher's
+    environment is :func:`agent_environment` with this process's Python path."""
+    protect_this_process()
+    environment = agent_environment(tempfile.gettempdir(), [path for path in sys.path if path])
+    hide = [argument for path in hidden for argument in ("--hide", str(path))]
+    return subprocess.Popen(launcher_command([*hide, "--", *command]), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            env=environment, cwd=tempfile.gettempdir())
+
+
 def launcher_command(arguments: Sequence[str]) -> list[str]:
     """The command that runs this launcher with ``arguments``: this file itself, so that no package (and no thread
     pool) is imported before it enters the namespaces."""
@@ -161,11 +173,11 @@ def _run_agent(workdir: str, hidden: Sequence[str], sandboxed: bool, command: li
     os._exit(127)
 
 
-def _launch(hidden: Sequence[str]) -> int:
-    """Start the agent's process in its sandbox and wait for it; its exit status (128 + signal when killed)."""
+def _launch(hidden: Sequence[str], command: list[str]) -> int:
+    """Start ``command`` (its program an absolute path) in its sandbox and wait for it; its exit status (128 + signal
+    when killed)."""
     _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the launcher dies with the worker that started it
     workdir = tempfile.mkdtemp(prefix="razz-agent-")
-    command = [sys.executable, "-m", "razz_env.evaluate.isolation"]
     environment = agent_environment(workdir, os.environ.get("PYTHONPATH", "").split(os.pathsep))  # the worker's path
     try:
         _enter_namespaces()
@@ -185,18 +197,23 @@ def _launch(hidden: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The launcher's command line: ``--hide PATH`` (repeatable) for folders the agent must not see."""
-    parser = argparse.ArgumentParser(prog="razz_env/evaluate/sandbox.py", description=__doc__.splitlines()[0])
+    """The launcher's command line: ``--hide PATH`` (repeatable) for folders the agent must not see, then ``--`` and
+    the agent's command."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = argv.index("--") if "--" in argv else len(argv)
+    parser = argparse.ArgumentParser(prog="razz_env/agents/sandbox.py", description=__doc__.splitlines()[0])
     parser.add_argument("--hide", action="append", default=[], help="a folder the agent must not read")
     parser.add_argument("--probe", action="store_true", help="print why namespaces cannot be made here, if they cannot")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv[:split])
     if args.probe:
         try:
             _enter_namespaces()
         except OSError as err:
             print(err)
         return 0
-    return _launch([os.path.realpath(path) for path in args.hide])
+    if split + 1 >= len(argv):
+        parser.error("give the agent's command after --")
+    return _launch([os.path.realpath(path) for path in args.hide], argv[split + 1:])
 
 
 if __name__ == "__main__":
