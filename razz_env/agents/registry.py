@@ -21,7 +21,9 @@ A model file plays by its path: a name ending in ``.zip`` is a trained SB3 model
 (:func:`razz_env.agents.sb3_zoo.load_model_path`), one ending in ``.npz`` a solved tabular policy
 (:func:`razz_env.agents.tabular_zoo.load_policy_file`), one ending in ``.pt`` a policy network of the batched PPO
 trainer (:func:`razz_env.agents.torch_policy.load_policy_path`); options go beside it in a mapping
-(``{"type": "runs/x/final.zip", "variant": "stud"}``). An agent instance is used as it is.
+(``{"type": "runs/x/final.zip", "variant": "stud"}``). A program in any language plays by its command:
+``cmd:./mybot`` (:class:`~razz_env.agents.external.ExternalAgent`, ``docs/protocol.md``). An agent instance is used
+as it is.
 :func:`make_agent` is the one place every front door (match, tournament, exploitability, the CLI)
 turns any of these into an agent.
 """
@@ -47,6 +49,8 @@ F = TypeVar("F", bound=Factory)
 BUILTIN_MODULES = ("razz_env.agents.simple", "razz_env.agents.razz_heuristic", "razz_env.agents.stud8_heuristic",
                    "razz_env.agents.monte_carlo", "razz_env.agents.tabular_zoo", "razz_env.agents.exploiters")
 LAZY_MODULES = ("razz_env.agents.lbr", "razz_env.agents.sb3_zoo")
+COMMAND_PREFIX = "cmd:"
+"""An agent name that starts with it is a program speaking the bot protocol (:mod:`razz_env.agents.external`)."""
 MODEL_FILE_LOADERS = {".zip": "razz_env.agents.sb3_zoo:load_model_path",
                       ".npz": "razz_env.agents.tabular_zoo:load_policy_file",
                       ".pt": "razz_env.agents.torch_policy:load_policy_path"}
@@ -125,6 +129,10 @@ def get_factory(name: str) -> Factory:
 
     :class:`UnknownAgentError` lists the known names; see :func:`load_reference` for references.
     """
+    if is_command(name):
+        from razz_env.agents.external import ExternalAgent
+
+        return ExternalAgent
     if is_model_file(name):
         module, _, loader = MODEL_FILE_LOADERS[Path(name).suffix.lower()].partition(":")
         return getattr(importlib.import_module(module), loader)
@@ -141,6 +149,15 @@ def get_factory(name: str) -> Factory:
             f"unknown agent {name!r}; known agents: {known}" + (f" ({skipped})" if skipped else "")
         )
     return factory
+
+
+def is_command(name: str) -> bool:
+    """Whether ``name`` is a bot's command (``cmd:./mybot``), not an agent's name.
+
+    >>> is_command("cmd:./mybot"), is_command("mybots:MyBot")
+    (True, False)
+    """
+    return name.startswith(COMMAND_PREFIX)
 
 
 def is_model_file(name: str) -> bool:
@@ -217,8 +234,8 @@ def _accepts(factory: Factory, keyword: str) -> bool:
 def make_agent(spec: str | Mapping[str, Any] | Agent, seed: int | None = None) -> Agent:
     """Build an agent from a name, a ``{"type": name, **kwargs}`` mapping (as written in YAML) or an instance.
 
-    The name may be a registered one, a ``module:Class`` reference to the user's own code or a model
-    file's path (see the module docs); an agent instance is returned as it is.
+    The name may be a registered one, a ``module:Class`` reference to the user's own code, a model
+    file's path or a bot's ``cmd:`` command (see the module docs); an agent instance is returned as it is.
 
     ``seed`` is a default for factories that take one and whose spec does not set it, so a
     harness can seed a whole table without knowing which agents are random.
@@ -241,7 +258,9 @@ def make_agent(spec: str | Mapping[str, Any] | Agent, seed: int | None = None) -
         raise TypeError(f"agent spec must be a name, a mapping with 'type' or an agent (with reset and act), "
                         f"got {spec!r}")
     factory = get_factory(name)
-    if is_model_file(name):
+    if is_command(name):
+        kwargs = {"command": name[len(COMMAND_PREFIX):], **kwargs}
+    elif is_model_file(name):
         if not Path(name).is_file():
             raise AgentSpecError(f"agent {name!r}: no such file (a name ending in {', '.join(MODEL_FILE_LOADERS)} "
                                  f"is a model file's path)")

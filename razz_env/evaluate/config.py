@@ -127,7 +127,7 @@ def _plain_data(where: str, value: Any, budget: list[int]) -> Any:
 def _agent_spec(index: int, spec: Any) -> AgentSpec:
     """One entry of ``agents``: a registered name, model file or ``module:Class``, ``{type: name, label: shown name,
     **options}``, or an agent instance. A model file is pinned to its SHA-256 (so its results folder is too)."""
-    from razz_env.agents.registry import is_agent, is_model_file
+    from razz_env.agents.registry import is_agent, is_command, is_model_file
 
     where = f"agents[{index}]"
     if is_agent(spec):
@@ -146,6 +146,9 @@ def _agent_spec(index: int, spec: Any) -> AgentSpec:
         _text(f"{where}.label", data["label"])
     if "isolated" in data:
         data["isolated"] = as_flag(f"{where}.isolated", data["isolated"])
+        if data["isolated"] and is_command(data["type"]):
+            raise ConfigError(f"{where}: a bot ({data['type']!r}) always plays in a sandboxed process of its own; "
+                              f"drop 'isolated'")
     return _pinned(where, {"label": data["type"], **data}) if is_model_file(data["type"]) else data
 
 

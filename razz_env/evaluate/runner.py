@@ -78,8 +78,15 @@ def check_agents(config: TournamentConfig) -> list[str]:
 
 
 def _warn_without_sandbox(config: TournamentConfig) -> None:
-    """Say once, before any block, when isolated agents will run without their namespaces."""
-    if any(isinstance(spec, Mapping) and spec.get("isolated") for spec in config.agents):
+    """Say once, before any block, when isolated agents or bots (``cmd:``) will run without their namespaces."""
+    from razz_env.agents.registry import is_command
+
+    def sandboxed(spec: Any) -> bool:
+        if isinstance(spec, str):
+            return is_command(spec)
+        return isinstance(spec, Mapping) and (bool(spec.get("isolated")) or is_command(spec["type"]))
+
+    if any(sandboxed(spec) for spec in config.agents):
         problem = sandbox_problem()
         if problem is not None:
             log.warning("isolated agents run without their sandbox here (%s): each still never holds a hand and "

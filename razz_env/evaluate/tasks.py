@@ -61,11 +61,16 @@ def seat_permutations(seats: int, duplicate: bool, deal_index: int) -> list[tupl
 def build_agent(spec: AgentSpec, seed: int, hidden: Sequence[str] = ()) -> Agent:
     """The agent ``spec`` describes, seeded with ``seed`` unless the spec sets one (``label`` is display only);
     an agent instance plays as it is, with its own randomness. A spec with ``isolated: true`` plays in a process
-    of its own (:class:`~razz_env.evaluate.isolation.IsolatedAgent`) that cannot see the ``hidden`` folders."""
+    of its own (:class:`~razz_env.evaluate.isolation.IsolatedAgent`) that cannot see the ``hidden`` folders, as does
+    a bot's ``cmd:`` (:class:`~razz_env.agents.external.ExternalAgent`)."""
     from collections.abc import Mapping
 
-    from razz_env.agents.registry import get_factory, make_agent
+    from razz_env.agents.registry import get_factory, is_command, make_agent
 
+    if isinstance(spec, str) and is_command(spec):
+        spec = {"type": spec}
+    if isinstance(spec, Mapping) and is_command(spec["type"]):
+        spec = {**spec, "hidden": [*spec.get("hidden", ()), *hidden]}
     if isinstance(spec, Mapping):
         isolated = spec.get("isolated", False)
         spec = {k: v for k, v in spec.items() if k not in ("label", "isolated")}
