@@ -169,15 +169,24 @@ def _pinned(where: str, spec: dict[str, Any]) -> dict[str, Any]:
 
 def agent_fingerprint(spec: AgentSpec) -> dict[str, Any] | None:
     """What plays under an agent's name: a model's SHA-256 (zoo agents, model files), else the SHA-256 of the
-    source file defining its code (registered and ``module:Class`` agents, instances); LBR's target's too.
+    source file defining its code (registered and ``module:Class`` agents, instances) or of a bot's program
+    (``cmd:``); LBR's target's too.
 
     None when the spec resolves to nothing (the agent checks refuse it, naming it).
     """
-    from razz_env.agents.registry import get_factory
+    from razz_env.agents.registry import COMMAND_PREFIX, get_factory, is_command
 
     if not isinstance(spec, (str, Mapping)):
         return {"source_sha256": _source_sha256(type(spec))}
     name = spec if isinstance(spec, str) else spec["type"]
+    if is_command(name):
+        from razz_env.agents.external import command_line
+
+        try:
+            return {"source_sha256": hashlib.sha256(Path(command_line(name[len(COMMAND_PREFIX):])[0]).read_bytes())
+                    .hexdigest()}
+        except (ValueError, OSError):
+            return None
     if isinstance(spec, Mapping) and "sha256" in spec:
         return {"model_sha256": spec["sha256"]}
     try:

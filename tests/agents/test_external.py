@@ -188,3 +188,13 @@ def test_a_bot_that_states_no_policy_cannot_be_asked_for_it():
         __import__("pickle").dumps(agent)
     agent.close()
 
+
+def test_what_plays_under_a_bot_s_name_is_its_program(tmp_path):
+    """A results folder records the SHA-256 of the bot's program, so changing the bot is noticed on resume."""
+    from razz_env.evaluate.config import agent_fingerprint
+
+    spec = _bot(tmp_path, "echo '{\"action\":1}'")
+    before = agent_fingerprint({"type": spec, "label": "mine"})
+    Path(spec[len("cmd:"):]).write_text(SHELL_BOT.replace("ACT", "echo '{\"action\":2}'"), encoding="utf-8")
+    assert before != agent_fingerprint(spec) and len(before["source_sha256"]) == 64
+    assert agent_fingerprint(f"cmd:{tmp_path}/missing") is None
