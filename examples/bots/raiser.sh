@@ -2,7 +2,7 @@
 # raiser: a bot of razz-env's bot protocol (docs/protocol.md) in POSIX sh. It bets, completes or raises whenever
 # it may, else checks, calls or brings in.
 #
-#   razz match cmd:examples/bots/raiser.sh calling_station
+#   python -c "from razz_env.evaluate import match; print(match('cmd:examples/bots/raiser.sh', 'calling_station', deals=100))"
 #
 # The dealer writes compact JSON with "type" first and "legal" last, so matching text is enough here; a bot that
 # reads more of the hand should parse JSON. (`read` takes one line at a time from a pipe, where awk, say, may wait

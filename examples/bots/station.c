@@ -2,7 +2,7 @@
  * and states that policy, so `razz exploit` can measure it.
  *
  *   cc -O2 -o station examples/bots/station.c
- *   razz match cmd:./station razz_heuristic
+ *   razz exploit --agent cmd:./station --deals 100     (or seat cmd:./station in a tournament config)
  *
  * The dealer writes compact JSON with "type" first and "legal" last, so matching text is enough here; a bot that
  * reads more of the hand should parse JSON. */
