@@ -71,6 +71,8 @@ COMMANDS: dict[str, Command | Group] = {
                                            "and convergence"),
     "exploit": Command("razz_env.exploit.command", "a lower bound on an agent's exploitability: a best response "
                                                    "plays it heads-up"),
+    "bench": Command("razz_env.bench", "measure an agent against its game's reference field and bound its "
+                                       "exploitability: one report (HTML and JSON)"),
     "agents": Command("razz_env.agents.command", "list the agents: name, the variants and table sizes each plays, "
                                                  "its idea"),
     "zoo": Group("the shipped agents' recipes: list them, or reproduce one (needs the train extra)", {
@@ -82,7 +84,7 @@ COMMANDS: dict[str, Command | Group] = {
 """Every ``razz`` subcommand."""
 
 
-def _version() -> str:
+def package_version() -> str:
     """The installed package's version (the source tree's when it is not installed)."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -102,7 +104,7 @@ def menu(prog: str, description: str, commands: dict[str, Command | Group]) -> a
     for name, command in commands.items():
         sub.add_parser(name, help=command.help, add_help=False)
     if prog == "razz":
-        parser.add_argument("--version", action="version", version=f"razz {_version()}",
+        parser.add_argument("--version", action="version", version=f"razz {package_version()}",
                             help="print the installed razz-env version and exit")
     return parser
 

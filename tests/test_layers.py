@@ -1,8 +1,8 @@
 """The package's folders are its layers: every import (static, lazy or named in a string) flows down.
 
 engine → encoding → envs → batch → openspiel → solve → agents → evaluate → train → exploit; the
-modules at the package's top (``cli``, ``command_line``, ``play``, ``show``, ``recipes``, ``__init__``) are the
-applications above them.
+modules at the package's top (``cli``, ``command_line``, ``play``, ``show``, ``recipes``, ``bench``, ``__init__``
+...) are the applications above them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "razz_env"
 LAYERS = ("engine", "encoding", "envs", "batch", "openspiel", "solve", "agents", "evaluate", "train", "exploit")
-APPLICATIONS = ("__init__", "acceptance", "cli", "command_line", "play", "recipes", "show")
+APPLICATIONS = ("__init__", "acceptance", "bench", "bench_report", "cli", "command_line", "play", "recipes", "show")
 MODULE_NAME = re.compile(r"razz_env(?:\.\w+)+")
 
 
