@@ -22,6 +22,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from razz_env.agents.exploiters import EXPLOITERS
 from razz_env.engine.checks import as_flag, as_list, check_fields, limited
 from razz_env.engine.config import MAX_SEATS, HandConfig, max_seats
 from razz_env.engine.errors import ConfigError, shown
@@ -40,14 +41,9 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "qrdqn_razz",
     "ppo_razz_pool",  # ppo_razz_multiway is this network widened to eight seats: heads-up it plays identically
     "ppo_razz_psro",
-    "maniac",
-    "check_raiser",
-    "board_bully",
-    "rock",
-    "tag",
+    *EXPLOITERS,
 )
 """The default tournament's lineup: heads-up razz's shipped agents (the main job, ``razz tournament``)."""
-EXPLOITERS = ("maniac", "check_raiser", "board_bully", "rock", "tag")
 DEFAULT_LINEUPS: dict[str, tuple[AgentSpec, ...]] = {
     "razz": DEFAULT_AGENTS,
     "action_razz": ("random", "calling_station", "razz_heuristic", "monte_carlo", *EXPLOITERS),
