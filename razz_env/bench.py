@@ -58,13 +58,15 @@ class Args:
 
 @dataclass(frozen=True)
 class Plan:
-    """A checked bench, nothing played yet: the agent, its game, the field it meets and the bound's method."""
+    """A checked bench, nothing played yet: the agent, its game, the field it meets, the bound's method and the
+    report's folder."""
 
     agent: AgentSpec
     label: str
     variant: str
     field: tuple[AgentSpec, ...]
     bound: str
+    output: Path
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ def plan(args: Args) -> Plan:
         except Exception as err:  # noqa: BLE001 - a member that cannot be built (a missing extra) stops the bench
             raise ConfigError(f"the {variant} field's {agent_label(member)}: "
                               f"{' '.join(str(err).split()) or type(err).__name__}") from None
-    return Plan(agent, label, variant, members, method)
+    return Plan(agent, label, variant, members, method, output)
 
 
 def bound_method(asked: str, states_policy: bool, label: str) -> str:
@@ -184,7 +186,7 @@ def measure(bench: Plan, args: Args, shown_pairing: Callable[[Any, float], objec
         deals = args.lbr_deals if bench.bound == "lbr" else args.hands // 2
         bound = exploitability(bench.agent, bench.bound, deals=deals, seed=args.seed, variant=bench.variant,
                                steps=args.rl_steps if bench.bound == "rl" else None, workers=args.workers,
-                               output=str(Path(args.output or default_output(bench.label)) / BOUND_FOLDER),
+                               output=str(bench.output / BOUND_FOLDER),
                                fresh=True, aivat=True)
     return BenchResult(bench, args, tuple(pairings), tuple(seconds), bound, time.perf_counter() - began)
 
@@ -200,7 +202,7 @@ def run(args: Args) -> int:
         bench = plan(args)
     except ConfigError as err:
         raise as_flags(err, Args) from None
-    output = Path(args.output or default_output(bench.label))
+    output = bench.output
 
     def pairing_line(result: Any, seconds: float) -> None:
         if not args.quiet:
