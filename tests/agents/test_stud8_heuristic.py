@@ -59,28 +59,13 @@ def test_a_low_draw_defends_against_a_steal_from_a_high_door() -> None:
     assert spot.seat == 0 and decide(spot) == CHECK_CALL
 
 
-def test_a_made_low_that_leads_bets_and_raises() -> None:
-    # by 5th street seat 0 holds A-2-3-4-5 (a wheel: the best low and a straight); seat 1 shows K-Q-J
-    wheel, bricks = "As 2s 3h 4d 5c", "9d Td Kc Qc Jc"
-    hand = at([wheel, bricks], "bring_in call")
-    assert hand.view.street == 4
-    actions = ["bring_in", "call"]
-    while hand.view.street < 5:  # check it down to 5th
-        actions.append("check")
-        hand = at([wheel, bricks], " ".join(actions))
-    if hand.seat == 1:
-        actions.append("bet")
-        hand = at([wheel, bricks], " ".join(actions))
-    assert hand.seat == 0 and hand.view.street == 5 and decide(hand) == BET_RAISE
-
-
-def test_no_pair_and_no_low_folds_to_a_big_bet() -> None:
-    # seat 1 holds K-Q-J-9-3 offsuit (no pair, no straight, one low card) when seat 0's wheel bets 5th street
-    spot = at(["As 2s 3h 4d 5c", "9d Jd Kc Qh 3c"], "bring_in call check check check bet")
-    if spot.seat == 1 and spot.view.to_call > 0 and spot.view.street == 5:
-        assert decide(spot) == FOLD
-    else:  # the check-down went otherwise: the tested spot is a bet into seat 1 on 5th street
-        pytest.fail(f"expected seat 1 facing a bet, got seat {spot.seat} on street {spot.view.street}")
+def test_a_made_low_that_leads_raises_and_bricks_fold_to_a_big_bet() -> None:
+    # by 5th street seat 0 holds A-2-3-4-5 (a wheel: the best low and a straight); 4th street is checked through
+    raised = at(["As 2s 3h 4d 5c", "9d Td Kc Qc Jc"], "bring_in call check check bet")
+    assert (raised.seat, raised.view.street, raised.view.to_call > 0) == (0, 5, True) and decide(raised) == BET_RAISE
+    # seat 1's K-Q-J-9-3 offsuit (no pair, no straight, one low card) faces seat 0's 5th-street bet
+    bricks = at(["As 2s 3h 4d 5c", "9d Jd Kc Qh 3c"], "bring_in call check check check bet")
+    assert (bricks.seat, bricks.view.street, bricks.view.to_call > 0) == (1, 5, True) and decide(bricks) == FOLD
 
 
 @pytest.mark.parametrize("seats", [2, 3, 6, 8])
