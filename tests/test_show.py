@@ -105,7 +105,7 @@ def test_page_is_self_contained_and_names_cannot_break_out_of_the_data(tmp_path)
     assert SNEAKY not in html and "&lt;h.jsonl&gt;" in html
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
     assert "<link" not in html and "@import" not in html and "url(" not in html
-    assert html.count("<script") == 2
+    assert html.count("<script") == 3  # the data, the shared table drawing (envs/table.js), the page's own
     payload = html.split('<script type="application/json" id="data">')[1].split("</script>")[0]
     data = json.loads(payload)
     assert data["hands"][0]["steps"][0]["seats"][1]["name"] == SNEAKY
@@ -325,3 +325,11 @@ def test_unknown_cards_are_drawn_face_down_even_to_the_all_seeing_viewer(tmp_pat
     hand = load_hands([str(_write(tmp_path / "h.jsonl", [fold]))])[0]
     assert hand.steps[-1].seats[seat].cards[:2] == ((None, True), (None, True))
     assert hand.steps[-1].seats[seat].cards[2][0] is not None  # the door was seen
+
+
+def test_a_televised_phh_hand_is_shown_like_a_record(tmp_path):
+    phh = sorted((Path(__file__).resolve().parent / "data" / "phh").glob("*stud8.phh"))[0]
+    hands = load_hands([str(phh)])
+    assert len(hands) == 1 and hands[0].steps[-1].over and hands[0].source == f"{phh}:hand"
+    html = tmp_path / "televised.html"
+    assert main(["show", str(phh), "--html", str(html)]) == 0 and "Seven-card stud hi/lo, eight or better" in html.read_text()

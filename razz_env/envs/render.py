@@ -21,6 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -170,6 +171,12 @@ def _result(hand: HandState) -> tuple[str, ...]:
 
 
 # ------------------------------------------------------------------ layout
+
+
+def table_script() -> str:
+    """The script that draws a :class:`TableState` (its ``to_dict``) into an SVG element from :func:`layout`:
+    ``drawTable(svg, layout, state)``, shared by the replay page and the browser app (``table.js``)."""
+    return files("razz_env.envs").joinpath("table.js").read_text(encoding="utf-8")
 
 
 def seat_origin(num_seats: int, seat: int) -> tuple[int, int]:
