@@ -63,6 +63,8 @@ COMMANDS: dict[str, Command | Group] = {
     "equity": Command("razz_env.engine.equity", "each player's share of the pot at showdown, exact where the count "
                                                 "allows"),
     "play": Command("razz_env.play", "play at the terminal against agents"),
+    "serve": Command("razz_env.serve.app", "a local web app: play any game against agents, watch them, replay hands "
+                                           "(needs the serve extra)"),
     "train": Command("razz_env.train.command", "train an SB3 agent on the single-agent view (needs the train extra)"),
     "curves": Command("razz_env.train.curves", "a training run's learning curve, or a chain of runs' as one (PNG)"),
     "ppo": Command("razz_env.train.batch_ppo", "self-play PPO on the batched engine, on the CPU or a GPU (needs the "

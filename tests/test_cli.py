@@ -181,7 +181,7 @@ def test_every_command_is_wired():
 
     commands = _commands()
     assert {"demo", "replay", "show", "tournament", "equity", "play", "train", "curves", "ppo", "solve", "exploit",
-            "bench", "agents", "zoo list", "zoo reproduce"} == set(commands)
+            "bench", "agents", "serve", "zoo list", "zoo reproduce"} == set(commands)
     for words, command in commands.items():
         module = importlib.import_module(command.module)
         assert callable(getattr(module, command.run)) and dataclasses.is_dataclass(getattr(module, command.args))

@@ -2,7 +2,7 @@
 
 engine → encoding → envs → batch → openspiel → solve → agents → evaluate → train → exploit; the
 modules at the package's top (``cli``, ``command_line``, ``play``, ``show``, ``recipes``, ``bench``, ``__init__``
-...) are the applications above them.
+...) and the ``serve`` folder are the applications above them.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "razz_env"
 LAYERS = ("engine", "encoding", "envs", "batch", "openspiel", "solve", "agents", "evaluate", "train", "exploit")
 APPLICATIONS = ("__init__", "acceptance", "bench", "bench_report", "cli", "command_line", "play", "recipes", "show")
+APPLICATION_FOLDERS = ("serve",)
+"""Applications of more than one module: folders above every layer."""
 MODULE_NAME = re.compile(r"razz_env(?:\.\w+)+")
 
 
@@ -54,7 +56,7 @@ def layer_of(module: str) -> str | None:
     parts = module.split(".")
     if parts[0] != "razz_env":
         return None
-    if len(parts) < 2 or parts[1] in APPLICATIONS:
+    if len(parts) < 2 or parts[1] in APPLICATIONS or parts[1] in APPLICATION_FOLDERS:
         return APPLICATION
     return parts[1] if parts[1] in LAYERS else "?" + parts[1]
 
@@ -81,7 +83,8 @@ def dependencies() -> dict[str, dict[str, list[str]]]:
 def test_every_folder_of_the_package_is_a_known_layer():
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     modules = {p.stem for p in PACKAGE.glob("*.py")}
-    assert folders == set(LAYERS), f"folders {sorted(folders ^ set(LAYERS))} are not the declared layers"
+    known = set(LAYERS) | set(APPLICATION_FOLDERS)
+    assert folders == known, f"folders {sorted(folders ^ known)} are not the declared layers and applications"
     assert modules <= set(APPLICATIONS), f"top-level modules {sorted(modules - set(APPLICATIONS))} belong in a layer"
 
 

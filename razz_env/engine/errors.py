@@ -26,7 +26,8 @@ def shown(value: object) -> str:
 
 EXTRAS = {"sb3_contrib": "train", "stable_baselines3": "train", "torch": "train", "tensorboard": "train",
           "numba": "batch", "ray": "ray", "pyspiel": "openspiel", "open_spiel": "openspiel", "yaml": "eval",
-          "matplotlib": "eval", "tqdm": "eval", "openskill": "eval", "gymnasium": "env", "pettingzoo": "env"}
+          "matplotlib": "eval", "tqdm": "eval", "openskill": "eval", "gymnasium": "env", "pettingzoo": "env",
+          "starlette": "serve", "uvicorn": "serve"}
 
 
 def missing_extra(err: ModuleNotFoundError) -> ConfigError | None:

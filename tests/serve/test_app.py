@@ -1,0 +1,170 @@
+"""razz_env.serve.app: the page, its assets and the JSON API, through Starlette's test client (no network)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from razz_env.engine.errors import ConfigError  # noqa: E402
+from razz_env.serve.app import Args, address, create_app, listening_socket, run  # noqa: E402
+
+OFFERED = {name: name for name in ("random", "calling_station", "razz_heuristic", "monte_carlo")}
+PHH = Path(__file__).resolve().parents[1] / "data" / "phh"
+
+
+@pytest.fixture
+def client():
+    app = create_app(OFFERED, max_tables=3, idle_minutes=5)
+    with TestClient(app, base_url="http://127.0.0.1") as test_client:
+        yield test_client
+    for table_id in list(app.state.tables._open):
+        app.state.tables.close(table_id)
+
+
+def _until_idle(client: TestClient, table_id: str) -> dict:
+    for _ in range(400):
+        view = client.get(f"/api/tables/{table_id}").json()
+        if not view["busy"]:
+            return view
+        time.sleep(0.02)
+    raise AssertionError("the agents never finished")
+
+
+def test_the_page_and_its_assets_are_served_from_the_package_and_fetch_nothing_else(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "razz-env" in page.text
+    for src in ("/static/table.js", "/static/app.js", "/static/style.css"):
+        assert src in page.text and client.get(src).status_code == 200
+    assert "drawTable" in client.get("/static/table.js").text
+    for text in (page.text, client.get("/static/app.js").text, client.get("/static/style.css").text):
+        assert "http://" not in text.replace('"http://www.w3.org/2000/svg"', "") and "https://" not in text
+    assert client.get("/static/evil.js").json()["error"].startswith("no asset 'evil.js'")
+
+
+def test_options_offer_the_games_presets_and_the_tables_each_agent_plays(client):
+    options = client.get("/api/options").json()
+    assert {v["name"] for v in options["variants"]} >= {"razz", "stud8", "minirazz"}
+    assert next(v for v in options["variants"] if v["name"] == "minirazz")["max_seats"] == 5
+    assert "house" in options["rules"] and [a["label"] for a in options["agents"]] == list(OFFERED)
+
+
+def test_a_hand_played_through_the_api(client):
+    view = client.post("/api/tables", json={"agents": ["calling_station"], "seed": 3}).json()
+    table_id, layouts = view["id"], view["layouts"]
+    assert list(layouts) == ["2/7"]
+    for _ in range(30):
+        view = _until_idle(client, table_id)
+        if view["over"]:
+            break
+        view = client.post(f"/api/tables/{table_id}/act", json={"action": view["legal"][0]["name"]}).json()
+        assert "error" not in view or view["error"] is None
+    assert view["over"] and view["results"]["hands"] == 1
+    records = client.get(f"/api/tables/{table_id}/hands.jsonl")
+    assert records.headers["content-type"].startswith("application/x-ndjson")
+    assert json.loads(records.text)["players"] == ["you", "calling_station"]
+    assert client.post(f"/api/tables/{table_id}/next").json()["hand"] == 2
+
+
+@pytest.mark.parametrize("method, path, body, status, message", [
+    ("POST", "/api/tables", {"variant": "holdem"}, 400, "variant: expected one of"),
+    ("POST", "/api/tables", {"agents": ["cmd:/bin/sh"]}, 400, "is not offered here"),
+    ("GET", "/api/tables/nope", None, 404, "no table 'nope'"),
+    ("POST", "/api/tables/nope/act", {"action": "call"}, 404, "no table 'nope'"),
+    ("GET", "/api/nothing", None, 404, "no such page or API call: GET /api/nothing"),
+    ("PUT", "/api/tables", {}, 405, "no such page or API call: PUT /api/tables"),
+    ("POST", "/api/replay", {"name": "x.jsonl"}, 400, "expected {\"name\""),
+    ("POST", "/api/replay", {"name": "x.jsonl", "text": "{not json"}, 400, "x.jsonl:1"),
+])
+def test_bad_requests_get_a_clear_error_and_change_nothing(client, method, path, body, status, message):
+    before = len(client.app.state.tables)
+    response = client.request(method, path, json=body)
+    assert response.status_code == status and message in response.json()["error"]
+    assert len(client.app.state.tables) == before
+
+
+def test_a_body_that_is_not_json_is_refused(client):
+    response = client.post("/api/tables", content=b"{oops", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and response.json()["error"].startswith("the request is not JSON")
+
+
+def test_moves_are_checked_and_a_refused_one_changes_nothing(client):
+    table_id = client.post("/api/tables", json={"agents": ["calling_station"], "seed": 1}).json()["id"]
+    view = _until_idle(client, table_id)
+    for body, message in (({"action": "dance"}, "is not legal now"), ({}, "expected {\"action\"")):
+        response = client.post(f"/api/tables/{table_id}/act", json=body)
+        assert response.status_code == 400 and message in response.json()["error"]
+    assert client.post(f"/api/tables/{table_id}/step", json={"decisions": 1}).status_code == 400
+    assert client.get(f"/api/tables/{table_id}?since=x").json()["error"].startswith("since: expected")
+    assert client.get(f"/api/tables/{table_id}").json() == view
+
+
+def test_tables_are_freed_when_closed_or_idle_and_their_number_is_capped(client):
+    tables = client.app.state.tables
+    ids = [client.post("/api/tables", json={"agents": ["random"]}).json()["id"] for _ in range(3)]
+    refused = client.post("/api/tables", json={"agents": ["random"]})
+    assert refused.status_code == 503 and "3 tables are open" in refused.json()["error"]
+    assert client.post(f"/api/tables/{ids[0]}/close").json() == {"closed": ids[0]}
+    assert client.delete(f"/api/tables/{ids[0]}").status_code == 404
+    for table_id in ids[1:]:
+        _until_idle(client, table_id)
+        tables.get(table_id).touched -= 3600
+    tables.sweep()
+    assert len(tables) == 0 and client.get(f"/api/tables/{ids[1]}").status_code == 404
+
+
+def test_a_slow_agent_keeps_no_other_request_waiting(client, monkeypatch):
+    import razz_env.serve.tables as tables
+    from razz_env.encoding.interface import Declaration
+
+    class Slow:
+        name, declaration = "slow", Declaration()
+
+        def reset(self, seat, num_seats, variant):
+            pass
+
+        def act(self, observation):
+            time.sleep(1.5)
+            return 1 if observation.action_mask[1] else 3
+
+    monkeypatch.setattr(tables, "make_agent", lambda spec, seed=None: Slow())
+    table_id = client.post("/api/tables", json={"seat": None, "agents": ["random", "random"]}).json()["id"]
+    client.post(f"/api/tables/{table_id}/step", json={"decisions": None})
+    started = time.monotonic()
+    assert client.get(f"/api/tables/{table_id}").json()["busy"]
+    assert client.get("/api/options").status_code == 200
+    assert time.monotonic() - started < 1.0, "a request waited for the slow agent"
+    assert client.post(f"/api/tables/{table_id}/step", json={}).json()["error"].startswith("the agents are still")
+
+
+def test_a_request_for_another_host_is_refused(client):
+    response = client.get("/", headers={"host": "attacker.example"})
+    assert response.status_code == 400
+
+
+def test_replay_of_a_televised_phh_hand_and_of_records(client):
+    path = sorted(PHH.glob("*razz.phh"))[0]
+    data = client.post("/api/replay", json={"name": path.name, "text": path.read_text(), "seat": None}).json()
+    assert data["name"] == path.name and len(data["hands"]) == 1 and len(data["hands"][0]["steps"]) > 3
+    assert list(data["layouts"]) == [f"{len(data['hands'][0]['steps'][0]['state']['seats'])}/7"]
+    table_id = client.post("/api/tables", json={"seat": None, "agents": ["random", "calling_station"]}).json()["id"]
+    client.post(f"/api/tables/{table_id}/step", json={"decisions": None})
+    _until_idle(client, table_id)
+    text = client.get(f"/api/tables/{table_id}/hands.jsonl").text
+    again = client.post("/api/replay", json={"name": "mine.jsonl", "text": text, "seat": 0}).json()
+    assert again["hands"][0]["steps"][-1]["state"]["over"]
+
+
+def test_the_command_refuses_a_port_in_use_and_an_unknown_agent_in_one_line():
+    with listening_socket("127.0.0.1", 0) as taken:
+        port = taken.getsockname()[1]
+        assert address(taken) == f"http://127.0.0.1:{port}/"
+        with pytest.raises(ConfigError, match=f"--port {port}: cannot listen there"):
+            listening_socket("127.0.0.1", port)
+    with pytest.raises(ConfigError, match="--agent 'no_such_agent'"):
+        run(Args(agent=("no_such_agent",)))
