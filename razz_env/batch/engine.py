@@ -425,8 +425,9 @@ class BatchEngine(TableState):
         mine = np.arange(rows), actor
         history, length = self._full_history(index)
         return SeatViews(
-            variant=self.config.variant.name, num_seats=n, seat=actor.copy(), street=tab[:, _k.C_STREET],
-            cards=cards, community=tab[:, _k.C_COMMUNITY], stacks=stacks, bets=bets,
+            variant=self.config.variant.name, num_seats=n, ante=self.config.stakes.ante,
+            bring_in=self.config.stakes.bring_in, big_bet=self.config.big_bet, seat=actor.copy(),
+            street=tab[:, _k.C_STREET], cards=cards, community=tab[:, _k.C_COMMUNITY], stacks=stacks, bets=bets,
             contributed=seat_arr[:, :, _k.S_CONTRIB], folded=folded, all_in=~folded & (stacks == 0),
             pot=seat_arr[:, :, _k.S_CONTRIB].sum(axis=1), actor=actor.copy(),
             to_call=np.minimum(tab[:, _k.C_LEVEL] - bets[mine], stacks[mine]), level=tab[:, _k.C_LEVEL],

@@ -46,11 +46,15 @@ class SeatViews:
     other seats' up cards, ``-1`` for hidden or undealt ones. ``history`` (N, L, 4) holds each decision of
     the hand as (street, seat, action value, chips put in), ``history_length`` (N,) of them, ``-1`` padded.
     ``legal`` (N, 8) marks the legal :class:`~razz_env.engine.actions.Action` values. Seat arrays
-    (``stacks``, ``bets``, ``contributed``, ``folded``, ``all_in``) are (N, S); the rest are (N,).
+    (``stacks``, ``bets``, ``contributed``, ``folded``, ``all_in``) are (N, S); the rest are (N,) but the table's
+    ``variant``, ``num_seats`` and stakes (``ante``, ``bring_in``, ``big_bet``), one for every row.
     """
 
     variant: str
     num_seats: int
+    ante: int
+    bring_in: int
+    big_bet: int
     seat: np.ndarray
     street: np.ndarray
     cards: np.ndarray
@@ -191,6 +195,9 @@ class SeatViews:
             level=int(self.level[row]),
             bet_count=int(self.bet_count[row]),
             bet_size=int(self.bet_size[row]),
+            ante=self.ante,
+            bring_in=self.bring_in,
+            big_bet=self.big_bet,
             bring_in_seat=_optional(self.bring_in_seat[row]),
             history=history,
             legal_actions=tuple(_ACTIONS[a] for a in np.flatnonzero(self.legal[row])),
@@ -199,14 +206,14 @@ class SeatViews:
 
     @classmethod
     def from_views(cls, views: Sequence[SeatView]) -> SeatViews:
-        """Stack scalar views of one variant and table size (any seats, streets and hands) into arrays."""
+        """Stack scalar views of one variant, table size and stakes (any seats, streets and hands) into arrays."""
         if not views:
             raise ValueError("SeatViews.from_views: expected at least one view")
         first = views[0]
-        mixed = [v for v in views if (v.variant, v.num_seats) != (first.variant, first.num_seats)]
+        mixed = [v for v in views if _game(v) != _game(first)]
         if mixed:
-            raise ValueError(f"SeatViews.from_views: every view must be of one game; got {first.variant} with "
-                             f"{first.num_seats} seats and {mixed[0].variant} with {mixed[0].num_seats}")
+            raise ValueError(f"SeatViews.from_views: every view must be of one game; got {_shown_game(first)} and "
+                             f"{_shown_game(mixed[0])}")
         variant = VARIANTS[first.variant]
         up, n, rows = variant.up_positions, first.num_seats, len(views)
         cards = np.full((rows, n, variant.cards_per_seat), NO_CARD, dtype=np.int64)
@@ -228,7 +235,8 @@ class SeatViews:
         seats = {name: np.array([getattr(v, name) for v in views], dtype=np.int64).reshape(rows, n)
                  for name in ("stacks", "bets", "contributed")}
         return cls(
-            variant=first.variant, num_seats=n, cards=cards, history=history, legal=legal, **column, **seats,
+            variant=first.variant, num_seats=n, ante=first.ante, bring_in=first.bring_in, big_bet=first.big_bet,
+            cards=cards, history=history, legal=legal, **column, **seats,
             community=_column([v.community for v in views]),
             folded=np.array([v.folded for v in views], dtype=bool).reshape(rows, n),
             all_in=np.array([v.all_in for v in views], dtype=bool).reshape(rows, n),
@@ -237,6 +245,16 @@ class SeatViews:
             history_length=np.array([len(v.history) for v in views], dtype=np.int64),
             is_over=np.array([v.is_over for v in views], dtype=bool),
         )
+
+
+def _game(view: SeatView) -> tuple[str, int, int, int, int]:
+    """What every row of one :class:`SeatViews` shares: the variant, the table size and the stakes."""
+    return view.variant, view.num_seats, view.ante, view.bring_in, view.big_bet
+
+
+def _shown_game(view: SeatView) -> str:
+    return (f"{view.variant} with {view.num_seats} seats (ante {view.ante}, bring-in {view.bring_in}, big bet "
+            f"{view.big_bet})")
 
 
 def _optional(value: np.integer) -> int | None:

@@ -21,7 +21,8 @@ class SeatView:
     """The public state of a hand plus one seat's private cards.
 
     ``up_cards[s]`` are seat ``s``'s face-up cards (door first), for every seat,
-    folded seats included (their up cards are also ``dead_cards``).
+    folded seats included (their up cards are also ``dead_cards``). ``ante``, ``bring_in`` and ``big_bet`` are the
+    table's stakes (the big bet is what ``bet_big`` puts in), so what each action costs follows from the view.
     """
 
     seat: int
@@ -44,6 +45,9 @@ class SeatView:
     level: int
     bet_count: int
     bet_size: int
+    ante: int
+    bring_in: int
+    big_bet: int
     bring_in_seat: int | None
     history: tuple[HistoryEntry, ...]
     legal_actions: tuple[Action, ...]
@@ -88,6 +92,9 @@ def seat_view(hand: HandState, seat: int) -> SeatView:
         level=hand.level,
         bet_count=hand.bet_count,
         bet_size=hand.increment,
+        ante=hand.config.stakes.ante,
+        bring_in=hand.config.stakes.bring_in,
+        big_bet=hand.config.big_bet,
         bring_in_seat=hand.bring_in_seat,
         history=tuple(hand.history),
         legal_actions=hand.legal_actions() if is_actor else (),
