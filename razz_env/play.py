@@ -18,7 +18,7 @@ from typing import Any
 
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
 from razz_env.encoding.agent_specs import agent_spec_from_text
-from razz_env.encoding.interface import Agent, Observer, seating_problem
+from razz_env.encoding.interface import Agent, Observer, hand_outcome, hand_over_hook, seating_problem
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import limited
 from razz_env.engine.config import STREET_NAMES, HandConfig
@@ -218,6 +218,10 @@ def play_cli(
                 action = to_engine(agents[actor].act(observers[actor](hand, actor)), hand.legal_actions())
             street = _announce(hand, hand.act(action), street, names, output_fn)
         output_fn(render_hand(hand, viewer=seat))
+        for s, agent in agents.items():
+            hook = hand_over_hook(agent)
+            if hook is not None:
+                hook(hand_outcome(hand, s, number - 1))
         payoffs = hand.payoffs or [0] * num_seats
         totals = [t + p for t, p in zip(totals, payoffs)]
         played += 1

@@ -16,11 +16,16 @@ one line. :class:`Observer` builds the parts an agent reads at one table (the to
 environments and ``razz play`` all build observations through it); :func:`seating_problem` refuses a
 table it does not play before any hand is dealt; :func:`action_probabilities` and :func:`act_batch` use
 the batched methods it declares.
+
+An agent may also have ``hand_over(outcome)``, optional: the harnesses call it once for each hand it was
+``reset`` for, when that hand ends, with a :class:`HandOutcome` (:func:`hand_outcome`) holding only what its seat
+may know of the ending (every seat's chips won or lost, and the down cards shown at a showdown). An agent without
+it is told nothing (:func:`hand_over_hook`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -421,6 +426,52 @@ def _chips(stacks: Sequence[int]) -> str:
 
 def _name(agent: Any) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """How one hand ended, as one seat may know it: what ``hand_over`` is told.
+
+    ``hand``: the hand's number among those the agent was ``reset`` for in this block or match, from 0 (a block
+    deals all its hands before the first decision, so an agent at many tables learns which one ended).
+    ``seat``: the agent's seat in it. ``payoffs``: every seat's chips won (positive) or lost this hand, summing to
+    0. ``showdown``: whether two or more seats reached the showdown. ``shown``: per seat, the down cards it showed
+    there (card ids in dealing order), or None for a seat that did not show (it folded, or no showdown was held).
+    """
+
+    hand: int
+    seat: int
+    payoffs: tuple[int, ...]
+    showdown: bool
+    shown: tuple[tuple[int, ...] | None, ...]
+
+
+def hand_outcome(hand: HandState, seat: int, number: int) -> HandOutcome:
+    """The :class:`HandOutcome` of the finished ``hand`` for ``seat``, its ``number``-th hand (from 0).
+
+    >>> from razz_env.engine.config import HandConfig
+    >>> from razz_env.engine.state import HandState
+    >>> hand = HandState(HandConfig.create("razz"), seed=1)
+    >>> _ = hand.act("complete"), hand.act("fold")
+    >>> hand_outcome(hand, 0, 0)
+    HandOutcome(hand=0, seat=0, payoffs=(1, -1), showdown=False, shown=(None, None))
+    """
+    if not hand.is_over:
+        raise ValueError("hand_outcome: the hand is not over yet")
+    live = [s for s in range(hand.num_seats) if not hand.folded[s]]
+    showdown = len(live) > 1
+    shown = tuple(tuple(hand.down_cards(s)) if showdown and s in live else None for s in range(hand.num_seats))
+    return HandOutcome(number, seat, tuple(hand.payoffs), showdown, shown)
+
+
+def hand_over_hook(agent: Any) -> Callable[[HandOutcome], object] | None:
+    """``agent.hand_over`` when it has one (a harness tells it how each of its hands ended), else None.
+
+    >>> hand_over_hook(object()) is None
+    True
+    """
+    hook = getattr(agent, "hand_over", None)
+    return hook if callable(hook) else None
 
 
 @runtime_checkable

@@ -15,6 +15,10 @@ the seat view one decision at a time (:func:`one_at_a_time`), the block is playe
 (:func:`play_deals_batched`, ``config.engine``: ``auto``, ``scalar`` or ``batch``): each agent
 gets one :class:`~razz_env.encoding.interface.ObservationBatch` per step for every table where it
 acts, with the same decks, the same decisions and the same results as the scalar engine.
+
+An agent with ``hand_over`` (:class:`~razz_env.encoding.interface.HandOutcome`) is told how each of its hands ended
+on both engines alike: after the step at which the hand ends (before the next decisions), the hands ending at one
+step in dealing order, each numbered by the order of the agent's ``reset`` calls.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from razz_env.encoding.interface import (
     act_batch,
     action_probabilities,
     declaration_of,
+    hand_outcome,
+    hand_over_hook,
 )
 from razz_env.engine.config import HandConfig
 from razz_env.engine.dealing import shuffled_deck
@@ -222,14 +228,38 @@ def _deal_tables(hand_config: HandConfig, seats: int, deals: int, seed: str, dup
     return tables
 
 
-def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]], variant: str) -> None:
-    """Every agent's ``reset`` for every table it sits at, tables in order; :class:`AgentFailure` if one raises."""
+def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]],
+                   variant: str) -> list[tuple[int, ...]]:
+    """Every agent's ``reset`` for every table it sits at, tables in order; :class:`AgentFailure` if one raises.
+
+    Returns, per table and seat, the hand's number among its agent's resets (what ``hand_over`` is told)."""
+    counts: dict[int, int] = {}
+    numbers = []
     for positions in seatings:
         for seat, position in enumerate(positions):
             try:
                 players[position].reset(seat, len(positions), variant)
             except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
                 raise failure_of(position, "reset: ", err) from None
+        agents = [id(players[position]) for position in positions]
+        numbers.append(tuple(counts.get(agent, 0) + agents[:seat].count(agent) for seat, agent in enumerate(agents)))
+        for agent in agents:
+            counts[agent] = counts.get(agent, 0) + 1
+    return numbers
+
+
+def _tell_hands_over(players: Sequence[Agent], ended: Sequence[tuple[HandState, tuple[int, ...], tuple[int, ...]]]
+                     ) -> None:
+    """Tell every agent with ``hand_over`` how each ``(hand, positions, numbers)`` ended for its seats, hands in
+    order; :class:`AgentFailure` if one raises."""
+    for hand, positions, numbers in ended:
+        for seat, position in enumerate(positions):
+            hook = hand_over_hook(players[position])
+            if hook is not None:
+                try:
+                    hook(hand_outcome(hand, seat, numbers[seat]))
+                except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained
+                    raise failure_of(position, "hand_over: ", err) from None
 
 
 def play_deals(
@@ -254,15 +284,17 @@ def play_deals(
     observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
     tables = [_ScalarReplay(deal, HandState(hand_config, deck=deck), rotation, [] if stated else None)
               for deal, deck, rotation in _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)]
-    _reset_players(players, [t.positions for t in tables], hand_config.variant.name)
-    active = [t for t in tables if not t.hand.is_over]
+    numbers = _reset_players(players, [t.positions for t in tables], hand_config.variant.name)
+    active = list(range(len(tables)))
     while active:
+        _tell_hands_over(players, [(tables[i].hand, tables[i].positions, numbers[i]) for i in active
+                                   if tables[i].hand.is_over])
+        active = [i for i in active if not tables[i].hand.is_over]
         waiting: dict[int, list[_ScalarReplay]] = {}
-        for table in active:
+        for table in (tables[i] for i in active):
             waiting.setdefault(table.positions[table.hand.actor], []).append(table)
         for position, group in waiting.items():
             _decide(players[position], position, group, observers[position], timeout, stated, fit)
-        active = [t for t in active if not t.hand.is_over]
     if stated:
         for table in tables:
             table.corrected = aivat(table.hand, table.policies).corrected.tolist()
@@ -348,7 +380,8 @@ def play_deals_batched(
     seats = len(players)
     observers = [_observer(player, position, hand_config) for position, player in enumerate(players)]
     dealt = _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)
-    _reset_players(players, [rotation for _, _, rotation in dealt], hand_config.variant.name)
+    numbers = _reset_players(players, [rotation for _, _, rotation in dealt], hand_config.variant.name)
+    told = any(hand_over_hook(player) is not None for player in players)
     if not dealt:
         return []
     encoder = next((o.encoder for o in observers if o.encoder is not None), None)
@@ -394,9 +427,12 @@ def play_deals_batched(
                     fit.add(position, group_policies, actions[group])
         result = engine.step(actions, out=vectors) if scorer is None else scorer.step(actions, step_policies, rows,
                                                                                        out=vectors)
-        if records:
+        if records or told:
             taken.append(actions.astype(np.int8))
         done = rows[result.finished[rows] == 1]
+        if told:
+            _tell_hands_over(players, [(_replayed(hand_config, dealt[t][1], [step[t] for step in taken]),
+                                        dealt[t][2], numbers[t]) for t in done.tolist()])
         payoffs[done] = result.payoffs[done]
         if scorer is not None:
             corrected[done] = scorer.corrected[done]
@@ -407,13 +443,16 @@ def play_deals_batched(
         return [_BatchReplay(deal, rotation, payoffs[t].tolist(), kept[t])
                 for t, (deal, _, rotation) in enumerate(dealt)]
     steps = np.array(taken, dtype=np.int8).reshape(len(taken), len(dealt))
-    tables = []
-    for t, (deal, deck, rotation) in enumerate(dealt):
-        hand = HandState(hand_config, deck=deck)
-        for action_id in steps[:lengths[t], t].tolist():
-            hand.act(to_engine(action_id, hand.legal_actions()))
-        tables.append(_ScalarReplay(deal, hand, rotation, corrected=kept[t]))
-    return tables
+    return [_ScalarReplay(deal, _replayed(hand_config, deck, steps[:lengths[t], t].tolist()), rotation,
+                          corrected=kept[t]) for t, (deal, deck, rotation) in enumerate(dealt)]
+
+
+def _replayed(hand_config: HandConfig, deck: Sequence[int], ids: Sequence[int]) -> HandState:
+    """The hand ``deck`` deals, played on the scalar engine by the action ids ``ids`` (a batched table's)."""
+    hand = HandState(hand_config, deck=deck)
+    for action_id in ids:
+        hand.act(to_engine(int(action_id), hand.legal_actions()))
+    return hand
 
 
 def _checked_ids(position: int, seats: Sequence[int], ids: Sequence[Any], masks: np.ndarray) -> np.ndarray:
