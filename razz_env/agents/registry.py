@@ -22,8 +22,9 @@ A model file plays by its path: a name ending in ``.zip`` is a trained SB3 model
 (:func:`razz_env.agents.tabular_zoo.load_policy_file`), one ending in ``.pt`` a policy network of the batched PPO
 trainer (:func:`razz_env.agents.torch_policy.load_policy_path`); options go beside it in a mapping
 (``{"type": "runs/x/final.zip", "variant": "stud"}``). A program in any language plays by its command:
-``cmd:./mybot`` (:class:`~razz_env.agents.external.ExternalAgent`, ``docs/protocol.md``). An agent instance is used
-as it is.
+``cmd:./mybot`` (:class:`~razz_env.agents.external.ExternalAgent`, ``docs/protocol.md``), and one that listens on
+a TCP port by its address: ``remote:127.0.0.1:9000`` (:class:`~razz_env.agents.external.RemoteAgent`). An agent
+instance is used as it is.
 :func:`make_agent` is the one place every front door (match, tournament, exploitability, the CLI)
 turns any of these into an agent.
 """
@@ -51,6 +52,8 @@ BUILTIN_MODULES = ("razz_env.agents.simple", "razz_env.agents.razz_heuristic", "
 LAZY_MODULES = ("razz_env.agents.lbr", "razz_env.agents.sb3_zoo")
 COMMAND_PREFIX = "cmd:"
 """An agent name that starts with it is a program speaking the bot protocol (:mod:`razz_env.agents.external`)."""
+REMOTE_PREFIX = "remote:"
+"""An agent name that starts with it is the address of a bot speaking the bot protocol over TCP."""
 MODEL_FILE_LOADERS = {".zip": "razz_env.agents.sb3_zoo:load_model_path",
                       ".npz": "razz_env.agents.tabular_zoo:load_policy_file",
                       ".pt": "razz_env.agents.torch_policy:load_policy_path"}
@@ -133,6 +136,10 @@ def get_factory(name: str) -> Factory:
         from razz_env.agents.external import ExternalAgent
 
         return ExternalAgent
+    if is_remote(name):
+        from razz_env.agents.external import RemoteAgent
+
+        return RemoteAgent
     if is_model_file(name):
         module, _, loader = MODEL_FILE_LOADERS[Path(name).suffix.lower()].partition(":")
         return getattr(importlib.import_module(module), loader)
@@ -158,6 +165,15 @@ def is_command(name: str) -> bool:
     (True, False)
     """
     return name.startswith(COMMAND_PREFIX)
+
+
+def is_remote(name: str) -> bool:
+    """Whether ``name`` is a remote bot's address (``remote:127.0.0.1:9000``), not an agent's name.
+
+    >>> is_remote("remote:127.0.0.1:9000"), is_remote("cmd:./mybot")
+    (True, False)
+    """
+    return name.startswith(REMOTE_PREFIX)
 
 
 def is_model_file(name: str) -> bool:
@@ -235,7 +251,8 @@ def make_agent(spec: str | Mapping[str, Any] | Agent, seed: int | None = None) -
     """Build an agent from a name, a ``{"type": name, **kwargs}`` mapping (as written in YAML) or an instance.
 
     The name may be a registered one, a ``module:Class`` reference to the user's own code, a model
-    file's path or a bot's ``cmd:`` command (see the module docs); an agent instance is returned as it is.
+    file's path, a bot's ``cmd:`` command or a remote bot's ``remote:`` address (see the module docs); an agent
+    instance is returned as it is.
 
     ``seed`` is a default for factories that take one and whose spec does not set it, so a
     harness can seed a whole table without knowing which agents are random.
@@ -260,6 +277,8 @@ def make_agent(spec: str | Mapping[str, Any] | Agent, seed: int | None = None) -
     factory = get_factory(name)
     if is_command(name):
         kwargs = {"command": name[len(COMMAND_PREFIX):], **kwargs}
+    elif is_remote(name):
+        kwargs = {"address": name[len(REMOTE_PREFIX):], **kwargs}
     elif is_model_file(name):
         if not Path(name).is_file():
             raise AgentSpecError(f"agent {name!r}: no such file (a name ending in {', '.join(MODEL_FILE_LOADERS)} "

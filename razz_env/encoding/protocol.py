@@ -3,8 +3,9 @@
 One JSON object per line, in the spirit of the ACPC dealer protocol. The dealer sends ``hello`` (the bot answers
 ``{"ready": true}``), a ``hand`` for each hand the bot is seated at, an ``act`` for each of its decisions (answered
 ``{"action": "call"}``), a ``policy`` when an evaluator asks for its policy (answered ``{"policy": {"call": 1.0}}``),
-and ``bye``. A decision's message is built from the seat's :class:`~razz_env.engine.view.SeatView` and action mask
-alone, so it holds nothing that seat may not see; cards and actions are spelt as in hand records.
+a ``hand_end`` when one of its hands ends (no answer), and ``bye``. A decision's message is built from the seat's
+:class:`~razz_env.engine.view.SeatView` and action mask alone, so it holds nothing that seat may not see; a
+``hand_end`` shows only the down cards of the seats at a showdown. Cards and actions are spelt as in hand records.
 
 >>> from razz_env.engine.config import HandConfig
 >>> from razz_env.engine.state import HandState
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from razz_env.encoding.actions import ENGINE_TO_ID, NUM_ACTIONS
-from razz_env.encoding.interface import Observation
+from razz_env.encoding.interface import HandOutcome, Observation
 from razz_env.engine.actions import Action
 from razz_env.engine.cards import card_str
 from razz_env.engine.errors import shown
@@ -58,6 +59,20 @@ def hand_message(seat: int, num_seats: int, variant: str) -> dict[str, Any]:
     return {"type": "hand", "seat": seat, "seats": num_seats, "variant": variant}
 
 
+def hand_end_message(outcome: HandOutcome) -> dict[str, Any]:
+    """How one of the bot's hands ended (an agent's ``hand_over``): which hand (the number of its ``hand`` message,
+    from 0), its seat, every seat's chips won or lost, whether a showdown was held and the down cards each seat
+    showed there (null for a seat that did not show).
+
+    >>> from razz_env.encoding.interface import HandOutcome
+    >>> hand_end_message(HandOutcome(0, 1, (-2, 2), True, ((0, 1, 2), (3, 4, 5))))["shown"]
+    [['Ac', 'Ad', 'Ah'], ['As', '2c', '2d']]
+    """
+    return {"type": "hand_end", "hand": outcome.hand, "seat": outcome.seat, "payoffs": list(outcome.payoffs),
+            "showdown": outcome.showdown,
+            "shown": [None if cards is None else [card_str(c) for c in cards] for cards in outcome.shown]}
+
+
 def legal_names(observation: Observation) -> list[str]:
     """The names of the actions the seat may take now (hand-record spellings), as its mask allows them."""
     mask = observation.action_mask
@@ -75,8 +90,8 @@ def decision_message(kind: str, observation: Observation) -> dict[str, Any]:
         "dead": [card_str(c) for c in view.dead_cards],
         "stacks": list(view.stacks), "bets": list(view.bets), "contributed": list(view.contributed),
         "folded": list(view.folded), "all_in": list(view.all_in), "pot": view.pot, "to_call": view.to_call,
-        "level": view.level, "bet_count": view.bet_count, "bet_size": view.bet_size,
-        "bring_in_seat": view.bring_in_seat,
+        "level": view.level, "bet_count": view.bet_count, "bet_size": view.bet_size, "ante": view.ante,
+        "bring_in": view.bring_in, "big_bet": view.big_bet, "bring_in_seat": view.bring_in_seat,
         "history": [{"street": e.street, "seat": e.seat, "action": str(e.action), "amount": e.amount}
                     for e in view.history],
         "legal": legal_names(observation),

@@ -123,7 +123,7 @@ def _plain_data(where: str, value: Any, budget: list[int]) -> Any:
 def _agent_spec(index: int, spec: Any) -> AgentSpec:
     """One entry of ``agents``: a registered name, model file or ``module:Class``, ``{type: name, label: shown name,
     **options}``, or an agent instance. A model file is pinned to its SHA-256 (so its results folder is too)."""
-    from razz_env.agents.registry import is_agent, is_command, is_model_file
+    from razz_env.agents.registry import is_agent, is_command, is_model_file, is_remote
 
     where = f"agents[{index}]"
     if is_agent(spec):
@@ -144,6 +144,9 @@ def _agent_spec(index: int, spec: Any) -> AgentSpec:
         data["isolated"] = as_flag(f"{where}.isolated", data["isolated"])
         if data["isolated"] and is_command(data["type"]):
             raise ConfigError(f"{where}: a bot ({data['type']!r}) always plays in a sandboxed process of its own; "
+                              f"drop 'isolated'")
+        if data["isolated"] and is_remote(data["type"]):
+            raise ConfigError(f"{where}: a remote bot ({data['type']!r}) plays on its own machine, over TCP; "
                               f"drop 'isolated'")
     return _pinned(where, {"label": data["type"], **data}) if is_model_file(data["type"]) else data
 
@@ -166,11 +169,11 @@ def _pinned(where: str, spec: dict[str, Any]) -> dict[str, Any]:
 def agent_fingerprint(spec: AgentSpec) -> dict[str, Any] | None:
     """What plays under an agent's name: a model's SHA-256 (zoo agents, model files), else the SHA-256 of the
     source file defining its code (registered and ``module:Class`` agents, instances) or of a bot's program
-    (``cmd:``); LBR's target's too.
+    (``cmd:``), or a remote bot's address (``remote:``: nothing more can be known of it); LBR's target's too.
 
     None when the spec resolves to nothing (the agent checks refuse it, naming it).
     """
-    from razz_env.agents.registry import COMMAND_PREFIX, get_factory, is_command
+    from razz_env.agents.registry import COMMAND_PREFIX, get_factory, is_command, is_remote
 
     if not isinstance(spec, (str, Mapping)):
         return {"source_sha256": _source_sha256(type(spec))}
@@ -183,6 +186,8 @@ def agent_fingerprint(spec: AgentSpec) -> dict[str, Any] | None:
                     .hexdigest()}
         except (ValueError, OSError):
             return None
+    if is_remote(name):
+        return {"remote": name}
     if isinstance(spec, Mapping) and "sha256" in spec:
         return {"model_sha256": spec["sha256"]}
     try:

@@ -16,8 +16,9 @@ import pytest
 
 from razz_env.agents.external import BotError, ExternalAgent, command_line
 from razz_env.agents.registry import AgentSpecError, make_agent
-from razz_env.engine.cards import parse_card
+from razz_env.engine.cards import card_str, parse_card
 from razz_env.engine.errors import ConfigError
+from razz_env.engine.record import hand_from_record
 from razz_env.evaluate.api import match, tournament
 from razz_env.evaluate.workers import BlockError
 from razz_env.exploit.api import exploitability
@@ -32,6 +33,7 @@ while IFS= read -r message; do
     case $message in
         '{"type":"hello"'*) echo '{"ready":true,"name":"testbot"}' ;;
         '{"type":"act"'*) ACT ;;
+        '{"type":"hand_end"'*) printf '%s\\n' "$message" >&2 ;;
         '{"type":"bye"'*) echo "testbot: bye" >&2; exit 0 ;;
     esac
 done
@@ -77,7 +79,8 @@ def test_the_c_bot_plays_a_tournament_and_a_local_best_response_measures_it(stat
 
 def test_a_bot_is_sent_only_what_its_seat_may_see(tmp_path, capfd):
     """Every message a bot is sent (it copies each to its stderr), matched to its hand by its seat and down cards:
-    no other seat's down card is in it, though the hands are played to showdown."""
+    no other seat's down card is in it, though the hands are played to showdown; a hand's end shows another seat's
+    down cards only when that seat reached the showdown."""
     spec = _bot(tmp_path, """printf '%s\\n' "$message" >&2; legal=${message#*'"legal":['}
             case $legal in *'"check"'*) echo '{"action":"check"}' ;; *'"call"'*) echo '{"action":"call"}' ;;
                            *) echo '{"action":"bring_in"}' ;; esac""")
@@ -97,6 +100,18 @@ def test_a_bot_is_sent_only_what_its_seat_may_see(tmp_path, capfd):
                   for position, card in enumerate(cards) if position in (0, 1, 6)}
         assert not hidden & set(json.dumps(message).replace('"', " ").split()), message
         assert all(parse_card(card) >= 0 for card in message["down"])
+    ends = [json.loads(text) for text in err.splitlines() if text.startswith('{"type":"hand_end"')]
+    assert [end["hand"] for end in ends] == list(range(len(records)))
+    for end, record in zip(ends, records):
+        hand = hand_from_record(record)
+        assert end["payoffs"] == record["payoffs"] and sum(end["payoffs"]) == 0
+        at_showdown = [s for s in range(2) if not hand.folded[s]] if sum(not f for f in hand.folded) > 1 else []
+        assert end["showdown"] == bool(at_showdown)
+        for other in range(2):
+            down = [card_str(c) for c in hand.down_cards(other)]
+            assert end["shown"][other] == (down if other in at_showdown else None), end
+            if other != end["seat"] and other not in at_showdown:
+                assert not set(down) & set(json.dumps(end).replace('"', " ").split()), end
 
 
 @pytest.mark.parametrize("act,failure", [
@@ -184,7 +199,7 @@ def test_a_bot_that_states_no_policy_cannot_be_asked_for_it():
     assert agent.name == "raiser" and not agent.declaration.states_policy
     with pytest.raises(TypeError, match="states no policy"):
         agent.action_probabilities(None)
-    with pytest.raises(TypeError, match="is a process of its own: give it as a spec"):
+    with pytest.raises(TypeError, match="is a process or connection of its own: give it as a spec"):
         __import__("pickle").dumps(agent)
     agent.close()
 

@@ -13,12 +13,13 @@ import pytest
 
 from razz_env.agents.registry import make_agent
 from razz_env.encoding.actions import to_engine
-from razz_env.encoding.interface import observe
+from razz_env.encoding.interface import hand_outcome, observe
 from razz_env.encoding.protocol import (
     BYE,
     ProtocolError,
     action_from_reply,
     decision_message,
+    hand_end_message,
     hand_message,
     hello_message,
     line,
@@ -26,6 +27,7 @@ from razz_env.encoding.protocol import (
     policy_from_reply,
     ready_from_reply,
 )
+from razz_env.engine.actions import Action
 from razz_env.engine.cards import card_str
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
@@ -61,6 +63,7 @@ def test_the_documented_exchange_is_exactly_what_the_dealer_sends():
         else:
             chosen = opponent.act(observation)
         hand.act(to_engine(chosen, hand.legal_actions()))
+    sent.append(line(hand_end_message(hand_outcome(hand, seat, 0))))
     sent.append(line(BYE))
     assert [text[2:] for text in lines if text.startswith("> ")] == [s.decode().rstrip("\n") for s in sent]
     assert next(answers, None) is None
@@ -70,8 +73,10 @@ def test_the_documented_exchange_is_exactly_what_the_dealer_sends():
 @pytest.mark.parametrize("variant,seats", [("razz", 2), ("stud8", 8), ("stud", 5)])
 def test_no_message_holds_a_card_its_seat_may_not_see(variant, seats):
     """Random hands, every seat's message at every decision: another seat's down card never appears (a card appears
-    only as its quoted name), and every card the seat holds or sees up does."""
+    only as its quoted name), and every card the seat holds or sees up does; at the hand's end, every seat's
+    ``hand_end`` shows the down cards of the seats at a showdown and no other seat's."""
     rng = random.Random(f"{variant}/{seats}")
+    folds = showdowns = 0
     for deal in range(30):
         hand = HandState(HandConfig.create(variant, num_seats=seats), seed=deal)
         while not hand.is_over:
@@ -85,7 +90,20 @@ def test_no_message_holds_a_card_its_seat_may_not_see(variant, seats):
                 shown = {card_str(c) for c in hand.down_cards(seat) + hand.up_cards(seat)}
                 assert not {name for name in hidden if f'"{name}"' in text}, (seat, text)
                 assert all(f'"{name}"' in text for name in shown)
-            hand.act(rng.choice(hand.legal_actions()))
+            legal = hand.legal_actions()
+            hand.act(rng.choice([a for a in legal if a is not Action.FOLD] if deal % 2 else legal))  # odd: showdowns
+        at_showdown = [s for s in range(seats) if not hand.folded[s]]
+        at_showdown = at_showdown if len(at_showdown) > 1 else []
+        folds += any(hand.folded)
+        showdowns += bool(at_showdown)
+        for seat in range(seats):
+            text = line(hand_end_message(hand_outcome(hand, seat, deal))).decode()
+            hidden = {card_str(c) for other in range(seats) if other != seat and other not in at_showdown
+                      for c in hand.down_cards(other)}
+            shown = {card_str(c) for other in at_showdown for c in hand.down_cards(other)}
+            assert not {name for name in hidden if f'"{name}"' in text}, (seat, text)
+            assert all(f'"{name}"' in text for name in shown)
+    assert folds and showdowns
 
 
 def _bring_in_decision():
