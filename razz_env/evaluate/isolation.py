@@ -25,13 +25,21 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from razz_env.agents.sandbox import start_sandboxed
-from razz_env.encoding.interface import Observation, ObservationBatch, act_batch, declaration_of
+from razz_env.encoding.interface import (
+    HandOutcome,
+    Observation,
+    ObservationBatch,
+    act_batch,
+    declaration_of,
+    hand_over_hook,
+)
 
 START_SECONDS = 120.0
 
 
 class IsolatedAgent:
-    """The agent ``spec`` builds, played in its own process: ``reset`` and ``act_batch`` are forwarded as messages.
+    """The agent ``spec`` builds, played in its own process: ``reset``, ``act_batch`` and, when the agent has it,
+    ``hand_over`` are forwarded as messages.
 
     Its declaration is the agent's own, acting in batch (one message per batched call) and stating no policy.
     Any error the agent raises comes back as a ``RuntimeError`` naming it; a dead agent process likewise.
@@ -44,9 +52,11 @@ class IsolatedAgent:
         self._receive = Connection(os.dup(self.process.stdout.fileno()), writable=False)
         self.process.stdin.close()
         self.process.stdout.close()
-        name, declared = self._ask(("build", spec, seed, tuple(modules)), START_SECONDS)
+        name, declared, told = self._ask(("build", spec, seed, tuple(modules)), START_SECONDS)
         self.name = name
         self.declaration = dataclasses.replace(declared, acts_in_batch=True, states_policy=False)
+        if told:  # only an agent with the hook has it here too (a harness looks for the attribute)
+            self.hand_over = self._hand_over
 
     def _ask(self, message: tuple[Any, ...], seconds: float | None = None) -> Any:
         """Send ``message`` and wait for the reply (``RuntimeError`` for the agent's error or a dead process)."""
@@ -77,6 +87,10 @@ class IsolatedAgent:
         """The agent's ids for ``observations``, which travel as one batch of arrays (no hand goes with them)."""
         return self._ask(("act", ObservationBatch.of(observations)))
 
+    def _hand_over(self, outcome: HandOutcome) -> None:
+        """Forwarded to the agent's ``hand_over``."""
+        self._ask(("hand_over", outcome))
+
     def close(self) -> None:
         """Kill the agent's process (it holds nothing worth a goodbye)."""
         if self.process.poll() is None:
@@ -94,7 +108,8 @@ class IsolatedAgent:
 
 
 def _serve(requests: Connection, replies: Connection) -> None:
-    """The agent process: build the agent, then answer reset and act messages until the harness closes the pipe."""
+    """The agent process: build the agent, then answer reset, act and hand_over messages until the harness closes
+    the pipe."""
     from razz_env.agents.registry import make_agent
 
     agent: Any = None
@@ -109,9 +124,12 @@ def _serve(requests: Connection, replies: Connection) -> None:
                 for module in modules:
                     importlib.import_module(module)
                 agent = make_agent(spec, seed=seed)
-                reply: Any = (getattr(agent, "name", type(agent).__name__), declaration_of(agent))
+                reply: Any = (getattr(agent, "name", type(agent).__name__), declaration_of(agent),
+                              hand_over_hook(agent) is not None)
             elif message[0] == "reset":
                 reply = agent.reset(*message[1:])
+            elif message[0] == "hand_over":
+                reply = agent.hand_over(message[1])
             else:
                 reply = [int(i) for i in act_batch(agent, message[1])]
             answer = ("ok", reply)

@@ -29,7 +29,15 @@ import numpy as np
 
 from razz_env.agents.registry import AgentSpecError, make_agent
 from razz_env.encoding.actions import ENGINE_TO_ID, to_engine
-from razz_env.encoding.interface import Agent, Observer, action_probabilities, declaration_of, seating_problem
+from razz_env.encoding.interface import (
+    Agent,
+    Observer,
+    action_probabilities,
+    declaration_of,
+    hand_outcome,
+    hand_over_hook,
+    seating_problem,
+)
 from razz_env.engine.actions import Action
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
@@ -352,6 +360,10 @@ class Session:
         self.running.add(list(hand.payoffs), corrected, self.config.big_bet)
         self.stacks = list(hand.stacks)
         self.records.append(self._record())
+        for seat, agent in self.agents.items():  # an agent with the hook is told how the hand ended, as its seat saw it
+            hook = hand_over_hook(agent)
+            if hook is not None:
+                hook(hand_outcome(hand, seat, self.number - 1))
         if self.person is None:
             self.steps[-1]["aivat"] = [round(float(c), 2) for c in corrected]
 

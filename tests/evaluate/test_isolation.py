@@ -38,6 +38,26 @@ class Peeker:
         return int(observation.action_mask.nonzero()[0][-1])
 
 
+@register("test_hand_counter", replace=True)
+class HandCounter(Peeker):
+    """Calls or checks, and fails when told of its second hand's end: a sign the hook reached its process."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(peek=False)
+
+    def hand_over(self, outcome):
+        if outcome.hand == 1:
+            raise RuntimeError(f"told of hand {outcome.hand} at seat {outcome.seat}")
+
+
+@pytest.mark.timeout(120)
+def test_an_isolated_agent_with_the_hook_is_told_how_its_hands_ended():
+    with pytest.raises(BlockError, match=r"agent counter failed: exception: hand_over: .*RuntimeError: told of hand "
+                                         r"1 at seat 1"):
+        match({"type": "test_hand_counter", "isolated": True, "label": "counter"}, "random", deals=2, block_deals=2)
+    assert match({"type": "test_peeker", "peek": False, "isolated": True}, "random", deals=2).hands == 4
+
+
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("workers", [1, 2])
 def test_an_isolated_agent_finds_no_hand_and_plays_as_it_would_in_process(workers):

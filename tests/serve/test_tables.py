@@ -226,3 +226,38 @@ def test_records_write_unseen_cards_as_unknown():
     assert opponent[0] == opponent[1] == UNKNOWN and UNKNOWN not in folded["cards"][0]
     assert replay_record(folded).ok
     session.close()
+
+
+class _Told:
+    """Calls or checks (brings in), and keeps what ``hand_over`` tells it."""
+
+    name = "told"
+    declaration = Declaration()
+
+    def __init__(self) -> None:
+        self.outcomes: list = []
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        pass
+
+    def act(self, observation: Any) -> int:
+        return 1 if observation.action_mask[1] else 3
+
+    def hand_over(self, outcome: Any) -> None:
+        self.outcomes.append(outcome)
+
+
+def test_an_agent_with_the_hook_is_told_how_each_hand_ended(monkeypatch):
+    import razz_env.serve.tables as tables
+
+    monkeypatch.setattr(tables, "make_agent", lambda spec, seed=None: _Told())
+    session = Session(Setup(agents=("random",), seed=8), OFFERED)
+    rng = random.Random(4)
+    payoffs = []
+    for _ in range(3):
+        _play_out(session, rng)
+        payoffs.append(tuple(session.hand.payoffs))
+        session.next_hand()
+    told = session.agents[1].outcomes
+    assert [(o.hand, o.seat, o.payoffs) for o in told] == [(n, 1, p) for n, p in enumerate(payoffs)]
+    session.close()
