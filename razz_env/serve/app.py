@@ -91,6 +91,13 @@ class Tables:
             raise Missing(f"no table {table_id!r} to close")
         session.close()
 
+    def close_all(self) -> None:
+        """Free every table (the server stops)."""
+        with self._lock:
+            sessions, self._open = list(self._open.values()), {}
+        for session in sessions:
+            session.close()
+
     def sweep(self) -> None:
         """Free every table idle longer than ``idle_seconds`` (its agents closed)."""
         now = time.monotonic()
@@ -103,6 +110,11 @@ class Tables:
 
     def __len__(self) -> int:
         return len(self._open)
+
+    def __iter__(self) -> Any:
+        """The open tables (a snapshot)."""
+        with self._lock:
+            return iter(list(self._open.values()))
 
 
 class Missing(ConfigError):
@@ -363,7 +375,8 @@ def run(args: Args) -> int:
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises it again
+        print("razz serve: stopped", flush=True)
     finally:
-        for table_id in list(app.state.tables._open):
-            app.state.tables.close(table_id)
+        app.state.tables.close_all()
     return 0

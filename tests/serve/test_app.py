@@ -23,8 +23,7 @@ def client():
     app = create_app(OFFERED, max_tables=3, idle_minutes=5)
     with TestClient(app, base_url="http://127.0.0.1") as test_client:
         yield test_client
-    for table_id in list(app.state.tables._open):
-        app.state.tables.close(table_id)
+    app.state.tables.close_all()
 
 
 def _until_idle(client: TestClient, table_id: str) -> dict:
@@ -168,3 +167,56 @@ def test_the_command_refuses_a_port_in_use_and_an_unknown_agent_in_one_line():
             listening_socket("127.0.0.1", port)
     with pytest.raises(ConfigError, match="--agent 'no_such_agent'"):
         run(Args(agent=("no_such_agent",)))
+
+
+def test_many_tables_play_at_once_each_its_own_hands(client):
+    """Four players at four tables at the same moment, each from a thread of its own: every table plays its hands to
+    the end and its records are its own (same seed, same hands; other seeds, other hands)."""
+    import threading
+
+    seeds = [1, 2, 3, 1]
+    records: dict[int, str] = {}
+    problems: list[str] = []
+
+    def player(index: int) -> None:
+        try:
+            table_id = client.post("/api/tables", json={"agents": ["random"], "seed": seeds[index]}).json()["id"]
+            for _ in range(3):
+                while True:
+                    view = _until_idle(client, table_id)
+                    if view["over"]:
+                        break
+                    client.post(f"/api/tables/{table_id}/act", json={"action": view["legal"][-1]["name"]})
+                client.post(f"/api/tables/{table_id}/next")
+            records[index] = client.get(f"/api/tables/{table_id}/hands.jsonl").text
+        except Exception as err:  # noqa: BLE001 - reported below, with the thread that met it
+            problems.append(f"player {index}: {err!r}")
+
+    threads = [threading.Thread(target=player, args=(index,)) for index in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert problems == [] and len(records) == 4
+    assert all(text.count("\n") == 3 for text in records.values())
+    assert records[0] == records[3] and len({records[0], records[1], records[2]}) == 3
+
+
+def test_razz_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    process = subprocess.Popen([sys.executable, "-m", "razz_env.cli", "serve", "--port", "0"], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("razz serve: open http://127.0.0.1:") and "agents offered" in line, line
+        url = line.split("open ")[1].split(" ")[0]
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert page.status == 200 and b"razz-env" in page.read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    assert process.returncode == 0 and "Traceback" not in err, err

@@ -186,7 +186,7 @@ def test_a_person_plays_hands_through_the_page_and_sees_only_their_seat(served, 
             assert state["where"] == f"hand {hand}: your turn"
             assert state["down"][1] >= 2 and state["down"][0] == 0  # the opponent's down cards face down, mine not
             assert state["mine"][0] >= 2 and state["mine"][1] == 0  # my own down cards face up (their colour)
-            session = next(iter(app.state.tables._open.values()))
+            session = next(iter(app.state.tables))
             assert state["buttons"] == [action["label"] for action in session.view()["legal"]]
             if shots == 0:
                 _shot(browser, tmp_path, "play.png")
