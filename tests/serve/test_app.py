@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -220,3 +221,17 @@ def test_razz_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c(tmp_p
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
     assert process.returncode == 0 and "Traceback" not in err, err
+
+
+def test_razz_serve_without_the_serve_extra_names_it():
+    import subprocess
+    import sys
+
+    refuse = ("import sys\nclass Refuse:\n    def find_spec(self, name, path=None, target=None):\n"
+              "        if name.split('.')[0] in ('starlette', 'uvicorn'):\n"
+              "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+              "sys.meta_path.insert(0, Refuse())\nfrom razz_env.cli import main\nsys.exit(main(['serve']))\n")
+    done = subprocess.run([sys.executable, "-c", refuse], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert re.fullmatch(r"razz serve: this needs (starlette|uvicorn), which is not installed: pip install "
+                        r"'razz-env\[serve\]'", done.stderr.strip()), done.stderr
