@@ -1,4 +1,5 @@
-"""The heads-up razz flagship, trained in stages: the MiniRazz study's method on razz, an hour at a time.
+"""The heads-up razz flagship, trained in stages: the MiniRazz study's method on razz, an hour at a time; and the
+same for stud/8 and Action Razz (``--game``: :data:`GAMES`).
 
 The method is the one ``docs/studies/minirazz_equilibrium.md`` selected, ``ppo`` self-play with a decaying
 entropy bonus (``--set ent_coef=0.05 regularisation_halflife=1000``), at razz's default heads-up table (1,000-chip
@@ -13,7 +14,7 @@ that ran uninterrupted repeats decision by decision; one interrupted resumes fro
     python studies/razz_flagship.py --seed 1 --stage 1 --stage-updates 2 --output /tmp/smoke   # a smoke run
 
 ``--select`` measures a finished stage's policy on the selection seeds (41001 and 41002) as the rule in
-``docs/studies/razz_flagship.md`` says, written before any figure: against each of :data:`SELECTION_OPPONENTS`,
+``docs/studies/razz_flagship.md`` says, written before any figure: against each of the game's selection opponents,
 ``--deals`` duplicate deals a seed, AIVAT beside the raw figure; the two seeds pooled (their mean, the half-widths
 added in quadrature), and the score (the lowest pooled AIVAT lower bound). It saves ``selection.json`` in the
 stage's folder and prints the results page's table row.
@@ -22,17 +23,17 @@ stage's folder and prints the results page's table row.
     python studies/razz_flagship.py --select --agent ppo_razz_psro   # a shipped agent the same way, for scale
 
 ``--arm opponents`` trains a later stage (2 on) at other tables: half of them self-play, the other half
-:data:`ARM_OPPONENTS` (Monte Carlo and the heuristic, which self-play alone does not learn to beat in its first
+:func:`opponents_arm` (Monte Carlo and the heuristic, which self-play alone does not learn to beat in its first
 hour, the exploiters and the baselines) as their weights say, going on from the stage before (stage 1 is always
 self-play); its folders are ``stage<i>-opponents``. The rule's page says why and when it was added.
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents
 
 ``--accept`` takes a finished stage whose selection score is at least +5 through the rule's acceptance run, once:
-``--acceptance-deals`` duplicate deals against each of :data:`MUST_BEAT` (the AIVAT lower bound at least +5 on
-every seed) and :data:`MUST_HOLD` (the AIVAT upper bound not below 0 on every seed) on each of
-``--acceptance-seeds``, which no earlier acceptance run (in ``--output`` or published in :data:`PUBLISHED`) may
-have used. It saves ``acceptance.json`` and prints the crosstable and the verdict.
+``--acceptance-deals`` duplicate deals against each of the game's ``must_beat`` (the AIVAT lower bound at least
++5 on every seed) and ``must_hold`` (the AIVAT upper bound not below 0 on every seed) on each of
+``--acceptance-seeds``, which no earlier acceptance run (in ``--output`` or published in ``docs/studies/<name>``)
+may have used. It saves ``acceptance.json`` and prints the crosstable and the verdict.
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --accept --workers 2   # 14x a selection
 
@@ -41,6 +42,12 @@ have used. It saves ``acceptance.json`` and prints the crosstable and the verdic
 script's settings, not copied by hand), for ``razz zoo reproduce`` once the candidate is shipped.
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --recipe ppo_razz_flagship
+
+``--game stud8`` or ``--game action_razz`` trains and measures that game's heads-up agent the same way, by its own
+rule (``docs/studies/stud8_agent.md``, ``docs/studies/action_razz_agent.md``): its folders are ``runs/<name>``,
+``releases/<name>`` and ``docs/studies/<name>`` (:class:`Game`), its stages train in the opponents arm from stage 1.
+
+    python studies/razz_flagship.py --game stud8 --seed 1 --stage 1
 
 ``--keep`` copies a finished stage that goes on (its ``checkpoint.pt``, ``final.pt`` and ``state.json``, their
 SHA-256 in ``kept.json``) into ``--release`` (``releases/razz_flagship/seed<k>/stage<i>``), which is committed: a
@@ -51,11 +58,12 @@ restores it, its files checked (:mod:`razz_env.train.kept`).
 
 ``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
 policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
-:data:`LBR_SEED`; it saves ``lbr.json`` in the stage's folder.
+the game's ``lbr_seed``; it saves ``lbr.json`` in the stage's folder.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from dataclasses import dataclass
@@ -68,44 +76,91 @@ from razz_env.engine.errors import ConfigError
 from razz_env.train.methods import method_settings
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLISHED = ROOT / "docs" / "studies" / "razz_flagship"
-"""Where the measured figures are published (``seed<k>-stage<i>-acceptance.json`` among them)."""
-RELEASE = ROOT / "releases" / "razz_flagship"
-"""Where ``--keep`` keeps the stages that go on (``seed<k>/stage<i>``: checkpoint, policy, state), committed."""
-SELECTION_SEEDS = (41001, 41002)
-ACCEPTANCE_BAR = 5.0
-"""The score a candidate needs for the acceptance run, and the AIVAT lower bound it must then keep against each of
-:data:`MUST_BEAT` (bb/100)."""
-MUST_BEAT = ("random", "calling_station", "razz_heuristic", "monte_carlo")
-MUST_HOLD = ("check_raiser", "board_bully", "tag", "rock", "maniac", "ppo_razz", "ppo_razz_pool", "ppo_razz_psro",
-             "ppo_razz_multiway", "qrdqn_razz")
-"""The five exploiters and every zoo agent that plays heads-up razz: none may beat the candidate."""
-SELECTION_OPPONENTS = ("razz_heuristic", "monte_carlo", "ppo_razz_psro")
-LBR_SEED = 41003
 METHOD = "ppo"
 SETTINGS = {"ent_coef": 0.05, "regularisation_halflife": 1000}
 """The study's selected method and settings (``razz_first_hour.py --method ppo --set ent_coef=0.05
 regularisation_halflife=1000``)."""
-ARM_OPPONENTS = {"monte_carlo": 4.0, "razz_heuristic": 2.0, "check_raiser": 0.5, "board_bully": 0.5, "tag": 0.5,
-                 "rock": 0.5, "maniac": 0.5, "calling_station": 0.5, "random": 0.5}
-"""The ``opponents`` arm's agents at the half of the tables that is not self-play, and their weights."""
-ARMS = {"self_play": {},
-        "opponents": {"self_play_fraction": 0.5, "opponents": list(ARM_OPPONENTS),
-                      "opponent_weights": list(ARM_OPPONENTS.values())}}
-"""Each arm's settings over the method's (a later stage may change these: ``batch_ppo.ADJUSTABLE``)."""
+EXPLOITERS = ("check_raiser", "board_bully", "tag", "rock", "maniac")
+
+
+def opponents_arm(heuristic: str) -> dict[str, Any]:
+    """Half the tables self-play, the other half Monte Carlo (weight 4), the game's hand-crafted player (2) and, at
+    0.5 each, the five exploiters, the calling station and random."""
+    weights = {"monte_carlo": 4.0, heuristic: 2.0, **{name: 0.5 for name in EXPLOITERS}, "calling_station": 0.5,
+               "random": 0.5}
+    return {"self_play_fraction": 0.5, "opponents": list(weights), "opponent_weights": list(weights.values())}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's heads-up agent: where its runs, kept stages and figures go (``runs/<name>``,
+    ``releases/<name>``, ``docs/studies/<name>``), its rule's opponents, seeds and bar, and its arms (the first is
+    stage 1's: a stage of another arm goes on from the stage before, from stage 2 on)."""
+
+    variant: str
+    name: str
+    selection_opponents: tuple[str, ...]
+    must_beat: tuple[str, ...]
+    must_hold: tuple[str, ...]
+    bar: float
+    """The score a candidate needs for the acceptance run, and the AIVAT lower bound it must then keep against each of
+    ``must_beat`` (bb/100)."""
+    arms: dict[str, dict[str, Any]]
+    """Each arm's settings over the method's (a later stage may change these: ``batch_ppo.ADJUSTABLE``)."""
+    acceptance_seeds: tuple[int, ...]
+    selection_seeds: tuple[int, ...] = (41001, 41002)
+    lbr_seed: int = 41003
+
+    @property
+    def published(self) -> Path:
+        """Where the measured figures are published (``seed<k>-stage<i>-acceptance.json`` among them)."""
+        return ROOT / "docs" / "studies" / self.name
+
+    @property
+    def release(self) -> Path:
+        """Where ``--keep`` keeps the stages that go on (``seed<k>/stage<i>``: checkpoint, policy, state), committed."""
+        return ROOT / "releases" / self.name
+
+    @property
+    def first_arm(self) -> str:
+        return next(iter(self.arms))
+
+
+GAMES = {
+    "razz": Game("razz", "razz_flagship", selection_opponents=("razz_heuristic", "monte_carlo", "ppo_razz_psro"),
+                 must_beat=("random", "calling_station", "razz_heuristic", "monte_carlo"),
+                 must_hold=(*EXPLOITERS, "ppo_razz", "ppo_razz_pool", "ppo_razz_psro", "ppo_razz_multiway",
+                            "qrdqn_razz"),
+                 bar=5.0, arms={"self_play": {}, "opponents": opponents_arm("razz_heuristic")},
+                 acceptance_seeds=(43001, 43002, 43003)),
+    "stud8": Game("stud8", "stud8_agent", selection_opponents=("stud8_heuristic", "monte_carlo"),
+                  must_beat=("random", "calling_station", "stud8_heuristic", "monte_carlo"), must_hold=EXPLOITERS,
+                  bar=0.0, arms={"opponents": opponents_arm("stud8_heuristic")}, acceptance_seeds=(44001,)),
+    "action_razz": Game("action_razz", "action_razz_agent", selection_opponents=("razz_heuristic", "monte_carlo"),
+                        must_beat=("random", "calling_station", "razz_heuristic", "monte_carlo"),
+                        must_hold=EXPLOITERS, bar=0.0, arms={"opponents": opponents_arm("razz_heuristic")},
+                        acceptance_seeds=(45001,)),
+}
+"""Every game the study trains an agent for. Razz is the flagship (issue 40: its bar is +5 on three fresh seeds,
+and stage 1 is self-play); stud/8 and Action Razz (issue 41) must beat their baselines with the AIVAT lower bound
+above 0 on one fresh seed, and train in the opponents arm from stage 1."""
+ARMS = tuple(dict.fromkeys(arm for game in GAMES.values() for arm in game.arms))
 
 
 @dataclass
 class Args:
     """Which seed's stage to train, and where."""
 
+    game: str = limited("razz", choices=tuple(GAMES))
+    """the game of the heads-up agent (razz: the flagship; stud8 and action_razz: issue 41's agents)"""
     seed: int = limited(1, minimum=0)
     """training seed"""
     stage: int = limited(1, minimum=1)
     """the stage to train (stage 1 starts from fresh weights; a later one from the stage before)"""
-    arm: str = limited("self_play", choices=tuple(ARMS))
-    """the tables of stages 2 on: ``self_play`` (the method as selected) or ``opponents`` (half the tables play
-    :data:`ARM_OPPONENTS`)"""
+    arm: str | None = limited(None, choices=tuple(ARMS))
+    """the tables of stages 2 on (default: the game's first arm, stage 1's): ``self_play`` (the method as selected)
+    or ``opponents`` (half the tables play Monte Carlo, the game's hand-crafted player, the exploiters and the
+    baselines: :func:`opponents_arm`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)
@@ -113,10 +168,11 @@ class Args:
     device: str = limited("cpu", choices=("cpu", "cuda"))
     """``cuda``: the engine and the networks on a GPU (``CudaEngine``; ``scripts/gpu_session.sh``): another run than
     the CPU's, in another ``--output``"""
-    output: str = "runs/razz_flagship"
-    """where the seeds' folders go (``<output>/seed<k>/stage<i>``)"""
-    release: str = str(RELEASE)
-    """where ``--keep`` keeps finished stages and where a stage missing from ``--output`` is restored from"""
+    output: str | None = None
+    """where the seeds' folders go (``<output>/seed<k>/stage<i>``; default ``runs/<the game's study name>``)"""
+    release: str | None = None
+    """where ``--keep`` keeps finished stages and where a stage missing from ``--output`` is restored from (default
+    ``releases/<the game's study name>``)"""
     keep: bool = False
     """keep the finished stage in ``--release`` (its checkpoint, policy and state, with their SHA-256), to commit"""
     select: bool = False
@@ -133,27 +189,44 @@ class Args:
     lbr_deals: int = limited(500, minimum=1)
     """duplicate deals of each LBR measurement"""
     accept: bool = False
-    """take the finished stage (selection score at least +5) through the acceptance run instead of training"""
-    acceptance_seeds: tuple[int, ...] = (43001, 43002, 43003)
-    """the acceptance run's seeds, unused by any earlier one"""
+    """take the finished stage (selection score at least the game's bar) through the acceptance run instead of
+    training"""
+    acceptance_seeds: tuple[int, ...] | None = None
+    """the acceptance run's seeds, unused by any earlier one (default: the game's, as many as its rule takes)"""
     acceptance_deals: int = limited(10_000, minimum=2)
     """duplicate deals of each acceptance match (a seed and an opponent)"""
     recipe: str = ""
     """write the finished stage's chain as the zoo recipe of this name (``<output>/<name>.recipe.yaml``)"""
 
 
-def trainer_settings(seed: int, device: str = "cpu", arm: str = "self_play") -> dict[str, Any]:
-    """The trainer's settings of training seed ``seed`` on ``device`` in ``arm``: the method's at razz's default
-    heads-up table, the arm's tables; the learning rate constant (the run has no planned end)."""
+def resolved(args: Args) -> Args:
+    """``args`` with the game's defaults filled in, and the arm checked against the game's."""
+    game = GAMES[args.game]
+    arm = args.arm or game.first_arm
+    if arm not in game.arms:
+        raise ConfigError(f"--arm {arm}: the {args.game} agent trains in {', '.join(game.arms)}")
+    if arm != game.first_arm and args.stage == 1:
+        raise ConfigError(f"--arm {arm}: stage 1 is {game.first_arm.replace('_', '-')} in every arm; an arm begins at "
+                          f"stage 2")
+    return dataclasses.replace(args, arm=arm, output=args.output or f"runs/{game.name}",
+                               release=args.release or str(game.release),
+                               acceptance_seeds=args.acceptance_seeds or game.acceptance_seeds)
+
+
+def trainer_settings(game: Game, seed: int, device: str = "cpu", arm: str | None = None) -> dict[str, Any]:
+    """The trainer's settings of training seed ``seed`` on ``device`` in ``arm`` (default: stage 1's): the method's
+    at the game's default heads-up table (1,000-chip stacks), the arm's tables; the learning rate constant (the run
+    has no planned end)."""
     on = {} if device == "cpu" else {"device": device}  # a CPU run's settings as they were first written
-    return method_settings(METHOD, variant="razz", stacks=1000, total_steps=10**12, quiet=True, seed=seed,
-                           **SETTINGS, **on, **ARMS[arm])
+    return method_settings(METHOD, variant=game.variant, stacks=1000, total_steps=10**12, quiet=True, seed=seed,
+                           **SETTINGS, **on, **game.arms[arm or game.first_arm])
 
 
-def stage_folder(output: str | Path, seed: int, stage: int, arm: str = "self_play") -> Path:
-    """The run folder of a seed's stage in ``arm`` (stage 1 is every arm's)."""
-    return Path(output) / f"seed{seed}" / (f"stage{stage}" if arm == "self_play" or stage == 1 else
-                                            f"stage{stage}-{arm}")
+def stage_folder(game: Game, output: str | Path, seed: int, stage: int, arm: str | None = None) -> Path:
+    """The run folder of a seed's stage in ``arm`` (stage 1, and every stage of the game's first arm, has no
+    suffix)."""
+    plain = arm in (None, game.first_arm) or stage == 1
+    return Path(output) / f"seed{seed}" / (f"stage{stage}" if plain else f"stage{stage}-{arm}")
 
 
 def pooled(results: list[Any]) -> dict[str, float]:
@@ -176,15 +249,17 @@ def select(args: Args, player: str) -> dict[str, Any]:
     opponent it is not, on each selection seed, pooled, and its score."""
     from razz_env.evaluate.api import match
 
+    game = GAMES[args.game]
     figures: dict[str, Any] = {}
-    for opponent in (name for name in SELECTION_OPPONENTS if name != player):
+    for opponent in (name for name in game.selection_opponents if name != player):
         results = []
-        for seed in SELECTION_SEEDS:
+        for seed in game.selection_seeds:
             spec = {"type": player, "seed": seed, **({"deterministic": False} if player.endswith(".pt") else {})}
-            results.append(match(spec, opponent, deals=args.deals, seed=seed, workers=args.workers, aivat=True))
+            results.append(match(spec, opponent, deals=args.deals, seed=seed, workers=args.workers, aivat=True,
+                                 table={"variant": game.variant, "stacks": 1000}))
         figures[opponent] = {**pooled(results), "hands": sum(r.hands for r in results),
                              "aivat_reliable": all(r.aivat_reliable for r in results)}
-    return {"policy": player, "deals": args.deals, "seeds": list(SELECTION_SEEDS), "opponents": figures,
+    return {"policy": player, "deals": args.deals, "seeds": list(game.selection_seeds), "opponents": figures,
             "score": min(item["aivat_low"] for item in figures.values())}
 
 
@@ -192,20 +267,22 @@ def local_best_response(args: Args, folder: Path) -> dict[str, Any]:
     """LBR's lower bound (bb/100, 95% CI) on the stage's policy as it plays and as its argmax."""
     from razz_env.exploit.api import exploitability
 
+    seed = GAMES[args.game].lbr_seed
     figures: dict[str, Any] = {}
     for played, deterministic in (("sampled", False), ("argmax", True)):
-        spec = {"type": str(folder / "final.pt"), "deterministic": deterministic, "seed": LBR_SEED}
-        bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=LBR_SEED, workers=args.workers,
+        spec = {"type": str(folder / "final.pt"), "deterministic": deterministic, "seed": seed}
+        bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=seed, workers=args.workers,
                                output=str(folder / f"lbr_{played}"), fresh=True)
         figures[played] = {"bb100": bound.bb_per_100, "low": bound.ci95_low, "high": bound.ci95_high,
                            "off_policy_actions": bound.off_policy_actions}
-    return {"deals": args.lbr_deals, "seed": LBR_SEED, **figures}
+    return {"deals": args.lbr_deals, "seed": seed, **figures}
 
 
-def used_acceptance_seeds(output: Path) -> dict[int, str]:
-    """Each seed an earlier acceptance run used (in ``output``'s stage folders or published), and which file says so."""
+def used_acceptance_seeds(game: Game, output: Path) -> dict[int, str]:
+    """Each seed an earlier acceptance run of the game used (in ``output``'s stage folders or published), and which
+    file says so."""
     used: dict[int, str] = {}
-    for path in [*output.glob("seed*/stage*/acceptance.json"), *PUBLISHED.glob("*acceptance.json")]:
+    for path in [*output.glob("seed*/stage*/acceptance.json"), *game.published.glob("*acceptance.json")]:
         for seed in json.loads(path.read_text(encoding="utf-8"))["seeds"]:
             used.setdefault(int(seed), str(path))
     return used
@@ -216,16 +293,18 @@ def acceptance(args: Args, folder: Path) -> dict[str, Any]:
     it passes."""
     from razz_env.evaluate.api import match
 
+    game = GAMES[args.game]
     selection_path = folder / "selection.json"
     if not selection_path.is_file():
         raise ConfigError(f"--accept: stage has no selection.json ({folder}); run --select first")
     score = json.loads(selection_path.read_text(encoding="utf-8"))["score"]
-    if score < ACCEPTANCE_BAR:
+    if score < game.bar:
         raise ConfigError(f"--accept: the stage's selection score is {score:+.1f}; the rule sends a candidate to "
-                          f"acceptance at {ACCEPTANCE_BAR:+.0f} or more")
-    if len(set(args.acceptance_seeds)) != len(args.acceptance_seeds) or len(args.acceptance_seeds) != 3:
-        raise ConfigError(f"--acceptance-seeds: three different seeds, got {list(args.acceptance_seeds)}")
-    used = used_acceptance_seeds(Path(args.output))
+                          f"acceptance at {game.bar:+.0f} or more")
+    wanted = len(game.acceptance_seeds)
+    if len(set(args.acceptance_seeds)) != len(args.acceptance_seeds) or len(args.acceptance_seeds) != wanted:
+        raise ConfigError(f"--acceptance-seeds: {wanted} different seed(s), got {list(args.acceptance_seeds)}")
+    used = used_acceptance_seeds(game, Path(args.output))
     spent = [seed for seed in args.acceptance_seeds if seed in used]
     if spent:
         raise ConfigError(f"--acceptance-seeds: {spent[0]} was used by an earlier acceptance run ({used[spent[0]]}); "
@@ -233,11 +312,12 @@ def acceptance(args: Args, folder: Path) -> dict[str, Any]:
     player = str(folder / "final.pt")
     rows = []
     for seed in args.acceptance_seeds:
-        for opponent in (*MUST_BEAT, *MUST_HOLD):
+        for opponent in (*game.must_beat, *game.must_hold):
             result = match({"type": player, "seed": seed, "deterministic": False}, opponent,
-                           deals=args.acceptance_deals, seed=seed, workers=args.workers, aivat=True)
-            rule = "beat" if opponent in MUST_BEAT else "hold"
-            passed = (result.aivat_ci95_low >= ACCEPTANCE_BAR if rule == "beat" else result.aivat_ci95_high >= 0)
+                           deals=args.acceptance_deals, seed=seed, workers=args.workers, aivat=True,
+                           table={"variant": game.variant, "stacks": 1000})
+            rule = "beat" if opponent in game.must_beat else "hold"
+            passed = (result.aivat_ci95_low >= game.bar if rule == "beat" else result.aivat_ci95_high >= 0)
             rows.append({"seed": seed, "opponent": opponent, "rule": rule, "hands": result.hands,
                          "bb100": result.bb_per_100, "low": result.ci95_low, "high": result.ci95_high,
                          "aivat_bb100": result.aivat_bb_per_100, "aivat_low": result.aivat_ci95_low,
@@ -269,7 +349,7 @@ def recipe(args: Args, rollout: int) -> dict[str, Any]:
 
     stages = []
     for stage in range(1, args.stage + 1):
-        folder = stage_folder(args.output, args.seed, stage, args.arm)
+        folder = stage_folder(GAMES[args.game], args.output, args.seed, stage, args.arm)
         state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
         name = folder.name.replace("-", "_")
         stages.append({"name": name, "kind": "ppo", "config": state["settings"],
@@ -287,7 +367,7 @@ def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
     cells = [f"{item['aivat_bb100']:+.1f} [{item['aivat_low']:+.1f}, {item['aivat_high']:+.1f}]; raw "
              f"{item['bb100']:+.1f} [{item['low']:+.1f}, {item['high']:+.1f}]"
              for item in selection["opponents"].values()]
-    stage = f"{args.stage}" if args.arm == "self_play" else f"{args.stage} ({args.arm})"
+    stage = f"{args.stage}" if args.arm == GAMES[args.game].first_arm else f"{args.stage} ({args.arm})"
     return (f"| {args.seed} | {stage} | {state['steps']:,} | {state['clock'][0] / 60:.1f} | "
             f"{' | '.join(cells)} | {selection['score']:+.1f} |")
 
@@ -303,18 +383,19 @@ def main(args: Args) -> None:
         selection = select(args, args.agent)
         print(json.dumps(selection, indent=2))
         return
-    if args.arm != "self_play" and args.stage == 1:
-        raise ConfigError(f"--arm {args.arm}: stage 1 is self-play in every arm; an arm begins at stage 2")
-    settings = trainer_settings(args.seed, args.device, args.arm)
+    args = resolved(args)
+    game = GAMES[args.game]
+    settings = trainer_settings(game, args.seed, args.device, args.arm)
     trainer = trainer_args(settings, Path(args.output))
     rollout = trainer.num_tables * trainer.num_steps  # the steps of one update, as the method's settings say
     for stage in range(max(args.stage - 1, 1), args.stage + 1):  # a stage kept in --release and not in --output
-        arm = args.arm if stage > 1 else "self_play"
-        if restore(stage_folder(args.release, args.seed, stage, arm), stage_folder(args.output, args.seed, stage, arm),
-                   trainer_settings(args.seed, args.device, arm), stage * args.stage_updates * rollout):
+        arm = args.arm if stage > 1 else game.first_arm
+        if restore(stage_folder(game, args.release, args.seed, stage, arm),
+                   stage_folder(game, args.output, args.seed, stage, arm),
+                   trainer_settings(game, args.seed, args.device, arm), stage * args.stage_updates * rollout):
             print(f"restored stage {stage} of seed {args.seed} from {args.release}")
-    folder = stage_folder(args.output, args.seed, args.stage, args.arm)
-    earlier = stage_folder(args.output, args.seed, args.stage - 1, args.arm) if args.stage > 1 else None
+    folder = stage_folder(game, args.output, args.seed, args.stage, args.arm)
+    earlier = stage_folder(game, args.output, args.seed, args.stage - 1, args.arm) if args.stage > 1 else None
     if earlier is not None and not budget_spent(earlier, float("inf"), (args.stage - 1) * args.stage_updates * rollout):
         raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
                           f"({earlier}); train it first")
@@ -332,7 +413,7 @@ def main(args: Args) -> None:
         (folder / "lbr.json").write_text(json.dumps(bounds, indent=2) + "\n", encoding="utf-8")
         print(f"seed {args.seed} stage {args.stage}: LBR " + "; ".join(
             f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
-            for played in ("sampled", "argmax")) + f" bb/100 ({args.lbr_deals} deals, seed {LBR_SEED})")
+            for played in ("sampled", "argmax")) + f" bb/100 ({args.lbr_deals} deals, seed {game.lbr_seed})")
     if args.select:
         selection = select(args, str(folder / "final.pt"))
         (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
@@ -350,8 +431,8 @@ def main(args: Args) -> None:
             raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got "
                               f"{args.recipe!r}")
         path = Path(args.output) / f"{args.recipe}{SUFFIX}"
-        path.write_text(f"# {args.recipe}: heads-up razz, studies/razz_flagship.py --seed {args.seed} --stage "
-                        f"{args.stage} --arm {args.arm} (docs/studies/razz_flagship.md)\n"
+        path.write_text(f"# {args.recipe}: heads-up {game.variant}, studies/razz_flagship.py --game {args.game} --seed "
+                        f"{args.seed} --stage {args.stage} --arm {args.arm} (docs/studies/{game.name}.md)\n"
                         + yaml.safe_dump(recipe(args, rollout), sort_keys=False, width=120), encoding="utf-8")
         try:
             load_recipe(args.recipe, Path(args.output))
@@ -360,7 +441,7 @@ def main(args: Args) -> None:
             raise
         print(f"wrote {path}")
     if args.keep:
-        kept = stage_folder(args.release, args.seed, args.stage, args.arm)
+        kept = stage_folder(game, args.release, args.seed, args.stage, args.arm)
         for name, digest in keep(folder, kept).items():
             print(f"{kept / name}  SHA-256 {digest}")
         print(f"kept stage {args.stage} of seed {args.seed} in {kept}: commit it (git add {kept})")

@@ -192,14 +192,12 @@ class Session:
                          and self.hand.actor == self.person)
             legal = [{"name": str(a), "label": action_label(self.hand, a), "key": KEYS[a]}
                      for a in self.hand.legal_actions()] if your_turn else []
-            state = self.steps[-1]["state"]
             results = {"hands": self.running.hands, "big_bet": self.config.big_bet,
                        "seats": [self.running.seat(s) for s in range(self.setup.seats)]}
             return {"id": self.id, "hand": self.number, "step_count": len(self.steps),
-                    "steps": self.steps[max(0, since):], "layout": f"{len(state['seats'])}/{state['cards_per_seat']}",
-                    "over": self.hand.is_over, "busy": busy, "your_turn": your_turn, "legal": legal,
-                    "results": results, "names": self.names, "seat": self.person, "carry": self.carry,
-                    "notes": self.notes[-5:], "error": self.error}
+                    "steps": self.steps[max(0, since):], "over": self.hand.is_over, "busy": busy,
+                    "your_turn": your_turn, "legal": legal, "results": results, "names": self.names,
+                    "seat": self.person, "carry": self.carry, "notes": self.notes[-5:], "error": self.error}
 
     @property
     def busy(self) -> bool:

@@ -3,6 +3,7 @@ an arm's stage 2 goes on from with other tables."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -22,6 +23,9 @@ import pytest
     (["--agent", "ppo_razz_psro"], "--agent: measures a shipped agent by the selection rule; give --select too"),
     (["--arm", "opponents"], "--arm opponents: stage 1 is self-play in every arm; an arm begins at stage 2"),
     (["--arm", "pool"], "argument --arm: invalid choice: 'pool' (choose from 'self_play', 'opponents')"),
+    (["--game", "stud8", "--arm", "self_play"], "--arm self_play: the stud8 agent trains in opponents"),
+    (["--game", "holdem"], "argument --game: invalid choice: 'holdem' (choose from 'razz', 'stud8', 'action_razz')"),
+    (["--game", "action_razz", "--accept"], "--accept: stage 1 of seed 1 is not finished"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
     study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out"),
@@ -113,8 +117,8 @@ def test_an_arm_goes_on_from_stage_one_and_a_candidate_takes_acceptance_once(stu
                                                    "acceptance at +5 or more")
     (folder / "selection.json").write_text(json.dumps({"score": 6.0}))  # as if it had scored +6: the protocol runs
     module = load_study("razz_flagship")
-    monkeypatch.setattr(module, "MUST_BEAT", ("random",))
-    monkeypatch.setattr(module, "MUST_HOLD", ("calling_station",))
+    monkeypatch.setitem(module.GAMES, "razz", dataclasses.replace(module.GAMES["razz"], must_beat=("random",),
+                                                                  must_hold=("calling_station",)))
     verdict = module.acceptance(module.Args(stage=2, arm="opponents", stage_updates=1, output=str(tmp_path),
                                             acceptance_deals=2, acceptance_seeds=(7, 8, 9)), folder)
     assert verdict["seeds"] == [7, 8, 9] and len(verdict["rows"]) == 3 * 2 and verdict["score"] == 6.0
@@ -127,3 +131,24 @@ def test_an_arm_goes_on_from_stage_one_and_a_candidate_takes_acceptance_once(stu
     (folder / "acceptance.json").write_text(json.dumps(verdict))
     flagship.assert_refuses([*stage2, "--accept", "--acceptance-seeds", "9", "10", "11"],
                             "--acceptance-seeds: 9 was used by an earlier acceptance run")
+
+
+def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(load_study):
+    module = load_study("razz_flagship")
+    for name, game in module.GAMES.items():
+        assert game.variant == name
+        settings = module.trainer_settings(game, 3)
+        assert settings["variant"] == game.variant and settings["seed"] == 3 and settings["stacks"] == 1000
+        assert game.first_arm in game.arms and len(set(game.acceptance_seeds)) == len(game.acceptance_seeds)
+        assert {"random", "calling_station", "monte_carlo"} <= set(game.must_beat)
+        assert set(module.EXPLOITERS) <= set(game.must_hold)
+    seeds = [seed for game in module.GAMES.values() for seed in game.acceptance_seeds]
+    assert len(seeds) == len(set(seeds)), "no two games share an acceptance seed"
+    stud8 = module.GAMES["stud8"]
+    assert module.trainer_settings(stud8, 1)["opponents"][:2] == ["monte_carlo", "stud8_heuristic"]
+    assert module.stage_folder(stud8, "out", 1, 2).name == "stage2"  # its first arm has no suffix
+    assert module.stage_folder(module.GAMES["razz"], "out", 1, 2, "opponents").name == "stage2-opponents"
+    flagship = module.resolved(module.Args())
+    assert (flagship.arm, flagship.output, flagship.acceptance_seeds) == ("self_play", "runs/razz_flagship",
+                                                                          (43001, 43002, 43003))
+    assert module.resolved(module.Args(game="action_razz")).release.endswith("releases/action_razz_agent")
