@@ -206,6 +206,16 @@ def test_a_person_plays_hands_through_the_page_and_sees_only_their_seat(served, 
             _press(browser, "n")
             browser.until("document.getElementById('where').textContent.startsWith('hand 2')")
     browser.evaluate("[...document.querySelectorAll('#controls button')].find((b) => "
+                     "b.textContent === 'replay hands').click() || true")  # the two hands, as this seat saw them
+    where = browser.until("document.getElementById('where').textContent.includes('hand 1 of 2') && "
+                          "document.getElementById('where').textContent")
+    assert where.startswith("table ") and browser.evaluate(f"{FACE_DOWN}[1] === 2")  # the deal: theirs face down
+    browser.evaluate("[...document.querySelectorAll('button.tab')].find((b) => b.textContent === 'Play').click() "
+                     "|| true")
+    _open(browser, url, "play", ["random"], seed=1)  # a new page: the old one freed its table as it went
+    browser.until(f"{BUTTONS}.length > 0")
+    assert len(app.state.tables) == 1
+    browser.evaluate("[...document.querySelectorAll('#controls button')].find((b) => "
                      "b.textContent === 'leave table').click() || true")
     _freed(app, "leaving the table")
 

@@ -115,6 +115,7 @@ async function leave() {
 
 let latest = null;
 function receive(view) {
+  if (mode === "replay") return;  // a table left open behind a replay is not drawn over it
   latest = view;
   if (view.hand !== (receive.hand || 0)) {  // a new hand: its steps start again at 0
     receive.hand = view.hand;
@@ -207,6 +208,7 @@ function controls() {
   download.download = "razz-serve-hands.jsonl";
   download.textContent = "download hands";
   box.appendChild(download);
+  button(box, "replay hands", () => replayTable(view)).disabled = view.results.hands === 0;
   button(box, "leave table", async () => { await leave(); $("table-view").hidden = true; });
   const actions = $("actions");
   actions.replaceChildren();
@@ -229,9 +231,17 @@ async function openReplay(event) {
   const file = $("replay-file").files[0];
   if (!file) { showError("choose a file first"); return; }
   const seat = $("replay-seat").value === "" ? null : Number($("replay-seat").value);
+  await showReplay(file.name, await file.text(), seat);
+}
+async function replayTable(view) {  // the hands played at this table, as its seat saw them
+  showError(null);
+  const text = await (await fetch(`/api/tables/${view.id}/hands.jsonl`)).text();
+  setMode("replay");
+  await showReplay(`table ${view.id}`, text, view.seat);
+}
+async function showReplay(name, text, seat) {
   try {
-    replayData = await api("POST", "/api/replay", {name: file.name, text: await file.text(), seat});
-    await leave();
+    replayData = await api("POST", "/api/replay", {name, text, seat});
     latest = null;
     layouts = replayData.layouts;
     $("table-view").hidden = false;
