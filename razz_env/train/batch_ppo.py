@@ -1,17 +1,19 @@
 """PPO with action masks on the batched engine, in one file (CleanRL's ``ppo.py`` style), on the CPU or a GPU.
 
 The environment (``BatchEngine`` on the CPU, ``razz_env.batch.cuda_engine.CudaEngine`` on ``--device cuda``) and the
-networks live on one device: observations, masks, rewards and actions stay torch tensors there. Heads-up only
-(``--num-seats 2``). A share of the tables (``--self-play-fraction``) plays the learner's current network in both
-seats, and both seats' decisions are training data; the other tables play opponents (``--opponents``, shared as
-``--opponent-weights`` say: any registered agent or model file that acts in batch and states its policy), and only
-the learner seat's decisions there are training data; the learner's seat alternates across tables and hands. An
+networks live on one device: observations, masks, rewards and actions stay torch tensors there. Heads-up by
+default, or 3 to 8 seats (``--num-seats``). A share of the tables (``--self-play-fraction``) plays the learner's
+current network in every seat, and every seat's decisions are training data; the other tables play opponents
+(``--opponents``, shared as ``--opponent-weights`` say: any registered agent or model file that acts in batch and
+states its policy), and only the learner seat's decisions there are training data; the learner's seat rotates
+across tables and hands. At a multi-way opponent table one opponent sits in every other seat, or with
+``--mixed-tables`` each seat its own (a mixture of tables, seats rotated: what a multi-way agent should meet). An
 opponent that reads only the legal actions (``random``, ``calling_station``) has its stated policy read once for
 every legality mask and drawn from on the device; one that reads the seat's view or vector (``monte_carlo``,
 ``razz_heuristic``, the exploiters, a trained model) states its policy at each step for the tables where it acts,
 from what that seat may see, and the trainer draws from it (``--device cpu`` only: the GPU engine keeps no views).
 
-Returns are per (table, seat): a seat's reward is its payoff in big bets when its hand ends, and the other seat's
+Returns are per (table, seat): a seat's reward is its payoff in big bets when its hand ends, and the other seats'
 decisions in between are part of the environment (:func:`seat_gae`). Saves ``final.pt`` in ``--output`` (read by
 :mod:`razz_env.agents.torch_policy`, which plays it in ``razz tournament``).
 
@@ -66,8 +68,9 @@ class Args:
 
     variant: str = limited("razz", choices=tuple(VARIANTS))
     """the game (any variant of the batched engine)"""
-    num_seats: int = 2
-    """seats a table (2 only)"""
+    num_seats: int = limited(2, minimum=2, maximum=8)
+    """seats a table: heads-up, or a multi-way table where the learner sits in one seat (rotating each hand) among
+    opponents, or in every seat at a self-play table"""
     stacks: int = limited(1000, minimum=1)
     """starting stack of every seat, in chips (default: the table of razz tournament, match and razz play, 1000);
     the saved policy plays at this table only"""
@@ -116,6 +119,9 @@ class Args:
     (those reading the seat's view or vector, such as ``monte_carlo``, on the CPU only), each named once"""
     opponent_weights: tuple[float, ...] = ()
     """each opponent's share of the other tables, in ``--opponents``' order (empty: equal shares)"""
+    mixed_tables: bool = False
+    """at a multi-way opponent table, each other seat its own opponent (the shares then count seats, and the log's
+    figure is per table kind, not per opponent); without it one opponent sits in every other seat of a table"""
     pool_fraction: float = limited(0.0, minimum=0, maximum=1)
     """share of the tables where the learner plays a frozen snapshot of itself (after the self-play tables)"""
     snapshot_every: int = limited(50, minimum=1)
@@ -154,8 +160,9 @@ def check_args(args: Args, name: Callable[[str], str] = flag_name) -> None:
     """Refuse settings the trainer cannot run, naming the setting as ``name`` writes it (a flag, or a config's key)
     (``ConfigError``): each field's declared limits, then the rules that join several."""
     check_fields(args, name)
-    if args.num_seats != 2:
-        raise ConfigError(f"{name('num_seats')}: only heads-up (2) is trained here, got {args.num_seats}")
+    if args.mixed_tables and args.num_seats == 2:
+        raise ConfigError(f"{name('mixed_tables')}: mixes opponents at a table of 3 or more seats; heads-up, a table's "
+                          f"one other seat is its opponent ({name('num_seats')} 2)")
     if args.device == "cuda" and not torch.cuda.is_available():
         raise ConfigError(f"{name('device')} cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
     check_opponents(args, name)
@@ -382,8 +389,9 @@ def seat_gae(actor: torch.Tensor, values: torch.Tensor, payoffs: torch.Tensor, f
     of its pending decision. A seat not acting then whose hand is still on is bootstrapped with the value of its
     own last decision: that decision's TD error is zero, so its earlier decisions are truncated there as any
     rollout is; that last decision itself has no learning signal, and ``valid`` leaves it out of the update.
-    In heads-up every seat decides in every hand (the bring-in cannot fold), so no hand's payoff falls to the
-    previous hand's decision.
+    Every seat dealt in decides in every hand (the bring-in cannot fold, and a hand ends only when all but one seat
+    have folded, each by deciding), so no hand's payoff falls to the previous hand's decision; only a seat all-in
+    from its ante would not, and the trainer's table (equal stacks of many antes) has none.
     """
     steps, tables = actor.shape
     seats = payoffs.shape[2]
@@ -462,20 +470,32 @@ def prepare_output(args: Args, resuming: bool = False) -> Path:
 
 POOL = -2
 """The opponent index of a table where the learner plays a snapshot of itself (-1: self-play, 0...: a baseline)."""
+MIXED = -3
+"""The kind of a multi-way table whose other seats each hold their own opponent (``mixed_tables``)."""
 
 
-def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    """Per table: the opponent (-1: self-play, :data:`POOL`: a snapshot, 0...: that opponent) and the learner's first
-    seat (alternating across tables). The opponents take the last tables in weighted round-robin order (equal
-    weights: 0, 1, 2, 0, 1, 2...), so each one's share is its weight's to within a table."""
-    tables = args.num_tables
+def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Per table: its kind (-1: self-play, :data:`POOL`: a snapshot, 0...: that opponent, :data:`MIXED`: mixed
+    opponents), per table and seat the agent there when the learner is elsewhere (the same encoding), and the
+    learner's first seat (rotating across tables). The opponents take the last tables (with ``mixed_tables``, their
+    seats, table by table) in weighted round-robin order (equal weights: 0, 1, 2, 0, 1, 2...), so each one's share
+    is its weight's to within a table (a seat)."""
+    tables, seats = args.num_tables, args.num_seats
     self_play = round(args.self_play_fraction * tables) if args.opponents else tables
     pooled = round((args.self_play_fraction + args.pool_fraction) * tables) if args.opponents else tables
-    opponent = torch.full((tables,), -1, dtype=torch.int64)
-    opponent[self_play:pooled] = POOL
-    opponent[pooled:] = torch.tensor(weighted_round_robin(args.opponent_weights or (1.0,) * len(args.opponents),
-                                                          tables - pooled), dtype=torch.int64)
-    return opponent.to(device), (torch.arange(tables) % 2).to(device)
+    kind = torch.full((tables,), -1, dtype=torch.int64)
+    kind[self_play:pooled] = POOL
+    weights = args.opponent_weights or (1.0,) * len(args.opponents)
+    if args.mixed_tables:
+        kind[pooled:] = MIXED
+        at_seat = kind[:, None].repeat(1, seats)
+        at_seat[self_play:pooled] = POOL
+        at_seat[pooled:] = torch.tensor(weighted_round_robin(weights, (tables - pooled) * seats),
+                                        dtype=torch.int64).reshape(tables - pooled, seats)
+    else:
+        kind[pooled:] = torch.tensor(weighted_round_robin(weights, tables - pooled), dtype=torch.int64)
+        at_seat = kind[:, None].repeat(1, seats)
+    return kind.to(device), at_seat.to(device), (torch.arange(tables) % seats).to(device)
 
 
 def weighted_round_robin(weights: tuple[float, ...], count: int) -> list[int]:
@@ -663,8 +683,8 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     out = prepare_output(args, resuming=saved is not None)
     torch.set_num_threads(args.torch_threads)
     device = torch.device(args.device)
-    opponent, learner_seat = table_roles(args, device)
-    has_opponents = bool((opponent >= 0).any())
+    kind, at_seat, learner_seat = table_roles(args, device)
+    has_opponents = bool((at_seat >= 0).any())
     opponents = Opponents(args.opponents if has_opponents else (), args.seed, device)
     torch.manual_seed(args.seed)
     config = training_table(args).hand_config()
@@ -699,13 +719,15 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     trained = torch.zeros((N, T), dtype=torch.bool, device=device)
     payoffs = torch.zeros((N, T, S), dtype=torch.int64, device=device)
     finished = torch.zeros((N, T), dtype=torch.bool, device=device)
-    pooled = opponent == POOL
+    pooled = kind == POOL
     has_pool = bool(pooled.any())  # read once: a per-update read would wait for the GPU
+    rows = torch.arange(T, device=device)
     env.read(obs[N], masks[N], actor[N])  # each rollout starts where the last one ended
-    slots = len(args.opponents) + 2  # the opponents, self-play, the pool
+    slots = len(args.opponents) + 3  # the opponents, the mixed tables, self-play, the pool
     vs_sum = torch.zeros(slots, dtype=torch.float64, device=device)
     vs_hands = torch.zeros_like(vs_sum)
-    slot = torch.where(opponent >= 0, opponent, torch.where(pooled, slots - 1, slots - 2))
+    slot = torch.where(kind >= 0, kind, torch.where(pooled, slots - 1, torch.where(kind == MIXED, slots - 3,
+                                                                                     slots - 2)))
 
     minibatch = rollout // args.num_minibatches
     log_path = out / "log.jsonl"
@@ -725,10 +747,11 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 values[i] = agent.value(obs[i])
                 learner = torch.distributions.Categorical(logits=logits).sample()
                 chosen = learner
-                mine = (opponent == -1) | (actor[i] == learner_seat)
+                mine = (kind == -1) | (actor[i] == learner_seat)
                 if has_opponents:
-                    chosen = torch.where(opponent >= 0, opponents.actions(opponent, ~mine, masks[i], obs[i], actor[i],
-                                                                          env.engine), learner)
+                    there = at_seat[rows, actor[i]]  # the opponent at the acting seat
+                    chosen = torch.where(there >= 0, opponents.actions(there, ~mine, masks[i], obs[i], actor[i],
+                                                                       env.engine), learner)
                 if snapshots:
                     chosen = pool_actions(snapshots, which, pooled & ~mine, obs[i], masks[i], chosen)
                 chosen = torch.where(mine, learner, chosen)
@@ -743,7 +766,7 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 won = payoffs[i].gather(1, learner_seat[:, None]).squeeze(1).to(torch.float64) / big_bet
                 vs_sum.index_add_(0, slot, torch.where(finished[i], won, 0.0))
                 vs_hands.index_add_(0, slot, finished[i].to(torch.float64))
-                learner_seat = torch.where(finished[i], 1 - learner_seat, learner_seat)
+                learner_seat = torch.where(finished[i], (learner_seat + 1) % S, learner_seat)
             env.check()
             next_value = agent.value(obs[N])
             gae = seat_gae(actor[:N], values, payoffs.float() / big_bet, finished, actor[N], next_value,
@@ -858,8 +881,11 @@ def log_line(args: Args, update: int, steps: int, played: int, seconds: float, s
                             "steps_per_second": round(played / seconds)}
     line.update({name: round(float(value), 5) for name, value in stats.items()})
     totals, hands = vs_sum.tolist(), vs_hands.tolist()
-    for name, total, count in zip(args.opponents, totals, hands):
-        line[f"bb100_vs_{name}"] = round(100.0 * total / count, 2) if count else None
+    if args.mixed_tables:
+        line["bb100_vs_mixed_tables"] = round(100.0 * totals[-3] / hands[-3], 2) if hands[-3] else None
+    else:
+        for name, total, count in zip(args.opponents, totals, hands):
+            line[f"bb100_vs_{name}"] = round(100.0 * total / count, 2) if count else None
     if args.pool_fraction:
         line["bb100_vs_pool"] = round(100.0 * totals[-1] / hands[-1], 2) if hands[-1] else None
     return line

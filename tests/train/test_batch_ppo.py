@@ -24,6 +24,7 @@ from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.train.batch_ppo import (
     BASELINES,
+    MIXED,
     POOL,
     Args,
     Opponents,
@@ -131,20 +132,34 @@ def test_each_table_draws_from_its_own_baseline() -> None:
 
 
 def test_tables_are_split_between_self_play_and_the_baselines() -> None:
-    opponent, seat = table_roles(Args(num_tables=8, self_play_fraction=0.5), torch.device("cpu"))
+    opponent, at_seat, seat = table_roles(Args(num_tables=8, self_play_fraction=0.5), torch.device("cpu"))
     assert opponent.tolist() == [-1, -1, -1, -1, 0, 1, 0, 1]
+    assert at_seat.tolist() == [[k, k] for k in opponent.tolist()]
     assert seat.tolist() == [0, 1] * 4
 
 
+def test_mixed_multiway_tables_seat_each_opponent_by_its_weight_and_rotate_the_learner() -> None:
+    args = Args(num_seats=6, num_tables=100, self_play_fraction=0.2, pool_fraction=0.1, mixed_tables=True,
+                opponents=("monte_carlo", "razz_heuristic", "random"), opponent_weights=(3.0, 1.0, 1.0))
+    kind, at_seat, seat = table_roles(args, torch.device("cpu"))
+    assert (kind[:20] == -1).all() and (kind[20:30] == POOL).all() and (kind[30:] == MIXED).all()
+    assert (at_seat[:20] == -1).all() and (at_seat[20:30] == POOL).all()
+    assert torch.bincount(at_seat[30:].flatten()).tolist() == [252, 84, 84]  # 70 tables x 6 seats, 3:1:1
+    assert len({tuple(row) for row in at_seat[30:].tolist()}) > 1  # tables differ: a mixture, seats rotated
+    assert seat.tolist() == [t % 6 for t in range(100)]
+    one, each, _ = table_roles(Args(num_seats=6, num_tables=10, self_play_fraction=0.5), torch.device("cpu"))
+    assert each.tolist()[5:] == [[k] * 6 for k in one.tolist()[5:]]  # unmixed: one opponent at every other seat
+
+
 def test_pool_tables_come_between_self_play_and_the_baselines() -> None:
-    opponent, _ = table_roles(Args(num_tables=8, self_play_fraction=0.25, pool_fraction=0.5), torch.device("cpu"))
+    opponent, _, _ = table_roles(Args(num_tables=8, self_play_fraction=0.25, pool_fraction=0.5), torch.device("cpu"))
     assert opponent.tolist() == [-1, -1, POOL, POOL, POOL, POOL, 0, 1]
 
 
 def test_the_opponents_share_the_tables_as_their_weights_say() -> None:
     args = Args(num_tables=1000, self_play_fraction=0.2, opponents=("monte_carlo", "razz_heuristic", "random"),
                 opponent_weights=(5.0, 2.0, 1.0))
-    opponent, _ = table_roles(args, torch.device("cpu"))
+    opponent, _, _ = table_roles(args, torch.device("cpu"))
     assert (opponent[:200] == -1).all()
     assert torch.bincount(opponent[200:]).tolist() == [500, 200, 100]
 
@@ -402,7 +417,8 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"num_seats": 3}, "only heads-up"),
+    ({"num_seats": 9}, "--num-seats: must be at most 8, got 9"),
+    ({"mixed_tables": True}, "--mixed-tables: mixes opponents at a table of 3 or more seats"),
     ({"opponents": ("no_such_agent",)}, "unknown agent 'no_such_agent'"),
     ({"opponents": ("tests.train.test_batch_ppo:Silent",)}, "states no policy or does not act in batch"),
     ({"opponents": ("tests.train.test_batch_ppo:RanksReader",)},
@@ -493,3 +509,25 @@ def test_it_learns_to_beat_random_play(tmp_path) -> None:
     result = train(Args(output=str(tmp_path / "learn"), total_steps=262_144, num_tables=512, log_every=4, quiet=True,
                         seed=2))
     assert result["last"]["bb100_vs_random"] > 50
+
+
+def test_a_six_handed_run_trains_one_seat_among_mixed_opponents_and_its_policy_plays_six_handed(tmp_path) -> None:
+    from razz_env.agents.registry import make_agent
+    from razz_env.encoding.interface import seating_problem
+    from razz_env.evaluate.blocks import play_deals
+
+    options = {"num_seats": 6, "self_play_fraction": 0.25, "mixed_tables": True, "total_steps": 2 * 1024,
+               "opponents": ("razz_heuristic", "calling_station", "random")}
+    result = train(tiny(tmp_path, "six", **options))
+    assert result["last"]["bb100_vs_mixed_tables"] is not None and "bb100_vs_random" not in result["last"]
+    saved = torch.load(result["output"], weights_only=True)
+    assert saved["num_seats"] == 6 and saved["args"]["mixed_tables"]
+    policy = make_agent({"type": result["output"], "seed": 1})
+    assert seating_problem(policy, "razz", 6) is None and seating_problem(policy, "razz", 2) is not None
+    tables = play_deals([policy, *(make_agent(name, seed=k) for k, name in enumerate(
+        ("random", "calling_station", "razz_heuristic", "rock", "tag")))],
+        HandConfig.create("razz", num_seats=6, stacks=1000), deals=2, seed="six", duplicate=False)
+    assert len(tables) == 2 and all(sum(t.payoffs) == 0 for t in tables)
+    again = train(tiny(tmp_path, "again", **options))
+    first, second = (torch.load(r["output"], weights_only=True)["state_dict"] for r in (result, again))
+    assert all(torch.equal(first[key], second[key]) for key in first)  # a six-handed run repeats with its seed
