@@ -145,15 +145,15 @@ def offered_agents(extra: tuple[str, ...] = ()) -> dict[str, Any]:
 
 def options(offered: dict[str, Any]) -> dict[str, Any]:
     """What the page's menus offer: games (title, seats), rule presets, agents (the games and seats each plays)."""
-    from razz_env.agents.registry import describe_agent, get_factory, make_agent
+    from razz_env.agents.registry import available_agents, describe_agent, make_agent
     from razz_env.encoding.interface import declaration_of
     from razz_env.engine.config import MAX_SEATS, MIN_SEATS, max_seats
     from razz_env.engine.presets import PRESETS
     from razz_env.engine.variants import VARIANTS
 
-    agents = []
+    agents, registered = [], set(available_agents())
     for label, spec in offered.items():
-        if isinstance(spec, str) and spec in offered and _registered(spec, get_factory):
+        if spec in registered:
             info = describe_agent(spec)
             variants, seats, idea = info.variants, info.seat_counts, info.idea
         else:
@@ -168,14 +168,6 @@ def options(offered: dict[str, Any]) -> dict[str, Any]:
                          for name, variant in VARIANTS.items()],
             "rules": list(PRESETS), "min_seats": MIN_SEATS, "max_seats": MAX_SEATS, "agents": agents,
             "stack": 1000}
-
-
-def _registered(name: str, get_factory: Any) -> bool:
-    try:
-        get_factory(name)
-    except (KeyError, ValueError):
-        return False
-    return True
 
 
 def replay(data: Any) -> dict[str, Any]:

@@ -235,3 +235,23 @@ def test_razz_serve_without_the_serve_extra_names_it():
     assert done.returncode == 2
     assert re.fullmatch(r"razz serve: this needs (starlette|uvicorn), which is not installed: pip install "
                         r"'razz-env\[serve\]'", done.stderr.strip()), done.stderr
+
+
+def test_a_model_file_given_at_the_command_line_is_offered_for_its_own_game_and_table(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    from razz_env.serve.app import offered_agents, options
+    from razz_env.train.batch_ppo import Args as PPOArgs
+    from razz_env.train.batch_ppo import train
+
+    trained = train(PPOArgs(variant="stud8", output=str(tmp_path / "run"), total_steps=128, num_tables=16,
+                            num_steps=8, hidden=(8,), num_minibatches=2, update_epochs=1, quiet=True))["output"]
+    offered = offered_agents((trained,))
+    listed = next(agent for agent in options(offered)["agents"] if agent["label"] == trained)
+    assert listed["variants"] == ("stud8",) and listed["seats"] == (2,)
+    with TestClient(create_app(offered), base_url="http://127.0.0.1") as test_client:
+        view = test_client.post("/api/tables", json={"variant": "stud8", "agents": [trained], "seed": 1}).json()
+        assert view["names"] == ["you", trained] and view["error"] is None
+        refused = test_client.post("/api/tables", json={"variant": "razz", "agents": [trained]})
+        assert refused.status_code == 400 and "stud8" in refused.json()["error"]
+        test_client.app.state.tables.close_all()
