@@ -138,7 +138,10 @@ def test_tabular_agent_refuses_other_stakes(solved):
         agent.action_probabilities(observation)
     fine = Observation(hand.actor, np.ones(5, dtype=np.int8), HandState(solved.game.config, seed=4).view(hand.actor))
     with pytest.raises(ValueError, match="the pot is 4 at .* has 2 there: the table plays other stakes"):
-        agent.act_batch([fine, observation])
+        agent.act_batch([observation])
+    with pytest.raises(ValueError, match=r"every view must be of one game; got minirazz_tiny with 2 seats \(ante 1, "
+                                         r".*\) and minirazz_tiny with 2 seats \(ante 2"):
+        agent.act_batch([fine, observation])  # views of two stakes are refused as they are stacked, named
 
 
 def test_tabular_agent_acts_in_batch_as_it_acts_one_by_one(solved, random_decisions):
