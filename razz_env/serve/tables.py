@@ -165,6 +165,10 @@ class Session:
             self.close()
             raise ConfigError(str(err)) from None
         self.carry = not any(declaration_of(agent).table is not None for agent in self.agents.values())
+        self.varying = {seat for seat, agent in self.agents.items() if states_varying_policy(agent)}
+        """The seats whose stated policy AIVAT needs (one that varies); a watched table shows every stated one."""
+        self.asked = self.varying | ({seat for seat, agent in self.agents.items()
+                                      if declaration_of(agent).states_policy} if self.person is None else set())
         self.stacks = list(self.base.stacks)
         self.running = Running(setup.seats)
         self.records: list[dict[str, Any]] = []
@@ -177,10 +181,6 @@ class Session:
         self._deal()
 
     # ------------------------------------------------------------------ what the browser reads
-
-    @property
-    def viewer(self) -> int | None:
-        return self.person
 
     def view(self, since: int = 0) -> dict[str, Any]:
         """The table now as the viewer sees it: the steps of this hand from ``since`` on, whose turn, the person's
@@ -305,7 +305,7 @@ class Session:
         return "you" if seat == self.person else f"seat {seat} ({self.names[seat]})"
 
     def _step(self, seat: int | None, said: str, policy: dict[str, float] | None) -> dict[str, Any]:
-        return {"state": table_state(self.hand, self.viewer, self.names).to_dict(), "seat": seat, "action": said,
+        return {"state": table_state(self.hand, self.person, self.names).to_dict(), "seat": seat, "action": said,
                 "policy": policy}
 
     def _start(self, work: Callable[[], None]) -> None:
@@ -328,8 +328,7 @@ class Session:
             seat = self.hand.actor
             agent = self.agents[seat]
             observation = self.observers[seat](self.hand, seat)
-            stated = (action_probabilities(agent, [observation])[0]
-                      if declaration_of(agent).states_policy else None)
+            stated = action_probabilities(agent, [observation])[0] if seat in self.asked else None
             legal = self.hand.legal_actions()
             try:
                 action = to_engine(agent.act(observation), legal, who=f"{self._who(seat)}")
@@ -339,7 +338,7 @@ class Session:
             if stated is not None and self.person is None:
                 shown = {str(a): round(float(p), 4) for a in legal if (p := stated[ENGINE_TO_ID[a]]) > 0}
             with self._lock:
-                self._apply(action, stated if states_varying_policy(agent) else None, shown)
+                self._apply(action, stated if seat in self.varying else None, shown)
             done += 1
 
     def _apply(self, action: Action, policy: np.ndarray | None, shown: dict[str, float] | None = None) -> None:
@@ -369,7 +368,7 @@ class Session:
         """The hand's record as the viewer saw it: the down cards it never saw written ``??``."""
         record = to_record(self.hand, self.names)
         up = self.config.variant.up_positions
-        record["cards"] = [[card if position in up or shows_down_cards(self.hand, seat, self.viewer) else UNKNOWN
+        record["cards"] = [[card if position in up or shows_down_cards(self.hand, seat, self.person) else UNKNOWN
                             for position, card in enumerate(cards)] for seat, cards in enumerate(record["cards"])]
         return record
 
