@@ -286,9 +286,11 @@ def play_deals(
               for deal, deck, rotation in _deal_tables(hand_config, seats, deals, seed, duplicate, first_deal)]
     numbers = _reset_players(players, [t.positions for t in tables], hand_config.variant.name)
     active = list(range(len(tables)))
+    told = any(hand_over_hook(player) is not None for player in players)
     while active:
-        _tell_hands_over(players, [(tables[i].hand, tables[i].positions, numbers[i]) for i in active
-                                   if tables[i].hand.is_over])
+        if told:
+            _tell_hands_over(players, [(tables[i].hand, tables[i].positions, numbers[i]) for i in active
+                                       if tables[i].hand.is_over])
         active = [i for i in active if not tables[i].hand.is_over]
         waiting: dict[int, list[_ScalarReplay]] = {}
         for table in (tables[i] for i in active):
