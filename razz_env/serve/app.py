@@ -59,6 +59,7 @@ class Tables:
     def __init__(self, offered: dict[str, Any], limit: int, idle_seconds: float) -> None:
         self.offered, self.limit, self.idle_seconds = offered, limit, idle_seconds
         self._open: dict[str, Any] = {}
+        self._opening = 0
         self._lock = threading.Lock()
 
     def open(self, data: Any) -> Any:
@@ -66,11 +67,16 @@ class Tables:
 
         setup = Setup.from_request(data, self.offered)
         self.sweep()
-        with self._lock:
-            if len(self._open) >= self.limit:
+        with self._lock:  # the check and the reservation at once: concurrent opens cannot pass the limit
+            if len(self._open) + self._opening >= self.limit:
                 raise Busy(f"{self.limit} tables are open, the most this server keeps; close one (a tab's "
                            f"'leave table') or wait for an idle one to be freed")
-        session = Session(setup, self.offered)
+            self._opening += 1
+        try:
+            session = Session(setup, self.offered)
+        finally:
+            with self._lock:
+                self._opening -= 1
         with self._lock:
             self._open[session.id] = session
         return session

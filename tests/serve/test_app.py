@@ -170,10 +170,13 @@ def test_the_command_refuses_a_port_in_use_and_an_unknown_agent_in_one_line():
         run(Args(agent=("no_such_agent",)))
 
 
-def test_many_tables_play_at_once_each_its_own_hands(client):
+def test_many_tables_play_at_once_each_its_own_hands():
     """Four players at four tables at the same moment, each from a thread of its own: every table plays its hands to
     the end and its records are its own (same seed, same hands; other seeds, other hands)."""
     import threading
+
+    app = create_app(OFFERED, max_tables=4)  # the fixture's server keeps 3
+    client = TestClient(app, base_url="http://127.0.0.1")
 
     seeds = [1, 2, 3, 1]
     records: dict[int, str] = {}
@@ -201,6 +204,7 @@ def test_many_tables_play_at_once_each_its_own_hands(client):
     assert problems == [] and len(records) == 4
     assert all(text.count("\n") == 3 for text in records.values())
     assert records[0] == records[3] and len({records[0], records[1], records[2]}) == 3
+    app.state.tables.close_all()
 
 
 def test_razz_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c(tmp_path):
@@ -255,3 +259,19 @@ def test_a_model_file_given_at_the_command_line_is_offered_for_its_own_game_and_
         refused = test_client.post("/api/tables", json={"variant": "razz", "agents": [trained]})
         assert refused.status_code == 400 and "stud8" in refused.json()["error"]
         test_client.app.state.tables.close_all()
+
+
+def test_tables_opened_at_once_never_pass_the_limit():
+    import threading
+
+    app = create_app(OFFERED, max_tables=2)
+    client = TestClient(app, base_url="http://127.0.0.1")
+    statuses: list[int] = []
+    threads = [threading.Thread(target=lambda: statuses.append(
+        client.post("/api/tables", json={"agents": ["monte_carlo"]}).status_code)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(statuses) == [200, 200, 503, 503, 503, 503] and len(app.state.tables) == 2
+    app.state.tables.close_all()
