@@ -29,6 +29,11 @@ self-play); its folders are ``stage<i>-opponents``. The rule's page says why and
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents
 
+``--arm pool`` (razz) trains from stage 4 on, going on from self-play's stage 3: half the tables self-play, the other
+half the learner's own snapshots (:data:`POOL_ARM`, fictitious self-play); its folders are ``stage<i>-pool``.
+
+    python studies/razz_flagship.py --seed 3 --stage 4 --arm pool
+
 ``--accept`` takes a finished stage whose selection score is at least +5 through the rule's acceptance run, once:
 ``--acceptance-deals`` duplicate deals against each of the game's ``must_beat`` (the AIVAT lower bound at least
 +5 on every seed) and ``must_hold`` (the AIVAT upper bound not below 0 on every seed) on each of
@@ -91,11 +96,16 @@ def opponents_arm(heuristic: str) -> dict[str, Any]:
     return {"self_play_fraction": 0.5, "opponents": list(weights), "opponent_weights": list(weights.values())}
 
 
+POOL_ARM = {"self_play_fraction": 0.5, "pool_fraction": 0.5, "snapshot_every": 50, "max_snapshots": 0}
+"""Half the tables self-play, the other half play frozen snapshots of the learner: one taken when the arm begins
+and one every 50 updates after, all of them kept (fictitious self-play: the policy meets its own past)."""
+
+
 @dataclass(frozen=True)
 class Game:
     """One game's heads-up agent: where its runs, kept stages and figures go (``runs/<name>``,
     ``releases/<name>``, ``docs/studies/<name>``), its rule's opponents, seeds and bar, and its arms (the first is
-    stage 1's: a stage of another arm goes on from the stage before, from stage 2 on)."""
+    stage 1's: a stage of another arm goes on from the stage before, from the stage ``begins`` names on)."""
 
     variant: str
     name: str
@@ -108,6 +118,8 @@ class Game:
     arms: dict[str, dict[str, Any]]
     """Each arm's settings over the method's (a later stage may change these: ``batch_ppo.ADJUSTABLE``)."""
     acceptance_seeds: tuple[int, ...]
+    begins: dict[str, int] = dataclasses.field(default_factory=dict)
+    """The stage an arm begins at, going on from the first arm's stage before it (default: 2)."""
     selection_seeds: tuple[int, ...] = (41001, 41002)
     lbr_seed: int = 41003
 
@@ -125,14 +137,19 @@ class Game:
     def first_arm(self) -> str:
         return next(iter(self.arms))
 
+    def arm_at(self, stage: int, arm: str | None) -> str:
+        """The arm stage ``stage`` of a chain in ``arm`` trained in: the first arm's before ``arm`` begins."""
+        arm = arm or self.first_arm
+        return arm if stage >= self.begins.get(arm, 2) else self.first_arm
+
 
 GAMES = {
     "razz": Game("razz", "razz_flagship", selection_opponents=("razz_heuristic", "monte_carlo", "ppo_razz_psro"),
                  must_beat=("random", "calling_station", "razz_heuristic", "monte_carlo"),
                  must_hold=(*EXPLOITERS, "ppo_razz", "ppo_razz_pool", "ppo_razz_psro", "ppo_razz_multiway",
                             "qrdqn_razz"),
-                 bar=5.0, arms={"self_play": {}, "opponents": opponents_arm("razz_heuristic")},
-                 acceptance_seeds=(43001, 43002, 43003)),
+                 bar=5.0, arms={"self_play": {}, "opponents": opponents_arm("razz_heuristic"), "pool": POOL_ARM},
+                 acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4}),
     "stud8": Game("stud8", "stud8_agent", selection_opponents=("stud8_heuristic", "monte_carlo"),
                   must_beat=("random", "calling_station", "stud8_heuristic", "monte_carlo"), must_hold=EXPLOITERS,
                   bar=0.0, arms={"opponents": opponents_arm("stud8_heuristic")}, acceptance_seeds=(44001,)),
@@ -158,9 +175,10 @@ class Args:
     stage: int = limited(1, minimum=1)
     """the stage to train (stage 1 starts from fresh weights; a later one from the stage before)"""
     arm: str | None = limited(None, choices=tuple(ARMS))
-    """the tables of stages 2 on (default: the game's first arm, stage 1's): ``self_play`` (the method as selected)
-    or ``opponents`` (half the tables play Monte Carlo, the game's hand-crafted player, the exploiters and the
-    baselines: :func:`opponents_arm`)"""
+    """the tables of stages 2 on (default: the game's first arm, stage 1's): ``self_play`` (the method as selected),
+    ``opponents`` (half the tables play Monte Carlo, the game's hand-crafted player, the exploiters and the
+    baselines: :func:`opponents_arm`) or ``pool`` (razz, from stage 4: half the tables play the learner's snapshots:
+    :data:`POOL_ARM`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)
@@ -205,9 +223,10 @@ def resolved(args: Args) -> Args:
     arm = args.arm or game.first_arm
     if arm not in game.arms:
         raise ConfigError(f"--arm {arm}: the {args.game} agent trains in {', '.join(game.arms)}")
-    if arm != game.first_arm and args.stage == 1:
-        raise ConfigError(f"--arm {arm}: stage 1 is {game.first_arm.replace('_', '-')} in every arm; an arm begins at "
-                          f"stage 2")
+    begins = game.begins.get(arm, 2)
+    if arm != game.first_arm and args.stage < begins:
+        raise ConfigError(f"--arm {arm}: stages before {begins} are {game.first_arm.replace('_', '-')} in every arm; "
+                          f"the arm begins at stage {begins}")
     return dataclasses.replace(args, arm=arm, output=args.output or f"runs/{game.name}",
                                release=args.release or str(game.release),
                                acceptance_seeds=args.acceptance_seeds or game.acceptance_seeds)
@@ -223,9 +242,10 @@ def trainer_settings(game: Game, seed: int, device: str = "cpu", arm: str | None
 
 
 def stage_folder(game: Game, output: str | Path, seed: int, stage: int, arm: str | None = None) -> Path:
-    """The run folder of a seed's stage in ``arm`` (stage 1, and every stage of the game's first arm, has no
-    suffix)."""
-    plain = arm in (None, game.first_arm) or stage == 1
+    """The run folder of a seed's stage in a chain in ``arm`` (a stage of the game's first arm, the chain's stages
+    before its arm begins among them, has no suffix)."""
+    arm = game.arm_at(stage, arm)
+    plain = arm == game.first_arm
     return Path(output) / f"seed{seed}" / (f"stage{stage}" if plain else f"stage{stage}-{arm}")
 
 
@@ -389,7 +409,7 @@ def main(args: Args) -> None:
     trainer = trainer_args(settings, Path(args.output))
     rollout = trainer.num_tables * trainer.num_steps  # the steps of one update, as the method's settings say
     for stage in range(max(args.stage - 1, 1), args.stage + 1):  # a stage kept in --release and not in --output
-        arm = args.arm if stage > 1 else game.first_arm
+        arm = game.arm_at(stage, args.arm)
         if restore(stage_folder(game, args.release, args.seed, stage, arm),
                    stage_folder(game, args.output, args.seed, stage, arm),
                    trainer_settings(game, args.seed, args.device, arm), stage * args.stage_updates * rollout):

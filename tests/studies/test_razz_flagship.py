@@ -21,8 +21,11 @@ import pytest
     (["--accept"], "--accept: stage 1 of seed 1 is not finished"),
     (["--keep"], "--keep: stage 1 of seed 1 is not finished"),
     (["--agent", "ppo_razz_psro"], "--agent: measures a shipped agent by the selection rule; give --select too"),
-    (["--arm", "opponents"], "--arm opponents: stage 1 is self-play in every arm; an arm begins at stage 2"),
-    (["--arm", "pool"], "argument --arm: invalid choice: 'pool' (choose from 'self_play', 'opponents')"),
+    (["--arm", "opponents"], "--arm opponents: stages before 2 are self-play in every arm; the arm begins at stage 2"),
+    (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
+                                        "stage 4"),
+    (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool')"),
+    (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents"),
     (["--game", "stud8", "--arm", "self_play"], "--arm self_play: the stud8 agent trains in opponents"),
     (["--game", "holdem"], "argument --game: invalid choice: 'holdem' (choose from 'razz', 'stud8', 'action_razz')"),
     (["--game", "action_razz", "--accept"], "--accept: stage 1 of seed 1 is not finished"),
@@ -133,6 +136,24 @@ def test_an_arm_goes_on_from_stage_one_and_a_candidate_takes_acceptance_once(stu
                             "--acceptance-seeds: 9 was used by an earlier acceptance run")
 
 
+@pytest.mark.slow
+def test_the_pool_arm_goes_on_from_the_self_play_stage_before_it_begins(study, tmp_path):
+    """About a minute: three self-play stages and the pool arm's stage 4, one update each, in one run."""
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    flagship = study("razz_flagship")
+    for stage, arm in (("1", "self_play"), ("2", "self_play"), ("3", "self_play"), ("4", "pool")):
+        ran = flagship.run("--stage", stage, "--arm", arm, "--stage-updates", "1", "--output", str(tmp_path),
+                           "--release", str(tmp_path / "release"))
+        assert ran.returncode == 0, ran.stderr
+    state = json.loads((tmp_path / "seed1" / "stage4-pool" / "state.json").read_text())
+    assert (state["update"], state["steps"], state["settings"]["pool_fraction"]) == (4, 4 * 32768, 0.5)
+    import torch
+
+    saved = torch.load(tmp_path / "seed1" / "stage4-pool" / "checkpoint.pt", weights_only=False)
+    assert len(saved["pool"]) == 1  # stage 3's policy joined the pool when the arm began
+
+
 def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(load_study):
     module = load_study("razz_flagship")
     for name, game in module.GAMES.items():
@@ -147,7 +168,12 @@ def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(loa
     stud8 = module.GAMES["stud8"]
     assert module.trainer_settings(stud8, 1)["opponents"][:2] == ["monte_carlo", "stud8_heuristic"]
     assert module.stage_folder(stud8, "out", 1, 2).name == "stage2"  # its first arm has no suffix
-    assert module.stage_folder(module.GAMES["razz"], "out", 1, 2, "opponents").name == "stage2-opponents"
+    razz = module.GAMES["razz"]
+    assert module.stage_folder(razz, "out", 1, 2, "opponents").name == "stage2-opponents"
+    assert [module.stage_folder(razz, "out", 3, stage, "pool").name for stage in (1, 3, 4, 5)] == [
+        "stage1", "stage3", "stage4-pool", "stage5-pool"]  # the pool arm goes on from self-play's stage 3
+    pool = module.trainer_settings(razz, 3, arm="pool")
+    assert (pool["self_play_fraction"], pool["pool_fraction"], pool["max_snapshots"]) == (0.5, 0.5, 0)
     flagship = module.resolved(module.Args())
     assert (flagship.arm, flagship.output, flagship.acceptance_seeds) == ("self_play", "runs/razz_flagship",
                                                                           (43001, 43002, 43003))
