@@ -34,7 +34,8 @@ def failure_of(position: int, where: str, err: BaseException) -> AgentFailure:
                                               f"must return an action")
     if getattr(err, "target_fault", False):
         return AgentFailure(position, "policy", f"{where}{err}", target_fault=True)
-    return AgentFailure(position, "exception", f"{where}{type(err).__name__}: {err}")
+    named = str(err) if getattr(err, "names_itself", False) else f"{type(err).__name__}: {err}"
+    return AgentFailure(position, "exception", f"{where}{named}")
 
 
 class ProcessExitRefused:

@@ -37,12 +37,19 @@ from razz_env.encoding.interface import (
 START_SECONDS = 120.0
 
 
+class AgentError(RuntimeError):
+    """What the isolated agent raised, as ``"ValueError: ..."``: its message names the agent's own error type."""
+
+    names_itself = True
+
+
 class IsolatedAgent:
     """The agent ``spec`` builds, played in its own process: ``reset``, ``act_batch`` and, when the agent has it,
     ``hand_over`` are forwarded as messages.
 
     Its declaration is the agent's own, acting in batch (one message per batched call) and stating no policy.
-    Any error the agent raises comes back as a ``RuntimeError`` naming it; a dead agent process likewise.
+    Any error the agent raises comes back as an :class:`AgentError` naming it; a dead agent process as a
+    ``RuntimeError``.
     """
 
     def __init__(self, spec: str | Mapping[str, Any], seed: int | None = None, modules: Sequence[str] = (),
@@ -72,7 +79,7 @@ class IsolatedAgent:
             self.close()  # a timeout or Ctrl-C while it thinks: it is stopped, not left running
             raise
         if kind == "error":
-            raise RuntimeError(value)
+            raise AgentError(value)
         return value
 
     def reset(self, seat: int, num_seats: int, variant: str) -> None:

@@ -50,10 +50,18 @@ class HandCounter(Peeker):
             raise RuntimeError(f"told of hand {outcome.hand} at seat {outcome.seat}")
 
 
+@register("test_raiser", replace=True)
+class Raiser(Peeker):
+    """Raises a ``ValueError`` at its first decision: its process names the error once, not wrapped."""
+
+    def act(self, observation):
+        raise ValueError("told to fail")
+
+
 @pytest.mark.timeout(120)
 def test_an_isolated_agent_with_the_hook_is_told_how_its_hands_ended():
-    with pytest.raises(BlockError, match=r"agent counter failed: exception: hand_over: .*RuntimeError: told of hand "
-                                         r"1 at seat 1"):
+    with pytest.raises(BlockError, match=r"agent counter failed: exception: hand_over: RuntimeError: told of hand "
+                                         r"1 at seat 1$"):
         match({"type": "test_hand_counter", "isolated": True, "label": "counter"}, "random", deals=2, block_deals=2)
     assert match({"type": "test_peeker", "peek": False, "isolated": True}, "random", deals=2).hands == 4
 
@@ -63,6 +71,8 @@ def test_an_isolated_agent_with_the_hook_is_told_how_its_hands_ended():
 def test_an_isolated_agent_finds_no_hand_and_plays_as_it_would_in_process(workers):
     with pytest.raises(BlockError, match="agent test_peeker failed: exception: RuntimeError: found a HandState"):
         match("test_peeker", "random", deals=4, block_deals=2, workers=workers)
+    with pytest.raises(BlockError, match="agent raiser failed: exception: ValueError: told to fail$"):
+        match({"type": "test_raiser", "isolated": True, "label": "raiser"}, "random", deals=2, block_deals=2)
     isolated = match({"type": "test_peeker", "isolated": True, "label": "peeker"}, "random", deals=4, block_deals=2,
                      workers=workers)
     honest = match({"type": "test_peeker", "peek": False, "label": "peeker"}, "random", deals=4, block_deals=2,
