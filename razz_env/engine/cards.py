@@ -17,7 +17,6 @@ from razz_env.engine.errors import shown
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
-SUIT_SYMBOLS = "♣♦♥♠"
 DECK_SIZE = 52
 
 CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)

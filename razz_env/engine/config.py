@@ -74,19 +74,17 @@ def check_chip_multiple(name: str, value: int, chip: int) -> int:
 
 def street_span(variant: Variant) -> str:
     """The variant's streets as words, e.g. ``"3rd to 7th street"`` (for messages)."""
-    numbers = variant.street_numbers
-    if len(numbers) == 1:
-        return f"{STREET_NAMES[numbers[0]]} street"
-    return f"{STREET_NAMES[numbers[0]]} to {STREET_NAMES[numbers[-1]]} street"
+    first, *_, last = variant.street_numbers
+    return f"{STREET_NAMES[first]} street" if first == last else f"{STREET_NAMES[first]} to {STREET_NAMES[last]} street"
 
 
-def check_street_bets(variant: Variant, value: Any) -> tuple[int, ...]:
+def check_street_bets(variant: Variant, value: Any, name: str = "stakes.street_bets") -> tuple[int, ...]:
     """``value`` as one positive bet size per street of ``variant``, or ``ConfigError`` naming the street."""
     count, span = len(variant.streets), street_span(variant)
-    bets = as_list("stakes.street_bets", value, f"a list of {count} bet sizes ({span})")
+    bets = as_list(name, value, f"a list of {count} bet sizes ({span})")
     if len(bets) != count:
-        raise ConfigError(f"stakes.street_bets: expected {count} sizes ({span}), got {len(bets)}")
-    return tuple(_chips(f"stakes.street_bets ({STREET_NAMES[street]} street)", bet, 1)
+        raise ConfigError(f"{name}: expected {count} sizes ({span}), got {len(bets)}")
+    return tuple(_chips(f"{name} ({STREET_NAMES[street]} street)", bet, 1)
                  for street, bet in zip(variant.street_numbers, bets))
 
 
@@ -137,12 +135,8 @@ class Stakes:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``stakes`` object of a hand record."""
-        out: dict[str, Any] = {
-            "ante": self.ante,
-            "bring_in": self.bring_in,
-            "small_bet": self.small_bet,
-            "big_bet": self.big_bet,
-        }
+        out: dict[str, Any] = {"ante": self.ante, "bring_in": self.bring_in, "small_bet": self.small_bet,
+                               "big_bet": self.big_bet}
         if self.street_bets is not None:
             out["street_bets"] = list(self.street_bets)
         if self.chip != 1:
@@ -207,21 +201,16 @@ class Rules:
     def to_dict(self, default_raise_cap: int | None = 4, variant: Variant | None = None) -> dict[str, Any]:
         """The ``rules`` object of a hand record: the preset when not ``house``, and every option that differs
         from the house defaults or from the preset's (``default_raise_cap``: the variant's)."""
-        preset = PRESETS[self.preset]
-        mine = self._plain(default_raise_cap, variant)
+        preset = PRESETS[self.preset].name
         house = Rules.from_preset(HOUSE, variant)._plain(default_raise_cap, variant)
         ours = Rules.from_preset(self.preset, variant)._plain(default_raise_cap, variant)
-        out: dict[str, Any] = {} if preset.name == HOUSE else {"preset": preset.name}
-        for key, value in mine.items():
-            if value != house[key] or value != ours[key]:
-                out[key] = value
-        return out
+        return {**({} if preset == HOUSE else {"preset": preset}),
+                **{key: value for key, value in self._plain(default_raise_cap, variant).items()
+                   if value != house[key] or value != ours[key]}}
 
     def _plain(self, default_raise_cap: int | None, variant: Variant | None) -> dict[str, Any]:
         """The options as a record writes them, the variant's defaults filled in."""
-        open_pair = self.open_pair_big_bet
-        if variant is not None and not variant.open_pair_big_bet:
-            open_pair = None
+        open_pair = None if variant is not None and not variant.open_pair_big_bet else self.open_pair_big_bet
         return {"raise_cap": default_raise_cap if self.raise_cap is VARIANT_DEFAULT else self.raise_cap,
                 "heads_up_uncapped": self.heads_up_uncapped, "open_pair_big_bet": open_pair,
                 "bring_in_tie_break": self.bring_in_tie_break, "later_street_tie_break": self.later_street_tie_break,
@@ -383,18 +372,15 @@ class HandConfig:
     @property
     def open_pair_big_bet(self) -> bool:
         """Whether the stud open-pair big bet applies: stud and stud8 only (rules.md), the option can turn it off."""
-        if not self.variant.open_pair_big_bet:
-            return False
-        return self.rules.open_pair_big_bet is not False
+        return bool(self.variant.open_pair_big_bet) and self.rules.open_pair_big_bet is not False
 
     def raise_cap_for(self, players_at_start: int) -> int | None:
         """The cap of a betting round that starts with ``players_at_start`` live players: none when the round
         starts heads-up and ``heads_up_uncapped``, or the hand is dealt to two seats and
         ``heads_up_tournament_uncapped``."""
         rules = self.rules
-        if rules.heads_up_uncapped and players_at_start == 2:
-            return None
-        if rules.heads_up_tournament_uncapped and len(self.stacks) == 2:
+        if (rules.heads_up_uncapped and players_at_start == 2) or (rules.heads_up_tournament_uncapped
+                                                                     and len(self.stacks) == 2):
             return None
         return rules.raise_cap
 

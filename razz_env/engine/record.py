@@ -300,12 +300,10 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
     config, cards, community, community_unknown, unknown = _record_deal(record)
     actions = _parse_actions(record)
     _parse_payoffs(record, config.num_seats)
-    if not unknown:
-        hand = _play(config, cards, community, actions, unknown)  # type: ignore[arg-type]
-        _check_cards_dealt(hand, cards, community)
-        return hand
     hand = _play(config, *_fill_unknown(config, cards, community, community_unknown), actions, unknown)
     _check_cards_dealt(hand, cards, community, community_unknown)
+    if not unknown:
+        return hand
     _check_showdown_known(hand, cards, community_unknown)
     other = _play(config, *_fill_unknown(config, cards, community, community_unknown, reverse=True), actions, unknown)
     if not _same_play(hand, other):
@@ -344,8 +342,7 @@ def replay_record(record: Mapping[str, Any]) -> ReplayResult:
     except ConfigError as err:
         return ReplayResult("invalid", str(err))
     got = tuple(hand.payoffs)
-    players = record.get("players")
-    players = tuple(players) if players is not None else None
+    players = tuple(record["players"]) if record.get("players") is not None else None
     expected = _parse_payoffs(record, hand.num_seats)
     if expected is None:
         return ReplayResult("ok", "no payoffs to compare", got, players)
@@ -414,8 +411,7 @@ def read_records(path: str | Path) -> Iterator[tuple[int, Any | ConfigError]]:
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, 1):
             if number == 1:
-                if raw.startswith(UTF8_BOM):
-                    raw = raw[len(UTF8_BOM):]
+                raw = raw.removeprefix(UTF8_BOM)
                 problem = next((what for magic, what in _ENCODINGS if raw.startswith(magic)), None)
                 if problem:
                     yield number, ConfigError(f"record: not a hand-record file: {problem}")
@@ -430,9 +426,6 @@ def read_records(path: str | Path) -> Iterator[tuple[int, Any | ConfigError]]:
 
 def write_records(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
     """Write records as JSONL (UTF-8, no byte-order mark); returns how many were written."""
-    count = 0
     with open(path, "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
-            count += 1
-    return count
+        lines = [handle.write(json.dumps(record, separators=(",", ":")) + "\n") for record in records]
+    return len(lines)

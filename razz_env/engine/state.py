@@ -161,10 +161,6 @@ class HandState:
         """Whether the card at ``position`` (dealing order) of ``seat`` is a real card, not a replay placeholder."""
         return (seat, position) not in self.unknown
 
-    def is_live(self, seat: int) -> bool:
-        """The seat has not folded."""
-        return not self.folded[seat]
-
     def is_all_in(self, seat: int) -> bool:
         """The seat is live with no chips behind."""
         return not self.folded[seat] and self.stacks[seat] == 0

@@ -39,8 +39,8 @@ from razz_env.engine.config import (
     Rules,
     Stakes,
     check_chip_multiple,
+    check_street_bets,
     max_seats,
-    street_span,
 )
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.presets import HOUSE, TIE_BREAK_OPTIONS, as_tie_break, get_preset
@@ -119,8 +119,9 @@ class Table:
             set_(self, name, check_chip_multiple(name, value, chip))
         street_bets = self.street_bets
         if street_bets is not None:
+            bets = check_street_bets(declared, street_bets, "street_bets")
             street_bets = tuple(check_chip_multiple(f"street_bets ({STREET_NAMES[street]} street)", bet, chip)
-                                for street, bet in zip(declared.street_numbers, _street_bets(declared, street_bets)))
+                                for street, bet in zip(declared.street_numbers, bets))
             set_(self, "street_bets", street_bets)
         stakes = Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet, street_bets, chip)
         set_(self, "stakes", stakes)
@@ -246,16 +247,6 @@ def _stacks(value: Any, num_seats: Any) -> tuple[int, ...]:
     name = "stacks" if one is not None else "stacks[{}]"
     return tuple(as_int(name.format(seat), stack, 1, what="an integer number of chips")
                  for seat, stack in enumerate(stacks))
-
-
-def _street_bets(variant: Variant, value: Any) -> tuple[int, ...]:
-    """``street_bets`` as one positive bet per street of ``variant``."""
-    count, span = len(variant.streets), street_span(variant)
-    bets = as_list("street_bets", value, f"a list of {count} bet sizes ({span})")
-    if len(bets) != count:
-        raise ConfigError(f"street_bets: expected {count} sizes ({span}), got {len(bets)}")
-    return tuple(as_int(f"street_bets ({STREET_NAMES[street]} street)", bet, 1, what="an integer number of chips")
-                 for street, bet in zip(variant.street_numbers, bets))
 
 
 def _table_options(cls: type) -> type:

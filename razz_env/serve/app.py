@@ -224,12 +224,9 @@ def create_app(offered: dict[str, Any] | None = None, max_tables: int = 32, idle
     def answer(work: Any) -> Response:
         try:
             return JSONResponse(work())
-        except Missing as err:
-            return JSONResponse({"error": str(err)}, status_code=404)
-        except Busy as err:
-            return JSONResponse({"error": str(err)}, status_code=503)
-        except ConfigError as err:
-            return JSONResponse({"error": str(err)}, status_code=400)
+        except ConfigError as err:  # a missing table 404, a full server 503, any other refusal 400
+            status = 404 if isinstance(err, Missing) else 503 if isinstance(err, Busy) else 400
+            return JSONResponse({"error": str(err)}, status_code=status)
 
     async def body(request: Request) -> Any:
         import json
@@ -357,8 +354,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def address(sock: socket.socket) -> str:
     """The page's address for a listening socket."""
     host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
 
 def run(args: Args) -> int:
