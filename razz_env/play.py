@@ -18,8 +18,8 @@ from typing import Any
 
 from razz_env.encoding.actions import ACTION_NAMES, ENGINE_TO_ID, to_engine
 from razz_env.encoding.agent_specs import agent_spec_from_text
-from razz_env.encoding.interface import Agent, Observer, hand_outcome, hand_over_hook, seating_problem
-from razz_env.engine.actions import Action
+from razz_env.encoding.interface import Observer, hand_outcome, hand_over_hook, seating_problem
+from razz_env.engine.actions import AGGRESSIVE, Action
 from razz_env.engine.checks import limited
 from razz_env.engine.config import STREET_NAMES, HandConfig
 from razz_env.engine.errors import ConfigError
@@ -60,15 +60,10 @@ def default_opponent(variant: str) -> str:
 
 def action_label(hand: HandState, action: Action) -> str:
     """The action with the chips it puts in or raises to, e.g. ``"call 5"``, ``"raise to 20"``."""
-    seat = hand.actor
-    if action is Action.CALL:
-        return f"call {hand.to_call}"
-    if action is Action.BRING_IN:
-        return f"bring in {min(hand.config.stakes.bring_in, hand.stacks[seat])}"
-    if action in (Action.COMPLETE, Action.BET, Action.RAISE, Action.BET_BIG):
-        size = hand.config.big_bet if action is Action.BET_BIG else hand.increment
-        target = size if hand.bet_count == 0 else hand.level + size
-        return f"{action} to {min(target, hand.bets[seat] + hand.stacks[seat])}"
+    if action in AGGRESSIVE:
+        return f"{action} to {hand.bets[hand.actor] + hand.chips_for(action)}"
+    if action in (Action.CALL, Action.BRING_IN):
+        return f"{'call' if action is Action.CALL else 'bring in'} {hand.chips_for(action)}"
     return str(action)
 
 
@@ -183,9 +178,7 @@ def play_cli(
     rng = random.Random(seed)
     others = [s for s in range(num_seats) if s != seat]
     try:
-        agents: dict[int, Agent] = {
-            s: make_agent(spec, seed=rng.randrange(2**31)) for s, spec in zip(others, opponents)
-        }
+        agents = {s: make_agent(spec, seed=rng.randrange(2**31)) for s, spec in zip(others, opponents)}
     except (AgentSpecError, ValueError, TypeError) as err:
         raise ConfigError(str(err)) from None
     for agent in agents.values():

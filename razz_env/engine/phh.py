@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ from razz_env.engine.variants import VARIANTS
 PHH_VARIANTS = {"razz": "FR", "stud": "F7S", "stud8": "F7S/8"}
 RULES_FIELD = "_razz_env_rules"  # a PHH user-defined field: the record's ``rules`` as JSON (options or a preset)
 POKERKIT_RAISE_CAP = 4  # PokerKit's fixed-limit games allow a bet and three raises a round
+_PHH_VERBS = {Action.BRING_IN: "pb", Action.FOLD: "f", Action.CHECK: "cc", Action.CALL: "cc"}  # else "cbr N"
 
 
 def _check_expressible(hand: HandState) -> str:
@@ -74,12 +76,9 @@ def _check_expressible(hand: HandState) -> str:
     if [config.bet_size(s) for s in (3, 4, 5, 6, 7)] != [small, small, big, big, big]:
         raise ValueError("PHH export: PokerKit bets the small bet on 3rd and 4th street and the big bet after; "
                          f"this hand's schedule is {list(stakes.street_bets or ())}")
-    bets_per_street: dict[int, int] = {}
-    for entry in hand.history:
-        if entry.action is Action.BET_BIG:
-            raise ValueError("PHH export: PokerKit does not model the stud open-pair big bet (bet_big)")
-        if entry.action in AGGRESSIVE:
-            bets_per_street[entry.street] = bets_per_street.get(entry.street, 0) + 1
+    if any(entry.action is Action.BET_BIG for entry in hand.history):
+        raise ValueError("PHH export: PokerKit does not model the stud open-pair big bet (bet_big)")
+    bets_per_street = Counter(entry.street for entry in hand.history if entry.action in AGGRESSIVE)
     over = [street for street, count in bets_per_street.items() if count > POKERKIT_RAISE_CAP]
     if over:
         raise ValueError(f"PHH export: PokerKit caps a round at {POKERKIT_RAISE_CAP} bets and raises; "
@@ -95,11 +94,8 @@ def _phh_card(hand: HandState, seat: int, position: int) -> str:
 def _dealing(hand: HandState, street: int) -> list[str]:
     """The dealing actions of ``street`` (3 to 7): each seat's new cards, or the community card."""
     first, last = (0, 3) if street == 3 else (street - 1, street)
-    actions = [
-        f"d dh p{seat + 1} " + "".join(_phh_card(hand, seat, p) for p in range(first, last))
-        for seat, held in enumerate(hand.cards)
-        if len(held) >= last
-    ]
+    actions = [f"d dh p{seat + 1} " + "".join(_phh_card(hand, seat, p) for p in range(first, last))
+               for seat, held in enumerate(hand.cards) if len(held) >= last]
     if street == 7 and hand.community is not None:
         community = card_str(hand.community) if hand.is_known(*UNKNOWN_COMMUNITY) else UNKNOWN_CARD
         actions.append(f"d db {community}")
@@ -108,8 +104,7 @@ def _dealing(hand: HandState, street: int) -> list[str]:
 
 def _last_street_dealt(hand: HandState) -> int:
     """The last street (3 to 7) whose cards the hand has dealt so far."""
-    most = max(len(held) for held in hand.cards)
-    return 7 if hand.community is not None else max(3, most)
+    return 7 if hand.community is not None else max(3, *(len(held) for held in hand.cards))
 
 
 def _actions(hand: HandState) -> list[str]:
@@ -123,15 +118,8 @@ def _actions(hand: HandState) -> list[str]:
             street_bets = [0] * hand.num_seats
             actions += _dealing(hand, street)
         street_bets[entry.seat] += entry.amount
-        player = f"p{entry.seat + 1}"
-        if entry.action is Action.BRING_IN:
-            actions.append(f"{player} pb")
-        elif entry.action is Action.FOLD:
-            actions.append(f"{player} f")
-        elif entry.action in (Action.CHECK, Action.CALL):
-            actions.append(f"{player} cc")
-        else:
-            actions.append(f"{player} cbr {street_bets[entry.seat]}")
+        verb = _PHH_VERBS.get(entry.action, f"cbr {street_bets[entry.seat]}")
+        actions.append(f"p{entry.seat + 1} {verb}")
     live = [seat for seat in range(hand.num_seats) if not hand.folded[seat]]
     showdown = hand.is_over and len(live) > 1
     if showdown and street < 7:
@@ -306,11 +294,6 @@ def _check_arguments(where: str, verb: str, args: list[str]) -> None:
         raise ConfigError(f"{where}: {verb!r} takes nothing after it, got {extra!r}")
 
 
-def _aggressive_to(hand: HandState, action: Action) -> int:
-    """What the seat to act would have in this round after ``action`` (complete, bet, bet_big or raise)."""
-    return hand.bets[hand.actor] + hand.chips_for(action)
-
-
 def _decision(hand: HandState, where: str, verb: str, args: list[str]) -> str:
     """The record's action name for a PHH decision by the seat to act."""
     legal = hand.legal_actions()
@@ -325,7 +308,7 @@ def _decision(hand: HandState, where: str, verb: str, args: list[str]) -> str:
         raise ConfigError(f"{where}: 'cbr' needs the amount to complete, bet or raise to, in digits 0-9, "
                           "e.g. 'p1 cbr 200'")
     amount = int(args[0])
-    options = {a: _aggressive_to(hand, a) for a in legal if a in AGGRESSIVE}
+    options = {a: hand.bets[hand.actor] + hand.chips_for(a) for a in legal if a in AGGRESSIVE}  # the bet it makes
     for action, to in options.items():
         if to == amount:
             return str(action)

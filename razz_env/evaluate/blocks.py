@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +66,6 @@ from razz_env.evaluate.tasks import Task, make_agents, seat_permutations
 def _blamed(config: TournamentConfig, task: Task, failure: AgentFailure) -> tuple[int, str]:
     """Who failed and how: an agent whose target's stated policy failed it (LBR) blames that target when it is
     its opponent (same type), never itself."""
-    from collections.abc import Mapping
-
     position = failure.position
     spec = config.agents[task.lineup[position]]
     if failure.target_fault and len(task.lineup) == 2 and isinstance(spec, Mapping):
@@ -79,8 +77,6 @@ def _blamed(config: TournamentConfig, task: Task, failure: AgentFailure) -> tupl
 
 
 def _type_of(spec: Any) -> str | None:
-    from collections.abc import Mapping
-
     if isinstance(spec, str):
         return spec
     return spec.get("type") if isinstance(spec, Mapping) else None
@@ -128,15 +124,20 @@ class _BatchReplay:
     corrected: list[float] | None = None
 
 
+def _limited(call: Callable[[], Any], position: int, decisions: int, timeout: float | None, what: str = "") -> Any:
+    """``call()`` (the agent at ``position`` on ``decisions`` decisions, ``what`` its method, named in an error) within
+    ``timeout`` seconds a decision; :class:`AgentFailure` if it raises or runs late."""
+    try:
+        return with_time_limit(call, None if timeout is None else timeout * decisions, position, decisions)
+    except DecisionTimeout:
+        raise AgentFailure(position, "timeout", what + timeout_message(timeout, decisions)) from None
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
+        raise failure_of(position, what, err) from None
+
+
 def _ask(agent: Agent, position: int, observations: list[Observation], timeout: float | None) -> list[Any]:
     """The agent's ids for ``observations`` (one batched call); :class:`AgentFailure` if it raises or runs late."""
-    limit = None if timeout is None else timeout * len(observations)
-    try:
-        ids = with_time_limit(lambda: act_batch(agent, observations), limit, position, len(observations))
-    except DecisionTimeout:
-        raise AgentFailure(position, "timeout", timeout_message(timeout, len(observations))) from None
-    except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
-        raise failure_of(position, "", err) from None
+    ids = _limited(lambda: act_batch(agent, observations), position, len(observations), timeout)
     if len(ids) != len(observations):
         raise AgentFailure(position, "exception", f"returned {len(ids)} actions for {len(observations)} decisions")
     return ids
@@ -151,15 +152,8 @@ def states_varying_policy(agent: Agent) -> bool:
 
 def _stated(agent: Agent, position: int, observations: Sequence[Observation], timeout: float | None) -> np.ndarray:
     """The agent's stated policy at each observation, asked before it acts (as :func:`_ask`, same time limit)."""
-    limit = None if timeout is None else timeout * len(observations)
-    try:
-        return with_time_limit(lambda: action_probabilities(agent, observations), limit, position,
-                                len(observations))
-    except DecisionTimeout:
-        raise AgentFailure(position, "timeout", "action_probabilities: "
-                           + timeout_message(timeout, len(observations))) from None
-    except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
-        raise failure_of(position, "action_probabilities: ", err) from None
+    return _limited(lambda: action_probabilities(agent, observations), position, len(observations), timeout,
+                    "action_probabilities: ")
 
 
 def _checked_policies(position: int, seats: Sequence[int], policies: np.ndarray, masks: np.ndarray,
@@ -220,12 +214,9 @@ def _deal_tables(hand_config: HandConfig, seats: int, deals: int, seed: str, dup
                  first_deal: int) -> list[tuple[int, list[int], tuple[int, ...]]]:
     """(deal, deck, lineup position per seat) for every table: each deal's deck once per seat permutation."""
     deck_rng = random.Random(seed)
-    tables = []
-    for deal in range(deals):
-        deck = shuffled_deck(deck_rng, cards=hand_config.variant.deck)
-        for rotation in seat_permutations(seats, duplicate, first_deal + deal):
-            tables.append((deal, deck, rotation))
-    return tables
+    decks = [shuffled_deck(deck_rng, cards=hand_config.variant.deck) for _ in range(deals)]
+    return [(deal, deck, rotation) for deal, deck in enumerate(decks)
+            for rotation in seat_permutations(seats, duplicate, first_deal + deal)]
 
 
 def _reset_players(players: Sequence[Agent], seatings: Sequence[tuple[int, ...]],
@@ -344,12 +335,8 @@ def batch_problem(players: Sequence[Agent], hand_config: HandConfig) -> str | No
 def one_at_a_time(players: Sequence[Agent]) -> list[str]:
     """The players that read the seat view one decision at a time (no ``act_batch``): ``engine: auto`` seats
     a lineup holding one on the scalar engine, whose views cost no more than one built from arrays."""
-    slow = []
-    for player in players:
-        declared = declaration_of(player)
-        if "view" in declared.observes and not declared.acts_in_batch:
-            slow.append(player.name)
-    return slow
+    return [player.name for player in players
+            if "view" in (declared := declaration_of(player)).observes and not declared.acts_in_batch]
 
 
 def play_deals_batched(
