@@ -111,11 +111,8 @@ class ObservationBatch(Sequence[Observation]):
         for array in (seats, masks, vectors):
             if array is not None:
                 array.flags.writeable = False
-        object.__setattr__(self, "seats", seats)
-        object.__setattr__(self, "masks", masks)
-        object.__setattr__(self, "views", views)
-        object.__setattr__(self, "vectors", vectors)
-        object.__setattr__(self, "_built", {})
+        for name, value in zip(self.__slots__, (seats, masks, views, vectors, {})):
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ObservationBatch is read-only: cannot set {name!r}")
@@ -486,16 +483,6 @@ class Agent(Protocol):
 
     def act(self, observation: Observation) -> int:
         """Return a legal action id (see :mod:`razz_env.encoding.actions`)."""
-
-
-class PolicyAgent(Agent, Protocol):
-    """An agent that also states its policy: what best responses and exploitability measures query.
-
-    ``act`` must be a draw from (or, for a deterministic agent, the one id of) this distribution.
-    """
-
-    def action_probabilities(self, observation: Observation) -> np.ndarray:
-        """Probability of each of the five action ids now: zero on illegal ids, summing to 1."""
 
 
 def action_probabilities(agent: Any, observations: Sequence[Observation]) -> np.ndarray:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import operator
 from enum import IntEnum
 
+from razz_env.engine.checks import as_index
 from razz_env.engine.errors import shown
 
 
@@ -33,10 +33,7 @@ class Action(IntEnum):
             if member is not None:
                 return member
         elif not isinstance(value, bool):
-            try:
-                index = operator.index(value)
-            except TypeError:
-                index = -1
+            index = as_index(value)
             if 0 <= index < len(_MEMBERS):
                 return _MEMBERS[index]
         raise ValueError(f"unknown action {shown(value)}; known: {', '.join(_BY_NAME)}")

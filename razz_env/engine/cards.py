@@ -65,10 +65,10 @@ def cards_str(cards: Sequence[int]) -> str:
     return " ".join(CARD_NAMES[c] for c in cards)
 
 
-def check_distinct(cards: Iterable[int], where: str = "cards") -> None:
-    """Raise :class:`CardError` naming the first card that appears twice."""
+def check_distinct(cards: Iterable[int], where: str = "cards", error: type[ValueError] = CardError) -> None:
+    """Raise ``error`` (a :class:`CardError`, or say a ``ConfigError``) naming the first card that appears twice."""
     seen: set[int] = set()
     for card in cards:
         if card in seen:
-            raise CardError(f"{where}: card {CARD_NAMES[card]} is dealt twice")
+            raise error(f"{where}: card {CARD_NAMES[card]} is dealt twice")
         seen.add(card)

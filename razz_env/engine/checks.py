@@ -71,7 +71,7 @@ def as_real(name: str, value: Any, minimum: float | None = None, maximum: float 
     return number
 
 
-def as_index(value: Any, default: int = -1) -> int:
+def as_index(value: Any, default: int | None = -1) -> int | None:
     """``operator.index(value)`` (numpy integers included), or ``default`` for anything that is not an integer."""
     try:
         return operator.index(value)
@@ -240,12 +240,7 @@ def as_list(name: str, value: Any, what: str = "a list") -> list[Any]:
 
 def as_card(name: str, value: Any) -> int:
     """``value`` as a card id 0-51 (``rank * 4 + suit``, see :mod:`razz_env.engine.cards`)."""
-    card = -1
-    if not isinstance(value, bool):
-        try:
-            card = operator.index(value)
-        except TypeError:
-            pass
+    card = -1 if isinstance(value, bool) else as_index(value)
     if not 0 <= card < DECK_SIZE:
         raise ConfigError(f"{name}: {shown(value)} is not a card (an int 0-51, see razz_env.engine.cards)")
     return card

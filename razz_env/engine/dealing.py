@@ -99,10 +99,7 @@ def deck_for(seat_cards: Sequence[str | Sequence[int]], num_seats: int | None = 
                 raise ConfigError(f"seat_cards[{seat}]: at {n} seats a {names[position]} card has no "
                                   "fixed deck slot (it comes from the cards nobody used); list fewer cards")
             slots[position * n + seat] = card
-    try:
-        check_distinct(slots.values(), "seat_cards")
-    except CardError as err:
-        raise ConfigError(str(err)) from None
+    check_distinct(slots.values(), "seat_cards", error=ConfigError)
     taken = set(slots.values())
     rest = iter(c for c in variant.deck if c not in taken)
     return [slots[i] if i in slots else next(rest) for i in range(size)]
@@ -155,10 +152,7 @@ class DeckDealer:
             raise ConfigError(f"deck: expected {what}, got {len(listed)}")
         cards = [as_card(f"deck[{i}]", c) for i, c in enumerate(listed)]
         check_in_deck("deck", cards, variant)
-        try:
-            check_distinct(cards, "deck")
-        except CardError as err:
-            raise ConfigError(str(err)) from None
+        check_distinct(cards, "deck", error=ConfigError)
         return cards
 
     def deal(self, seat: int, position: int) -> int:
@@ -239,13 +233,8 @@ class ExplicitDealer:
                 when = f"only {shorts[0]} or more seats can run it short" if shorts else "it never runs short"
                 raise ConfigError(f"community: with {num_seats} seats every live seat gets its own {last} card, "
                                   f"so a community card is never dealt ({when}: {deck_text(variant)})")
-        flat = [c for held in self.cards for c in held]
-        if community is not None:
-            flat.append(community)
-        try:
-            check_distinct(flat, "cards")
-        except CardError as err:
-            raise ConfigError(str(err)) from None
+        flat = [c for held in self.cards for c in held] + ([] if community is None else [community])
+        check_distinct(flat, "cards", error=ConfigError)
         self._names = position_names(variant)
         self._first = variant.streets[0].down + variant.streets[0].up
         self._last_position = per_seat - 1

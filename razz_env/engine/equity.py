@@ -189,10 +189,7 @@ def equity(
         _check_in_deck(holding.known, f"hands[{i}]", game)
     _check_in_deck(dead_ids, "dead", game)
     seen = [c for h in holdings for c in h.known] + dead_ids
-    try:
-        check_distinct(seen, "hands and dead")
-    except CardError as err:
-        raise ConfigError(str(err)) from None
+    check_distinct(seen, "hands and dead", error=ConfigError)
     unseen = np.array(sorted(set(game.deck) - set(seen)), dtype=np.int64)
     needed = sum(h.unseen for h in holdings)
     if needed > len(unseen):
@@ -524,10 +521,7 @@ def range_equity(
     for where, ids in (("hero", hero_ids), ("opponent_up", up_ids), ("dead", dead_ids)):
         _check_in_deck(ids, where, game)
     seen = hero_ids + up_ids + dead_ids
-    try:
-        check_distinct(seen, "hero, opponent_up and dead")
-    except CardError as err:
-        raise ConfigError(str(err)) from None
+    check_distinct(seen, "hero, opponent_up and dead", error=ConfigError)
     held = _holding_array(holdings, len(up_ids), set(seen), game)
     weight = _range_weights(weights, len(held))
     unseen = np.array(sorted(set(game.deck) - set(seen)), dtype=np.int64)

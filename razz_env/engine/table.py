@@ -25,12 +25,11 @@ razz_env.engine.errors.ConfigError: num_seats: minirazz seats 2 to 5 (its 12-car
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from razz_env.engine.checks import as_flag, as_int, as_list
+from razz_env.engine.checks import as_flag, as_index, as_int, as_list
 from razz_env.engine.config import (
     MAX_SEATS,
     MIN_SEATS,
@@ -232,12 +231,7 @@ def _stacks(value: Any, num_seats: Any) -> tuple[int, ...]:
     """``stacks`` (one for all, or one per seat) as one chip count per seat, checked against ``num_seats``."""
     if num_seats is not None:
         num_seats = as_int("num_seats", num_seats, MIN_SEATS, MAX_SEATS, what="a number of seats")
-    one = None
-    if not isinstance(value, bool):
-        try:
-            one = operator.index(value)
-        except TypeError:
-            pass
+    one = None if isinstance(value, bool) else as_index(value, None)
     if one is not None:
         stacks = [one] * (DEFAULT_SEATS if num_seats is None else num_seats)
     else:

@@ -88,16 +88,6 @@ class MatchResult:
     aivat_misstated_by: str | None = None
     aivat_fit_note: str | None = field(default=None, compare=False)
 
-    @property
-    def ci95_half_width(self) -> float:
-        """Half the width of the 95% CI, in bb/100."""
-        return (self.ci95_high - self.ci95_low) / 2
-
-    @property
-    def significant(self) -> bool:
-        """Whether the 95% CI excludes zero."""
-        return self.ci95_low > 0 or self.ci95_high < 0
-
     def __str__(self) -> str:
         dealt = f"{self.deals} duplicate deals" if self.duplicate else f"{self.deals} deals"
         text = (f"{self.agents[0]} vs {self.agents[1]} ({self.variant}): {self.bb_per_100:+.2f} bb/100, 95% CI "

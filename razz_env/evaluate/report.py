@@ -255,8 +255,7 @@ def crosstable_figure(result: TournamentResult) -> Any:
 
     labels = result.labels
     table = np.array(crosstable(result))
-    limit = float(np.nanmax(np.abs(table))) if np.isfinite(table).any() else 0.0
-    limit = limit or 1.0
+    limit = (float(np.nanmax(np.abs(table))) if np.isfinite(table).any() else 0.0) or 1.0
     fig, ax = plt.subplots(figsize=(1.2 * len(labels) + 3, 1.0 * len(labels) + 2))
     image = ax.imshow(table, cmap="RdBu", vmin=-limit, vmax=limit)
     ax.set_xticks(range(len(labels)), labels, rotation=35, ha="right")

@@ -298,11 +298,9 @@ def summary_line(summary: dict[str, Any], output: str | Path) -> str:
     """One readable line of a run's summary: steps, minutes, steps/s and the final evaluation with its 95% CIs."""
     rows = summary["final_eval"]
     several = len({row.get("seats") for row in rows}) > 1
-    evals = []
-    for row in rows:
-        table = f" at {row['seats']} seats" if several else ""
-        evals.append(f"{row['opponent']}{table} {row['bb_per_100']:+.1f} [{row['ci95_low']:+.1f}, "
-                     f"{row['ci95_high']:+.1f}]")
+    tables = [f" at {row['seats']} seats" if several else "" for row in rows]
+    evals = [f"{row['opponent']}{table} {row['bb_per_100']:+.1f} [{row['ci95_low']:+.1f}, {row['ci95_high']:+.1f}]"
+             for row, table in zip(rows, tables)]
     rate = f"{summary['steps_per_second']:,.0f} steps/s" if summary["steps_per_second"] else "steps/s n/a"
     return (f"{summary['name']}: {summary['steps']:,} steps in {summary['train_seconds'] / 60:.1f} min ({rate}); "
             f"final eval bb/100 [95% CI]: {', '.join(evals) or 'none'}; details in {Path(output) / SUMMARY}")
