@@ -37,7 +37,7 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, combinations_with_replacement, permutations
+from itertools import combinations, combinations_with_replacement, islice, permutations
 from typing import NamedTuple
 
 import numpy as np
@@ -81,11 +81,8 @@ class _Game(NamedTuple):
 
 def _game(variant: str | Variant) -> _Game:
     declared = variant if isinstance(variant, Variant) else get_variant(variant)
-    per_rank = np.zeros(_NUM_RANKS, dtype=np.int64)
-    for card in declared.deck:
-        per_rank[card >> 2] += 1
     return _Game(declared.name, declared.showdown, declared.cards_per_seat, declared.hand_size, declared.deck,
-                 per_rank)
+                 _rank_counts(declared.deck))
 
 
 def _check_in_deck(cards: Iterable[int], where: str, game: _Game) -> None:
@@ -240,18 +237,11 @@ def _shares(values: list[np.ndarray], halves: Sequence[str]) -> np.ndarray:
 def _multisets(size: int) -> np.ndarray:
     """Every multiset of ``size`` ranks as per-rank counts, shape (M, 13)."""
     rows = list(combinations_with_replacement(range(_NUM_RANKS), size)) if size else [()]
-    counts = np.zeros((len(rows), _NUM_RANKS), dtype=np.int64)
-    for i, row in enumerate(rows):
-        for rank in row:
-            counts[i, rank] += 1
-    return counts
+    return _counts_of(np.array(rows, dtype=np.int64).reshape(len(rows), size))
 
 
 def _rank_counts(cards: Iterable[int]) -> np.ndarray:
-    counts = np.zeros(_NUM_RANKS, dtype=np.int64)
-    for card in cards:
-        counts[card >> 2] += 1
-    return counts
+    return np.bincount(np.fromiter((card >> 2 for card in cards), dtype=np.int64), minlength=_NUM_RANKS)
 
 
 def _draws(holding: Holding, left: np.ndarray) -> np.ndarray:
@@ -371,7 +361,7 @@ def _by_cards(holdings: Sequence[Holding], unseen: np.ndarray, game: _Game) -> E
     chunk = max(1, _CHUNK_ELEMENTS // max(1, len(patterns) * game.cards * players))
     combos = combinations(unseen.tolist(), needed)
     while True:
-        block = np.array(list(_take(combos, chunk)), dtype=np.int64).reshape(-1, needed)
+        block = np.array(list(islice(combos, chunk)), dtype=np.int64).reshape(-1, needed)
         if not len(block):
             break
         for slots in patterns:
@@ -380,13 +370,6 @@ def _by_cards(holdings: Sequence[Holding], unseen: np.ndarray, game: _Game) -> E
             scoop_sum += (share == 1.0).sum(axis=0)
             total += len(block)
     return _result(share_sum / total, scoop_sum / total, "cards", total, total)
-
-
-def _take(iterator: Iterable, count: int) -> Iterable:
-    for i, item in enumerate(iterator):
-        yield item
-        if i + 1 == count:
-            return
 
 
 def _by_sampling(holdings: Sequence[Holding], unseen: np.ndarray, game: _Game, samples: int,
