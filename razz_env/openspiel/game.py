@@ -101,42 +101,17 @@ class StudGame(pyspiel.Game):
         return min(config.variant.cards_per_seat * config.num_seats, len(self.deck))
 
 
-class RazzGame(StudGame):
-    """Razz: seven-card stud, ace-to-five low."""
-
-    variant = "razz"
-
-
-class ActionRazzGame(StudGame):
-    """Action Razz: razz where a J, Q or K must be held to qualify."""
-
-    variant = "action_razz"
-
-
-class StudHighGame(StudGame):
-    """Seven-card stud, high."""
-
-    variant = "stud"
-
-
-class Stud8Game(StudGame):
-    """Seven-card stud hi/lo, eight or better."""
-
-    variant = "stud8"
-
-
 def _game_class(variant: str) -> type[StudGame]:
-    """A module-level game class for ``variant`` (``minirazz_tiny`` -> ``MinirazzTinyGame``), so games pickle."""
-    name = "".join(part.capitalize() for part in variant.split("_")) + "Game"
+    """A module-level game class for ``variant`` (``minirazz_tiny`` -> ``MinirazzTinyGame``; stud's is
+    ``StudHighGame``), so games pickle."""
+    name = "StudHighGame" if variant == "stud" else "".join(part.capitalize() for part in variant.split("_")) + "Game"
     cls = type(name, (StudGame,), {"__doc__": f"{VARIANTS[variant].title}.", "variant": variant,
                                    "__module__": __name__, "__qualname__": name})
     globals()[name] = cls
     return cls
 
 
-GAME_CLASSES: dict[str, type[StudGame]] = {cls.variant: cls for cls in (RazzGame, ActionRazzGame, StudHighGame,
-                                                                       Stud8Game)}
-GAME_CLASSES.update({variant: _game_class(variant) for variant in VARIANTS if variant not in GAME_CLASSES})
+GAME_CLASSES: dict[str, type[StudGame]] = {variant: _game_class(variant) for variant in VARIANTS}
 
 
 class StudState(pyspiel.State):

@@ -44,9 +44,7 @@ def parameters_for(variant: str) -> dict[str, int | bool | str]:
     >>> {name: parameters_for("minirazz")[name] for name in ("ante", "bring_in", "small_bet", "big_bet", "raise_cap")}
     {'ante': 1, 'bring_in': 1, 'small_bet': 2, 'big_bet': 4, 'raise_cap': 2}
     """
-    spec: dict[str, int | bool | str] = {**Table(variant).to_params(), "stacks": str(DEFAULT_STACK)}
-    spec["num_seats"] = DEFAULT_SEATS
-    return {**spec, **GAME_OPTIONS}
+    return {**Table(variant).to_params(), "stacks": str(DEFAULT_STACK), "num_seats": DEFAULT_SEATS, **GAME_OPTIONS}
 
 
 def game_table(variant: str, params: Mapping[str, Any]) -> tuple[Table, bool]:
