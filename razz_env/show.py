@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -175,8 +176,8 @@ def page(hands: Sequence[ShownHand], title: str) -> str:
     }
     payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return (_PAGE.replace("{table_js}", table_script()).replace("{title}", safe_title)
-            .replace("{payload}", payload))
+    html = resources.files("razz_env.envs").joinpath("replay.html").read_text(encoding="utf-8")  # beside table.js
+    return html.replace("{table_js}", table_script()).replace("{title}", safe_title).replace("{payload}", payload)
 
 
 def write_html(hands: Sequence[ShownHand], path: str | Path, title: str) -> Path:
@@ -186,114 +187,6 @@ def write_html(hands: Sequence[ShownHand], path: str | Path, title: str) -> Path
     partial.write_text(page(hands, title), encoding="utf-8")
     os.replace(partial, path)
     return path
-
-
-_PAGE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>
-  body { margin: 0; background: #0d1912; color: #f1f5f2; font: 14px "DejaVu Sans", Arial, sans-serif; }
-  header { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 8px 12px; background: #13241a; }
-  header h1 { font-size: 15px; margin: 0 12px 0 0; font-weight: normal; color: #9fb3a6; }
-  button, select { background: #1c3a28; color: #f1f5f2; border: 1px solid #7d9c89; border-radius: 4px;
-                   padding: 3px 9px; font: inherit; cursor: pointer; }
-  button:hover, select:hover { background: #275237; }
-  input[type=range] { width: 220px; }
-  #where { color: #f4c430; min-width: 260px; }
-  main { padding: 8px 12px; }
-  svg { display: block; max-width: 100%; height: auto; }
-  svg text { white-space: pre; }
-  .hint { color: #9fb3a6; font-size: 12px; padding: 0 12px 10px; }
-</style>
-</head>
-<body>
-<header>
-  <h1>{title}</h1>
-  <select id="hand" aria-label="hand"></select>
-  <button id="first" title="first step (Home)">|&#x25C0;</button>
-  <button id="prev" title="previous step (left arrow)">&#x25C0;</button>
-  <button id="play" title="play or pause (space)">play</button>
-  <button id="next" title="next step (right arrow)">&#x25B6;</button>
-  <button id="last" title="last step: the result (End)">&#x25B6;|</button>
-  <input id="step" type="range" min="0" value="0" aria-label="step">
-  <span id="where"></span>
-</header>
-<main><svg id="table" xmlns="http://www.w3.org/2000/svg"></svg></main>
-<div class="hint">Keys: left/right arrows step through the hand, up/down change hand, Home/End jump, space plays.
-  Links: add #hand=N&amp;step=K (or step=last) to the address.</div>
-<script type="application/json" id="data">{payload}</script>
-<script>
-{table_js}
-</script>
-<script>
-"use strict";
-const DATA = JSON.parse(document.getElementById("data").textContent);
-const svg = document.getElementById("table");
-const handSelect = document.getElementById("hand");
-const slider = document.getElementById("step");
-const where = document.getElementById("where");
-let handIndex = 0, stepIndex = 0, timer = null;
-
-function draw() {
-  const hand = DATA.hands[handIndex], state = hand.steps[stepIndex];
-  drawTable(svg, DATA.layouts[`${state.seats.length}/${state.cards_per_seat}`], state);
-  slider.max = hand.steps.length - 1;
-  slider.value = stepIndex;
-  handSelect.value = String(handIndex);
-  const last = stepIndex === 0 ? "the deal" : state.over ? "the result" : hand.steps[stepIndex].actions.at(-1) || "";
-  where.textContent = `hand ${hand.number} (${hand.source}), step ${stepIndex} of ${hand.steps.length - 1}: ${last}`;
-  history.replaceState(null, "", `#hand=${hand.number}&step=${stepIndex}`);
-}
-function go(hand, step) {
-  handIndex = Math.min(Math.max(hand, 0), DATA.hands.length - 1);
-  stepIndex = Math.min(Math.max(step, 0), DATA.hands[handIndex].steps.length - 1);
-  draw();
-}
-function play() {
-  const button = document.getElementById("play");
-  if (timer !== null) { clearInterval(timer); timer = null; button.textContent = "play"; return; }
-  button.textContent = "pause";
-  timer = setInterval(() => {
-    if (stepIndex < DATA.hands[handIndex].steps.length - 1) go(handIndex, stepIndex + 1);
-    else if (handIndex < DATA.hands.length - 1) go(handIndex + 1, 0);
-    else play();
-  }, 900);
-}
-DATA.hands.forEach((hand, index) => {
-  const option = document.createElement("option");
-  option.value = String(index);
-  const first = hand.steps[0];
-  option.textContent = `hand ${hand.number}: ${first.title.split(" (")[0]}, ${first.seats.length} seats`;
-  handSelect.appendChild(option);
-});
-handSelect.addEventListener("change", () => go(Number(handSelect.value), 0));
-slider.addEventListener("input", () => go(handIndex, Number(slider.value)));
-document.getElementById("first").addEventListener("click", () => go(handIndex, 0));
-document.getElementById("prev").addEventListener("click", () => go(handIndex, stepIndex - 1));
-document.getElementById("next").addEventListener("click", () => go(handIndex, stepIndex + 1));
-document.getElementById("last").addEventListener("click", () => go(handIndex, Infinity));
-document.getElementById("play").addEventListener("click", play);
-document.addEventListener("keydown", (event) => {
-  const moves = {ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, null], ArrowDown: [1, null]};
-  if (event.key in moves) {
-    const [dh, ds] = moves[event.key];
-    go(handIndex + dh, ds === null ? 0 : stepIndex + ds);
-  } else if (event.key === "Home") go(handIndex, 0);
-  else if (event.key === "End") go(handIndex, Infinity);
-  else if (event.key === " ") play();
-  else return;
-  event.preventDefault();
-});
-const asked = new URLSearchParams(location.hash.slice(1));
-const askedHand = DATA.hands.findIndex((hand) => String(hand.number) === asked.get("hand"));
-go(askedHand < 0 ? 0 : askedHand, asked.get("step") === "last" ? Infinity : Number(asked.get("step")) || 0);
-</script>
-</body>
-</html>
-"""
 
 
 @dataclass(frozen=True)
