@@ -490,7 +490,10 @@ class Run:
             ref.update(path=str(path), sha256=digest)
         data["output"] = str(self.root / stage.recipe / stage.name)
         config = TrainConfig.from_dict(data)
-        write_atomic(self.root / stage.recipe / f"{stage.name}.yaml", _yaml(config.to_dict()))
+        import yaml
+
+        write_atomic(self.root / stage.recipe / f"{stage.name}.yaml",
+                     yaml.safe_dump(config.to_dict(), sort_keys=False).encode("utf-8"))
         return config
 
     def run_stage(self, stage: Stage) -> None:
@@ -589,12 +592,6 @@ class Run:
         write_atomic(target, data)
         folder.write_json(PRODUCT, {"source": digest, "sha256": hashlib.sha256(data).hexdigest()})
         return target
-
-
-def _yaml(data: dict[str, Any]) -> bytes:
-    import yaml
-
-    return yaml.safe_dump(data, sort_keys=False).encode("utf-8")
 
 
 def read_checked(path: Path, sha256: str) -> bytes:

@@ -208,12 +208,8 @@ class ResultsFolder:
         except OSError as err:
             raise ConfigError(f"output: cannot read {self.path}: {err.strerror or err}") from None
 
-    def _refuse_a_file(self) -> None:
-        if self.path.exists() and not self.path.is_dir():
-            raise ConfigError(f"output: {self.path} is a file; expected a folder for the results")
-
     def _check(self) -> dict[BlockKey, dict[str, Any]]:
-        self._refuse_a_file()
+        refuse_a_file(self.path)
         stamp = self._read_stamp()
         has_results = self.results_file.exists() and self.results_file.stat().st_size > 0
         if stamp is None:
@@ -284,7 +280,7 @@ class ResultsFolder:
 
         Anything that cannot be written is a :class:`ConfigError` before the first block.
         """
-        self._refuse_a_file()
+        refuse_a_file(self.path)
         with _locked(self.path):
             try:
                 if fresh:
@@ -337,6 +333,12 @@ class ResultsFolder:
         partial = path.with_name(path.name + ".tmp")
         partial.write_text(json.dumps(stamp, indent=2) + "\n", encoding="utf-8")
         os.replace(partial, path)
+
+
+def refuse_a_file(path: Path) -> None:
+    """Refuse an ``output`` that is a file: the results go in a folder."""
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"output: {path} is a file; expected a folder for the results")
 
 
 def _changed_agent(saved: dict[str, Any], identity: dict[str, Any], labels: list[str]) -> str | None:

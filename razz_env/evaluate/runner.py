@@ -153,7 +153,7 @@ def _play(config: TournamentConfig, folder: ResultsFolder, tasks: list[Task], mo
         finished = [t for t in tasks if block_key(t) in done and "error" not in done[block_key(t)]]
         pending = [t for t in tasks if block_key(t) not in done or "error" in done[block_key(t)]]
         _note_records(config, folder, finished, bool(pending))
-        bar = _progress_bar(len(tasks), len(tasks) - len(pending), progress)
+        bar = progress_bar(len(tasks), len(tasks) - len(pending), "block", "tournament") if progress else None
         if bar is not None and pending:
             bar.write(f"playing {len(pending)} block(s) in worker processes: each builds its agents (loading trained "
                       "models) before its first block, so the first blocks take the longest", file=sys.stderr)
@@ -200,10 +200,6 @@ def _resumable(blocks: Iterator[dict[str, Any]], folder: ResultsFolder) -> Itera
         raise
     except BlockError as err:
         raise BlockError(f"{err}. Finished blocks are saved in {folder.path}: rerun to resume") from err
-
-
-def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
-    return progress_bar(total, initial, "block", "tournament") if enabled else None
 
 
 def _keep_records(folder: ResultsFolder, result: dict[str, Any], records: list[dict[str, Any]] | None) -> None:
