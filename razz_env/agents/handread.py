@@ -25,6 +25,7 @@ decide thousands of decisions at once: cards are (N, K) with ``-1`` for none, ra
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -52,11 +53,6 @@ def low_ranks(cards: Iterable[int]) -> list[int]:
 def best_low(ranks: Iterable[int], size: int = 5) -> tuple[int, ...]:
     """The lowest ``size`` distinct ranks, highest first (pairs add nothing to a low)."""
     return tuple(sorted(sorted(set(ranks))[:size], reverse=True))
-
-
-def has_face(ranks: Iterable[int]) -> bool:
-    """Whether a J, Q or K is among ``ranks`` (the Action Razz qualifier)."""
-    return any(r in FACE_RANKS for r in ranks)
 
 
 def low_key(ranks: Sequence[int], action: bool = False, final: bool = False) -> tuple:
@@ -98,10 +94,7 @@ def live_low_cards(my_ranks: Iterable[int], seen: Iterable[int], below: int = LO
 
     ``seen`` are the cards I can see (mine, every up card, dead cards); each rank has four cards.
     """
-    mine = set(my_ranks)
-    seen_count = [0] * 14
-    for card in seen:
-        seen_count[low_rank(card)] += 1
+    mine, seen_count = set(my_ranks), Counter(low_rank(card) for card in seen)
     return sum(4 - seen_count[r] for r in range(1, below) if r not in mine)
 
 
@@ -113,9 +106,7 @@ def high_strength(cards: Sequence[int]) -> tuple[int, int]:
     flushes need five cards, so for up cards this reads a board the way players do.
     """
     ranks = [((c >> 2) - 1) % 13 + 2 for c in cards]
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
+    counts = Counter(ranks)
     groups = sorted(((n, r) for r, n in counts.items()), reverse=True)
     top_count, top_rank = groups[0] if groups else (0, 0)
     pairs = [r for r, n in counts.items() if n >= 2]

@@ -68,14 +68,10 @@ if hasattr(os, "register_at_fork"):
 
 def algorithm_class(name: str) -> Any:
     """The SB3 / sb3-contrib class for an algorithm name in :data:`ALGORITHMS`."""
-    if name == "maskable_ppo":
-        from sb3_contrib import MaskablePPO
+    if name in ("maskable_ppo", "qrdqn"):
+        import sb3_contrib
 
-        return MaskablePPO
-    if name == "qrdqn":
-        from sb3_contrib import QRDQN
-
-        return QRDQN
+        return getattr(sb3_contrib, {"maskable_ppo": "MaskablePPO", "qrdqn": "QRDQN"}[name])
     if name in ("ppo", "a2c", "dqn"):
         import stable_baselines3
 
@@ -178,16 +174,10 @@ def first_layer_split(model: Any) -> tuple[Any, Any] | None:
         def head(out: Any) -> Any:
             return out.view(len(out), quantiles, -1).mean(dim=1)
     elif hasattr(policy, "q_net"):
-        extractor, layers = policy.q_net.features_extractor, list(policy.q_net.q_net)
-
-        def head(out: Any) -> Any:
-            return out
+        extractor, layers, head = policy.q_net.features_extractor, list(policy.q_net.q_net), nn.Identity()
     else:
-        extractor = policy.pi_features_extractor
+        extractor, head = policy.pi_features_extractor, nn.Identity()
         layers = [*policy.mlp_extractor.policy_net, policy.action_net]
-
-        def head(out: Any) -> Any:
-            return out
     if not isinstance(extractor, FlattenExtractor) or not layers or not isinstance(layers[0], nn.Linear):
         return None
     rest = nn.Sequential(*layers[1:])
