@@ -216,10 +216,8 @@ def table_of(config: HandConfig) -> dict[str, Any]:
 def config_of(table: dict[str, Any], where: str) -> HandConfig:
     """The :class:`HandConfig` of a saved ``table``; ``ConfigError`` naming ``where`` when it is not one."""
     try:
-        return HandConfig.create(table["variant"], stacks=table["stacks"], ante=table["ante"],
-                                 bring_in=table["bring_in"], small_bet=table["small_bet"],
-                                 big_bet=table["big_bet"], street_bets=table["street_bets"],
-                                 raise_cap=table["raise_cap"])
+        return HandConfig.create(table["variant"], **{key: table[key] for key in (
+            "stacks", "ante", "bring_in", "small_bet", "big_bet", "street_bets", "raise_cap")})
     except (KeyError, TypeError) as err:
         raise ConfigError(f"{where}: the header's table is incomplete ({err})") from None
     except ConfigError as err:
