@@ -36,7 +36,7 @@ import math
 import shutil
 import zipfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,8 @@ PPO_KEYS = ("steps", "continues", "checkpoint_sha256")  # taken by a ppo stage a
 PPO_FOLDER_KEYS = ("output", "force")  # a ppo stage's run folder is the recipe's
 CHECKPOINT_MINUTES = 15.0  # training CPU minutes between a ppo stage's checkpoints
 LOOP_KEYS = ("generations", "steps_per_generation", "br_steps", "br_weight", "deals", "seed")
+_Loop = make_dataclass("_Loop", LOOP_KEYS)
+"""The settings a recipe gives a PSRO loop (:class:`razz_env.exploit.psro.Args` less the run's own), as fields."""
 WIDENED_MODEL = "model.zip"
 # Beside a recipe's product: the SHA-256 of the stage file it was written from, and its own.
 PRODUCT = "product.json"
@@ -341,18 +343,6 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
     except ConfigError as err:
         raise ConfigError(f"{label}: config: {err}") from None
     return stage
-
-
-@dataclass(frozen=True)
-class _Loop:
-    """The settings a recipe gives a PSRO loop (:class:`razz_env.exploit.psro.Args` less the run's own)."""
-
-    generations: int = 1
-    steps_per_generation: int = 1
-    br_steps: int = 1
-    br_weight: float = 1.0
-    deals: int = 1
-    seed: int = 0
 
 
 # ---- the plan -------------------------------------------------------------------------------------------------
