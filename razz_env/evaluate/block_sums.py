@@ -55,10 +55,7 @@ class Sums:
     @classmethod
     def total(cls, results: Iterable[Mapping[str, Any]], position: int) -> Sums:
         """Position ``position``'s figures over every block of ``results``."""
-        merged = cls()
-        for result in results:
-            merged += cls.of(result, position)
-        return merged
+        return sum((cls.of(result, position) for result in results), cls())
 
     def __add__(self, other: Sums) -> Sums:
         return Sums(*(mine + theirs for mine, theirs in zip(astuple(self), astuple(other))))
