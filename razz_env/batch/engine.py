@@ -468,6 +468,20 @@ class BatchEngine(TableState):
         _k.encode_tables(self._rules, self._tables, self._encoding, out)
         return out
 
+    def observe_as(self, encoder: TableEncoder) -> np.ndarray:
+        """(T, encoder.size) float32: each table's acting seat's vector as another table encoder of this config
+        writes it (for an agent reading another encoding than the engine's, e.g. ``flat8``); ``ConfigError`` when
+        it shows more decisions a street than this engine keeps (build it with ``views=True``: 16 or more)."""
+        layout = encoder_layout(self.config, encoder)
+        kept = self._tables.history.shape[2]
+        if layout.slots > kept:
+            raise ConfigError(f"observe_as: {encoder.name!r} shows {layout.slots} decisions a street; this engine "
+                              f"keeps {kept} (build it with views=True)")
+        out = np.empty((self.num_tables, encoder.size), dtype=np.float32)
+        _k.encode_tables(self._rules, self._tables, _k.Encoding(layout.offsets, layout.card_index,
+                                                                1.0 / self.config.big_bet), out)
+        return out
+
     # ------------------------------------------------------------------ state (read-only views)
 
     @staticmethod

@@ -44,6 +44,7 @@ from torch import nn
 
 from razz_env.agents.registry import AgentSpecError, make_agent
 from razz_env.agents.torch_policy import FORMAT, VERSION, build_mlp
+from razz_env.encoding import BATCHED_ENCODERS
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import ObservationBatch, Observer, declaration_of, seating_problem
 from razz_env.engine.checks import check_fields, limited
@@ -56,6 +57,8 @@ from razz_env.engine.variants import VARIANTS
 BASELINES = ("random", "calling_station")
 """The default ``--opponents``: registered agents that observe only the legal actions."""
 MAGNETS = ("uniform", "moving", "ema")
+WRITTEN = tuple(encoder.name for encoder in BATCHED_ENCODERS)
+"""The encodings an opponent may read vectors in (the batched engine writes them: ``flat`` for the learner)."""
 POOL_DRAW = 8
 """Snapshots a rollout's pool tables are dealt among (drawn afresh each rollout): one network pass each a step."""
 MASKED = -1e9
@@ -278,9 +281,9 @@ def check_opponents(args: Args, name: Callable[[str], str] = flag_name) -> None:
             raise ConfigError(f"{label}: {opponent!r} reads the seat's {' and '.join(declared.observes)}, which only "
                               f"the CPU engine gives; on {name('device')} cuda the opponents are those that read the "
                               f"legal actions alone, such as {' and '.join(BASELINES)}")
-        if declared.encoding not in (None, "flat") and "vector" in declared.observes:
+        if declared.encoding not in (None, *WRITTEN) and "vector" in declared.observes:
             raise ConfigError(f"{label}: {opponent!r} reads {declared.encoding!r} vectors; the trainer's engine "
-                              f"writes 'flat' ones")
+                              f"writes {', '.join(map(repr, WRITTEN))} ones")
         try:
             Observer(agent, config)  # the table it was trained at, the width of the vectors it reads
         except ConfigError as err:
@@ -298,19 +301,26 @@ class Opponents:
     """The agents at the tables the learner does not share with itself, each drawn from its stated policy: the
     policies of those reading only the legal actions are read once into a table on the device
     (:func:`baseline_policies`); the others are asked on the host at each step, for the tables where they act, with
-    what those seats may see (a seeded agent's policy depends only on that: a run repeats)."""
+    what those seats may see (a seeded agent's policy depends only on that: a run repeats). One reading vectors of
+    another encoding than the trainer's ``flat`` (``flat8``: a multi-way zoo agent) gets them from the engine in its
+    own (``config``: the table's)."""
 
-    def __init__(self, names: tuple[str, ...], seed: int, device: torch.device) -> None:
+    def __init__(self, names: tuple[str, ...], seed: int, device: torch.device,
+                 config: HandConfig | None = None) -> None:
+        from razz_env.encoding import make_encoder
+
         self.agents = [make_agent(name, seed=seed) for name in names]
         self.reads = [declaration_of(agent).observes for agent in self.agents]
         self.on_host = [k for k, reads in enumerate(self.reads) if reads]
         self.view_readers = [k for k in self.on_host if "view" in self.reads[k]]
+        self.encoders = {k: make_encoder(encoding, config) for k in self.on_host if "vector" in self.reads[k]
+                         and (encoding := declaration_of(self.agents[k]).encoding) not in (None, "flat")}
         self.policies = baseline_policies(self.agents, device)
 
     @property
     def views(self) -> bool:
-        """Whether an opponent reads the seats' views (the engine must keep them)."""
-        return bool(self.view_readers)
+        """Whether an opponent reads the seats' views or another encoding (the engine must keep every decision)."""
+        return bool(self.view_readers or self.encoders)
 
     def actions(self, opponent: torch.Tensor, acting: torch.Tensor, masks: torch.Tensor, vectors: torch.Tensor,
                 actor: torch.Tensor, engine: Any) -> torch.Tensor:
@@ -331,9 +341,10 @@ class Opponents:
                 rows = np.flatnonzero(here & (which == k))
             if not len(rows):
                 continue
+            read = engine.observe_as(self.encoders[k]) if k in self.encoders else vectors.numpy()
             batch = ObservationBatch(actor.numpy()[rows], masks.numpy()[rows].astype(np.int8),
                                      views=views.take(among) if "view" in self.reads[k] else None,
-                                     vectors=vectors.numpy()[rows] if "vector" in self.reads[k] else None)
+                                     vectors=read[rows] if "vector" in self.reads[k] else None)
             stated = torch.as_tensor(np.asarray(self.agents[k].action_probabilities_batch(batch)),
                                      dtype=torch.float32)
             chosen[torch.from_numpy(rows)] = torch.multinomial(stated, 1).squeeze(1)
@@ -685,9 +696,9 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     device = torch.device(args.device)
     kind, at_seat, learner_seat = table_roles(args, device)
     has_opponents = bool((at_seat >= 0).any())
-    opponents = Opponents(args.opponents if has_opponents else (), args.seed, device)
-    torch.manual_seed(args.seed)
     config = training_table(args).hand_config()
+    opponents = Opponents(args.opponents if has_opponents else (), args.seed, device, config)
+    torch.manual_seed(args.seed)
     big_bet = float(config.big_bet)
     T, N, S = args.num_tables, args.num_steps, args.num_seats
     rollout = N * T

@@ -236,6 +236,25 @@ def test_observe_other_encoders_match():
                     hands[t] = HandState(config, deck=engine.decks[t].tolist())
 
 
+def test_observe_as_writes_another_encoding_of_the_same_hands():
+    """An engine encoding ``flat`` and keeping views writes ``flat8`` too, as an engine built with it does; one that
+    keeps fewer decisions a street than the other encoding shows refuses it."""
+    from razz_env.encoding.encoders import FlatEncoder, PaddedFlatEncoder
+
+    config = HandConfig.create("razz", num_seats=6)
+    flat = BatchEngine(config, 16, seed=4, encoder=FlatEncoder(config), views=True)
+    padded = BatchEngine(config, 16, seed=4, encoder=PaddedFlatEncoder(config))
+    rng = np.random.default_rng(0)
+    for _ in range(120):
+        assert np.array_equal(flat.observe_as(PaddedFlatEncoder(config)), padded.observe())
+        actions = (flat.masks * rng.random((16, 5))).argmax(axis=1)
+        flat.step(actions)
+        padded.step(actions)
+    heads_up = HandConfig.create("razz", num_seats=2)
+    with pytest.raises(ConfigError, match="observe_as: 'flat8' shows 16 decisions a street; this engine keeps 6"):
+        BatchEngine(heads_up, 2, seed=1, encoder=FlatEncoder(heads_up)).observe_as(PaddedFlatEncoder(heads_up))
+
+
 def engine_action(action_id, hand):
     from razz_env.encoding.actions import to_engine
 

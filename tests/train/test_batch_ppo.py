@@ -216,6 +216,31 @@ def test_an_opponent_reading_vectors_gets_the_acting_seats_rows() -> None:
     assert asked[0].views is None and np.array_equal(asked[0].vectors, vectors.numpy()[::2])
 
 
+def test_an_opponent_reading_another_encoding_gets_the_acting_seats_vectors_in_it(tmp_path) -> None:
+    """``ppo_razz_multiway`` reads ``flat8``: the trainer's engine writes them for it (the learner's ``flat`` are
+    not its), and a six-seat run of mixed tables trains against it."""
+    from razz_env.encoding.encoders import PaddedFlatEncoder
+
+    config = HandConfig.create("razz", num_seats=6)
+    engine = BatchEngine(config, 12, seed=11, views=True)
+    rng = np.random.default_rng(2)
+    for _ in range(9):
+        engine.step((engine.masks * rng.random((12, 5))).argmax(axis=1))
+    opponents = Opponents(("ppo_razz_multiway",), seed=1, device=torch.device("cpu"), config=config)
+    assert opponents.views
+    asked = []
+    agent = opponents.agents[0]
+    original = agent.action_probabilities_batch
+    agent.action_probabilities_batch = lambda batch: asked.append(batch) or original(batch)
+    acting = torch.tensor([True, False] * 6)
+    opponents.actions(torch.zeros(12, dtype=torch.int64), acting, torch.from_numpy(engine.masks != 0),
+                      torch.zeros(12, 1782), torch.from_numpy(engine.actor.copy()), engine)
+    assert np.array_equal(asked[0].vectors, engine.observe_as(PaddedFlatEncoder(config))[::2])
+    result = train(tiny(tmp_path, "six", num_seats=6, mixed_tables=True, opponents=("ppo_razz_multiway", "random"),
+                        total_steps=1024))
+    assert result["last"]["bb100_vs_mixed_tables"] is not None
+
+
 def test_a_run_against_view_reading_opponents_logs_each_and_repeats_with_its_seed(tmp_path) -> None:
     def run(name: str) -> dict:
         return train(tiny(tmp_path, name, self_play_fraction=0.25, opponents=("monte_carlo", "razz_heuristic",
@@ -260,22 +285,6 @@ class Silent:
 
     def act(self, observation):
         return int(np.flatnonzero(observation.action_mask)[0])
-
-
-class RanksReader(Silent):
-    """An agent that states its policy from vectors the trainer does not write."""
-
-    name = "ranks_reader"
-    declaration = Declaration(observes=("vector",), encoding="ranks", states_policy=True, acts_in_batch=True)
-
-    def action_probabilities(self, observation):
-        return observation.action_mask / observation.action_mask.sum()
-
-    def act_batch(self, observations):
-        return [self.act(observation) for observation in observations]
-
-    def action_probabilities_batch(self, observations):
-        return np.stack([self.action_probabilities(observation) for observation in observations])
 
 
 def test_the_uniform_magnet_makes_the_kl_minus_the_entropy_plus_the_log_of_the_legal_count() -> None:
@@ -421,8 +430,6 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     ({"mixed_tables": True}, "--mixed-tables: mixes opponents at a table of 3 or more seats"),
     ({"opponents": ("no_such_agent",)}, "unknown agent 'no_such_agent'"),
     ({"opponents": ("tests.train.test_batch_ppo:Silent",)}, "states no policy or does not act in batch"),
-    ({"opponents": ("tests.train.test_batch_ppo:RanksReader",)},
-     "'tests.train.test_batch_ppo:RanksReader' reads 'ranks' vectors; the trainer's engine writes 'flat'"),
     ({"opponents": ("ppo_stud",)}, "--opponents: agent 'ppo_stud' plays stud at 2 seats; it cannot be seated at razz"),
     ({"opponents": ("random", "random")}, "--opponents: random named more than once; name each opponent once and "
                                           "give its share with --opponent-weights"),
