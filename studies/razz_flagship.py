@@ -68,6 +68,7 @@ the game's ``lbr_seed``; it saves ``lbr.json`` in the stage's folder.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import math
@@ -96,6 +97,16 @@ def opponents_arm(heuristic: str) -> dict[str, Any]:
     return {"self_play_fraction": 0.5, "opponents": list(weights), "opponent_weights": list(weights.values())}
 
 
+def mixed_tables_arm(zoo: dict[str, float]) -> dict[str, Any]:
+    """Half the tables self-play (the learner at every seat), the other half mixed: the learner at one seat (rotating
+    across tables), each other seat its own opponent by weight: Monte Carlo 4, the heuristic 2, four exploiters 1
+    each, the calling station and random 0.5 each, and ``zoo``'s agents. ``board_bully`` is held out (acceptance's)."""
+    weights = {"monte_carlo": 4.0, "razz_heuristic": 2.0, "tag": 1.0, "rock": 1.0, "maniac": 1.0,
+               "check_raiser": 1.0, "calling_station": 0.5, "random": 0.5, **zoo}
+    return {"mixed_tables": True, "self_play_fraction": 0.5, "opponents": list(weights),
+            "opponent_weights": list(weights.values())}
+
+
 POOL_ARM = {"self_play_fraction": 0.5, "pool_fraction": 0.5, "snapshot_every": 50, "max_snapshots": 0}
 """Half the tables self-play, the other half play frozen snapshots of the learner: one taken when the arm begins
 and one every 50 updates after, all of them kept (fictitious self-play: the policy meets its own past)."""
@@ -103,30 +114,50 @@ and one every 50 updates after, all of them kept (fictitious self-play: the poli
 
 @dataclass(frozen=True)
 class Game:
-    """One game's heads-up agent: where its runs, kept stages and figures go (``runs/<name>``,
-    ``releases/<name>``, ``docs/studies/<name>``), its rule's opponents, seeds and bar, and its arms (the first is
-    stage 1's: a stage of another arm goes on from the stage before, from the stage ``begins`` names on)."""
+    """One game's agent: where its runs, kept stages and figures go (``runs/<name>``, ``releases/<name>``,
+    ``docs/studies/<page>``), its rule's opponents (heads-up) or tables (six-handed), seeds and bar, and its arms (the
+    first is stage 1's: a stage of another arm goes on from the stage before, from the stage ``begins`` names on)."""
 
     variant: str
     name: str
-    selection_opponents: tuple[str, ...]
-    must_beat: tuple[str, ...]
-    must_hold: tuple[str, ...]
-    bar: float
-    """The score a candidate needs for the acceptance run, and the AIVAT lower bound it must then keep against each of
-    ``must_beat`` (bb/100)."""
     arms: dict[str, dict[str, Any]]
     """Each arm's settings over the method's (a later stage may change these: ``batch_ppo.ADJUSTABLE``)."""
     acceptance_seeds: tuple[int, ...]
+    selection_opponents: tuple[str, ...] = ()
+    must_beat: tuple[str, ...] = ()
+    must_hold: tuple[str, ...] = ()
+    bar: float = 0.0
+    """The score a candidate needs for the acceptance run, and the AIVAT lower bound it must then keep against each of
+    ``must_beat`` (bb/100; heads-up)."""
     begins: dict[str, int] = dataclasses.field(default_factory=dict)
     """The stage an arm begins at, going on from the first arm's stage before it (default: 2)."""
     selection_seeds: tuple[int, ...] = (41001, 41002)
     lbr_seed: int = 41003
+    seats: int = 2
+    selection_tables: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """A multi-way game's selection tables: each one's other seats (the candidate takes the one left)."""
+    acceptance_tables: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    """A multi-way game's acceptance tables, met only there."""
+    comparison: str = ""
+    """A multi-way game's agent played in the candidate's seat beside it (same seed: same deals and rotations)."""
+    deals: int = 5000
+    """``--deals``' default: duplicate deals of a selection match (heads-up) or table (multi-way), a seed"""
+    acceptance_deals: int = 10_000
+    """``--acceptance-deals``' default"""
+    page: str = ""
+    """The rule's page, ``docs/studies/<page>.md``, and its figures' folder (default: ``name``); where games share
+    one, each game's published files begin ``<name>-``."""
 
     @property
     def published(self) -> Path:
-        """Where the measured figures are published (``seed<k>-stage<i>-acceptance.json`` among them)."""
-        return ROOT / "docs" / "studies" / self.name
+        """Where the measured figures are published (``seed<k>-stage<i>-acceptance.json`` among them, each
+        :attr:`prefix` first)."""
+        return ROOT / "docs" / "studies" / (self.page or self.name)
+
+    @property
+    def prefix(self) -> str:
+        """What this game's published files begin with: ``<name>-`` on a shared page, else nothing."""
+        return f"{self.name}-" if self.page else ""
 
     @property
     def release(self) -> Path:
@@ -143,6 +174,24 @@ class Game:
         return arm if stage >= self.begins.get(arm, 2) else self.first_arm
 
 
+HELD_OUT_TABLES = {"h1": ("board_bully", "board_bully", "calling_station", "rock", "monte_carlo"),
+                   "h2": ("maniac", "maniac", "random", "calling_station", "razz_heuristic"),
+                   "h3": ("monte_carlo", "monte_carlo", "razz_heuristic", "tag", "board_bully")}
+"""The six-handed acceptance tables' other seats: each holds the held-out ``board_bully`` or a composition no
+training weight makes likely."""
+
+
+def six_handed(variant: str, name: str, zoo: dict[str, float], s2_last: str, acceptance_seed: int) -> Game:
+    """A six-handed agent by ``docs/studies/six_handed_agents.md``'s rule: mixed tables with ``zoo`` in training,
+    selection tables ``s1`` and ``s2`` (whose fifth seat is ``s2_last``), 1,000 deals a table and seed, and
+    2,000 at each held-out table on ``acceptance_seed``, ``razz_heuristic`` in the candidate's seat beside it."""
+    return Game(variant, name, arms={"mixed_tables": mixed_tables_arm(zoo)}, acceptance_seeds=(acceptance_seed,),
+                seats=6, selection_tables={"s1": ("calling_station", "razz_heuristic", "rock", "tag", "check_raiser"),
+                                           "s2": ("random", "maniac", "razz_heuristic", "monte_carlo", s2_last)},
+                acceptance_tables=HELD_OUT_TABLES, comparison="razz_heuristic", deals=1000, acceptance_deals=2000,
+                page="six_handed_agents")
+
+
 GAMES = {
     "razz": Game("razz", "razz_flagship", selection_opponents=("razz_heuristic", "monte_carlo", "ppo_razz_psro"),
                  must_beat=("random", "calling_station", "razz_heuristic", "monte_carlo"),
@@ -157,10 +206,14 @@ GAMES = {
                         must_beat=("random", "calling_station", "razz_heuristic", "monte_carlo"),
                         must_hold=EXPLOITERS, bar=0.0, arms={"opponents": opponents_arm("razz_heuristic")},
                         acceptance_seeds=(45001,)),
+    "razz6": six_handed("razz", "razz_six_agent", {"ppo_razz_multiway": 2.0}, "ppo_razz_multiway", 46001),
+    "stud6": six_handed("stud", "stud_six_agent", {}, "tag", 47001),
 }
 """Every game the study trains an agent for. Razz is the flagship (issue 40: its bar is +5 on three fresh seeds,
 and stage 1 is self-play); stud/8 and Action Razz (issue 41) must beat their baselines with the AIVAT lower bound
-above 0 on one fresh seed, and train in the opponents arm from stage 1."""
+above 0 on one fresh seed, and train in the opponents arm from stage 1. The six-handed razz and stud agents (issue
+41, ``docs/studies/six_handed_agents.md``) train at mixed tables from stage 1 and are measured at six-handed
+tables beside ``razz_heuristic`` in their seat."""
 ARMS = tuple(dict.fromkeys(arm for game in GAMES.values() for arm in game.arms))
 
 
@@ -169,7 +222,8 @@ class Args:
     """Which seed's stage to train, and where."""
 
     game: str = limited("razz", choices=tuple(GAMES))
-    """the game of the heads-up agent (razz: the flagship; stud8 and action_razz: issue 41's agents)"""
+    """the game of the agent (razz: the heads-up flagship; stud8 and action_razz: issue 41's heads-up agents; razz6
+    and stud6: its six-handed ones)"""
     seed: int = limited(1, minimum=0)
     """training seed"""
     stage: int = limited(1, minimum=1)
@@ -177,8 +231,8 @@ class Args:
     arm: str | None = limited(None, choices=tuple(ARMS))
     """the tables of stages 2 on (default: the game's first arm, stage 1's): ``self_play`` (the method as selected),
     ``opponents`` (half the tables play Monte Carlo, the game's hand-crafted player, the exploiters and the
-    baselines: :func:`opponents_arm`) or ``pool`` (razz, from stage 4: half the tables play the learner's snapshots:
-    :data:`POOL_ARM`)"""
+    baselines: :func:`opponents_arm`), ``pool`` (razz, from stage 4: half the tables play the learner's snapshots:
+    :data:`POOL_ARM`) or ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)
@@ -195,8 +249,9 @@ class Args:
     """keep the finished stage in ``--release`` (its checkpoint, policy and state, with their SHA-256), to commit"""
     select: bool = False
     """measure the finished stage on the selection seeds instead of training"""
-    deals: int = limited(5000, minimum=2)
-    """duplicate deals of each selection match (a seed and an opponent)"""
+    deals: int | None = limited(None, minimum=2)
+    """duplicate deals of each selection match (a seed and an opponent) or six-handed table (a seed) (default: the
+    game's: 5,000 heads-up, 1,000 six-handed)"""
     workers: int = limited(1, minimum=1)
     """worker processes of the selection matches and the LBR"""
     agent: str = ""
@@ -211,8 +266,9 @@ class Args:
     training"""
     acceptance_seeds: tuple[int, ...] | None = None
     """the acceptance run's seeds, unused by any earlier one (default: the game's, as many as its rule takes)"""
-    acceptance_deals: int = limited(10_000, minimum=2)
-    """duplicate deals of each acceptance match (a seed and an opponent)"""
+    acceptance_deals: int | None = limited(None, minimum=2)
+    """duplicate deals of each acceptance match (a seed and an opponent) or six-handed table (default: the game's:
+    10,000 heads-up, 2,000 six-handed)"""
     recipe: str = ""
     """write the finished stage's chain as the zoo recipe of this name (``<output>/<name>.recipe.yaml``)"""
 
@@ -227,18 +283,24 @@ def resolved(args: Args) -> Args:
     if arm != game.first_arm and args.stage < begins:
         raise ConfigError(f"--arm {arm}: stages before {begins} are {game.first_arm.replace('_', '-')} in every arm; "
                           f"the arm begins at stage {begins}")
+    if args.lbr and game.seats != 2:
+        heads_up = ", ".join(key for key, other in GAMES.items() if other.seats == 2)
+        raise ConfigError(f"--lbr: LBR is measured heads-up only ({heads_up}); the {args.game} agent plays at "
+                          f"{game.seats} seats")
     return dataclasses.replace(args, arm=arm, output=args.output or f"runs/{game.name}",
-                               release=args.release or str(game.release),
+                               release=args.release or str(game.release), deals=args.deals or game.deals,
+                               acceptance_deals=args.acceptance_deals or game.acceptance_deals,
                                acceptance_seeds=args.acceptance_seeds or game.acceptance_seeds)
 
 
 def trainer_settings(game: Game, seed: int, device: str = "cpu", arm: str | None = None) -> dict[str, Any]:
     """The trainer's settings of training seed ``seed`` on ``device`` in ``arm`` (default: stage 1's): the method's
-    at the game's default heads-up table (1,000-chip stacks), the arm's tables; the learning rate constant (the run
-    has no planned end)."""
+    at the game's default table of its seats (1,000-chip stacks), the arm's tables; the learning rate constant (the
+    run has no planned end)."""
     on = {} if device == "cpu" else {"device": device}  # a CPU run's settings as they were first written
+    seats = {} if game.seats == 2 else {"num_seats": game.seats}  # and a heads-up run's
     return method_settings(METHOD, variant=game.variant, stacks=1000, total_steps=10**12, quiet=True, seed=seed,
-                           **SETTINGS, **on, **game.arms[arm or game.first_arm])
+                           **seats, **SETTINGS, **on, **game.arms[arm or game.first_arm])
 
 
 def stage_folder(game: Game, output: str | Path, seed: int, stage: int, arm: str | None = None) -> Path:
@@ -249,15 +311,17 @@ def stage_folder(game: Game, output: str | Path, seed: int, stage: int, arm: str
     return Path(output) / f"seed{seed}" / (f"stage{stage}" if plain else f"stage{stage}-{arm}")
 
 
+def combine(means: list[float], lows: list[float]) -> tuple[float, float]:
+    """Independent equal-size measurements as one: their mean, and its 95% lower bound (the half-widths added in
+    quadrature, over their count)."""
+    count = len(means)
+    mean = sum(means) / count
+    return mean, mean - math.sqrt(sum((m - low) ** 2 for m, low in zip(means, lows))) / count
+
+
 def pooled(results: list[Any]) -> dict[str, float]:
     """Independent equal-size matches as one: the mean of their win rates, raw and AIVAT, with half-widths added
     in quadrature (bb/100)."""
-    count = len(results)
-
-    def combine(means: list[float], lows: list[float]) -> tuple[float, float]:
-        mean = sum(means) / count
-        return mean, mean - math.sqrt(sum((m - low) ** 2 for m, low in zip(means, lows))) / count
-
     raw, raw_low = combine([r.bb_per_100 for r in results], [r.ci95_low for r in results])
     aivat, aivat_low = combine([r.aivat_bb_per_100 for r in results], [r.aivat_ci95_low for r in results])
     return {"bb100": raw, "low": raw_low, "high": 2 * raw - raw_low,
@@ -283,6 +347,69 @@ def select(args: Args, player: str) -> dict[str, Any]:
             "score": min(item["aivat_low"] for item in figures.values())}
 
 
+SEATED = "candidate"
+"""How the standings show the agent measured at a six-handed table (the comparison agent in its seat:
+``seat_<name>``, so that a table already holding it tells the two apart)."""
+
+
+def seated(spec: str | dict[str, Any], label: str, others: tuple[str, ...]) -> list[Any]:
+    """A six-handed table's agents: ``spec`` shown as ``label``, then ``others``, a name met again shown with its
+    count (``board_bully_2``): each row of the standings is one seat's."""
+    agents: list[Any] = [{**({"type": spec} if isinstance(spec, str) else spec), "label": label}]
+    for index, name in enumerate(others):
+        count = others[:index + 1].count(name)
+        agents.append(name if count == 1 else {"type": name, "label": f"{name}_{count}"})
+    return agents
+
+
+def table_figure(args: Args, spec: str | dict[str, Any], label: str, others: tuple[str, ...], seed: int,
+                 deals: int, folder: Path) -> dict[str, float]:
+    """``spec`` (shown as ``label``) at the table of ``others`` on ``seed``, a tournament of ``format: table``
+    played into ``folder`` (resumed if there) with ``razz tournament``'s reports: ``deals`` duplicate deals, each
+    once per rotation of the seats; its bb/100 against the field with the 95% CI, and its hands, from
+    ``standings.csv``."""
+    from razz_env.evaluate.api import tournament
+    from razz_env.evaluate.report import write_reports
+
+    config = {"name": folder.name, "format": "table", "variant": GAMES[args.game].variant, "stacks": 1000,
+              "agents": seated(spec, label, others), "deals": deals, "block_deals": min(250, deals),
+              "duplicate": True, "seed": seed, "workers": args.workers, "output": str(folder)}
+    tournament(config, reports=lambda result: write_reports(result, folder, plots=False))
+    with open(folder / "standings.csv", newline="", encoding="utf-8") as handle:
+        row = next(row for row in csv.DictReader(handle) if row["agent"] == label)
+    rate, half = float(row["bb_per_100"]), float(row["ci95"])
+    return {"bb100": rate, "low": rate - half, "high": rate + half, "hands": int(row["hands"])}
+
+
+def at_tables(args: Args, spec: str | dict[str, Any], tables: dict[str, tuple[str, ...]], seeds: list[int],
+              deals: int, folder: Path) -> dict[str, Any]:
+    """``spec`` at each of ``tables`` (a name: the other seats) on each of ``seeds`` (played into ``folder``), and
+    the game's comparison agent in its seat on the same seeds (played once into ``<output>/heuristic``, for every
+    stage): each one's figure a seed, and the seeds pooled (:func:`combine`)."""
+    game = GAMES[args.game]
+    measured = ((SEATED, spec, folder), (f"seat_{game.comparison}", game.comparison,
+                                         Path(args.output) / "heuristic"))
+    figures: dict[str, Any] = {}
+    for table, others in tables.items():
+        figures[table] = {"others": list(others)}
+        for who, (label, agent, root) in zip(("agent", "heuristic"), measured):
+            each = [table_figure(args, agent, label, others, seed, deals, root / f"{table}-seed{seed}-{deals}")
+                    for seed in seeds]
+            mean, low = combine([item["bb100"] for item in each], [item["low"] for item in each])
+            figures[table][who] = {"bb100": mean, "low": low, "high": 2 * mean - low,
+                                   "hands": sum(item["hands"] for item in each), "seeds": each}
+    return figures
+
+
+def select_at_tables(args: Args, player: str | dict[str, Any], folder: Path) -> dict[str, Any]:
+    """``player`` at each of the game's selection tables on each selection seed, the comparison agent in its seat
+    beside it, the seeds pooled; its score (the lowest pooled lower bound)."""
+    game = GAMES[args.game]
+    tables = at_tables(args, player, game.selection_tables, list(game.selection_seeds), args.deals, folder)
+    return {"policy": player, "deals": args.deals, "seeds": list(game.selection_seeds), "tables": tables,
+            "score": min(item["agent"]["low"] for item in tables.values())}
+
+
 def local_best_response(args: Args, folder: Path) -> dict[str, Any]:
     """LBR's lower bound (bb/100, 95% CI) on the stage's policy as it plays and as its argmax."""
     from razz_env.exploit.api import exploitability
@@ -302,25 +429,24 @@ def used_acceptance_seeds(game: Game, output: Path) -> dict[int, str]:
     """Each seed an earlier acceptance run of the game used (in ``output``'s stage folders or published), and which
     file says so."""
     used: dict[int, str] = {}
-    for path in [*output.glob("seed*/stage*/acceptance.json"), *game.published.glob("*acceptance.json")]:
+    for path in [*output.glob("seed*/stage*/acceptance.json"),
+                 *game.published.glob(f"{game.prefix}*acceptance.json")]:
         for seed in json.loads(path.read_text(encoding="utf-8"))["seeds"]:
             used.setdefault(int(seed), str(path))
     return used
 
 
-def acceptance(args: Args, folder: Path) -> dict[str, Any]:
-    """The acceptance run of the stage's policy (played as it learned): every pairing on every seed, and whether
-    it passes."""
-    from razz_env.evaluate.api import match
-
-    game = GAMES[args.game]
+def measured_selection(folder: Path) -> dict[str, Any]:
+    """The stage's ``selection.json`` (``ConfigError`` if it has none)."""
     selection_path = folder / "selection.json"
     if not selection_path.is_file():
         raise ConfigError(f"--accept: stage has no selection.json ({folder}); run --select first")
-    score = json.loads(selection_path.read_text(encoding="utf-8"))["score"]
-    if score < game.bar:
-        raise ConfigError(f"--accept: the stage's selection score is {score:+.1f}; the rule sends a candidate to "
-                          f"acceptance at {game.bar:+.0f} or more")
+    return json.loads(selection_path.read_text(encoding="utf-8"))
+
+
+def check_fresh_seeds(args: Args, game: Game) -> None:
+    """``ConfigError`` unless ``--acceptance-seeds`` are as many different seeds as the rule takes, none used by an
+    earlier acceptance run."""
     wanted = len(game.acceptance_seeds)
     if len(set(args.acceptance_seeds)) != len(args.acceptance_seeds) or len(args.acceptance_seeds) != wanted:
         raise ConfigError(f"--acceptance-seeds: {wanted} different seed(s), got {list(args.acceptance_seeds)}")
@@ -329,6 +455,19 @@ def acceptance(args: Args, folder: Path) -> dict[str, Any]:
     if spent:
         raise ConfigError(f"--acceptance-seeds: {spent[0]} was used by an earlier acceptance run ({used[spent[0]]}); "
                           f"acceptance seeds are used once (the next unused: {max(used) + 1} on)")
+
+
+def acceptance(args: Args, folder: Path) -> dict[str, Any]:
+    """The acceptance run of the stage's policy (played as it learned): every pairing on every seed, and whether
+    it passes."""
+    from razz_env.evaluate.api import match
+
+    game = GAMES[args.game]
+    score = measured_selection(folder)["score"]
+    if score < game.bar:
+        raise ConfigError(f"--accept: the stage's selection score is {score:+.1f}; the rule sends a candidate to "
+                          f"acceptance at {game.bar:+.0f} or more")
+    check_fresh_seeds(args, game)
     player = str(folder / "final.pt")
     rows = []
     for seed in args.acceptance_seeds:
@@ -347,14 +486,53 @@ def acceptance(args: Args, folder: Path) -> dict[str, Any]:
             "score": score, "rows": rows, "passed": all(row["passed"] for row in rows)}
 
 
+def table_acceptance(args: Args, folder: Path) -> dict[str, Any]:
+    """The six-handed acceptance run of the stage's policy (played as it learned): each held-out table on each
+    acceptance seed beside the comparison agent in its seat, and whether it passes (at every table the lower bound
+    above 0 and the mean at least the comparison's)."""
+    game = GAMES[args.game]
+    selection = measured_selection(folder)
+    behind = [table for table, item in selection["tables"].items()
+              if item["agent"]["bb100"] < item["heuristic"]["bb100"]]
+    if selection["score"] <= 0 or behind:
+        raise ConfigError(f"--accept: the stage's selection score is {selection['score']:+.1f}"
+                          f"{f' and its mean is below {game.comparison} at ' + ', '.join(behind) if behind else ''}"
+                          f"; the rule sends a candidate to acceptance with a score above 0 and a mean at least "
+                          f"{game.comparison}'s at every selection table")
+    check_fresh_seeds(args, game)
+    player = str(folder / "final.pt")
+    tables = at_tables(args, {"type": player, "deterministic": False}, game.acceptance_tables,
+                       list(args.acceptance_seeds), args.acceptance_deals, folder / "acceptance")
+    for item in tables.values():
+        item["passed"] = item["agent"]["low"] > 0 and item["agent"]["bb100"] >= item["heuristic"]["bb100"]
+    return {"policy": player, "deals": args.acceptance_deals, "seeds": list(args.acceptance_seeds),
+            "score": selection["score"], "tables": tables, "passed": all(item["passed"] for item in tables.values())}
+
+
+def figure(item: dict[str, Any], prefix: str = "") -> str:
+    """A measured win rate as the results pages write it: ``+1.2 [-0.3, +2.7]`` (``prefix``: AIVAT's keys)."""
+    return f"{item[prefix + 'bb100']:+.1f} [{item[prefix + 'low']:+.1f}, {item[prefix + 'high']:+.1f}]"
+
+
+def table_crosstable(accepted: dict[str, Any], comparison: str) -> str:
+    """The six-handed acceptance run as the results page's table: one row a table, the agent and the comparison
+    agent in its seat."""
+    lines = [f"| table | the five other seats | agent | {comparison} in the seat |", "|---|---|---|---|"]
+    for table, item in accepted["tables"].items():
+        lines.append(f"| {table} | {', '.join(item['others'])} | {figure(item['agent'])}"
+                     f"{'' if item['passed'] else ' (fails)'} | {figure(item['heuristic'])} |")
+    lines.append(f"verdict: {'passes' if accepted['passed'] else 'fails'} ({accepted['deals']:,} deals a table, "
+                 f"seed {', '.join(map(str, accepted['seeds']))})")
+    return "\n".join(lines)
+
+
 def crosstable(accepted: dict[str, Any]) -> str:
     """The acceptance run as the results page's table: one row an opponent, one cell a seed."""
     seeds = accepted["seeds"]
     lines = [f"| opponent | rule | {' | '.join(f'seed {seed}' for seed in seeds)} |",
              f"|---|---|{'---|' * len(seeds)}"]
     for opponent in dict.fromkeys(row["opponent"] for row in accepted["rows"]):
-        cells = [f"{row['aivat_bb100']:+.1f} [{row['aivat_low']:+.1f}, {row['aivat_high']:+.1f}]; raw "
-                 f"{row['bb100']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}]{'' if row['passed'] else ' (fails)'}"
+        cells = [f"{figure(row, 'aivat_')}; raw {figure(row)}{'' if row['passed'] else ' (fails)'}"
                  for seed in seeds for row in accepted["rows"] if row["seed"] == seed and row["opponent"] == opponent]
         rule = next(row["rule"] for row in accepted["rows"] if row["opponent"] == opponent)
         lines.append(f"| {opponent} | {rule} | {' | '.join(cells)} |")
@@ -384,9 +562,10 @@ def recipe(args: Args, rollout: int) -> dict[str, Any]:
 def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
     """The results page's row of a measured stage."""
     state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
-    cells = [f"{item['aivat_bb100']:+.1f} [{item['aivat_low']:+.1f}, {item['aivat_high']:+.1f}]; raw "
-             f"{item['bb100']:+.1f} [{item['low']:+.1f}, {item['high']:+.1f}]"
-             for item in selection["opponents"].values()]
+    if "tables" in selection:  # six-handed: the agent; the comparison agent in its seat
+        cells = [f"{figure(item['agent'])}; {figure(item['heuristic'])}" for item in selection["tables"].values()]
+    else:
+        cells = [f"{figure(item, 'aivat_')}; raw {figure(item)}" for item in selection["opponents"].values()]
     stage = f"{args.stage}" if args.arm == GAMES[args.game].first_arm else f"{args.stage} ({args.arm})"
     return (f"| {args.seed} | {stage} | {state['steps']:,} | {state['clock'][0] / 60:.1f} | "
             f"{' | '.join(cells)} | {selection['score']:+.1f} |")
@@ -397,14 +576,15 @@ def main(args: Args) -> None:
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, trainer_args
     from razz_env.train.kept import keep, restore
 
-    if args.agent:
-        if not args.select:
-            raise ConfigError("--agent: measures a shipped agent by the selection rule; give --select too")
-        selection = select(args, args.agent)
-        print(json.dumps(selection, indent=2))
-        return
+    if args.agent and not args.select:
+        raise ConfigError("--agent: measures a shipped agent by the selection rule; give --select too")
     args = resolved(args)
     game = GAMES[args.game]
+    if args.agent:
+        selection = (select(args, args.agent) if game.seats == 2 else
+                     select_at_tables(args, args.agent, Path(args.output) / "agents" / Path(args.agent).name))
+        print(json.dumps(selection, indent=2))
+        return
     settings = trainer_settings(game, args.seed, args.device, args.arm)
     trainer = trainer_args(settings, Path(args.output))
     rollout = trainer.num_tables * trainer.num_steps  # the steps of one update, as the method's settings say
@@ -435,13 +615,15 @@ def main(args: Args) -> None:
             f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
             for played in ("sampled", "argmax")) + f" bb/100 ({args.lbr_deals} deals, seed {game.lbr_seed})")
     if args.select:
-        selection = select(args, str(folder / "final.pt"))
+        player = str(folder / "final.pt")
+        selection = (select(args, player) if game.seats == 2 else
+                     select_at_tables(args, {"type": player, "deterministic": False}, folder / "selection"))
         (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
         print(table_row(args, folder, selection))
     if args.accept:
-        accepted = acceptance(args, folder)
+        accepted = acceptance(args, folder) if game.seats == 2 else table_acceptance(args, folder)
         (folder / "acceptance.json").write_text(json.dumps(accepted, indent=2) + "\n", encoding="utf-8")
-        print(crosstable(accepted))
+        print(crosstable(accepted) if game.seats == 2 else table_crosstable(accepted, game.comparison))
     if args.recipe:
         import yaml
 
@@ -451,8 +633,10 @@ def main(args: Args) -> None:
             raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got "
                               f"{args.recipe!r}")
         path = Path(args.output) / f"{args.recipe}{SUFFIX}"
-        path.write_text(f"# {args.recipe}: heads-up {game.variant}, studies/razz_flagship.py --game {args.game} --seed "
-                        f"{args.seed} --stage {args.stage} --arm {args.arm} (docs/studies/{game.name}.md)\n"
+        table = "heads-up" if game.seats == 2 else f"{game.seats}-handed"
+        path.write_text(f"# {args.recipe}: {table} {game.variant}, studies/razz_flagship.py --game {args.game} --seed "
+                        f"{args.seed} --stage {args.stage} --arm {args.arm} (docs/studies/{game.page or game.name}.md)"
+                        f"\n"
                         + yaml.safe_dump(recipe(args, rollout), sort_keys=False, width=120), encoding="utf-8")
         try:
             load_recipe(args.recipe, Path(args.output))

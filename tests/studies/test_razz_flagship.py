@@ -1,8 +1,10 @@
 """``studies/razz_flagship.py``: a later stage needs the one before, and (slow) two stages chain into one run, which
-an arm's stage 2 goes on from with other tables."""
+an arm's stage 2 goes on from with other tables; the six-handed games train at mixed tables and are measured at
+six-handed tables beside ``razz_heuristic`` in their seat."""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import hashlib
 import json
@@ -24,11 +26,20 @@ import pytest
     (["--arm", "opponents"], "--arm opponents: stages before 2 are self-play in every arm; the arm begins at stage 2"),
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
-    (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool')"),
+    (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool', "
+                          "'mixed_tables')"),
     (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents"),
     (["--game", "stud8", "--arm", "self_play"], "--arm self_play: the stud8 agent trains in opponents"),
-    (["--game", "holdem"], "argument --game: invalid choice: 'holdem' (choose from 'razz', 'stud8', 'action_razz')"),
+    (["--game", "holdem"], "argument --game: invalid choice: 'holdem' (choose from 'razz', 'stud8', 'action_razz', "
+                           "'razz6', 'stud6')"),
     (["--game", "action_razz", "--accept"], "--accept: stage 1 of seed 1 is not finished"),
+    (["--game", "razz6", "--lbr"], "--lbr: LBR is measured heads-up only (razz, stud8, action_razz); the razz6 agent "
+                                   "plays at 6 seats"),
+    (["--game", "stud6", "--arm", "pool"], "--arm pool: the stud6 agent trains in mixed_tables"),
+    (["--arm", "mixed_tables"], "--arm mixed_tables: the razz agent trains in self_play, opponents, pool"),
+    (["--game", "razz6", "--select"], "--select: stage 1 of seed 1 is not finished"),
+    (["--game", "stud6", "--stage", "2"], "--stage 2: stage 1 of seed 1 is not finished"),
+    (["--game", "razz6", "--deals", "1"], "--deals: must be at least 2, got 1"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
     study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out"),
@@ -157,7 +168,9 @@ def test_the_pool_arm_goes_on_from_the_self_play_stage_before_it_begins(study, t
 def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(load_study):
     module = load_study("razz_flagship")
     for name, game in module.GAMES.items():
-        assert game.variant == name
+        if game.seats != 2:
+            continue
+        assert game.variant == name and (game.deals, game.acceptance_deals) == (5000, 10_000)
         settings = module.trainer_settings(game, 3)
         assert settings["variant"] == game.variant and settings["seed"] == 3 and settings["stacks"] == 1000
         assert game.first_arm in game.arms and len(set(game.acceptance_seeds)) == len(game.acceptance_seeds)
@@ -178,3 +191,145 @@ def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(loa
     assert (flagship.arm, flagship.output, flagship.acceptance_seeds) == ("self_play", "runs/razz_flagship",
                                                                           (43001, 43002, 43003))
     assert module.resolved(module.Args(game="action_razz")).release.endswith("releases/action_razz_agent")
+    assert "num_seats" not in module.trainer_settings(razz, 1)  # a heads-up run's settings as first written
+
+
+@pytest.mark.parametrize("key, variant, zoo", [("razz6", "razz", {"ppo_razz_multiway": 2.0}), ("stud6", "stud", {})])
+def test_a_six_handed_game_trains_at_mixed_tables_and_meets_board_bully_only_at_acceptance(load_study, key, variant,
+                                                                                          zoo):
+    """The rule of ``docs/studies/six_handed_agents.md``: its training tables, selection and acceptance tables,
+    seeds and deals."""
+    module = load_study("razz_flagship")
+    game = module.GAMES[key]
+    assert (game.variant, game.seats, game.comparison, game.first_arm) == (variant, 6, "razz_heuristic",
+                                                                            "mixed_tables")
+    settings = module.trainer_settings(game, 2)
+    assert (settings["num_seats"], settings["mixed_tables"], settings["self_play_fraction"]) == (6, True, 0.5)
+    assert (settings["stacks"], settings["ent_coef"], settings["regularisation_halflife"]) == (1000, 0.05, 1000)
+    assert (settings["num_tables"], settings["num_steps"], settings["torch_threads"]) == (1024, 32, 1)
+    weights = dict(zip(settings["opponents"], settings["opponent_weights"]))
+    assert weights == {"monte_carlo": 4.0, "razz_heuristic": 2.0, "tag": 1.0, "rock": 1.0, "maniac": 1.0,
+                       "check_raiser": 1.0, "calling_station": 0.5, "random": 0.5, **zoo}
+    assert "board_bully" not in weights and all(len(others) == 5 for others in game.selection_tables.values())
+    assert not any("board_bully" in others for others in game.selection_tables.values())
+    assert [table for table, others in game.acceptance_tables.items() if "board_bully" in others] == ["h1", "h3"]
+    assert set(game.selection_tables) == {"s1", "s2"} and set(game.acceptance_tables) == {"h1", "h2", "h3"}
+    assert game.selection_tables["s2"][-1] == ("ppo_razz_multiway" if key == "razz6" else "tag")
+    resolved = module.resolved(module.Args(game=key))
+    assert (resolved.deals, resolved.acceptance_deals, resolved.acceptance_seeds) == (
+        1000, 2000, (46001,) if key == "razz6" else (47001,))
+    assert resolved.output == f"runs/{game.name}" and resolved.release.endswith(f"releases/{game.name}")
+    assert game.published.name == "six_handed_agents" and game.prefix == f"{game.name}-"
+    assert module.stage_folder(game, "out", 2, 3).name == "stage3"
+    assert module.seated("x.pt", "candidate", game.acceptance_tables["h1"]) == [
+        {"type": "x.pt", "label": "candidate"}, "board_bully", {"type": "board_bully", "label": "board_bully_2"},
+        "calling_station", "rock", "monte_carlo"]
+
+
+def test_a_six_handed_candidate_takes_acceptance_once_by_the_pages_rule(load_study, monkeypatch, tmp_path):
+    """The gate (a score above 0, and a mean at least the heuristic's at both selection tables), the verdict (at
+    every held-out table a lower bound above 0 and a mean at least the heuristic's in the same seat) and the seeds
+    used once, on synthetic figures (playing the tables is the slow test's)."""
+    module = load_study("razz_flagship")
+    folder = tmp_path / "seed1" / "stage1"
+    folder.mkdir(parents=True)
+    monkeypatch.setattr(module.Game, "published", property(lambda game: tmp_path / "published"))
+    args = module.resolved(module.Args(game="razz6", output=str(tmp_path), acceptance_deals=2))
+
+    def selected(agent: float, low: float, heuristic: float) -> None:
+        tables = {table: {"agent": {"bb100": agent, "low": low}, "heuristic": {"bb100": heuristic}}
+                  for table in ("s1", "s2")}
+        (folder / "selection.json").write_text(json.dumps({"score": low, "tables": tables}))
+
+    with pytest.raises(module.ConfigError, match="stage has no selection.json"):
+        module.table_acceptance(args, folder)
+    selected(5.0, 0.0, 1.0)
+    with pytest.raises(module.ConfigError, match=r"selection score is \+0.0; the rule sends a candidate to acceptance "
+                                                 r"with a score above 0"):
+        module.table_acceptance(args, folder)
+    selected(5.0, 1.0, 6.0)
+    with pytest.raises(module.ConfigError, match="its mean is below razz_heuristic at s1, s2"):
+        module.table_acceptance(args, folder)
+    selected(5.0, 1.0, 5.0)  # level with the heuristic: enough
+    played = []
+    figures = {"h1": (4.0, 1.0, 3.0), "h2": (4.0, -0.5, 3.0), "h3": (4.0, 2.0, 4.5)}  # mean, low, heuristic's
+
+    def table_figure(args, spec, label, others, seed, deals, where):
+        played.append((label, others, seed, deals, where.name))
+        mean, low, heuristic = next(item for table, item in figures.items()
+                                    if module.GAMES["razz6"].acceptance_tables[table] == others)
+        mean = mean if label == "candidate" else heuristic
+        return {"bb100": mean, "low": low, "high": 2 * mean - low, "hands": 6 * deals}
+
+    monkeypatch.setattr(module, "table_figure", table_figure)
+    verdict = module.table_acceptance(args, folder)
+    assert len(played) == 6 and {seed for _, _, seed, _, _ in played} == {46001}
+    assert {label for label, *_ in played} == {"candidate", "seat_razz_heuristic"}
+    assert {where for *_, where in played} == {"h1-seed46001-2", "h2-seed46001-2", "h3-seed46001-2"}
+    assert [verdict["tables"][table]["passed"] for table in ("h1", "h2", "h3")] == [True, False, False]
+    assert verdict["passed"] is False and verdict["seeds"] == [46001] and verdict["score"] == 1.0
+    lines = module.table_crosstable(verdict, "razz_heuristic").splitlines()
+    assert lines[0] == "| table | the five other seats | agent | razz_heuristic in the seat |"
+    assert lines[2] == ("| h1 | board_bully, board_bully, calling_station, rock, monte_carlo | +4.0 [+1.0, +7.0] | "
+                        "+3.0 [+1.0, +5.0] |")
+    assert lines[3].endswith("(fails) | +3.0 [-0.5, +6.5] |") and lines[-1].startswith("verdict: fails")
+    (folder / "acceptance.json").write_text(json.dumps(verdict))
+    with pytest.raises(module.ConfigError, match="46001 was used by an earlier acceptance run"):
+        module.table_acceptance(args, folder)
+    (folder / "acceptance.json").unlink()
+    published = tmp_path / "published"
+    published.mkdir()
+    (published / "stud_six_agent-seed1-stage1-acceptance.json").write_text(json.dumps({"seeds": [46001]}))
+    assert module.table_acceptance(args, folder)["seeds"] == [46001]  # another game's file is not this one's
+    (published / "razz_six_agent-seed1-stage1-acceptance.json").write_text(json.dumps({"seeds": [46001]}))
+    with pytest.raises(module.ConfigError, match="46001 was used by an earlier acceptance run"):
+        module.table_acceptance(args, folder)
+
+
+@pytest.mark.slow
+def test_a_six_handed_stage_trains_and_is_measured_beside_the_heuristic_in_its_seat(study, tmp_path):
+    """About five minutes: one update of razz6's stage 1 at mixed tables, ``ppo_razz_multiway`` among them; its
+    selection at both tables and seeds, 2 deals each, the heuristic in its seat beside it; kept and written as a
+    recipe."""
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    flagship = study("razz_flagship")
+    stage1 = ["--game", "razz6", "--stage", "1", "--stage-updates", "1", "--output", str(tmp_path)]
+    ran = flagship.run(*stage1)
+    assert ran.returncode == 0, ran.stderr
+    folder = tmp_path / "seed1" / "stage1"
+    state = json.loads((folder / "state.json").read_text())
+    assert (state["update"], state["steps"], state["settings"]["num_seats"]) == (1, 32768, 6)
+    import torch
+
+    assert torch.load(folder / "final.pt", weights_only=False)["num_seats"] == 6
+    measured = flagship.run(*stage1, "--select", "--deals", "2")
+    assert measured.returncode == 0, measured.stderr
+    selection = json.loads((folder / "selection.json").read_text())
+    assert (selection["deals"], selection["seeds"], set(selection["tables"])) == (2, [41001, 41002], {"s1", "s2"})
+    for table in selection["tables"].values():
+        for who in ("agent", "heuristic"):
+            item = table[who]
+            assert item["hands"] == 2 * 2 * 6 and len(item["seeds"]) == 2
+            assert item["low"] <= item["bb100"] <= item["high"]
+        assert table["agent"] != table["heuristic"]
+    assert selection["score"] == min(table["agent"]["low"] for table in selection["tables"].values())
+    assert measured.stdout.startswith("| 1 | 1 | 32,768 | ") and measured.stdout.count("; ") == 2
+    assert sorted(path.name for path in (tmp_path / "heuristic").iterdir()) == [
+        "s1-seed41001-2", "s1-seed41002-2", "s2-seed41001-2", "s2-seed41002-2"]
+    def seats(path):
+        with open(path / "standings.csv", newline="") as handle:
+            return {row["agent"] for row in csv.DictReader(handle)}
+
+    assert seats(folder / "selection" / "s2-seed41001-2") == {"candidate", "random", "maniac", "razz_heuristic",
+                                                               "monte_carlo", "ppo_razz_multiway"}
+    assert seats(tmp_path / "heuristic" / "s1-seed41001-2") == {"seat_razz_heuristic", "calling_station",
+                                                                 "razz_heuristic", "rock", "tag", "check_raiser"}
+    flagship.assert_refuses([*stage1, "--accept"], "the rule sends a candidate to acceptance with a score above 0")
+    written = flagship.run(*stage1, "--recipe", "tiny_six", "--keep", "--release", str(tmp_path / "release"))
+    assert written.returncode == 0 and "kept stage 1 of seed 1" in written.stdout, written.stderr
+    from razz_env import recipes
+
+    chain = recipes.load_recipe("tiny_six", tmp_path)
+    assert chain.stages[0].config == state["settings"]
+    assert "6-handed razz" in (tmp_path / "tiny_six.recipe.yaml").read_text().splitlines()[0]
