@@ -1,5 +1,5 @@
 """The heads-up razz flagship, trained in stages: the MiniRazz study's method on razz, an hour at a time; and the
-same for stud/8 and Action Razz (``--game``: :data:`GAMES`).
+same for stud/8 and Action Razz, and for six-handed razz and stud (``--game``: :data:`GAMES`).
 
 The method is the one ``docs/studies/minirazz_equilibrium.md`` selected, ``ppo`` self-play with a decaying
 entropy bonus (``--set ent_coef=0.05 regularisation_halflife=1000``), at razz's default heads-up table (1,000-chip
@@ -53,6 +53,23 @@ rule (``docs/studies/stud8_agent.md``, ``docs/studies/action_razz_agent.md``): i
 ``releases/<name>`` and ``docs/studies/<name>`` (:class:`Game`), its stages train in the opponents arm from stage 1.
 
     python studies/razz_flagship.py --game stud8 --seed 1 --stage 1
+
+``--game razz6`` or ``--game stud6`` trains and measures the six-handed agent by its own rule
+(``docs/studies/six_handed_agents.md``, written before any figure): 1,024 six-seat tables, half self-play and half
+mixed (the learner at one rotating seat, each other seat its own opponent by weight: :func:`mixed_tables_arm`,
+``board_bully`` held out), its folders ``runs/razz_six_agent`` (``stud_six_agent``) and ``releases/...``, its
+figures published in ``docs/studies/six_handed_agents/`` (each file ``<name>-`` first). Its ``--select`` plays each
+selection table (``s1``, ``s2``), a ``razz tournament`` of ``format: table`` with duplicate deals (each once per
+rotation of the six seats), on each selection seed, ``--deals`` (1,000) a table and seed, and the same with
+``razz_heuristic`` in the candidate's seat (once for every stage, in ``<output>/heuristic``); the seeds pooled, the
+score the lowest pooled lower bound. Its ``--accept`` takes a candidate scoring above 0 and level with the heuristic
+or better at both tables to the held-out tables ``h1``-``h3`` on one fresh seed (46001 / 47001), 2,000 deals each;
+it passes where at each its lower bound is above 0 and its mean at least the heuristic's in the same seat.
+``--lbr`` is heads-up only.
+
+    python studies/razz_flagship.py --game razz6 --seed 1 --stage 1            # the six-handed razz agent
+    python studies/razz_flagship.py --game razz6 --seed 1 --stage 1 --select   # its selection figures
+    python studies/razz_flagship.py --game stud6 --seed 1 --stage 1 --accept   # stud's, once, if it qualifies
 
 ``--keep`` copies a finished stage that goes on (its ``checkpoint.pt``, ``final.pt`` and ``state.json``, their
 SHA-256 in ``kept.json``) into ``--release`` (``releases/razz_flagship/seed<k>/stage<i>``), which is committed: a

@@ -288,7 +288,7 @@ def test_a_six_handed_candidate_takes_acceptance_once_by_the_pages_rule(load_stu
 
 @pytest.mark.slow
 def test_a_six_handed_stage_trains_and_is_measured_beside_the_heuristic_in_its_seat(study, tmp_path):
-    """About five minutes: one update of razz6's stage 1 at mixed tables, ``ppo_razz_multiway`` among them; its
+    """About three minutes: one update of razz6's stage 1 at mixed tables, ``ppo_razz_multiway`` among them; its
     selection at both tables and seeds, 2 deals each, the heuristic in its seat beside it; kept and written as a
     recipe."""
     pytest.importorskip("torch")
