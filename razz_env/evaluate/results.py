@@ -281,7 +281,7 @@ class ResultsFolder:
         Anything that cannot be written is a :class:`ConfigError` before the first block.
         """
         refuse_a_file(self.path)
-        with _locked(self.path):
+        with folder_lock(self.path):
             try:
                 if fresh:
                     self._clear()
@@ -380,19 +380,28 @@ def _brief(value: Any) -> str:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the folder (created if needed); refuse if another process holds it."""
+def folder_lock(path: Path, busy: str = "another razz tournament is running", tidy: bool = False) -> Iterator[None]:
+    """Hold an exclusive lock on the folder (created if needed); refuse, changing nothing, when another process
+    holds it (``busy`` says who: ``... in this folder``). ``tidy``: the lock file (and the folder, when this made it
+    and nothing was written) goes when the lock is released."""
+    lock = path / LOCK_FILE
+    made_folder = tidy and not path.exists()
     try:
         path.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        made_lock = tidy and not lock.exists()
+        descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
         raise ConfigError(f"output: cannot write to {path}: {err.strerror or err}") from None
     try:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ConfigError(f"{path}: another razz tournament is running in this folder; wait for it to end, or "
-                              f"use another --output") from None
+            made_lock = made_folder = False
+            raise ConfigError(f"{path}: {busy} in this folder; wait for it to end, or use another --output") from None
         yield
     finally:
+        if made_lock:
+            lock.unlink(missing_ok=True)
+        if made_folder and not any(path.iterdir()):
+            path.rmdir()
         os.close(descriptor)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import fcntl
 import io
 import json
 import os
@@ -43,7 +42,6 @@ EVAL_FIELDS = ("steps", "minutes", "train_minutes", "opponent", "bb_per_100", "c
                "seats")
 # The columns before ``seats`` (the table size of each row) was added; such a run's rows are at its one table size.
 LEGACY_EVAL_FIELDS = EVAL_FIELDS[:-1]
-LOCK_FILE = ".lock"
 STEP_FILE = re.compile(r"step_(\d+)\.zip")
 
 
@@ -105,28 +103,10 @@ class RunFolder:
         """Hold an exclusive lock on the folder while a run writes there; refuse, changing nothing, when another
         process holds it: two runs in one folder mix their checkpoints and ``eval.csv``. The lock file (and the
         folder, when this made it and nothing was written) goes when the run ends."""
-        lock = self.path / LOCK_FILE
-        made_folder = not self.path.exists()
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            made_lock = not lock.exists()
-            descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as err:
-            raise ConfigError(f"output: cannot write to {self.path}: {err.strerror or err}") from None
-        try:
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                made_lock = made_folder = False
-                raise ConfigError(f"{self.path}: another run is training in this folder; wait for it to end, or "
-                                  f"use another --output") from None
+        from razz_env.evaluate.results import folder_lock
+
+        with folder_lock(self.path, "another run is training", tidy=True):
             yield
-        finally:
-            if made_lock:
-                lock.unlink(missing_ok=True)
-            if made_folder and not any(self.path.iterdir()):
-                self.path.rmdir()
-            os.close(descriptor)
 
     def holds_run(self) -> bool:
         """Whether an earlier run wrote here (its ``config.json``)."""
