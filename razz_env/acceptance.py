@@ -4,7 +4,6 @@ gathered into ``results.csv``."""
 
 from __future__ import annotations
 
-import csv
 import subprocess
 import sys
 import time
@@ -43,7 +42,6 @@ def play_tournament(config: dict[str, Any], folder: Path) -> tuple[int, float]:
 
 def write_results(rows: list[dict[str, Any]], out: Path) -> None:
     """``rows`` as ``results.csv`` in ``out``."""
-    with open(out / "results.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    from razz_env.evaluate.report import write_csv
+
+    write_csv(out / "results.csv", rows)

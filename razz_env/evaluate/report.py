@@ -201,6 +201,15 @@ def failure_lines(result: TournamentResult) -> list[str]:
             f"{failure['error']['kind']}: {failure['error']['message']}" for failure in result.failures]
 
 
+def write_csv(path: Path, rows: Sequence[dict[str, Any]]) -> Path:
+    """``rows`` as a CSV file at ``path``, its header the first row's keys; returns ``path``."""
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
 def write_reports(result: TournamentResult, output: str | Path, plots: bool = True) -> list[Path]:
     """Write ``standings.csv``, ``pairings.csv``, ``summary.json`` and the PNG plots; returns the paths."""
     folder = Path(output)
@@ -209,13 +218,8 @@ def write_reports(result: TournamentResult, output: str | Path, plots: bool = Tr
     rows = pairing_rows(result)
     ranked = standings(result)
     for name, table in (("standings.csv", ranked), ("pairings.csv", rows)):
-        path = folder / name
         if table:
-            with open(path, "w", newline="", encoding="utf-8") as handle:
-                writer = csv.DictWriter(handle, fieldnames=list(table[0]))
-                writer.writeheader()
-                writer.writerows(table)
-            written.append(path)
+            written.append(write_csv(folder / name, table))
     summary = {
         "config": result.config.to_dict(),
         "config_id": result.config.config_id,
