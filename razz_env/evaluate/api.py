@@ -21,7 +21,7 @@ from razz_env.engine.table import TABLE_KEYS, Table
 from razz_env.evaluate.block_sums import Sums
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
 from razz_env.evaluate.policy_fit import Fit, verdict
-from razz_env.evaluate.runner import TournamentResult, check_agents, run_tournament
+from razz_env.evaluate.runner import TournamentResult, check_agents, fit_fields, run_tournament
 from razz_env.evaluate.stats import sd_ratio
 from razz_env.evaluate.tasks import build_tasks
 from razz_env.evaluate.workers import BlockError, run_blocks
@@ -129,7 +129,6 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
     first = Sums.total(results, 0)
     rate = first.per_deal
     big_bets = first.hand_sum
-    big_bet = config.hand_config().big_bet
     rows = tuple(BlockRow(r["block"], r["deals"], r["hands"], 100.0 * r["deal_sum"][0] / r["deals"], r["seconds"])
                  for r in results)
     corrected: dict[str, Any] = {}
@@ -141,14 +140,11 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
         fit = verdict(enumerate(fits))
         corrected = {"aivat_bb_per_100": fixed.mean_bb100, "aivat_ci95_low": fixed.low,
                      "aivat_ci95_high": fixed.high, "sd_ratio": sd_ratio(rate, fixed),
-                     "aivat_reliable": not fit.unreliable,
-                     "aivat_policy_fit_p": None if fit.agent is None else float(f"{fit.p:.3g}"),
-                     "aivat_misstated_by": config.labels[fit.agent] if fit.unreliable else None,
-                     "aivat_fit_note": fit.why(config.labels) or None}
+                     **fit_fields(fit, config.labels), "aivat_fit_note": fit.why(config.labels) or None}
     return MatchResult(agents=(config.labels[0], config.labels[1]), variant=config.variant, deals=config.deals,
                        hands=first.hands, seed=config.seed, duplicate=config.duplicate,
                        bb_per_100=rate.mean_bb100, ci95_low=rate.low, ci95_high=rate.high, big_bets=big_bets,
-                       chips=round(big_bets * big_bet), blocks=rows, config=config, **corrected)
+                       chips=round(big_bets * config.hand_config().big_bet), blocks=rows, config=config, **corrected)
 
 
 def tournament(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[str], *, fresh: bool = False,
