@@ -92,11 +92,9 @@ def run(args: Args) -> int:
     try:
         result = tournament(config, fresh=args.fresh, progress=not args.quiet, backend=args.backend,
                             address=args.address, reports=report)
-    except BlockError as err:
-        print(f"razz tournament: {err}", file=sys.stderr)
-        return 1
-    except OSError as err:
-        print(f"razz tournament: cannot write the results in {config.output}: {err}", file=sys.stderr)
+    except (BlockError, OSError) as err:
+        problem = "" if isinstance(err, BlockError) else f"cannot write the results in {config.output}: "
+        print(f"razz tournament: {problem}{err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"razz tournament: interrupted; finished blocks are saved in {config.output}: rerun the same command "
