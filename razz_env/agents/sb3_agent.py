@@ -198,16 +198,12 @@ def _policy_from_scores(model: Any, scores: Any, masks: np.ndarray, deterministi
     return torch.softmax(scores.double(), dim=1), False
 
 
-def _masked_policy(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool) -> tuple[Any, bool]:
-    return _policy_from_scores(model, action_scores(model, observations), masks, deterministic)
-
-
 def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, deterministic: bool = True,
                    generator: Any = None) -> np.ndarray:
     """Legal action ids for a batch: the best legal id, or a draw from :func:`masked_probabilities`."""
     import torch
 
-    policy, greedy = _masked_policy(model, observations, masks, deterministic)
+    policy, greedy = _policy_from_scores(model, action_scores(model, observations), masks, deterministic)
     if greedy:
         return policy.cpu().numpy()
     return torch.multinomial(policy, 1, generator=generator).squeeze(1).cpu().numpy()
@@ -216,7 +212,8 @@ def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, dete
 def masked_probabilities(model: Any, observations: np.ndarray, masks: np.ndarray,
                          deterministic: bool = True) -> np.ndarray:
     """The distribution :func:`masked_actions` draws from, float64 (N, 5): one-hot when greedy, else the softmax."""
-    return _as_probabilities(*_masked_policy(model, observations, masks, deterministic), np.shape(masks))
+    return _as_probabilities(*_policy_from_scores(model, action_scores(model, observations), masks, deterministic),
+                             np.shape(masks))
 
 
 def _as_probabilities(policy: Any, greedy: bool, shape: tuple[int, ...]) -> np.ndarray:
