@@ -34,7 +34,7 @@ from razz_env.engine.variants import get_variant
 from razz_env.evaluate.config import agent_label
 from razz_env.train.config import MAX_SEED, TrainConfig, check_agent_spec
 from razz_env.train.runfolder import CHECKPOINTS, CLOCK, CONFIG, RunFolder
-from razz_env.train.trainer import TrainingInterrupted, train
+from razz_env.train.trainer import TrainingInterrupted, stored_config, train
 
 SEATS = 2
 ALGORITHM = "maskable_ppo"
@@ -121,13 +121,6 @@ def _comparable(config: TrainConfig) -> dict[str, Any]:
     return {key: value for key, value in data.items() if key not in ("total_timesteps", "output")}
 
 
-def _stored_config(folder: RunFolder) -> TrainConfig:
-    try:
-        return TrainConfig.from_dict(folder.read_json(CONFIG, {}))
-    except ConfigError as err:
-        raise ConfigError(f"{folder.path / CONFIG}: {err}") from err
-
-
 def _newest_checkpoint(folder: RunFolder) -> tuple[int, str] | None:
     """Steps and path of the newest checkpoint whose bytes match ``hashes.json`` (None if none)."""
     from razz_env.agents.sb3_agent import UntrustedModelError
@@ -152,7 +145,7 @@ def _plan(folder: RunFolder, config: TrainConfig, fresh: bool) -> str:
             raise ConfigError(f"{folder.path}: has {', '.join(p.name for p in entries)} but no {CONFIG} written by "
                               f"a training run; choose another output")
         return "new"
-    previous = _stored_config(folder)
+    previous = stored_config(folder)
     old, new = _comparable(previous), _comparable(config)
     differing = [f"{key} was {shown(old.get(key))}, now {shown(new.get(key))}"
                  for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]

@@ -414,16 +414,20 @@ def flat_settings(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
+def stored_config(folder: RunFolder) -> TrainConfig:
+    """The config of the run in ``folder`` (its ``config.json``); one that does not load is a :class:`ConfigError`
+    naming the file."""
+    try:
+        return TrainConfig.from_dict(folder.read_json(CONFIG, {}))
+    except ConfigError as err:
+        raise ConfigError(f"{folder.path / CONFIG}: {err}") from err
+
+
 def check_resumable(folder: RunFolder, config: TrainConfig) -> list[str]:
     """Refuse to resume a different run (only :data:`RESUMABLE` settings may change); returns what changes."""
     if not folder.holds_run():
         raise ConfigError(f"{folder.path}: no run to resume (no {CONFIG}); start it without --resume")
-    stored = folder.read_json(CONFIG, {})
-    try:
-        previous = TrainConfig.from_dict(stored)
-    except ConfigError as err:
-        raise ConfigError(f"{folder.path / CONFIG}: {err}") from err
-    old, new = (flat_settings(json.loads(json.dumps(c.to_dict()))) for c in (previous, config))
+    old, new = (flat_settings(json.loads(json.dumps(c.to_dict()))) for c in (stored_config(folder), config))
     changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
     refused = [key for key in changed if key.split(".")[0] not in RESUMABLE]
     if refused:
@@ -490,9 +494,7 @@ def train(config: TrainConfig, resume: bool = False, fresh: bool = False, progre
     if resume and fresh:
         raise ConfigError("--resume and --fresh exclude each other: continue the run, or delete it")
     folder = RunFolder(config.output)
-    if dry_run:
-        return _train_in(folder, config, resume, fresh, progress, dry_run, notify)
-    with folder.locked():
+    with contextlib.nullcontext() if dry_run else folder.locked():
         return _train_in(folder, config, resume, fresh, progress, dry_run, notify)
 
 
