@@ -42,7 +42,7 @@ from typing import Any
 
 from razz_env.agents.torch_policy import ALGORITHM as BATCH_PPO
 from razz_env.engine.checks import as_int, as_real, limited
-from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.errors import ConfigError, labelled, shown
 from razz_env.engine.settings import checked_fields, read_settings_file
 from razz_env.train.budgeted import CHECKPOINT
 from razz_env.train.config import TrainConfig, checked_mapping
@@ -152,10 +152,8 @@ class Stage:
             kept = [index for index, spec in enumerate(baselines) if not _has_reference(spec)]
             pool.update(baselines=[baselines[i] for i in kept], weights=[weights[i] for i in kept])
             data["opponents"] = pool
-        try:
+        with labelled(f"stage {self.name}: config"):
             return TrainConfig.from_dict(data)
-        except ConfigError as err:
-            raise ConfigError(f"stage {self.name}: config: {err}") from None
 
 
 @dataclass(frozen=True)
@@ -295,10 +293,8 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
             raise ConfigError(f"{label}: loop: {missing[0]} missing; a loop gives {', '.join(LOOP_KEYS)}")
     imitation = None
     if kind == "imitation":
-        try:
+        with labelled(f"{label}: imitation"):
             imitation = ImitationSettings(**checked_mapping(ImitationSettings, item["imitation"], "imitation"))
-        except ConfigError as err:
-            raise ConfigError(f"{label}: imitation: {err}") from None
     if kind == "widen" and not isinstance(config.get("init_model"), dict):
         raise ConfigError(f"{label}: a widen stage writes the model its config starts from; give init_model")
     stage = Stage(name, kind, recipe, config, loop, imitation, minutes)
@@ -338,10 +334,8 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
         raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
     stage = Stage(name, "ppo", recipe, config, cpu_minutes=minutes, until=until, continues=continues,
                   checkpoint_sha256=digest)
-    try:
+    with labelled(f"{label}: config"):
         stage.checked_config()
-    except ConfigError as err:
-        raise ConfigError(f"{label}: config: {err}") from None
     return stage
 
 

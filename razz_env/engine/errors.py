@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 _SHOWN = 60
 
 
@@ -11,6 +14,17 @@ class ConfigError(ValueError):
 
 class IllegalActionError(ValueError):
     """An action that is not legal for the seat to act; the state is left unchanged."""
+
+
+@contextmanager
+def labelled(label: str, *kinds: type[Exception]) -> Iterator[None]:
+    """Raise what the block raises of ``kinds`` (default :class:`ConfigError`) as one :class:`ConfigError`,
+    ``label: message`` (no chained traceback): an error that also names where it happened."""
+    caught = kinds or (ConfigError,)
+    try:
+        yield
+    except caught as err:
+        raise ConfigError(f"{label}: {err}") from None
 
 
 def shown(value: object) -> str:

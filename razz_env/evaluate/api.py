@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.errors import ConfigError, shown
+from razz_env.engine.errors import ConfigError, labelled, shown
 from razz_env.engine.table import TABLE_KEYS, Table
 from razz_env.evaluate.block_sums import Sums
 from razz_env.evaluate.config import AgentSpec, TournamentConfig
@@ -159,10 +159,8 @@ def tournament(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[
     """
     given = {key: value for key, value in overrides.items() if value is not None}
     if isinstance(config, TournamentConfig):
-        try:
+        with labelled("tournament", TypeError):
             config = dataclasses.replace(config, **given)
-        except TypeError as err:
-            raise ConfigError(f"tournament: {err}") from None
     elif isinstance(config, Mapping):
         config = TournamentConfig.from_dict(config, **given)
     elif isinstance(config, (str, os.PathLike)):

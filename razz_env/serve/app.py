@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.engine.checks import limited
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, labelled
 
 MAX_BODY = 8 * 2**20
 """The largest request a browser may send (a replayed file's text): 8 MiB."""
@@ -138,10 +138,8 @@ def offered_agents(extra: tuple[str, ...] = ()) -> dict[str, Any]:
 
     offered: dict[str, Any] = {name: name for name in available_agents() if describe_agent(name).tables_known}
     for spec in extra:
-        try:
+        with labelled(f"--agent {spec!r}", AgentSpecError, ValueError, TypeError, OSError):
             agent = make_agent(spec, seed=0)
-        except (AgentSpecError, ValueError, TypeError, OSError) as err:
-            raise ConfigError(f"--agent {spec!r}: {err}") from None
         closing = getattr(agent, "close", None)
         if callable(closing):
             closing()

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, labelled
 from razz_env.solve.agent import policy_from_agent
 from razz_env.solve.best_response import exploitability
 from razz_env.solve.game import build_game
@@ -59,10 +59,8 @@ def measure_exactly(agent: Any, label: str, variant: str) -> ExactExploitability
     ``ConfigError`` naming the information set when the agent states no distribution there (a row summing to 2, NaN)."""
     game = build_game(variant)
     began = time.perf_counter()
-    try:
+    with labelled("agent", ValueError):
         policy = policy_from_agent(game, agent)
-    except ValueError as err:
-        raise ConfigError(f"agent: {err}") from None
     queried = time.perf_counter()
     measured = exploitability(game, policy)
     done = time.perf_counter()

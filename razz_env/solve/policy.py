@@ -20,7 +20,7 @@ import numpy as np
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.engine.checks import archive_problem, as_int, as_real
 from razz_env.engine.config import HandConfig
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, labelled
 from razz_env.solve.game import Game, build_game
 from razz_env.solve.keys import head_from_cards, tail_from_cards
 
@@ -162,10 +162,8 @@ class TabularPolicy:
             raise ConfigError(f"{where}: {table.shape} probabilities, but {game.describe()} has "
                               f"{(game.num_infosets, NUM_ACTIONS)}")
         policy = cls.from_table(game, table, **info)
-        try:
+        with labelled(where, ValueError):
             policy.validate(tolerance=1e-6)
-        except ValueError as err:
-            raise ConfigError(f"{where}: {err}") from None
         return policy
 
 

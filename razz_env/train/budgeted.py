@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, labelled
 
 STATE, CURVE, CHECKPOINT, FINAL = "state.json", "curve.csv", "checkpoint.pt", "final.pt"
 
@@ -196,10 +196,8 @@ class BudgetedRun:
         state = read_state(earlier)
         if state is None or not (earlier / CHECKPOINT).is_file():
             raise ConfigError(f"start from {earlier}: no checkpoint there; run that stage first")
-        try:
+        with labelled(f"start from {earlier}"):
             carry_over(earlier / CHECKPOINT, self.folder / CHECKPOINT, trainer_args(self.settings, self.folder))
-        except ConfigError as err:
-            raise ConfigError(f"start from {earlier}: {err}") from None
         self.evaluator.load(earlier)
         self.evaluator.save(self.folder)
         state = {**state, "settings": self.settings}

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from razz_env.encoding.interface import declaration_of
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, labelled
 from razz_env.evaluate.spawning import without_main
 from razz_env.train.config import TrainConfig
 from razz_env.train.pool import BatchPoolControls, OpponentPool, PoolWrapper
@@ -205,10 +205,8 @@ def init_model_bytes(init_model: dict[str, str]) -> bytes:
                           f"the path of a model file)")
     if not is_file:
         raise ConfigError(f"init_model.path: {path} is not a file; give the path of a model file (.zip)")
-    try:
+    with labelled("init_model", UntrustedModelError):
         return read_verified(path, init_model["sha256"])
-    except UntrustedModelError as err:
-        raise ConfigError(f"init_model: {err}") from None
 
 
 def initialise_from(model: Any, config: TrainConfig) -> None:
