@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from razz_env.agents.torch_policy import VectorPolicy, varied_scores
+from razz_env.agents.torch_policy import VectorPolicy, as_probabilities, varied_scores
 from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, ObservationBatch
 from razz_env.engine.checks import as_flag
@@ -212,16 +212,8 @@ def masked_actions(model: Any, observations: np.ndarray, masks: np.ndarray, dete
 def masked_probabilities(model: Any, observations: np.ndarray, masks: np.ndarray,
                          deterministic: bool = True) -> np.ndarray:
     """The distribution :func:`masked_actions` draws from, float64 (N, 5): one-hot when greedy, else the softmax."""
-    return _as_probabilities(*_policy_from_scores(model, action_scores(model, observations), masks, deterministic),
+    return as_probabilities(*_policy_from_scores(model, action_scores(model, observations), masks, deterministic),
                              np.shape(masks))
-
-
-def _as_probabilities(policy: Any, greedy: bool, shape: tuple[int, ...]) -> np.ndarray:
-    if not greedy:
-        return policy.cpu().numpy()
-    probabilities = np.zeros(shape, dtype=np.float64)
-    probabilities[np.arange(len(probabilities)), policy.cpu().numpy()] = 1.0
-    return probabilities
 
 
 class SB3Agent(VectorPolicy):
@@ -313,7 +305,7 @@ class SB3Agent(VectorPolicy):
             return masked_probabilities(self.model, rows, row_masks, self.deterministic)
         with torch.no_grad():
             scores = varied_scores(*split, vectors, columns, bases, device, dtype)
-        return _as_probabilities(*_policy_from_scores(self.model, scores, row_masks, self.deterministic),
+        return as_probabilities(*_policy_from_scores(self.model, scores, row_masks, self.deterministic),
                                  row_masks.shape)
 
     def _split_on(self, device: str, dtype: str) -> tuple[Any, Any] | None:

@@ -77,6 +77,16 @@ def varied_scores(first: Any, rest: Any, vectors: np.ndarray, columns: np.ndarra
         return rest(hidden)
 
 
+def as_probabilities(policy: Any, greedy: bool, shape: tuple[int, ...]) -> np.ndarray:
+    """A batch's policy as float64 probabilities of ``shape`` (N, 5): the one-hot of greedy ids, else the softmax
+    rows as they are."""
+    if not greedy:
+        return policy.cpu().numpy()
+    probabilities = np.zeros(shape, dtype=np.float64)
+    probabilities[np.arange(len(probabilities)), policy.cpu().numpy()] = 1.0
+    return probabilities
+
+
 def read_policy_bytes(data: bytes, where: str) -> dict[str, Any]:
     """The checked contents of a policy file's bytes (``where`` names it in errors): ``ValueError`` when it is not
     this format."""
@@ -239,12 +249,7 @@ class TorchPolicyAgent(VectorPolicy):
         batch = ObservationBatch.of(observations)
         if not len(batch):
             return np.zeros((0, NUM_ACTIONS))
-        policy = self._policy(batch)
-        if not self.deterministic:
-            return policy.numpy()
-        probabilities = np.zeros((len(batch), NUM_ACTIONS), dtype=np.float64)
-        probabilities[np.arange(len(batch)), policy.numpy()] = 1.0
-        return probabilities
+        return as_probabilities(self._policy(batch), self.deterministic, (len(batch), NUM_ACTIONS))
 
     def action_probabilities_varied_batch(self, vectors: np.ndarray, masks: np.ndarray, columns: np.ndarray,
                                           bases: np.ndarray, device: str = "cpu",
