@@ -206,13 +206,10 @@ def _zoo_sha256(name: str, factory: Any) -> str | None:
     """The manifest's SHA-256 of a shipped model or policy registered as ``name`` (None for code agents)."""
     import sys
 
-    for module_name, listing in (("razz_env.agents.sb3_zoo", "manifest"), ("razz_env.agents.tabular_zoo", "policies")):
-        module = sys.modules.get(module_name)
-        if module is not None and factory.__module__ == module_name:
-            entry = getattr(module, listing)().get(name)
-            if isinstance(entry, dict) and isinstance(entry.get("sha256"), str):
-                return entry["sha256"]
-    return None
+    listing = {"razz_env.agents.sb3_zoo": "manifest", "razz_env.agents.tabular_zoo": "policies"}.get(factory.__module__)
+    module = sys.modules.get(factory.__module__)
+    entry = getattr(module, listing)().get(name) if listing and module is not None else None
+    return entry["sha256"] if isinstance(entry, dict) and isinstance(entry.get("sha256"), str) else None
 
 
 def _source_sha256(code: Any) -> str | None:
