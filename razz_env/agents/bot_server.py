@@ -11,6 +11,7 @@ standard library only, so it runs wherever Python does.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import socket
 import socketserver
@@ -67,10 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with server:
         host, port = server.server_address[:2]
         print(f"listening on {f'[{host}]' if ':' in host else host}:{port}", flush=True)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
-        except KeyboardInterrupt:
-            pass
     return 0
 
 

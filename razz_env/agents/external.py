@@ -17,6 +17,7 @@ harness reports as that agent's failure.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shlex
@@ -243,12 +244,10 @@ class _Process:
         """Say ``bye``, give the bot a moment to exit, then kill it."""
         process = self.process
         if process.poll() is None:
-            try:
+            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
                 process.stdin.write(protocol.line(protocol.BYE))
                 process.stdin.close()
                 process.wait(BYE_SECONDS)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
         self.kill()
 
     def kill(self) -> None:
@@ -258,10 +257,8 @@ class _Process:
             process.kill()
             process.wait()
         for pipe in (process.stdin, process.stdout):
-            try:
+            with contextlib.suppress(OSError):
                 pipe.close()
-            except OSError:
-                pass
 
 
 class _Socket:
@@ -284,11 +281,9 @@ class _Socket:
 
     def end(self) -> None:
         """Say ``bye`` and close the connection."""
-        try:
+        with contextlib.suppress(OSError):
             self.connection.sendall(protocol.line(protocol.BYE))
             self.connection.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
         self.kill()
 
     def kill(self) -> None:

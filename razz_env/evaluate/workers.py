@@ -108,10 +108,8 @@ class _Worker:
     def receive(self) -> tuple[str, Any] | None:
         """The worker's reply, or None if it died (its pipe closed without one)."""
         if self.conn.poll():
-            try:
+            with contextlib.suppress(EOFError, OSError):
                 return self.conn.recv()
-            except (EOFError, OSError):
-                pass
         self.process.join(5)
         return None
 
@@ -132,10 +130,8 @@ class _Worker:
     def stop(self) -> None:
         """End the worker: politely when idle, at once when busy or stuck."""
         if self.task is None and self.process.is_alive():
-            try:
+            with contextlib.suppress(OSError):
                 self.conn.send(None)
-            except OSError:
-                pass
             self.process.join(2)
         if self.process.is_alive():
             self.process.terminate()

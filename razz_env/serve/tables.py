@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 import threading
@@ -265,10 +266,8 @@ class Session:
         for agent in getattr(self, "agents", {}).values():
             closing = getattr(agent, "close", None)
             if callable(closing):
-                try:
+                with contextlib.suppress(Exception):  # a table being freed must not fail on one agent
                     closing()
-                except Exception:  # noqa: BLE001 - a table being freed must not fail on one agent
-                    pass
 
     # ------------------------------------------------------------------ inside
 
