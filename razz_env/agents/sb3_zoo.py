@@ -291,10 +291,8 @@ def model_label(path: str | os.PathLike[str]) -> str:
     """A model file's short name: its stem, after its ``razz train`` run folder's name when it sits in one
     (``runs/mine/final.zip``: ``mine/final``; ``runs/mine/checkpoints/step_64.zip``: ``mine/step_64``)."""
     where = Path(path)
-    for folder in (where.parent, where.parent.parent):
-        if (folder / RUN_CONFIG).is_file():
-            return f"{folder.resolve().name}/{where.stem}"
-    return where.stem
+    run = next((folder for folder in (where.parent, where.parent.parent) if (folder / RUN_CONFIG).is_file()), None)
+    return where.stem if run is None else f"{run.resolve().name}/{where.stem}"
 
 
 def load_model_path(path: str | os.PathLike[str], *, sha256: str | None = None, variant: str | None = None,

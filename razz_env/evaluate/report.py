@@ -64,10 +64,8 @@ def fallback_reason(result: TournamentResult) -> str:
     unreliable AIVAT figure of the standings, in words."""
     if result.config.rank_by != "aivat_bb_per_100":
         return ""
-    for pairing in result.pairings:
-        if pairing.opponent is None and pairing.fit is not None and pairing.fit.unreliable:
-            return pairing.fit.why(result.labels)
-    return ""
+    fit = next((p.fit for p in result.pairings if p.opponent is None and p.fit is not None and p.fit.unreliable), None)
+    return "" if fit is None else fit.why(result.labels)
 
 
 def standings(result: TournamentResult) -> list[dict[str, Any]]:
