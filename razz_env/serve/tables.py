@@ -40,6 +40,7 @@ from razz_env.encoding.interface import (
     seating_problem,
 )
 from razz_env.engine.actions import Action
+from razz_env.engine.checks import fits_type
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.presets import PRESETS
@@ -93,20 +94,16 @@ class Setup:
             raise ConfigError(f"agents: {missing[0]!r} is not offered here; offered: {', '.join(offered)}")
         seat = data.get("seat", 0)
         seats = len(agents) + (seat is not None)
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < seats):
+        if seat is not None and (not fits_type(seat, int) or not 0 <= seat < seats):
             raise ConfigError(f"seat: expected your seat, 0 to {seats - 1} with {len(agents)} agent(s), or null to "
                               f"watch, got {seat!r}")
         stack, seed = data.get("stack", 1000), data.get("seed")
-        if not _is_int(stack) or not 1 <= stack <= 10**9:
+        if not fits_type(stack, int) or not 1 <= stack <= 10**9:
             raise ConfigError(f"stack: expected a whole number of chips from 1 to 10^9, got {stack!r}")
-        if seed is not None and (not _is_int(seed) or not 0 <= seed < 2**63):
+        if seed is not None and (not fits_type(seed, int) or not 0 <= seed < 2**63):
             raise ConfigError(f"seed: expected a whole number from 0 to 2^63 - 1, or null for a random one, "
                               f"got {seed!r}")
         return cls(variant, rules, seat, tuple(agents), stack, seed)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _choice(data: Mapping[str, Any], key: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -240,7 +237,7 @@ class Session:
             self._check_usable()
             if self.person is not None:
                 raise ConfigError("step is for watched tables; at yours the agents act by themselves")
-            if decisions is not None and (not _is_int(decisions) or decisions < 1):
+            if decisions is not None and (not fits_type(decisions, int) or decisions < 1):
                 raise ConfigError(f"decisions: expected a positive whole number or null, got {decisions!r}")
             if self.hand.is_over:
                 raise ConfigError("the hand is over: deal the next one")
