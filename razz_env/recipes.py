@@ -96,10 +96,6 @@ def _references(data: Any) -> Iterator[dict[str, Any]]:
             yield from _references(value)
 
 
-def _has_reference(data: Any) -> bool:
-    return next(_references(data), None) is not None
-
-
 @dataclass(frozen=True)
 class Stage:
     """One stage of a recipe: its kind, its config as written (``@`` references unresolved) and its settings."""
@@ -149,7 +145,7 @@ class Stage:
         pool = dict(data.get("opponents") or {})
         baselines, weights = pool.get("baselines") or [], pool.get("weights") or []
         if isinstance(baselines, list) and isinstance(weights, list) and len(baselines) == len(weights):
-            kept = [index for index, spec in enumerate(baselines) if not _has_reference(spec)]
+            kept = [index for index, spec in enumerate(baselines) if next(_references(spec), None) is None]
             pool.update(baselines=[baselines[i] for i in kept], weights=[weights[i] for i in kept])
             data["opponents"] = pool
         with labelled(f"stage {self.name}: config"):

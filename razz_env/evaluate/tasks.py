@@ -95,12 +95,7 @@ def make_agents(specs: Sequence[AgentSpec], lineup: Sequence[int], seed: str,
                                            hidden)
             except (Exception, SystemExit) as err:  # noqa: BLE001 - any agent bug must be contained and reported
                 raise failure_of(position, "construction: ", err) from None
-    _limit_torch_threads()
-    return built
-
-
-def _limit_torch_threads() -> None:
-    """One torch thread when an agent brought torch in: its default threads thrash on 2 shared cores."""
     torch = sys.modules.get("torch")
-    if torch is not None:
+    if torch is not None:  # an agent brought torch in: one thread, its default threads thrash on 2 shared cores
         torch.set_num_threads(1)
+    return built

@@ -61,7 +61,11 @@ def run_blocks(config: TournamentConfig, tasks: list[Task], modules: Iterable[st
     """
     if config.workers == 1 and not picklable(config):
         for task in tasks:
-            yield _contained(config, task)
+            try:
+                result = run_task(config, task)
+            except Exception as err:  # noqa: BLE001 - a harness failure stops the run with the block named
+                raise BlockError(f"block {task.task_id}: {type(err).__name__}: {err}") from err
+            yield result
         return
     pool = WorkerPool(config, min(config.workers, len(tasks)), tuple(modules))
     try:
@@ -74,13 +78,6 @@ def picklable(config: TournamentConfig) -> bool:
     """Whether every agent of ``config`` can travel to a worker (an instance that does not pickle cannot)."""
     return not any(isinstance(data, dict) and "instance" in data and data["pickle_sha256"] is None
                    for data in config._agent_data)
-
-
-def _contained(config: TournamentConfig, task: Task) -> dict[str, Any]:
-    try:
-        return run_task(config, task)
-    except Exception as err:  # noqa: BLE001 - a harness failure stops the run with the block named
-        raise BlockError(f"block {task.task_id}: {type(err).__name__}: {err}") from err
 
 
 class _Worker:
