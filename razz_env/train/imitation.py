@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,8 +59,7 @@ class Demonstrations:
         return self._rows(fit), self._rows(~fit)
 
     def _rows(self, rows: np.ndarray) -> Demonstrations:
-        return Demonstrations(self.vectors[rows], self.masks[rows], self.actions[rows], self.returns[rows],
-                              self.hands[rows])
+        return Demonstrations(*(getattr(self, item.name)[rows] for item in fields(self)))
 
 
 def collect(teacher: Agent, opponents: Sequence[Agent], weights: Sequence[float], config: HandConfig,
