@@ -493,38 +493,34 @@ def train(config: TrainConfig, resume: bool = False, fresh: bool = False, progre
         raise ConfigError("--resume and --fresh exclude each other: continue the run, or delete it")
     folder = RunFolder(config.output)
     with contextlib.nullcontext() if dry_run else folder.locked():
-        return _train_in(folder, config, resume, fresh, progress, dry_run, notify)
+        import torch
 
-
-def _train_in(folder: RunFolder, config: TrainConfig, resume: bool, fresh: bool, progress: bool, dry_run: bool,
-              notify: Callable[[str], None]) -> dict[str, Any]:
-    import torch
-
-    resume_notes: list[str] = []
-    if resume:
-        resume_notes = check_resumable(folder, config)
-        doomed: list[Path] = []
-    else:
-        doomed = folder.check_new_run(fresh)
-    torch.set_num_threads(config.torch_threads)
-    venv = build_vec_env(config)
-    try:
+        resume_notes: list[str] = []
         if resume:
-            model, checkpoint = load_checkpoint(folder, config, venv, notify)
-            if model.num_timesteps >= config.total_timesteps:
-                raise ConfigError(f"--resume: the run is already at {model.num_timesteps} steps and total_timesteps "
-                                  f"is {config.total_timesteps}; pass a larger --steps to train further")
-            resume_notes.insert(0, f"resuming {folder.path} from {checkpoint} ({model.num_timesteps} steps)")
+            resume_notes = check_resumable(folder, config)
+            doomed: list[Path] = []
         else:
-            model = build_model(config, venv, str(folder.path / TENSORBOARD))
-            if config.init_model is not None:
-                initialise_from(model, config)
-        if dry_run:
-            return {"dry_run": True, "output": str(folder.path), "start_steps": model.num_timesteps,
-                    "would_delete": [str(p) for p in doomed], "resume": resume_notes, "config": config.to_dict()}
-        return _run(config, folder, venv, model, resume, doomed, resume_notes, progress, notify)
-    finally:
-        venv.close()
+            doomed = folder.check_new_run(fresh)
+        torch.set_num_threads(config.torch_threads)
+        venv = build_vec_env(config)
+        try:
+            if resume:
+                model, checkpoint = load_checkpoint(folder, config, venv, notify)
+                if model.num_timesteps >= config.total_timesteps:
+                    raise ConfigError(f"--resume: the run is already at {model.num_timesteps} steps and "
+                                      f"total_timesteps is {config.total_timesteps}; pass a larger --steps to "
+                                      f"train further")
+                resume_notes.insert(0, f"resuming {folder.path} from {checkpoint} ({model.num_timesteps} steps)")
+            else:
+                model = build_model(config, venv, str(folder.path / TENSORBOARD))
+                if config.init_model is not None:
+                    initialise_from(model, config)
+            if dry_run:
+                return {"dry_run": True, "output": str(folder.path), "start_steps": model.num_timesteps,
+                        "would_delete": [str(p) for p in doomed], "resume": resume_notes, "config": config.to_dict()}
+            return _run(config, folder, venv, model, resume, doomed, resume_notes, progress, notify)
+        finally:
+            venv.close()
 
 
 def _run(config: TrainConfig, folder: RunFolder, venv: Any, model: Any, resume: bool, doomed: list[Path],
