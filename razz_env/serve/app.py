@@ -20,6 +20,7 @@ API (every answer JSON; an error is ``{"error": "..."}`` with status 400, 404 or
 
 from __future__ import annotations
 
+import functools
 import socket
 import tempfile
 import threading
@@ -131,26 +132,35 @@ class Busy(ConfigError):
     """The server keeps no more tables (503)."""
 
 
+@functools.cache
+def declared_by(spec: str) -> Any:
+    """The declaration of the agent ``spec`` builds (built once a server, then closed: a model file or a bot)."""
+    from razz_env.agents.registry import make_agent
+    from razz_env.encoding.interface import declaration_of
+
+    agent = make_agent(spec, seed=0)
+    closing = getattr(agent, "close", None)
+    if callable(closing):
+        closing()
+    return declaration_of(agent)
+
+
 def offered_agents(extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """Label to spec: every registered agent that can be built without arguments, then ``extra`` (each checked by
     building it once; a bad one is a :class:`ConfigError` naming it)."""
-    from razz_env.agents.registry import AgentSpecError, available_agents, describe_agent, make_agent
+    from razz_env.agents.registry import AgentSpecError, available_agents, describe_agent
 
     offered: dict[str, Any] = {name: name for name in available_agents() if describe_agent(name).tables_known}
     for spec in extra:
         with labelled(f"--agent {spec!r}", AgentSpecError, ValueError, TypeError, OSError):
-            agent = make_agent(spec, seed=0)
-        closing = getattr(agent, "close", None)
-        if callable(closing):
-            closing()
+            declared_by(spec)
         offered[spec] = spec
     return offered
 
 
 def options(offered: dict[str, Any]) -> dict[str, Any]:
     """What the page's menus offer: games (title, seats), rule presets, agents (the games and seats each plays)."""
-    from razz_env.agents.registry import available_agents, describe_agent, make_agent
-    from razz_env.encoding.interface import declaration_of
+    from razz_env.agents.registry import available_agents, describe_agent
     from razz_env.engine.config import MAX_SEATS, MIN_SEATS, max_seats
     from razz_env.engine.presets import PRESETS
     from razz_env.engine.variants import VARIANTS
@@ -161,12 +171,8 @@ def options(offered: dict[str, Any]) -> dict[str, Any]:
             info = describe_agent(spec)
             variants, seats, idea = info.variants, info.seat_counts, info.idea
         else:
-            agent = make_agent(spec, seed=0)
-            declared = declaration_of(agent)
+            declared = declared_by(spec)
             variants, seats, idea = declared.variants, declared.seat_counts, f"given with --agent: {label}"
-            closing = getattr(agent, "close", None)
-            if callable(closing):
-                closing()
         agents.append({"label": label, "variants": variants, "seats": seats, "idea": idea})
     return {"variants": [{"name": name, "title": variant.title, "max_seats": max_seats(variant)}
                          for name, variant in VARIANTS.items()],

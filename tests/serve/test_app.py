@@ -241,7 +241,7 @@ def test_razz_serve_without_the_serve_extra_names_it():
                         r"'razz-env\[serve\]'", done.stderr.strip()), done.stderr
 
 
-def test_a_model_file_given_at_the_command_line_is_offered_for_its_own_game_and_table(tmp_path):
+def test_a_model_file_given_at_the_command_line_is_offered_for_its_own_game_and_table(tmp_path, monkeypatch):
     pytest.importorskip("torch")
     pytest.importorskip("numba")
     from razz_env.serve.app import offered_agents, options
@@ -250,8 +250,13 @@ def test_a_model_file_given_at_the_command_line_is_offered_for_its_own_game_and_
 
     trained = train(PPOArgs(variant="stud8", output=str(tmp_path / "run"), total_steps=128, num_tables=16,
                             num_steps=8, hidden=(8,), num_minibatches=2, update_epochs=1, quiet=True))["output"]
+    import razz_env.agents.registry as registry
+
+    built, make_agent = [], registry.make_agent
+    monkeypatch.setattr(registry, "make_agent", lambda spec, **kw: built.append(spec) or make_agent(spec, **kw))
     offered = offered_agents((trained,))
     listed = next(agent for agent in options(offered)["agents"] if agent["label"] == trained)
+    assert built == [trained]  # built once to check it and read its declaration, not again for the menus
     assert listed["variants"] == ("stud8",) and listed["seats"] == (2,)
     with TestClient(create_app(offered), base_url="http://127.0.0.1") as test_client:
         view = test_client.post("/api/tables", json={"variant": "stud8", "agents": [trained], "seed": 1}).json()
