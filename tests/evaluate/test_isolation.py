@@ -50,8 +50,8 @@ class HandCounter(Peeker):
             raise RuntimeError(f"told of hand {outcome.hand} at seat {outcome.seat}")
 
 
-@register("test_raiser", replace=True)
-class Raiser(Peeker):
+@register("test_isolated_failer", replace=True)
+class Failer(Peeker):
     """Raises a ``ValueError`` at its first decision: its process names the error once, not wrapped."""
 
     def act(self, observation):
@@ -72,7 +72,7 @@ def test_an_isolated_agent_finds_no_hand_and_plays_as_it_would_in_process(worker
     with pytest.raises(BlockError, match="agent test_peeker failed: exception: RuntimeError: found a HandState"):
         match("test_peeker", "random", deals=4, block_deals=2, workers=workers)
     with pytest.raises(BlockError, match="agent raiser failed: exception: ValueError: told to fail$"):
-        match({"type": "test_raiser", "isolated": True, "label": "raiser"}, "random", deals=2, block_deals=2)
+        match({"type": "test_isolated_failer", "isolated": True, "label": "raiser"}, "random", deals=2, block_deals=2)
     isolated = match({"type": "test_peeker", "isolated": True, "label": "peeker"}, "random", deals=4, block_deals=2,
                      workers=workers)
     honest = match({"type": "test_peeker", "peek": False, "label": "peeker"}, "random", deals=4, block_deals=2,
