@@ -4,6 +4,7 @@ callable's error as the agent's failure, and matches through the public API."""
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
@@ -104,6 +105,23 @@ def test_a_match_against_the_calling_station():
     assert first.agents == ("llm", "calling_station") and first.hands == 20
     assert first.bb_per_100 == second.bb_per_100 and stats == again
     assert stats.decisions > 20 and stats.retries == stats.fallbacks > 0
+
+
+def test_with_memory_its_prompts_begin_with_how_its_last_hands_ended():
+    prompts: dict[str, list[str]] = {"told": [], "plain": []}  # a closure: the match plays it in this process
+    told = TextAgent(lambda prompt: prompts["told"].append(prompt) or "call", memory=2)
+    plain = TextAgent(lambda prompt: prompts["plain"].append(prompt) or "call")
+    for agent in (told, plain):
+        match(agent, "calling_station", deals=4, seed=3, block_deals=1)  # a block's hands end before the next's
+    assert prompts["plain"] and not any("How your last hands ended" in prompt for prompt in prompts["plain"])
+    heads = [prompt.split("\n\n")[0].splitlines()[1:] for prompt in prompts["told"]
+             if prompt.startswith("How your last hands ended (the latest last):\n")]
+    assert heads and max(map(len, heads)) == 2 and len(told.recent) == 2  # the last two hands, no more
+    assert not prompts["told"][0].startswith("How")  # nothing has ended before the first decision
+    pattern = r"Hand \d+: you \(seat [01]\) (won \d+ chips?|lost \d+ chips?|broke even); (no showdown|showdown: .+)\."
+    assert all(re.fullmatch(pattern, line) for lines in heads for line in lines)
+    with pytest.raises(ConfigError, match="TextAgent: memory: must be at least 0, got -1"):
+        TextAgent(always_call, memory=-1)
 
 
 def test_it_pickles_only_if_its_callable_does():
