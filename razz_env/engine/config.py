@@ -74,7 +74,7 @@ def check_chip_multiple(name: str, value: int, chip: int) -> int:
 
 def street_span(variant: Variant) -> str:
     """The variant's streets as words, e.g. ``"3rd to 7th street"`` (for messages)."""
-    first, *_, last = variant.street_numbers
+    first, last = variant.street_numbers[0], variant.street_numbers[-1]
     return f"{STREET_NAMES[first]} street" if first == last else f"{STREET_NAMES[first]} to {STREET_NAMES[last]} street"
 
 

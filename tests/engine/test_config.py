@@ -237,3 +237,15 @@ def test_hand_config_fields_must_have_their_types():
         HandConfig(get_variant("razz"), Stakes(1, 2, 5, 10), (100, 100), None)
     with pytest.raises(ConfigError, match="variant: unknown variant 3"):
         HandConfig(3, Stakes(1, 2, 5, 10), (100, 100))
+
+
+def test_a_declared_variant_of_one_street_names_its_street_in_messages():
+    """``street_span`` of a variant with one street (a declaration may have one): ``3rd street``, not a crash."""
+    from razz_env.engine.config import check_street_bets, street_span
+    from razz_env.engine.variants import SMALL, Street, minirazz
+
+    one = minirazz("one_street", "One street", "A23456", (Street(2, 1, SMALL),))
+    assert street_span(one) == "3rd street"
+    assert street_span(get_variant("razz")) == "3rd to 7th street"
+    with pytest.raises(ConfigError, match=r"stakes.street_bets: expected 1 sizes \(3rd street\), got 2"):
+        check_street_bets(one, [2, 4])
