@@ -186,7 +186,8 @@ def _fill_unknown(config: HandConfig, cards: list[list[int | None]], community: 
     listed = {c for held in cards for c in held if c is not None}
     if community is not None:
         listed.add(community)
-    spare = [c for c in config.variant.deck if c not in listed and c not in set(avoid)]
+    listed.update(avoid)
+    spare = [c for c in config.variant.deck if c not in listed]
     if reverse:
         spare.reverse()
     needed = sum(c is None for held in cards for c in held) + community_unknown
@@ -426,6 +427,9 @@ def read_records(path: str | Path) -> Iterator[tuple[int, Any | ConfigError]]:
 
 def write_records(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
     """Write records as JSONL (UTF-8, no byte-order mark); returns how many were written."""
+    count = 0
     with open(path, "w", encoding="utf-8") as handle:
-        lines = [handle.write(json.dumps(record, separators=(",", ":")) + "\n") for record in records]
-    return len(lines)
+        for record in records:
+            handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+            count += 1
+    return count
