@@ -63,11 +63,12 @@ class TextAgent(BaseAgent):
         self.memory = as_int("TextAgent: memory", memory, minimum=0)
         self.recent: deque[str] = deque(maxlen=self.memory)
         self.stats = TextStats()
+        if self.memory:  # only then is it told: a harness watches for hands ending only for agents with the hook
+            self.hand_over = self._remember
 
-    def hand_over(self, outcome: HandOutcome) -> None:
-        """Remember how the hand ended (the last ``memory`` hands are kept)."""
-        if self.memory:
-            self.recent.append(outcome_line(outcome))
+    def _remember(self, outcome: HandOutcome) -> None:
+        """Keep how the hand ended (the last ``memory`` hands are kept)."""
+        self.recent.append(outcome_line(outcome))
 
     def act(self, observation: Observation) -> int:
         """The action the callable's reply names; after an unread reply one retry, then the fallback."""

@@ -10,7 +10,7 @@ import pytest
 
 from razz_env.agents.text_agent import TextAgent, TextStats
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL, FOLD
-from razz_env.encoding.interface import observe
+from razz_env.encoding.interface import hand_over_hook, observe
 from razz_env.encoding.text import render
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
@@ -114,6 +114,7 @@ def test_with_memory_its_prompts_begin_with_how_its_last_hands_ended():
     for agent in (told, plain):
         match(agent, "calling_station", deals=4, seed=3, block_deals=1)  # a block's hands end before the next's
     assert prompts["plain"] and not any("How your last hands ended" in prompt for prompt in prompts["plain"])
+    assert hand_over_hook(plain) is None and hand_over_hook(told) is not None  # no memory: nothing to tell it
     heads = [prompt.split("\n\n")[0].splitlines()[1:] for prompt in prompts["told"]
              if prompt.startswith("How your last hands ended (the latest last):\n")]
     assert heads and max(map(len, heads)) == 2 and len(told.recent) == 2  # the last two hands, no more
@@ -122,6 +123,7 @@ def test_with_memory_its_prompts_begin_with_how_its_last_hands_ended():
     assert all(re.fullmatch(pattern, line) for lines in heads for line in lines)
     with pytest.raises(ConfigError, match="TextAgent: memory: must be at least 0, got -1"):
         TextAgent(always_call, memory=-1)
+    assert len(pickle.loads(pickle.dumps(TextAgent(always_call, memory=1))).recent) == 0  # the hook pickles with it
 
 
 def test_it_pickles_only_if_its_callable_does():
