@@ -476,6 +476,37 @@ def test_a_trained_opponent_plays_only_at_its_own_table(tmp_path) -> None:
         check_opponents(Args(opponents=(trained,)))
 
 
+class OwnEncodingReader(Silent):
+    """States its policy from vectors of an encoding a user registered (its declaration given in the test, once the
+    encoding is), which the batched engine does not write."""
+
+    name = "own_encoding_reader"
+
+    def action_probabilities(self, observation):
+        return observation.action_mask / observation.action_mask.sum()
+
+    def act_batch(self, observations):
+        return [self.act(observation) for observation in observations]
+
+    def action_probabilities_batch(self, observations):
+        return np.stack([self.action_probabilities(observation) for observation in observations])
+
+
+def test_an_opponent_reading_an_encoding_the_engine_does_not_write_is_refused(monkeypatch) -> None:
+    from razz_env.encoding import ENCODINGS, FlatEncoder
+
+    monkeypatch.setitem(ENCODINGS, "test_own", FlatEncoder)
+    import importlib
+
+    seated = importlib.import_module("tests.train.test_batch_ppo").OwnEncodingReader  # the class the spec names
+    monkeypatch.setattr(seated, "declaration", Declaration(observes=("vector",), encoding="test_own",
+                                                                      states_policy=True, acts_in_batch=True),
+                        raising=False)
+    with pytest.raises(ConfigError, match="'tests.train.test_batch_ppo:OwnEncodingReader' reads 'test_own' vectors; "
+                                          "the trainer's engine writes 'flat', 'ranks', 'flat8', 'ranks8' ones"):
+        check_opponents(Args(opponents=("tests.train.test_batch_ppo:OwnEncodingReader",)))
+
+
 def test_an_opponent_reading_views_is_refused_on_cuda_by_name() -> None:
     """The GPU engine keeps no views (checked without a GPU: the opponents' check comes before the device's)."""
     with pytest.raises(ConfigError, match="'monte_carlo' reads the seat's view, which only the CPU engine gives; on "
