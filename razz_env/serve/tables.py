@@ -163,8 +163,8 @@ class Session:
             self.close()
             raise ConfigError(str(err)) from None
         self.carry = not any(declaration_of(agent).table is not None for agent in self.agents.values())
+        # The seats whose stated policy AIVAT needs (one that varies); a watched table shows every stated one.
         self.varying = {seat for seat, agent in self.agents.items() if states_varying_policy(agent)}
-        """The seats whose stated policy AIVAT needs (one that varies); a watched table shows every stated one."""
         self.asked = self.varying | ({seat for seat, agent in self.agents.items()
                                       if declaration_of(agent).states_policy} if self.person is None else set())
         self.stacks = list(self.base.stacks)
