@@ -245,6 +245,15 @@ class TableEncoder:
         """Every named slice of the vector with its description."""
         return self.layout.describe()
 
+    def write_own_down(self, vectors: np.ndarray, down: np.ndarray) -> None:
+        """Each row of ``vectors`` (N, size) given other own down cards, in place: ``down`` (N, k) card ids, ``-1``
+        for none. What asking a policy about other holdings at one decision changes (LBR's range, a mixture's
+        weights), everything else of the vector being public."""
+        line, column = np.nonzero(down >= 0)
+        block = np.zeros((len(vectors), self.card_width), dtype=vectors.dtype)
+        np.add.at(block, (line, np.asarray(self.card_index)[down[line, column]]), 1)
+        vectors[:, self.layout.slices["own_down"]] = block
+
     def __call__(self, hand: HandState, seat: int) -> np.ndarray:
         """``encode(hand, seat)``: serves as :class:`razz_env.encoding.interface.Observation`'s ``encode``."""
         return self.encode(hand, seat)

@@ -178,7 +178,7 @@ def _play(config: HandConfig, cards: list[list[int]], community: int | None, act
     return hand
 
 
-def _fill_unknown(config: HandConfig, cards: list[list[int | None]], community: int | None,
+def fill_unknown(config: HandConfig, cards: list[list[int | None]], community: int | None,
                   community_unknown: bool, reverse: bool = False, avoid: Iterable[int] = ()
                   ) -> tuple[list[list[int]], int | None]:
     """``cards`` with a placeholder for each unknown card: cards of the deck that the record does not list
@@ -235,7 +235,7 @@ def _door_that_brings_in(config: HandConfig, cards: list[list[int | None]], comm
             continue
         trial = [list(held) for held in short]
         trial[seat][position] = candidate
-        filled, _ = _fill_unknown(config, trial, None, False, avoid=(candidate,))
+        filled, _ = fill_unknown(config, trial, None, False, avoid=(candidate,))
         seen.setdefault(HandState(config, cards=filled).bring_in_seat, candidate)
     if len(seen) < 2:
         return None
@@ -288,7 +288,7 @@ def start_hand(record: Mapping[str, Any]) -> HandState:
     """The hand a record deals, before any action (unknown cards as placeholders, checked as far as
     the cards alone allow); for readers that work out the actions as they play (PHH)."""
     config, cards, community, community_unknown, unknown = _record_deal(record)
-    return _play(config, *_fill_unknown(config, cards, community, community_unknown), [], unknown, finish=False)
+    return _play(config, *fill_unknown(config, cards, community, community_unknown), [], unknown, finish=False)
 
 
 def hand_from_record(record: Mapping[str, Any]) -> HandState:
@@ -301,12 +301,12 @@ def hand_from_record(record: Mapping[str, Any]) -> HandState:
     config, cards, community, community_unknown, unknown = _record_deal(record)
     actions = _parse_actions(record)
     _parse_payoffs(record, config.num_seats)
-    hand = _play(config, *_fill_unknown(config, cards, community, community_unknown), actions, unknown)
+    hand = _play(config, *fill_unknown(config, cards, community, community_unknown), actions, unknown)
     _check_cards_dealt(hand, cards, community, community_unknown)
     if not unknown:
         return hand
     _check_showdown_known(hand, cards, community_unknown)
-    other = _play(config, *_fill_unknown(config, cards, community, community_unknown, reverse=True), actions, unknown)
+    other = _play(config, *fill_unknown(config, cards, community, community_unknown, reverse=True), actions, unknown)
     if not _same_play(hand, other):
         raise ConfigError("cards: the play depends on the unknown cards (two placeholder deals replay "
                           "differently); list the cards that decided it")

@@ -597,3 +597,24 @@ def test_padded_options_fuzz(name: str, max_players, history_slots, seats: int) 
 def teardown_module() -> None:
     if OUTCOMES and os.environ.get("RAZZ_FUZZ_EXAMPLES"):
         print("\nencoding fuzz outcomes:", dict(OUTCOMES))
+
+
+@pytest.mark.parametrize("name", sorted(ENCODINGS))
+def test_write_own_down_gives_the_vector_of_those_down_cards(name: str) -> None:
+    """Another hand's down cards written into a seat's vector give the vector that hand encodes (same public play:
+    only the seats' down cards differ), at every street; -1 pads a shorter holding."""
+    config = HandConfig.create("razz", num_seats=3)
+    first, second = [parse_cards(c) for c in THREE], [parse_cards(c) for c in THREE]
+    second[1] = parse_cards("Kc Qd") + second[1][2:6] + parse_cards("Jh")
+    hands = [HandState(config, cards=cards) for cards in (first, second)]
+    encoder = make_encoder(name, config)
+    while not hands[0].is_over:
+        vectors = np.stack([encoder.encode(hands[0], 1), encoder.encode(hands[1], 1)])
+        down = np.full((2, 4), -1)
+        down[0, :len(hands[1].down_cards(1))] = hands[1].down_cards(1)
+        down[1, :len(hands[0].down_cards(1))] = hands[0].down_cards(1)
+        encoder.write_own_down(vectors, down)
+        np.testing.assert_array_equal(vectors, [encoder.encode(hands[1], 1), encoder.encode(hands[0], 1)])
+        action = CALL if CALL in hands[0].legal_actions() else hands[0].legal_actions()[-1]
+        for hand in hands:
+            hand.act(action)
