@@ -48,9 +48,12 @@ action means the opponent did not play the stated policy (one that did never tak
 probability 0 with its cards), so LBR's range, and the bound, are not to be trusted. A target whose stated
 policy cannot be read (it raises, or gives no distribution over the legal ids) raises
 :class:`TargetPolicyError`: the target's fault, not LBR's. Holdings are sets: the target's policy
-must not depend on the order of its down cards (true of every shipped agent and of the table
-encodings). Each decision is a pure function of the seed and the observation (sampling seeds
-derive from both), so tournament blocks replay exactly.
+must not depend on the order of its down cards (true of every trained and rule agent and of the table
+encodings), unless it says so with a true ``reads_down_card_order`` attribute (a
+:class:`~razz_env.agents.mixture.MixtureAgent`, whose members' earlier decisions saw the first two only): then a
+7th-street holding is the first two down cards and the 7th apart (three times as many holdings). Each decision
+is a pure function of the seed and the observation (sampling seeds derive from both), so tournament blocks
+replay exactly.
 """
 
 from __future__ import annotations
@@ -94,6 +97,7 @@ from razz_env.engine.seat_views import SeatViews
 from razz_env.engine.state import HandState
 from razz_env.engine.variants import SEVEN_CARD_GAMES
 from razz_env.engine.view import SeatView
+from razz_env.engine.view_replay import replay_view
 
 SEATS = 2
 PREFERENCE = (CHECK_CALL, BRING_IN, BET_RAISE, BET_BIG, FOLD)
@@ -139,8 +143,9 @@ class OpponentRange:
     """The opponent's possible down cards (H, k) and their probabilities (summing to 1), with what they saw.
 
     ``done``: history entries taken into account; ``own`` / ``opponent_up``: LBR's cards and the
-    opponent's up cards when they were. Updates replace the arrays (never change them in place), so a
-    shallow copy is an independent range.
+    opponent's up cards when they were. ``ordered``: a triple's 7th-street card is its last, apart from the first
+    two (a target that reads the order of its down cards), rather than the triple being a set. Updates replace the
+    arrays (never change them in place), so a shallow copy is an independent range.
     """
 
     holdings: np.ndarray
@@ -149,6 +154,7 @@ class OpponentRange:
     history: tuple
     own: tuple[int, ...]
     opponent_up: tuple[int, ...]
+    ordered: bool = False
 
     def remove_cards(self, seen: Sequence[int]) -> bool:
         """Drop the holdings that hold a card now seen; False if that drops them all (the opponent's actions were
@@ -160,19 +166,22 @@ class OpponentRange:
             self.holdings, self.weights = self.holdings[keep], self.weights[keep]
             self.weights = self.weights / self.weights.sum()
             return True
-        self.holdings = _holdings(seen, self.holdings.shape[1])
+        self.holdings = _holdings(seen, self.holdings.shape[1], self.ordered)
         self.weights = np.full(len(self.holdings), 1.0 / len(self.holdings))
         return False
 
     def add_seventh(self, seen: Sequence[int]) -> None:
-        """Pairs to triples: each pair takes every card not seen as its 7th-street down card (equally likely)."""
+        """Pairs to triples: each pair takes every card not seen as its 7th-street down card (equally likely); a set
+        of three, or with ``ordered`` the pair then the 7th card."""
         if self.holdings.shape[1] == 3:
             return
         free = np.array([c for c in range(DECK_SIZE) if not (_mask_of(seen) >> c) & 1], dtype=np.int64)
         pairs = np.repeat(self.holdings, len(free), axis=0)
         thirds = np.tile(free, len(self.holdings))
         apart = (pairs != thirds[:, None]).all(axis=1)
-        triples = np.sort(np.column_stack([pairs, thirds])[apart], axis=1)
+        triples = np.column_stack([pairs, thirds])[apart]
+        if not self.ordered:
+            triples = np.sort(triples, axis=1)
         codes = (triples[:, 0] * DECK_SIZE + triples[:, 1]) * DECK_SIZE + triples[:, 2]
         unique, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
         weights = np.bincount(inverse.ravel(), weights=np.repeat(self.weights, len(free))[apart], minlength=len(unique))
@@ -300,6 +309,7 @@ class LocalBestResponse:
                              f"games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are sets of down cards from 52")
         self.declaration = Declaration(variants=variants, seat_counts=(SEATS,), acts_in_batch=True)
         self._target_acts_in_batch = declared.acts_in_batch
+        self._ordered = bool(getattr(self.target, "reads_down_card_order", False))
         self.stakes = {"stacks": stacks, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
                        "big_bet": big_bet, "raise_cap": raise_cap}
         worst = max(RANK_RANGE_SIZE if v in SUIT_FREE else SUITED_RANGE_SIZE for v in variants)
@@ -391,7 +401,8 @@ class LocalBestResponse:
             state = dataclasses.replace(cached)
         else:
             holdings = _holdings(own + up)
-            state = OpponentRange(holdings, np.full(len(holdings), 1.0 / len(holdings)), 0, (), (), ())
+            state = OpponentRange(holdings, np.full(len(holdings), 1.0 / len(holdings)), 0, (), (), (),
+                                  self._ordered)
         if len(self._ranges) >= MAX_CACHED_HANDS:
             self._ranges.clear()
         self._ranges[key] = state
@@ -408,33 +419,22 @@ class LocalBestResponse:
 
         With ``into``, each opponent decision from history entry ``record_from`` on is recorded there.
         """
-        seat, opponent = view.seat, 1 - view.seat
-        up = view.up_cards[opponent]
-        seen = _mask_of(_visible(view))
-        stand_in = [c for c in range(DECK_SIZE) if not (seen >> c) & 1][:3]
-        cards: list[list[int]] = [[], []]
-        cards[seat] = list(view.own_down[:2] + view.own_up + view.own_down[2:])
-        cards[opponent] = stand_in[:2] + list(up) + stand_in[2:len(view.own_down)]
-        hand = HandState(self._config, cards=cards)
-        observer = self._observer
-        for number, entry in enumerate(view.history):
-            if into is not None and entry.seat == opponent and number >= record_from:
-                mask = mask_for(hand.legal_actions())
-                taken = ENGINE_TO_ID[entry.action]
-                if mask.sum() > 1 or not mask[taken]:
-                    into.append(_Decision(entry.street, mask, hand.view(opponent) if observer.view else None,
-                                          observer.encoder.encode(hand, opponent) if observer.encoder else None,
-                                          taken))
-            hand.act(entry.action)
-        if (hand.actor != seat or hand.contributed != list(view.contributed) or hand.stacks != list(view.stacks)
-                or hand.legal_actions() != view.legal_actions):
-            started = [stack + chips for stack, chips in zip(view.stacks, view.contributed)]
-            plays = ", ".join(f"{name} {value}" for name, value in self.stakes.items())
-            raise ValueError(f"LBR's replay of the hand does not match the table: this hand started from stacks "
-                             f"{started} with chips in {list(view.contributed)}, LBR's replay at its stakes "
-                             f"({plays}) has stacks {hand.stacks} and chips in {hand.contributed}; give lbr the "
-                             "table's stakes")
-        return hand
+        opponent, observer = 1 - view.seat, self._observer
+
+        def record(number: int, hand: HandState) -> None:
+            entry = view.history[number]
+            if into is None or entry.seat != opponent or number < record_from:
+                return
+            mask = mask_for(hand.legal_actions())
+            taken = ENGINE_TO_ID[entry.action]
+            if mask.sum() > 1 or not mask[taken]:
+                into.append(_Decision(entry.street, mask, hand.view(opponent) if observer.view else None,
+                                      observer.encoder.encode(hand, opponent) if observer.encoder else None, taken))
+
+        try:
+            return replay_view(view, self._config, record)
+        except ValueError as err:
+            raise ValueError(f"LBR's replay: {err}; give lbr the table's stakes") from None
 
     def _learn(self, tables: list[_ObservationWork]) -> None:
         """Bayes' rule for every table's pending opponent decisions, one batched policy query per round."""
@@ -504,7 +504,11 @@ class LocalBestResponse:
 
     def _codes(self, holdings: np.ndarray) -> np.ndarray:
         """One int64 per holding, equal for holdings the target cannot tell apart (with ``suit_blind``: ranks)."""
-        cards = np.sort(holdings >> 2 if self.suit_blind else holdings, axis=1)
+        cards = holdings >> 2 if self.suit_blind else holdings
+        if self._ordered:  # the first two down cards a set, the 7th apart
+            cards = np.column_stack([np.sort(cards[:, :2], axis=1), cards[:, 2:]])
+        else:
+            cards = np.sort(cards, axis=1)
         return cards @ (DECK_SIZE ** np.arange(cards.shape[1], dtype=np.int64))
 
     def _query(self, asked: list[tuple[_Decision, np.ndarray, int, np.ndarray]]) -> list[np.ndarray]:
@@ -567,12 +571,8 @@ class LocalBestResponse:
         masks = np.stack([d.mask for d in decisions])[rows]
         vectors = None
         if decisions[0].vector is not None:
-            encoder = self._observer.encoder
             vectors = np.stack([d.vector for d in decisions])[rows]
-            line, column = np.nonzero(down >= 0)
-            block = np.zeros((len(rows), encoder.card_width), dtype=vectors.dtype)
-            np.add.at(block, (line, np.asarray(encoder.card_index)[down[line, column]]), 1)
-            vectors[:, encoder.layout.slices["own_down"]] = block
+            self._observer.encoder.write_own_down(vectors, down)
         if not self._target_acts_in_batch:
             views = [None if d.view is None else _with_down(d.view, tuple(h)) for d, held, _, _ in asked
                      for h in held.tolist()]
@@ -739,9 +739,13 @@ def _visible(view: SeatView) -> tuple[int, ...]:
     return view.own_down + view.own_up + view.up_cards[1 - view.seat]
 
 
-def _holdings(seen: Sequence[int], size: int = 2) -> np.ndarray:
-    """Every set of ``size`` cards not in ``seen``, shape (H, size)."""
+def _holdings(seen: Sequence[int], size: int = 2, ordered: bool = False) -> np.ndarray:
+    """Every set of ``size`` cards not in ``seen``, shape (H, size); with ``ordered``, triples as a pair and a third
+    card apart (three times as many)."""
     free = [c for c in range(DECK_SIZE) if c not in set(seen)]
+    if ordered and size == 3:
+        return np.array([(*pair, third) for pair in combinations(free, 2) for third in free if third not in pair],
+                        dtype=np.int64)
     return np.array(list(combinations(free, size)), dtype=np.int64)
 
 

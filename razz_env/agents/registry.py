@@ -49,7 +49,7 @@ F = TypeVar("F", bound=Factory)
 
 BUILTIN_MODULES = ("razz_env.agents.simple", "razz_env.agents.razz_heuristic", "razz_env.agents.stud8_heuristic",
                    "razz_env.agents.monte_carlo", "razz_env.agents.tabular_zoo", "razz_env.agents.exploiters")
-LAZY_MODULES = ("razz_env.agents.lbr", "razz_env.agents.sb3_zoo")
+LAZY_MODULES = ("razz_env.agents.lbr", "razz_env.agents.mixture", "razz_env.agents.sb3_zoo")
 COMMAND_PREFIX = "cmd:"
 """An agent name that starts with it is a program speaking the bot protocol (:mod:`razz_env.agents.external`)."""
 REMOTE_PREFIX = "remote:"

@@ -285,6 +285,26 @@ def test_a_range_the_cards_rule_out_starts_over_uniform() -> None:
     assert not {0, 5} & set(state.holdings.ravel().tolist()) and np.allclose(state.weights, 1 / len(state.holdings))
 
 
+def test_an_ordered_range_keeps_the_seventh_card_apart() -> None:
+    """For a target that reads the order of its down cards, a pair and its 7th card stay one holding each ((a, b)
+    then c is not (a, c) then b), weighted as the pair's weight over the cards it may draw; a set range merges
+    them; a range that starts over on 7th street holds every pair and 7th card."""
+    pairs, weights = np.array([[0, 1], [0, 2], [1, 2]]), np.array([0.5, 0.25, 0.25])
+    sets = OpponentRange(pairs, weights, 0, (), (), ())
+    ordered = OpponentRange(pairs, weights, 0, (), (), (), ordered=True)
+    seen = list(range(4, 52))  # cards 0-3 unseen: each pair draws one of the two others
+    sets.add_seventh(seen)
+    ordered.add_seventh(seen)
+    assert sorted(map(tuple, sets.holdings.tolist())) == [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    assert dict(zip(map(tuple, ordered.holdings.tolist()), ordered.weights.tolist())) == {
+        (0, 1, 2): 0.25, (0, 1, 3): 0.25, (0, 2, 1): 0.125, (0, 2, 3): 0.125, (1, 2, 0): 0.125, (1, 2, 3): 0.125}
+    again = OpponentRange(np.array([[0, 1, 2]]), np.array([1.0]), 0, (), (), (), ordered=True)
+    assert not again.remove_cards([0, *range(5, 52)])  # nothing left: it starts over, cards 1-4 unseen
+    assert sorted(map(tuple, again.holdings.tolist())) == [(1, 2, 3), (1, 2, 4), (1, 3, 2), (1, 3, 4), (1, 4, 2),
+                                                            (1, 4, 3), (2, 3, 1), (2, 3, 4), (2, 4, 1), (2, 4, 3),
+                                                            (3, 4, 1), (3, 4, 2)]
+
+
 def test_plays_an_opponent_that_is_not_its_target(monkeypatch) -> None:
     """LBR to the heuristic against a calling station (as in a training pool): the station's calls rule out the
     heuristic's holdings, the range starts over, and every hand is played out; it used to fail on an empty range
@@ -856,7 +876,8 @@ def test_a_table_at_other_stakes_is_named_with_both_stacks():
 
     lbr = make_agent({"type": "lbr", "target": "calling_station", "samples": 20})
     env = BatchSingleAgentVecEnv(4, lbr, "random", seed=1, variant="razz", num_seats=2, stacks=200)
-    with pytest.raises(ValueError, match=r"started from stacks \[200, 200\] .* \(stacks 1000, .* has stacks \[999"):
+    with pytest.raises(ValueError, match=r"started from stacks \[200, 200\] .* replayed at stacks \[1000, 1000\] "
+                                         r".* has stacks \[999"):
         env.reset(seed=1)
         for _ in range(20):
             env.step(np.argmax(env.action_masks(), axis=1))
