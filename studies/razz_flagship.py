@@ -271,6 +271,10 @@ class Args:
     game's: 5,000 heads-up, 1,000 six-handed)"""
     workers: int = limited(1, minimum=1)
     """worker processes of the selection matches and the LBR"""
+    average: tuple[int, ...] | None = None
+    """with ``--select`` or ``--lbr``: measure the equal mixture of this seed's finished stages of the ``--arm``
+    chain (e.g. ``--average 2 3 4``), each ``final.pt`` sampled, played as one behaviour strategy (the ``mixture``
+    agent), instead of one stage; its figures go to ``<output>/seed<k>/average-2-3-4``"""
     agent: str = ""
     """with ``--select``: measure this agent (a name or a model file) the same way instead of a stage, for scale
     (its opponents are those it is not)"""
@@ -345,9 +349,9 @@ def pooled(results: list[Any]) -> dict[str, float]:
             "aivat_bb100": aivat, "aivat_low": aivat_low, "aivat_high": 2 * aivat - aivat_low}
 
 
-def select(args: Args, player: str) -> dict[str, Any]:
-    """``player`` (a stage's policy file, sampled, or an agent as it plays by default) against each selection
-    opponent it is not, on each selection seed, pooled, and its score."""
+def select(args: Args, player: str | dict[str, Any]) -> dict[str, Any]:
+    """``player`` (a stage's policy file, sampled, an agent as it plays by default, or an agent spec) against each
+    selection opponent it is not, on each selection seed, pooled, and its score."""
     from razz_env.evaluate.api import match
 
     game = GAMES[args.game]
@@ -355,13 +359,36 @@ def select(args: Args, player: str) -> dict[str, Any]:
     for opponent in (name for name in game.selection_opponents if name != player):
         results = []
         for seed in game.selection_seeds:
-            spec = {"type": player, "seed": seed, **({"deterministic": False} if player.endswith(".pt") else {})}
+            spec = ({**player, "seed": seed} if isinstance(player, dict) else
+                    {"type": player, "seed": seed, **({"deterministic": False} if player.endswith(".pt") else {})})
             results.append(match(spec, opponent, deals=args.deals, seed=seed, workers=args.workers, aivat=True,
                                  table={"variant": game.variant, "stacks": 1000}))
         figures[opponent] = {**pooled(results), "hands": sum(r.hands for r in results),
                              "aivat_reliable": all(r.aivat_reliable for r in results)}
     return {"policy": player, "deals": args.deals, "seeds": list(game.selection_seeds), "opponents": figures,
             "score": min(item["aivat_low"] for item in figures.values())}
+
+
+def average_members(args: Args) -> tuple[list[str], Path]:
+    """The policy files of ``--average``'s stages (each kept in ``--release``, else finished in ``--output``) and
+    the mixture's folder."""
+    game = GAMES[args.game]
+    files = []
+    for stage in args.average:
+        places = [stage_folder(game, root, args.seed, stage, args.arm) / "final.pt" for root in (args.release,
+                                                                                                  args.output)]
+        found = next((path for path in places if path.is_file()), None)
+        if found is None:
+            raise ConfigError(f"--average: stage {stage} of seed {args.seed} has no final.pt "
+                              f"({' nor '.join(map(str, places))}); train it first")
+        files.append(str(found))
+    name = "average-" + "-".join(str(stage) for stage in args.average)
+    return files, Path(args.output) / f"seed{args.seed}" / name
+
+
+def average_spec(members: list[str], deterministic: bool = False) -> dict[str, Any]:
+    """The equal mixture of ``members`` (policy files, sampled or as their argmax) as one behaviour strategy."""
+    return {"type": "mixture", "members": [{"type": path, "deterministic": deterministic} for path in members]}
 
 
 SEATED = "candidate"
@@ -427,14 +454,16 @@ def select_at_tables(args: Args, player: str | dict[str, Any], folder: Path) -> 
             "score": min(item["agent"]["low"] for item in tables.values())}
 
 
-def local_best_response(args: Args, folder: Path) -> dict[str, Any]:
-    """LBR's lower bound (bb/100, 95% CI) on the stage's policy as it plays and as its argmax."""
+def local_best_response(args: Args, folder: Path, members: list[str] | None = None) -> dict[str, Any]:
+    """LBR's lower bound (bb/100, 95% CI) on the stage's policy as it plays and as its argmax; with ``members``
+    (policy files), on their mixture (:func:`average_spec`), of the members as they play and of their argmaxes."""
     from razz_env.exploit.api import exploitability
 
     seed = GAMES[args.game].lbr_seed
     figures: dict[str, Any] = {}
     for played, deterministic in (("sampled", False), ("argmax", True)):
-        spec = {"type": str(folder / "final.pt"), "deterministic": deterministic, "seed": seed}
+        spec = ({"type": str(folder / "final.pt"), "deterministic": deterministic, "seed": seed} if members is None
+                else {**average_spec(members, deterministic), "seed": seed})
         bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=seed, workers=args.workers,
                                output=str(folder / f"lbr_{played}"), fresh=True)
         figures[played] = {"bb100": bound.bb_per_100, "low": bound.ci95_low, "high": bound.ci95_high,
@@ -588,6 +617,32 @@ def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
             f"{' | '.join(cells)} | {selection['score']:+.1f} |")
 
 
+def measure_average(args: Args) -> None:
+    """``--average``: the mixture of the seed's stages measured by the selection rule (``--select``) and LBR
+    (``--lbr``), written to its folder as a stage's are."""
+    if not (args.select or args.lbr) or args.accept or args.keep or args.recipe:
+        raise ConfigError("--average: measures the mixture of finished stages with --select or --lbr (no training, "
+                          "--accept, --keep or --recipe)")
+    if any(stage < 1 for stage in args.average) or len(set(args.average)) != len(args.average):
+        raise ConfigError(f"--average: expected distinct stage numbers from 1, got {' '.join(map(str, args.average))}")
+    if GAMES[args.game].seats != 2:
+        raise ConfigError(f"--average: measured heads-up only; the {args.game} agent plays at "
+                          f"{GAMES[args.game].seats} seats")
+    members, folder = average_members(args)
+    folder.mkdir(parents=True, exist_ok=True)
+    if args.lbr:
+        bounds = local_best_response(args, folder, members)
+        (folder / "lbr.json").write_text(json.dumps(bounds, indent=2) + "\n", encoding="utf-8")
+        print(f"{folder.name} of seed {args.seed}: LBR " + "; ".join(
+            f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
+            for played in ("sampled", "argmax")))
+    if args.select:
+        selection = {**select(args, average_spec(members)), "members": members}
+        (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
+        cells = [f"{figure(item, 'aivat_')}; raw {figure(item)}" for item in selection["opponents"].values()]
+        print(f"| {args.seed} | {folder.name} | | | {' | '.join(cells)} | {selection['score']:+.1f} |")
+
+
 def main(args: Args) -> None:
     """Train the stage (or go on with it), or measure it for selection."""
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, trainer_args
@@ -601,6 +656,9 @@ def main(args: Args) -> None:
         selection = (select(args, args.agent) if game.seats == 2 else
                      select_at_tables(args, args.agent, Path(args.output) / "agents" / Path(args.agent).name))
         print(json.dumps(selection, indent=2))
+        return
+    if args.average:
+        measure_average(args)
         return
     settings = trainer_settings(game, args.seed, args.device, args.arm)
     trainer = trainer_args(settings, Path(args.output))

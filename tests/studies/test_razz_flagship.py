@@ -1,6 +1,6 @@
 """``studies/razz_flagship.py``: a later stage needs the one before, and (slow) two stages chain into one run, which
-an arm's stage 2 goes on from with other tables; the six-handed games train at mixed tables and are measured at
-six-handed tables beside ``razz_heuristic`` in their seat."""
+an arm's stage 2 goes on from with other tables, and whose stages are measured as one mixture; the six-handed games
+train at mixed tables and are measured at six-handed tables beside ``razz_heuristic`` in their seat."""
 
 from __future__ import annotations
 
@@ -40,6 +40,13 @@ import pytest
     (["--game", "razz6", "--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--game", "stud6", "--stage", "2"], "--stage 2: stage 1 of seed 1 is not finished"),
     (["--game", "razz6", "--deals", "1"], "--deals: must be at least 2, got 1"),
+    (["--average", "2", "3"], "--average: measures the mixture of finished stages with --select or --lbr"),
+    (["--average", "2", "3", "--select", "--accept"], "--average: measures the mixture of finished stages"),
+    (["--average", "0", "2", "--select"], "--average: expected distinct stage numbers from 1, got 0 2"),
+    (["--average", "2", "2", "--lbr"], "--average: expected distinct stage numbers from 1, got 2 2"),
+    (["--average", "2", "3", "--select"], "--average: stage 2 of seed 1 has no final.pt"),
+    (["--game", "razz6", "--average", "1", "--select"], "--average: measured heads-up only; the razz6 agent plays at "
+                                                       "6 seats"),
 ])
 def test_bad_settings_and_a_missing_earlier_stage_exit_2_and_write_nothing(study, tmp_path, args, named):
     study("razz_flagship").assert_refuses([*args, "--output", str(tmp_path / "out"),
@@ -97,6 +104,16 @@ def test_two_stages_train_one_run(study, tmp_path):
     scaled = flagship.run("--select", "--agent", "razz_heuristic", "--deals", "2", "--output", str(tmp_path))
     assert scaled.returncode == 0, scaled.stderr
     assert set(json.loads(scaled.stdout)["opponents"]) == {"monte_carlo", "ppo_razz_psro"}
+    averaged = flagship.run("--average", "1", "2", "--select", "--lbr", "--deals", "2", "--lbr-deals", "1",
+                            "--output", str(tmp_path), *release)  # stage 1 from the release, stage 2 from the run
+    assert averaged.returncode == 0, averaged.stderr
+    folder = tmp_path / "seed1" / "average-1-2"
+    selection = json.loads((folder / "selection.json").read_text())
+    assert selection["members"] == [str(tmp_path / "release" / "seed1" / "stage1" / "final.pt"),
+                                    str(tmp_path / "seed1" / "stage2" / "final.pt")]
+    assert all(item["hands"] == 8 for item in selection["opponents"].values())
+    assert averaged.stdout.splitlines()[-1].startswith("| 1 | average-1-2 |")
+    assert json.loads((folder / "lbr.json").read_text())["deals"] == 1
 
 
 @pytest.mark.slow
