@@ -34,6 +34,9 @@ half the learner's own snapshots (:data:`POOL_ARM`, fictitious self-play); its f
 
     python studies/razz_flagship.py --seed 3 --stage 4 --arm pool
 
+``--arm calm`` (razz) trains from stage 4 on, going on from self-play's stage 3: self-play with a third of the
+learning rate (:data:`CALM_ARM`); its folders are ``stage<i>-calm``.
+
 ``--accept`` takes a finished stage whose selection score is at least +5 through the rule's acceptance run, once:
 ``--acceptance-deals`` duplicate deals against each of the game's ``must_beat`` (the AIVAT lower bound at least
 +5 on every seed) and ``must_hold`` (the AIVAT upper bound not below 0 on every seed) on each of
@@ -127,6 +130,9 @@ def mixed_tables_arm(zoo: dict[str, float]) -> dict[str, Any]:
 POOL_ARM = {"self_play_fraction": 0.5, "pool_fraction": 0.5, "snapshot_every": 50, "max_snapshots": 0}
 """Half the tables self-play, the other half play frozen snapshots of the learner: one taken when the arm begins
 and one every 50 updates after, all of them kept (fictitious self-play: the policy meets its own past)."""
+CALM_ARM = {"learning_rate": 1e-4}
+"""Self-play with a third of the method's learning rate (Adam's state carried over): smaller steps for a last
+iterate that cycled from stage 3 on."""
 
 
 @dataclass(frozen=True)
@@ -214,8 +220,9 @@ GAMES = {
                  must_beat=("random", "calling_station", "razz_heuristic", "monte_carlo"),
                  must_hold=(*EXPLOITERS, "ppo_razz", "ppo_razz_pool", "ppo_razz_psro", "ppo_razz_multiway",
                             "qrdqn_razz"),
-                 bar=5.0, arms={"self_play": {}, "opponents": opponents_arm("razz_heuristic"), "pool": POOL_ARM},
-                 acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4}),
+                 bar=5.0, arms={"self_play": {}, "opponents": opponents_arm("razz_heuristic"), "pool": POOL_ARM,
+                       "calm": CALM_ARM},
+                 acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4, "calm": 4}),
     "stud8": Game("stud8", "stud8_agent", selection_opponents=("stud8_heuristic", "monte_carlo"),
                   must_beat=("random", "calling_station", "stud8_heuristic", "monte_carlo"), must_hold=EXPLOITERS,
                   bar=0.0, arms={"opponents": opponents_arm("stud8_heuristic")}, acceptance_seeds=(44001,)),
@@ -249,7 +256,8 @@ class Args:
     """the tables of stages 2 on (default: the game's first arm, stage 1's): ``self_play`` (the method as selected),
     ``opponents`` (half the tables play Monte Carlo, the game's hand-crafted player, the exploiters and the
     baselines: :func:`opponents_arm`), ``pool`` (razz, from stage 4: half the tables play the learner's snapshots:
-    :data:`POOL_ARM`) or ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
+    :data:`POOL_ARM`), ``calm`` (razz, from stage 4: self-play with a third of the learning rate: :data:`CALM_ARM`)
+    or ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)
@@ -637,7 +645,9 @@ def measure_average(args: Args) -> None:
             f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
             for played in ("sampled", "argmax")))
     if args.select:
-        selection = {**select(args, average_spec(members)), "members": members}
+        shown = [str(Path(m).resolve().relative_to(ROOT)) if Path(m).resolve().is_relative_to(ROOT) else m
+                 for m in members]  # the kept files by their place in the repository
+        selection = {**select(args, average_spec(members)), "policy": average_spec(shown), "members": shown}
         (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
         cells = [f"{figure(item, 'aivat_')}; raw {figure(item)}" for item in selection["opponents"].values()]
         print(f"| {args.seed} | {folder.name} | | | {' | '.join(cells)} | {selection['score']:+.1f} |")

@@ -631,10 +631,11 @@ def save_checkpoint(path: Path, progress: Progress, args: Args) -> None:
 
 
 ADJUSTABLE = ("opponents", "opponent_weights", "self_play_fraction", "pool_fraction", "snapshot_every",
-              "max_snapshots", "ent_coef", "regularisation_halflife", "magnet_coef", "kl_coef", "total_steps")
+              "max_snapshots", "ent_coef", "regularisation_halflife", "magnet_coef", "kl_coef", "total_steps",
+              "learning_rate")
 """Settings a run may change when it goes on from another run's checkpoint (a later stage: :func:`carry_over`): what
-the learner plays against and how strongly it is regularised; never the table, the networks, the optimizer or the
-rollout's shape."""
+the learner plays against, how strongly it is regularised and how large its steps are (Adam's state carries over,
+its learning rate is the new run's); never the table, the networks, the optimizer's kind or the rollout's shape."""
 
 
 def read_checkpoint(path: Path) -> dict[str, Any]:
@@ -712,6 +713,8 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     if saved:
         agent.load_state_dict(saved["agent"])
         optimizer.load_state_dict(saved["optimizer"])
+        if not args.anneal_lr:  # the saved state holds the learning rate of the run it came from
+            optimizer.param_groups[0]["lr"] = args.learning_rate
         pool.load(agent.actor, saved["pool"])
         if magnet is not None:
             magnet.load_state_dict(saved["magnet"])

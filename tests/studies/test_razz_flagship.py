@@ -27,7 +27,9 @@ import pytest
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool', "
-                          "'mixed_tables')"),
+                          "'calm', 'mixed_tables')"),
+    (["--arm", "calm", "--stage", "3"], "--arm calm: stages before 4 are self-play in every arm; the arm begins at "
+                                        "stage 4"),
     (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents"),
     (["--game", "stud8", "--arm", "self_play"], "--arm self_play: the stud8 agent trains in opponents"),
     (["--game", "holdem"], "argument --game: invalid choice: 'holdem' (choose from 'razz', 'stud8', 'action_razz', "
@@ -36,7 +38,7 @@ import pytest
     (["--game", "razz6", "--lbr"], "--lbr: LBR is measured heads-up only (razz, stud8, action_razz); the razz6 agent "
                                    "plays at 6 seats"),
     (["--game", "stud6", "--arm", "pool"], "--arm pool: the stud6 agent trains in mixed_tables"),
-    (["--arm", "mixed_tables"], "--arm mixed_tables: the razz agent trains in self_play, opponents, pool"),
+    (["--arm", "mixed_tables"], "--arm mixed_tables: the razz agent trains in self_play, opponents, pool, calm"),
     (["--game", "razz6", "--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--game", "stud6", "--stage", "2"], "--stage 2: stage 1 of seed 1 is not finished"),
     (["--game", "razz6", "--deals", "1"], "--deals: must be at least 2, got 1"),
@@ -109,8 +111,8 @@ def test_two_stages_train_one_run(study, tmp_path):
     assert averaged.returncode == 0, averaged.stderr
     folder = tmp_path / "seed1" / "average-1-2"
     selection = json.loads((folder / "selection.json").read_text())
-    assert selection["members"] == [str(tmp_path / "release" / "seed1" / "stage1" / "final.pt"),
-                                    str(tmp_path / "seed1" / "stage2" / "final.pt")]
+    assert selection["members"] == [m["type"] for m in selection["policy"]["members"]] == [
+        str(tmp_path / "release" / "seed1" / "stage1" / "final.pt"), str(tmp_path / "seed1" / "stage2" / "final.pt")]
     assert all(item["hands"] == 8 for item in selection["opponents"].values())
     assert averaged.stdout.splitlines()[-1].startswith("| 1 | average-1-2 |")
     assert json.loads((folder / "lbr.json").read_text())["deals"] == 1
@@ -204,6 +206,12 @@ def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(loa
         "stage1", "stage3", "stage4-pool", "stage5-pool"]  # the pool arm goes on from self-play's stage 3
     pool = module.trainer_settings(razz, 3, arm="pool")
     assert (pool["self_play_fraction"], pool["pool_fraction"], pool["max_snapshots"]) == (0.5, 0.5, 0)
+    calm, plain = module.trainer_settings(razz, 3, arm="calm"), module.trainer_settings(razz, 3)
+    from razz_env.train.batch_ppo import Args as TrainerArgs
+
+    assert (calm["learning_rate"], TrainerArgs().learning_rate, calm["anneal_lr"]) == (1e-4, 3e-4, False)
+    assert {key for key in calm if calm[key] != plain.get(key)} == {"learning_rate"}  # self-play, smaller steps
+    assert module.stage_folder(razz, "out", 3, 4, "calm").name == "stage4-calm"
     flagship = module.resolved(module.Args())
     assert (flagship.arm, flagship.output, flagship.acceptance_seeds) == ("self_play", "runs/razz_flagship",
                                                                           (43001, 43002, 43003))

@@ -274,6 +274,24 @@ def test_a_run_goes_on_from_another_with_other_opponents_but_not_another_network
     assert not (tmp_path / "wider.pt").exists()
 
 
+def test_a_run_going_on_takes_its_own_learning_rate(tmp_path) -> None:
+    """A later stage may take smaller steps: Adam's state carries over, its learning rate is the new run's (a
+    resumed run of the same settings keeps its own)."""
+    args = tiny(tmp_path, "first", anneal_lr=False, total_steps=2 * 1024)
+
+    def keep(progress: Progress) -> bool:
+        save_checkpoint(tmp_path / "first.pt", progress, args)
+        return False
+
+    train(args, hook=keep)
+    later = tiny(tmp_path, "later", anneal_lr=False, learning_rate=1e-4, total_steps=4 * 1024)
+    carry_over(tmp_path / "first.pt", tmp_path / "later.pt", later)
+    rates: list[float] = []
+    train(later, resume=tmp_path / "later.pt",
+          hook=lambda progress: rates.append(progress.optimizer.param_groups[0]["lr"]) and False)
+    assert rates == [1e-4, 1e-4]
+
+
 class Silent:
     """An agent that states no policy."""
 
