@@ -19,6 +19,7 @@ from razz_env.cli import COMMANDS, Command, Group, main
 from razz_env.engine.config import HandConfig
 from razz_env.engine.record import to_record
 from razz_env.engine.state import HandState
+from razz_env.engine.variants import VARIANTS
 
 
 def _records(count: int) -> list[dict]:
@@ -37,10 +38,12 @@ def test_demo_plays_each_minirazz_game_at_as_many_seats_as_its_deck_deals(varian
     out = capsys.readouterr().out
     record = json.loads(out.strip().splitlines()[-1])
     most = {"minirazz": 5, "minirazz_tiny": 2, "minirazz_small": 3, "minirazz_large": 3}[variant]
+    deck = VARIANTS[variant]
     assert record["variant"] == variant and len(record["stacks"]) == min(4, most) and sum(record["payoffs"]) == 0
     assert out.startswith("MiniRazz") and record["stakes"] == {"ante": 1, "bring_in": 1, "small_bet": 2, "big_bet": 4}
     assert main(["demo", "--variant", variant, "--seats", "6"]) == 2
-    assert capsys.readouterr().err == f"razz demo: --seats: {variant} seats 2 to {most}, got 6\n"
+    assert capsys.readouterr().err == (f"razz demo: --seats: {variant} seats 2 to {most} (its {len(deck.deck)}-card "
+                                       f"deck deals {deck.cards_per_seat} cards a seat), got 6\n")
 
 
 def test_demo_prints_a_finished_hand(capsys):

@@ -182,7 +182,7 @@ def _verified_model(path: str, sha256: str, algorithm: str) -> Any:
 def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_seats: Any, algorithm: Any,
                            encoding: Any, deterministic: Any, seed: Any, name: Any) -> None:
     from razz_env.encoding import ENCODINGS
-    from razz_env.engine.config import MIN_SEATS, max_seats
+    from razz_env.engine.config import seats_problem
     from razz_env.engine.errors import shown
     from razz_env.engine.variants import VARIANTS
 
@@ -194,11 +194,10 @@ def _check_model_file_spec(path: Any, sha256: Any, variant: Any, num_seats: Any,
     if variant not in VARIANTS:
         raise ValueError(f"{MODEL_FILE_TYPE}: variant: expected the variant the model was trained for, one of "
                          f"{', '.join(VARIANTS)}; got {shown(variant)}")
-    most = max_seats(VARIANTS[variant])
     seats = as_int(f"{MODEL_FILE_TYPE}: num_seats", num_seats, what="the seat count the model was trained for")
-    if not MIN_SEATS <= seats <= most:
-        raise ConfigError(f"{MODEL_FILE_TYPE}: num_seats: expected the seat count the model was trained for, "
-                          f"{MIN_SEATS} to {most} in {variant}; got {seats}")
+    problem = seats_problem(VARIANTS[variant], seats)
+    if problem is not None:
+        raise ConfigError(f"{MODEL_FILE_TYPE}: num_seats: expected the seat count the model was trained for; {problem}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{MODEL_FILE_TYPE}: algorithm: expected one of {', '.join(ALGORITHMS)}, "
                          f"got {shown(algorithm)}")

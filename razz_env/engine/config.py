@@ -282,6 +282,30 @@ def street_layout(variant: Variant) -> StreetLayout:
                         numbers[-1] if len(numbers) > 1 and last.down + last.up == 1 else 0, len(variant.deck))
 
 
+def seats_problem(variant: Variant, count: int) -> str | None:
+    """Why ``count`` seats cannot sit at a ``variant`` table (fewer than two, or more than its deck deals), or None."""
+    most = max_seats(variant)
+    if MIN_SEATS <= count <= most:
+        return None
+    deck = (f" (its {len(variant.deck)}-card deck deals {variant.cards_per_seat} cards a seat)" if most < MAX_SEATS
+            else "")
+    return f"{variant.name} seats {MIN_SEATS} to {most}{deck}, got {count}"
+
+
+def bet_sizes(variant: Variant, stakes: Stakes) -> tuple[int, ...]:
+    """Each street's bet under ``stakes``: its ``street_bets``, else the small or big bet as the street declares."""
+    if stakes.street_bets is not None:
+        return check_street_bets(variant, stakes.street_bets)
+    return tuple(stakes.big_bet if street.bet == BIG else stakes.small_bet for street in variant.streets)
+
+
+def check_bring_in(name: str, variant: Variant, bring_in: int, bets: tuple[int, ...]) -> None:
+    """``ConfigError`` naming ``name`` unless the bring-in is below the first street's bet (``bets``: each street's)."""
+    if bring_in >= bets[0]:
+        raise ConfigError(f"{name}: must be below the {STREET_NAMES[variant.street_numbers[0]]}-street bet {bets[0]}, "
+                          f"got {bring_in}")
+
+
 def max_seats(variant: Variant) -> int:
     """The most seats (up to :data:`MAX_SEATS`) the variant's deck can deal.
 
@@ -330,28 +354,20 @@ class HandConfig:
             rules = replace(rules, open_pair_big_bet=None)  # the rule never applies here, whatever the option
         object.__setattr__(self, "rules", rules)
         stacks = as_list("stacks", self.stacks, "a list of chip counts")
-        if not MIN_SEATS <= len(stacks) <= MAX_SEATS:
-            raise ConfigError(f"stacks: {MIN_SEATS} to {MAX_SEATS} seats are allowed, got {len(stacks)}")
+        problem = seats_problem(variant, len(stacks))
+        if problem is not None:
+            raise ConfigError(f"stacks: {problem}")
         chip = self.stakes.chip
         stacks = tuple(check_chip_multiple(f"stacks[{seat}]", _chips(f"stacks[{seat}]", stack, 1), chip)
                        for seat, stack in enumerate(stacks))
         object.__setattr__(self, "stacks", stacks)
-        most = max_seats(variant)
-        if len(stacks) > most:
-            raise ConfigError(f"stacks: the {variant.name} deck ({len(variant.deck)} cards, {variant.cards_per_seat} "
-                              f"a seat) cannot deal {len(stacks)} seats; at most {most}")
         stakes = self.stakes
         layout = street_layout(variant)
-        if stakes.street_bets is not None:
-            bets = check_street_bets(variant, stakes.street_bets)
-        else:
-            bets = tuple(stakes.big_bet if street.bet == BIG else stakes.small_bet for street in variant.streets)
+        bets = bet_sizes(variant, stakes)
         by_street = [0] * (layout.last + 1)
         for number, bet in zip(variant.street_numbers, bets):
             by_street[number] = bet
-        if stakes.bring_in >= bets[0]:
-            raise ConfigError(f"stakes.bring_in: must be below the {STREET_NAMES[layout.first]}-street bet {bets[0]}, "
-                              f"got {stakes.bring_in}")
+        check_bring_in("stakes.bring_in", variant, stakes.bring_in, bets)
         big = next((bet for street, bet in zip(variant.streets, bets) if street.bet == BIG), stakes.big_bet)
         object.__setattr__(self, "big_bet", big)
         object.__setattr__(self, "bets_by_street", tuple(by_street))

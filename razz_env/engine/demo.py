@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from razz_env.engine.actions import Action
 from razz_env.engine.checks import limited
-from razz_env.engine.config import MIN_SEATS, HandConfig, max_seats
+from razz_env.engine.config import HandConfig, max_seats, seats_problem
 from razz_env.engine.errors import ConfigError
 from razz_env.engine.presets import PRESETS
 from razz_env.engine.record import to_record
@@ -58,10 +58,11 @@ def random_hand(variant: str, seats: int, seed: int, rules: str = "house") -> Ha
 
 def run(args: Args) -> int:
     """``razz demo``: the hand as text (and its record)."""
-    most = max_seats(get_variant(args.variant))
-    seats = min(DEMO_SEATS, most) if args.seats is None else args.seats
-    if not MIN_SEATS <= seats <= most:
-        raise ConfigError(f"--seats: {args.variant} seats {MIN_SEATS} to {most}, got {seats}")
+    variant = get_variant(args.variant)
+    seats = min(DEMO_SEATS, max_seats(variant)) if args.seats is None else args.seats
+    problem = seats_problem(variant, seats)
+    if problem is not None:
+        raise ConfigError(f"--seats: {problem}")
     hand = random_hand(args.variant, seats, args.seed, args.rules)
     print(render_hand(hand, viewer=None))
     if args.record:

@@ -37,9 +37,11 @@ from razz_env.engine.config import (
     HandConfig,
     Rules,
     Stakes,
+    bet_sizes,
+    check_bring_in,
     check_chip_multiple,
     check_street_bets,
-    max_seats,
+    seats_problem,
 )
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.presets import HOUSE, TIE_BREAK_OPTIONS, as_tie_break, get_preset
@@ -98,12 +100,9 @@ class Table:
         set_ = object.__setattr__
         set_(self, "variant", declared)
         stacks = _stacks(self.stacks, self.num_seats)
-        most = max_seats(declared)
-        if not MIN_SEATS <= len(stacks) <= most:
-            key = "num_seats" if self.num_seats is not None else "stacks"
-            deck = f" (its {len(declared.deck)}-card deck deals {declared.cards_per_seat} cards a seat)" \
-                if most < MAX_SEATS else ""
-            raise ConfigError(f"{key}: {declared.name} seats {MIN_SEATS} to {most}{deck}, got {len(stacks)}")
+        problem = seats_problem(declared, len(stacks))
+        if problem is not None:
+            raise ConfigError(f"{'num_seats' if self.num_seats is not None else 'stacks'}: {problem}")
         preset = get_preset(HOUSE if self.rules is None else self.rules)
         set_(self, "rules", preset.name)
         chip = as_int("chip", self.chip, 1, what="a positive integer number of chips (the smallest chip in play)")
@@ -124,11 +123,7 @@ class Table:
             set_(self, "street_bets", street_bets)
         stakes = Stakes(self.ante, self.bring_in, self.small_bet, self.big_bet, street_bets, chip)
         set_(self, "stakes", stakes)
-        first_bet = street_bets[0] if street_bets else (self.big_bet if declared.streets[0].bet == "big"
-                                                        else self.small_bet)
-        if self.bring_in >= first_bet:
-            where = STREET_NAMES[declared.street_numbers[0]]
-            raise ConfigError(f"bring_in: must be below the {where}-street bet {first_bet}, got {self.bring_in}")
+        check_bring_in("bring_in", declared, self.bring_in, bet_sizes(declared, stakes))
         given = preset.values_for(declared.name)
         cap = self.raise_cap
         if cap is None:

@@ -186,7 +186,7 @@ def _with(path: tuple, value) -> dict:
         (("stakes",), {"ante": 1, "bring_in": 2, "small_bet": 5}, "stakes: missing big_bet"),
         (("stakes",), [1, 2, 5, 10], "stakes: expected an object"),
         (("stacks",), [100, -100], r"stacks\[1\]: must be at least 1"),
-        (("stacks",), [100], "stacks: 2 to 8 seats"),
+        (("stacks",), [100], "stacks: razz seats 2 to 8, got 1"),
         (("stacks",), "100,100", "stacks: expected a list"),
         (("variant",), "omaha", "variant: unknown variant 'omaha'"),
         (("rules",), {"raise_cap": 0}, r"rules\.raise_cap"),

@@ -180,8 +180,8 @@ def test_a_seat_count_the_deck_cannot_deal_is_refused_naming_the_variant_and_the
     with pytest.raises(ConfigError, match=rf"num_seats: {variant} seats 2 to {max_seats(declared)} \(its "
                        rf"{len(declared.deck)}-card deck deals {declared.cards_per_seat} cards a seat\), got {seats}"):
         HandConfig.create(variant, num_seats=seats)
-    match = (rf"stacks: the {variant} deck \({len(declared.deck)} cards, {declared.cards_per_seat} a seat\) "
-             rf"cannot deal {seats} seats; at most {max_seats(declared)}")
+    match = (rf"stacks: {variant} seats 2 to {max_seats(declared)} \(its {len(declared.deck)}-card deck deals "
+             rf"{declared.cards_per_seat} cards a seat\), got {seats}")  # the same rule, the same words
     with pytest.raises(ConfigError, match=match):
         HandConfig(declared, Stakes(1, 1, 2, 4), [50] * seats)
 

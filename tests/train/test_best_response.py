@@ -199,8 +199,9 @@ def test_a_changed_file_is_refused(run_copy, trained):
     ({"algorithm": "qrdqn"}, r"the file does not hold a qrdqn model \(AttributeError: "),
     ({"encoding": "pixels"}, "encoding: expected one of flat, ranks, flat8, ranks8, got 'pixels'"),
     ({"variant": "holdem"}, "variant: expected the variant the model was trained for"),
-    ({"num_seats": 9}, "num_seats: expected the seat count the model was trained for, 2 to 8 in razz; got 9"),
-    ({"variant": "minirazz_tiny", "num_seats": 3}, "2 to 2 in minirazz_tiny; got 3"),
+    ({"num_seats": 9}, "num_seats: expected the seat count the model was trained for; razz seats 2 to 8, got 9"),
+    ({"variant": "minirazz_tiny", "num_seats": 3}, r"minirazz_tiny seats 2 to 2 \(its 6-card deck deals 3 cards a "
+                                                   r"seat\), got 3"),
     ({"num_seats": True}, "num_seats: expected the seat count"),
     ({"num_seats": 3}, r"observations of shape \(\d+,\) .* at 3 seats has shape"),
     ({"encoding": "ranks"}, "the ranks encoding of razz at 2 seats has shape"),
