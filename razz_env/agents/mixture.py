@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -53,7 +53,19 @@ from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError, shown
 from razz_env.engine.seat_views import NO_CARD, SeatViews
 from razz_env.engine.state import HandState
+from razz_env.engine.view import SeatView
 from razz_env.engine.view_replay import replay_view
+
+
+class Earlier(NamedTuple):
+    """One earlier decision of the seat, as replayed: its mask, view and vector (the replay's down cards), the id
+    taken, and how many down cards the seat held then."""
+
+    mask: np.ndarray
+    view: SeatView
+    vector: np.ndarray | None
+    taken: int
+    held: int
 
 
 class MixtureAgent:
@@ -172,27 +184,27 @@ class MixtureAgent:
         counts = np.diff(starts)[group.ravel()]
         rows = np.repeat(np.arange(len(batch)), counts)
         index = np.concatenate([np.arange(starts[g], starts[g + 1]) for g in group.ravel()]).astype(np.intp)
-        held = np.array([decision[4] for decision in found])[index]
+        held = np.array([decision.held for decision in found])[index]
         own = views.own_down[rows]
         down = np.where(np.arange(own.shape[1]) < held[:, None], own, NO_CARD)
-        earlier_views = SeatViews.from_views([decision[1] for decision in found]).with_own_down(index, down)
+        earlier_views = SeatViews.from_views([decision.view for decision in found]).with_own_down(index, down)
         vectors = None
         if self.encoder is not None:
-            vectors = np.stack([decision[2] for decision in found])[index]
+            vectors = np.stack([decision.vector for decision in found])[index]
             self.encoder.write_own_down(vectors, down)
-        masks = np.stack([decision[0] for decision in found])[index]
-        taken = np.array([decision[3] for decision in found], dtype=np.intp)[index]
+        masks = np.stack([decision.mask for decision in found])[index]
+        taken = np.array([decision.taken for decision in found], dtype=np.intp)[index]
         return ObservationBatch(views.seat[rows], masks, earlier_views, vectors), rows, taken
 
-    def _replayed(self, view: Any, mask: np.ndarray) -> list[tuple[np.ndarray, Any, np.ndarray | None, int, int]]:
-        """Each earlier decision of ``view``'s seat with a choice: (mask, view, vector, id taken, down cards held)."""
+    def _replayed(self, view: SeatView, mask: np.ndarray) -> list[Earlier]:
+        """Each earlier decision of ``view``'s seat with a choice (two legal ids or more)."""
         seat = view.seat
         expected = mask_for(view.legal_actions, self.allow_open_fold)
         if not np.array_equal(expected, mask):
             raise ValueError(f"mixture {self.name!r}: the observation's mask {mask.tolist()} is not the one its legal "
                              f"actions give ({expected.tolist()}): a table that allows open folds needs the "
                              f"mixture's allow_open_fold to be {not self.allow_open_fold}")
-        found: list[tuple[np.ndarray, Any, np.ndarray | None, int, int]] = []
+        found: list[Earlier] = []
 
         def visit(number: int, hand: HandState) -> None:
             entry = view.history[number]
@@ -200,8 +212,9 @@ class MixtureAgent:
                 return
             legal = mask_for(hand.legal_actions(), self.allow_open_fold)
             if legal.sum() > 1:
-                found.append((legal, hand.view(seat), None if self.encoder is None else self.encoder.encode(hand, seat),
-                              ENGINE_TO_ID[entry.action], len(hand.down_cards(seat))))
+                found.append(Earlier(legal, hand.view(seat), None if self.encoder is None else
+                                     self.encoder.encode(hand, seat), ENGINE_TO_ID[entry.action],
+                                     len(hand.down_cards(seat))))
 
         replay_view(view, self.config, visit)
         return found
