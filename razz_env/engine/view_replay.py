@@ -61,10 +61,19 @@ def replay_view(view: SeatView, config: HandConfig, visit: Callable[[int, HandSt
             visit(number, hand)
         hand.act(entry.action)
     # once the hand is over its stacks hold the pots, which the placeholders may have won
-    if hand.contributed != list(view.contributed) or (not view.is_over and hand.stacks != list(view.stacks)):
+    live = not view.is_over
+    if (hand.contributed != list(view.contributed) or (live and hand.stacks != list(view.stacks))
+            or (live and (hand.actor, hand.legal_actions() if view.legal_actions else ()) !=
+                (view.actor, view.legal_actions))):
         started = [stack + chips for stack, chips in zip(view.stacks, view.contributed)]
         plays = ", ".join(f"{name} {value}" for name, value in config.stakes.to_dict().items() if value is not None)
         raise ValueError(f"the replay of the hand does not match the view: the hand started from stacks {started} "
-                         f"with chips in {list(view.contributed)}; replayed at stacks {list(config.stacks)} and "
-                         f"stakes ({plays}) it has stacks {hand.stacks} and chips in {hand.contributed}")
+                         f"with chips in {list(view.contributed)}, seat {view.actor} to act "
+                         f"({_names(view.legal_actions)}); replayed at stacks {list(config.stacks)}, stakes ({plays}) "
+                         f"and raise cap {config.rules.raise_cap} it has stacks {hand.stacks}, chips in "
+                         f"{hand.contributed}, seat {hand.actor} to act ({_names(hand.legal_actions())})")
     return hand
+
+
+def _names(actions: tuple[Action, ...]) -> str:
+    return ", ".join(action.name.lower() for action in actions) or "no action"

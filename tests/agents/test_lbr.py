@@ -876,7 +876,7 @@ def test_a_table_at_other_stakes_is_named_with_both_stacks():
 
     lbr = make_agent({"type": "lbr", "target": "calling_station", "samples": 20})
     env = BatchSingleAgentVecEnv(4, lbr, "random", seed=1, variant="razz", num_seats=2, stacks=200)
-    with pytest.raises(ValueError, match=r"started from stacks \[200, 200\] .* replayed at stacks \[1000, 1000\] "
+    with pytest.raises(ValueError, match=r"started from stacks \[200, 200\] .* replayed at stacks \[1000, 1000\], "
                                          r".* has stacks \[999"):
         env.reset(seed=1)
         for _ in range(20):

@@ -45,3 +45,16 @@ def test_a_view_of_another_table_is_named_with_both_stacks() -> None:
     hand.act(hand.legal_actions()[0])
     with pytest.raises(ValueError, match=r"started from stacks \[200, 200\] .* replayed at stacks \[1000, 1000\]"):
         replay_view(hand.view(0), HandConfig.create("razz", stacks=1000))
+
+
+def test_a_view_of_another_raise_cap_is_refused_though_its_chips_agree() -> None:
+    """Bring-in, complete, raise: at a cap of 4 the bring-in may raise again, at a cap of 2 not; the chips are the
+    same, the decision is not."""
+    hand = HandState(HandConfig.create("razz", raise_cap=4), seed=1)
+    for action in ("bring_in", "complete", "raise"):
+        hand.act(action)
+    view = hand.view(hand.actor)
+    assert replay_view(view, HandConfig.create("razz", raise_cap=4)).view(view.seat) == view
+    with pytest.raises(ValueError, match=r"to act \(fold, call, raise\); replayed at .* raise cap 2 .* to act "
+                                         r"\(fold, call\)"):
+        replay_view(view, HandConfig.create("razz", raise_cap=2))
