@@ -84,6 +84,12 @@ restores it, its files checked (:mod:`razz_env.train.kept`).
 ``--lbr`` reports (outside the rule) a local best response's lower bound on the exploitability of the stage's
 policy, played as it learned (the sampled softmax) and as its argmax, ``--lbr-deals`` duplicate deals on seed
 the game's ``lbr_seed``; it saves ``lbr.json`` in the stage's folder.
+
+``--average 2 3 4`` measures (with ``--select`` and ``--lbr``) the equal mixture of a seed's finished stages, each
+kept in ``--release`` or finished in ``--output``, played as one behaviour strategy (the ``mixture`` agent: each
+member weighted by the probability it gave the hand's earlier own actions), in ``<output>/seed<k>/average-2-3-4``.
+
+    python studies/razz_flagship.py --seed 3 --average 2 3 4 --select --lbr
 """
 
 from __future__ import annotations
