@@ -37,8 +37,9 @@ def replay_view(view: SeatView, config: HandConfig, visit: Callable[[int, HandSt
     called before the history's entry ``number`` is applied (the hand at that decision). A finished hand's pots are
     the placeholders' (what the view does not show, the replay cannot know).
 
-    ``ValueError`` when the replay does not reach the view's chips (the view is of another table: other stacks or
-    stakes), or its cards do not fit ``config``'s variant.
+    ``ValueError`` when the replay does not reach the view's chips, seat to act and legal actions, or cannot take one
+    of its decisions (the view is of another table: other stacks, stakes or rules), or its cards do not fit
+    ``config``'s variant.
     """
     up, last = config.layout.up, config.layout.last
     # another seat holds its last street's down cards if it was live when they were dealt (not a community card)
@@ -76,4 +77,5 @@ def replay_view(view: SeatView, config: HandConfig, visit: Callable[[int, HandSt
 
 
 def _names(actions: tuple[Action, ...]) -> str:
+    """``actions`` by name, for a message."""
     return ", ".join(action.name.lower() for action in actions) or "no action"
