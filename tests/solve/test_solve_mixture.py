@@ -59,3 +59,34 @@ def test_bad_weights_and_an_empty_mixture_are_refused(tiny):
         mixture(tiny, [uniform], [float("nan")])
     with pytest.raises(ValueError, match="no policy has joined"):
         RunningMixture(tiny).policy()
+
+
+@pytest.mark.parametrize("game_name", ["minirazz_tiny", "minirazz"])
+def test_the_mixture_agent_plays_the_tabular_mixture_at_every_decision(game_name, tiny) -> None:
+    """Two independent computations of one behaviour strategy: the mixture agent (replaying each hand from its view
+    and asking its members about the seat's earlier decisions) and the solver's sweep over the whole tree (each
+    policy's own reach). Equal at every decision of random hands, including where one member never goes."""
+    import random
+
+    from razz_env.agents.mixture import MixtureAgent
+    from razz_env.encoding.actions import to_engine
+    from razz_env.encoding.interface import Observer
+    from razz_env.engine.state import HandState
+    from razz_env.solve.agent import TabularPolicyAgent
+    from razz_env.solve.game import build_game
+
+    game = tiny if game_name == "minirazz_tiny" else build_game(game_name)
+    parts = [random_policy(game, seed, sharpness=6.0) for seed in (11, 12)]
+    agent = MixtureAgent([TabularPolicyAgent(p) for p in parts], [0.25, 0.75], table=game.config)
+    exact = TabularPolicyAgent(mixture(game, parts, [0.25, 0.75]))
+    observer, rng, checked = Observer(agent, game.config), random.Random(0), 0
+    for deal in range(60):
+        hand = HandState(game.config, seed=deal)
+        while not hand.is_over:
+            observation = observer(hand, hand.actor)
+            np.testing.assert_allclose(agent.action_probabilities(observation),
+                                       exact.action_probabilities(observation), atol=1e-12)
+            checked += 1
+            legal = np.flatnonzero(observation.action_mask).tolist()
+            hand.act(to_engine(rng.choice(legal), hand.legal_actions()))
+    assert checked > 200
