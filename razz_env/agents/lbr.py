@@ -49,7 +49,7 @@ probability 0 with its cards), so LBR's range, and the bound, are not to be trus
 policy cannot be read (it raises, or gives no distribution over the legal ids) raises
 :class:`TargetPolicyError`: the target's fault, not LBR's. Holdings are sets: the target's policy
 must not depend on the order of its down cards (true of every trained and rule agent and of the table
-encodings), unless it says so with a true ``reads_down_card_order`` attribute (a
+encodings), unless its declaration says ``reads_down_card_order`` (a
 :class:`~razz_env.agents.mixture.MixtureAgent`, whose members' earlier decisions saw the first two only): then a
 7th-street holding is the first two down cards and the 7th apart (three times as many holdings). Each decision
 is a pure function of the seed and the observation (sampling seeds derive from both), so tournament blocks
@@ -309,7 +309,7 @@ class LocalBestResponse:
                              f"games only ({', '.join(SEVEN_CARD_GAMES)}): its ranges are sets of down cards from 52")
         self.declaration = Declaration(variants=variants, seat_counts=(SEATS,), acts_in_batch=True)
         self._target_acts_in_batch = declared.acts_in_batch
-        self._ordered = bool(getattr(self.target, "reads_down_card_order", False))
+        self._ordered = declared.reads_down_card_order
         self.stakes = {"stacks": stacks, "ante": ante, "bring_in": bring_in, "small_bet": small_bet,
                        "big_bet": big_bet, "raise_cap": raise_cap}
         worst = max(RANK_RANGE_SIZE if v in SUIT_FREE else SUITED_RANGE_SIZE for v in variants)

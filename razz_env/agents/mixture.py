@@ -74,10 +74,6 @@ class MixtureAgent:
     It pickles as its spec: each member by its own spec or pickle, the draws from ``seed`` again.
     """
 
-    reads_down_card_order = True
-    """Its policy depends on which down cards came first (its members' earlier decisions saw only those): a best
-    response keeps the last street's down card apart from the first two."""
-
     def __init__(self, members: Sequence[Any], weights: Sequence[float] | None = None, *, name: str = "mixture",
                  seed: int | None = None, table: Mapping[str, Any] | HandConfig | None = None,
                  allow_open_fold: bool = False) -> None:
@@ -116,7 +112,8 @@ class MixtureAgent:
             variants=_common([d.variants for d in declared], (self.config.variant.name,)),
             seat_counts=_common([d.seat_counts for d in declared], (self.config.num_seats,)),
             states_policy=True, acts_in_batch=True, deterministic=len(self.members) == 1 and declared[0].deterministic,
-            table=self.config, vector_size=next(iter(sizes)) if len(sizes) == 1 else None)
+            table=self.config, vector_size=next(iter(sizes)) if len(sizes) == 1 else None,
+            reads_down_card_order=True)  # its members' earlier decisions saw the first two down cards only
         self._generator = np.random.default_rng(seed)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:

@@ -196,6 +196,9 @@ class Declaration:
     ``vector_size``: the length of the vectors it reads (a trained network's input); None: any. An
     :class:`Observer` for a table whose vectors have another length refuses it (:func:`width_problem`): the raise
     cap and the heads-up rules set how many decisions a street's history holds, and so the width.
+    ``reads_down_card_order``: its policy depends on which of its down cards came first, not only on the set (a
+    mixture weighing its members by earlier decisions that saw the first two): a best response then keeps the last
+    street's down card apart.
 
     >>> Declaration(observes=("vector",), variants=["razz"], seat_counts=[2]).encoding
     'flat'
@@ -210,6 +213,7 @@ class Declaration:
     deterministic: bool = False
     table: HandConfig | None = None
     vector_size: int | None = None
+    reads_down_card_order: bool = False
 
     def __post_init__(self) -> None:
         from razz_env.encoding import DEFAULT_ENCODING, ENCODINGS
@@ -233,7 +237,7 @@ class Declaration:
                 raise ConfigError(f"declaration: seat_counts: expected table sizes from {MIN_SEATS} to {MAX_SEATS} "
                                   f"(or None for all), got {shown(counts)}")
             object.__setattr__(self, "seat_counts", tuple(counts))
-        for flag in ("states_policy", "acts_in_batch", "deterministic"):
+        for flag in ("states_policy", "acts_in_batch", "deterministic", "reads_down_card_order"):
             if not isinstance(getattr(self, flag), bool):
                 raise ConfigError(f"declaration: {flag}: expected True or False, got {shown(getattr(self, flag))}")
         from razz_env.engine.config import HandConfig

@@ -179,8 +179,8 @@ def _play(config: HandConfig, cards: list[list[int]], community: int | None, act
 
 
 def fill_unknown(config: HandConfig, cards: list[list[int | None]], community: int | None,
-                  community_unknown: bool, reverse: bool = False, avoid: Iterable[int] = ()
-                  ) -> tuple[list[list[int]], int | None]:
+                 community_unknown: bool, reverse: bool = False, avoid: Iterable[int] = ()
+                 ) -> tuple[list[list[int]], int | None]:
     """``cards`` with a placeholder for each unknown card: cards of the deck that the record does not list
     (in deck order, or reversed), never one of ``avoid``."""
     listed = {c for held in cards for c in held if c is not None}
