@@ -625,10 +625,22 @@ def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
     if "tables" in selection:  # six-handed: the agent; the comparison agent in its seat
         cells = [f"{figure(item['agent'])}; {figure(item['heuristic'])}" for item in selection["tables"].values()]
     else:
-        cells = [f"{figure(item, 'aivat_')}; raw {figure(item)}" for item in selection["opponents"].values()]
+        cells = heads_up_cells(selection)
     stage = f"{args.stage}" if args.arm == GAMES[args.game].first_arm else f"{args.stage} ({args.arm})"
     return (f"| {args.seed} | {stage} | {state['steps']:,} | {state['clock'][0] / 60:.1f} | "
             f"{' | '.join(cells)} | {selection['score']:+.1f} |")
+
+
+def bound_text(args: Args, bounds: dict[str, Any]) -> str:
+    """LBR's bounds as the study prints them."""
+    return "LBR " + "; ".join(f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, "
+                              f"{bounds[played]['high']:+.1f}]" for played in ("sampled", "argmax")) + \
+        f" bb/100 ({args.lbr_deals} deals, seed {GAMES[args.game].lbr_seed})"
+
+
+def heads_up_cells(selection: dict[str, Any]) -> list[str]:
+    """A heads-up selection's cells on the results page: AIVAT, then raw, against each opponent."""
+    return [f"{figure(item, 'aivat_')}; raw {figure(item)}" for item in selection["opponents"].values()]
 
 
 def measure_average(args: Args) -> None:
@@ -647,15 +659,13 @@ def measure_average(args: Args) -> None:
     if args.lbr:
         bounds = local_best_response(args, folder, members)
         (folder / "lbr.json").write_text(json.dumps(bounds, indent=2) + "\n", encoding="utf-8")
-        print(f"{folder.name} of seed {args.seed}: LBR " + "; ".join(
-            f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
-            for played in ("sampled", "argmax")))
+        print(f"{folder.name} of seed {args.seed}: {bound_text(args, bounds)}")
     if args.select:
         shown = [str(Path(m).resolve().relative_to(ROOT)) if Path(m).resolve().is_relative_to(ROOT) else m
                  for m in members]  # the kept files by their place in the repository
-        selection = {**select(args, average_spec(members)), "policy": average_spec(shown), "members": shown}
+        selection = {**select(args, average_spec(members)), "policy": average_spec(shown)}
         (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
-        cells = [f"{figure(item, 'aivat_')}; raw {figure(item)}" for item in selection["opponents"].values()]
+        cells = heads_up_cells(selection)
         print(f"| {args.seed} | {folder.name} | | | {' | '.join(cells)} | {selection['score']:+.1f} |")
 
 
@@ -702,9 +712,7 @@ def main(args: Args) -> None:
     if args.lbr:
         bounds = local_best_response(args, folder)
         (folder / "lbr.json").write_text(json.dumps(bounds, indent=2) + "\n", encoding="utf-8")
-        print(f"seed {args.seed} stage {args.stage}: LBR " + "; ".join(
-            f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, {bounds[played]['high']:+.1f}]"
-            for played in ("sampled", "argmax")) + f" bb/100 ({args.lbr_deals} deals, seed {game.lbr_seed})")
+        print(f"seed {args.seed} stage {args.stage}: {bound_text(args, bounds)}")
     if args.select:
         player = str(folder / "final.pt")
         selection = (select(args, player) if game.seats == 2 else
