@@ -633,8 +633,11 @@ def table_row(args: Args, folder: Path, selection: dict[str, Any]) -> str:
 
 def bound_text(args: Args, bounds: dict[str, Any]) -> str:
     """LBR's bounds as the study prints them."""
-    return "LBR " + "; ".join(f"{played} {bounds[played]['bb100']:+.1f} [{bounds[played]['low']:+.1f}, "
-                              f"{bounds[played]['high']:+.1f}]" for played in ("sampled", "argmax")) + \
+    def signed(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:+.1f}"  # one deal has no CI
+
+    return "LBR " + "; ".join(f"{played} {signed(bounds[played]['bb100'])} [{signed(bounds[played]['low'])}, "
+                              f"{signed(bounds[played]['high'])}]" for played in ("sampled", "argmax")) + \
         f" bb/100 ({args.lbr_deals} deals, seed {GAMES[args.game].lbr_seed})"
 
 

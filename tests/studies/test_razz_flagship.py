@@ -116,6 +116,7 @@ def test_two_stages_train_one_run(study, tmp_path):
     assert all(item["hands"] == 8 for item in selection["opponents"].values())
     assert averaged.stdout.splitlines()[-1].startswith("| 1 | average-1-2 |")
     assert json.loads((folder / "lbr.json").read_text())["deals"] == 1
+    assert "LBR sampled" in averaged.stdout and "n/a]" in averaged.stdout  # one deal: no CI, said so
 
 
 @pytest.mark.slow
