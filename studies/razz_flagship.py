@@ -37,6 +37,10 @@ half the learner's own snapshots (:data:`POOL_ARM`, fictitious self-play); its f
 ``--arm calm`` (razz) trains from stage 4 on, going on from self-play's stage 3: self-play with a third of the
 learning rate (:data:`CALM_ARM`); its folders are ``stage<i>-calm``.
 
+``--arm rivals`` (razz) trains from stage 4 on, going on from self-play's stage 3: half the tables self-play, the
+other half the opponents arm's with ``ppo_razz_psro`` among them (:data:`RIVALS_ARM`); its folders are
+``stage<i>-rivals``.
+
 ``--accept`` takes a finished stage whose selection score is at least +5 through the rule's acceptance run, once:
 ``--acceptance-deals`` duplicate deals against each of the game's ``must_beat`` (the AIVAT lower bound at least
 +5 on every seed) and ``must_hold`` (the AIVAT upper bound not below 0 on every seed) on each of
@@ -115,11 +119,11 @@ regularisation_halflife=1000``)."""
 EXPLOITERS = ("check_raiser", "board_bully", "tag", "rock", "maniac")
 
 
-def opponents_arm(heuristic: str) -> dict[str, Any]:
-    """Half the tables self-play, the other half Monte Carlo (weight 4), the game's hand-crafted player (2) and, at
-    0.5 each, the five exploiters, the calling station and random."""
+def opponents_arm(heuristic: str, zoo: dict[str, float] | None = None) -> dict[str, Any]:
+    """Half the tables self-play, the other half Monte Carlo (weight 4), the game's hand-crafted player (2), at 0.5
+    each the five exploiters, the calling station and random, and ``zoo``'s agents by their weights."""
     weights = {"monte_carlo": 4.0, heuristic: 2.0, **{name: 0.5 for name in EXPLOITERS}, "calling_station": 0.5,
-               "random": 0.5}
+               "random": 0.5, **(zoo or {})}
     return {"self_play_fraction": 0.5, "opponents": list(weights), "opponent_weights": list(weights.values())}
 
 
@@ -139,6 +143,9 @@ and one every 50 updates after, all of them kept (fictitious self-play: the poli
 CALM_ARM = {"learning_rate": 1e-4}
 """Self-play with a third of the method's learning rate (Adam's state carried over): smaller steps for a last
 iterate that cycled from stage 3 on."""
+RIVALS_ARM = opponents_arm("razz_heuristic", {"ppo_razz_psro": 4.0})
+"""The opponents arm with the rule's third selection opponent, ``ppo_razz_psro``, at Monte Carlo's weight: the half of
+the tables that is not self-play meets every opponent the score reads."""
 
 
 @dataclass(frozen=True)
@@ -227,8 +234,8 @@ GAMES = {
                  must_hold=(*EXPLOITERS, "ppo_razz", "ppo_razz_pool", "ppo_razz_psro", "ppo_razz_multiway",
                             "qrdqn_razz"),
                  bar=5.0, arms={"self_play": {}, "opponents": opponents_arm("razz_heuristic"), "pool": POOL_ARM,
-                       "calm": CALM_ARM},
-                 acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4, "calm": 4}),
+                       "calm": CALM_ARM, "rivals": RIVALS_ARM},
+                 acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4, "calm": 4, "rivals": 4}),
     "stud8": Game("stud8", "stud8_agent", selection_opponents=("stud8_heuristic", "monte_carlo"),
                   must_beat=("random", "calling_station", "stud8_heuristic", "monte_carlo"), must_hold=EXPLOITERS,
                   bar=0.0, arms={"opponents": opponents_arm("stud8_heuristic")}, acceptance_seeds=(44001,)),
@@ -262,8 +269,9 @@ class Args:
     """the tables of stages 2 on (default: the game's first arm, stage 1's): ``self_play`` (the method as selected),
     ``opponents`` (half the tables play Monte Carlo, the game's hand-crafted player, the exploiters and the
     baselines: :func:`opponents_arm`), ``pool`` (razz, from stage 4: half the tables play the learner's snapshots:
-    :data:`POOL_ARM`), ``calm`` (razz, from stage 4: self-play with a third of the learning rate: :data:`CALM_ARM`)
-    or ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
+    :data:`POOL_ARM`), ``calm`` (razz, from stage 4: self-play with a third of the learning rate: :data:`CALM_ARM`),
+    ``rivals`` (razz, from stage 4: the opponents arm with ``ppo_razz_psro``: :data:`RIVALS_ARM`) or
+    ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)

@@ -27,7 +27,7 @@ import pytest
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool', "
-                          "'calm', 'mixed_tables')"),
+                          "'calm', 'rivals', 'mixed_tables')"),
     (["--arm", "calm", "--stage", "3"], "--arm calm: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents"),
@@ -38,7 +38,8 @@ import pytest
     (["--game", "razz6", "--lbr"], "--lbr: LBR is measured heads-up only (razz, stud8, action_razz); the razz6 agent "
                                    "plays at 6 seats"),
     (["--game", "stud6", "--arm", "pool"], "--arm pool: the stud6 agent trains in mixed_tables"),
-    (["--arm", "mixed_tables"], "--arm mixed_tables: the razz agent trains in self_play, opponents, pool, calm"),
+    (["--arm", "mixed_tables"], "--arm mixed_tables: the razz agent trains in self_play, opponents, pool, calm, "
+                                "rivals"),
     (["--game", "razz6", "--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--game", "stud6", "--stage", "2"], "--stage 2: stage 1 of seed 1 is not finished"),
     (["--game", "razz6", "--deals", "1"], "--deals: must be at least 2, got 1"),
@@ -213,6 +214,13 @@ def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(loa
     assert (calm["learning_rate"], TrainerArgs().learning_rate, calm["anneal_lr"]) == (1e-4, 3e-4, False)
     assert {key for key in calm if calm[key] != plain.get(key)} == {"learning_rate"}  # self-play, smaller steps
     assert module.stage_folder(razz, "out", 3, 4, "calm").name == "stage4-calm"
+    rivals = module.trainer_settings(razz, 3, arm="rivals")
+    opponents = module.trainer_settings(razz, 3, arm="opponents")
+    assert rivals["opponents"] == [*opponents["opponents"], "ppo_razz_psro"]  # the opponents arm's and the third rival
+    assert dict(zip(rivals["opponents"], rivals["opponent_weights"]))["ppo_razz_psro"] == 4.0
+    assert module.stage_folder(razz, "out", 3, 4, "rivals").name == "stage4-rivals"
+    assert [module.stage_folder(razz, "out", 3, stage, "rivals").name for stage in (3, 4)] == ["stage3",
+                                                                                               "stage4-rivals"]
     flagship = module.resolved(module.Args())
     assert (flagship.arm, flagship.output, flagship.acceptance_seeds) == ("self_play", "runs/razz_flagship",
                                                                           (43001, 43002, 43003))
