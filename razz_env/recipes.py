@@ -116,6 +116,8 @@ class Stage:
         """The model the stage starts from (its config's ``init_model.path``, a ``ppo`` stage's earlier stage), or
         None."""
         if self.kind == "ppo":
+            if self.imitation is not None:
+                return f"an imitation of {self.imitation.teacher} ({self.name}.imitation)"
             return f"@{self.continues.name}/{CHECKPOINT}" if self.continues else None
         init = self.config.get("init_model")
         return init.get("path") if isinstance(init, dict) else None
@@ -289,13 +291,18 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
             raise ConfigError(f"{label}: loop: {missing[0]} missing; a loop gives {', '.join(LOOP_KEYS)}")
     imitation = None
     if kind == "imitation":
-        with labelled(f"{label}: imitation"):
-            imitation = ImitationSettings(**checked_mapping(ImitationSettings, item["imitation"], "imitation"))
+        imitation = _imitation(label, item)
     if kind == "widen" and not isinstance(config.get("init_model"), dict):
         raise ConfigError(f"{label}: a widen stage writes the model its config starts from; give init_model")
     stage = Stage(name, kind, recipe, config, loop, imitation, minutes)
     stage.checked_config()
     return stage
+
+
+def _imitation(label: str, item: dict[str, Any]) -> ImitationSettings:
+    """A stage's ``imitation`` settings (an imitation stage's, or a ``ppo`` chain's first stage's start)."""
+    with labelled(f"{label}: imitation"):
+        return ImitationSettings(**checked_mapping(ImitationSettings, item["imitation"], "imitation"))
 
 
 def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config: dict[str, Any],
@@ -328,8 +335,14 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
     digest = item.get("checkpoint_sha256")
     if digest is not None and not (isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest)):
         raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
-    stage = Stage(name, "ppo", recipe, config, cpu_minutes=minutes, until=until, continues=continues,
-                  checkpoint_sha256=digest)
+    imitation = None
+    if item.get("imitation") is not None:
+        if continues is not None:
+            raise ConfigError(f"{label}: imitation: a stage that continues {continues.name} starts from its "
+                              f"checkpoint; only a chain's first stage starts from an imitation")
+        imitation = _imitation(label, item)
+    stage = Stage(name, "ppo", recipe, config, imitation=imitation, cpu_minutes=minutes, until=until,
+                  continues=continues, checkpoint_sha256=digest)
     with labelled(f"{label}: config"):
         stage.checked_config()
     return stage
@@ -374,6 +387,9 @@ def _command(stage: Stage, root: Path) -> str:
         return f"razz_env.exploit.psro.run_psro(Args(config='{config}', {settings}, output='{folder}'))"
     if stage.kind == "ppo":
         start = f", start_from='{root / stage.recipe / stage.continues.name}'" if stage.continues else ""
+        if stage.imitation is not None:
+            start = (f", start_from=imitation_stage('{folder}.imitation', {stage.config!r}, "
+                     f"{stage.imitation!r})")
         return (f"razz_env.train.budgeted.BudgetedRun('{folder}', {stage.config!r}, max_steps={stage.until}{start}"
                 f", ...).run()")
     if stage.kind == "imitation":
@@ -502,13 +518,16 @@ class Run:
             write_start_model(config, folder)
 
     def run_ppo_stage(self, stage: Stage) -> None:
-        """Train a ``ppo`` stage to its steps (going on from its own checkpoint, else from the stage it continues,
-        or from a kept copy of that stage's checkpoint given as ``--input``) and record its files' SHA-256."""
+        """Train a ``ppo`` stage to its steps (going on from its own checkpoint, else from the stage it continues, a
+        kept copy of that stage's checkpoint given as ``--input``, or its imitation start) and record its files'
+        SHA-256."""
         from razz_env.train.budgeted import FINAL, BudgetedRun, Checkpoints, budget_spent, read_state
 
         folder = self.stage_folder(stage.name)
         self.notify(f"stage {stage.recipe}/{stage.name} [ppo] in {folder}")
         start = self.stage_folder(stage.continues.name) if stage.continues else None
+        if stage.imitation is not None:
+            start = folder.with_name(f"{folder.name}.imitation")
         kept = self.inputs.get(f"{stage.continues.name}/{CHECKPOINT}") if stage.continues else None
         if kept is not None and read_state(folder) is None:
             start = self.kept_stage(stage.continues, kept)
@@ -517,10 +536,14 @@ class Run:
         if run.done() and FINAL in RunFolder(folder).hashes():
             self.notify(f"{folder}: already made; using it")
             return
-        if start is not None and read_state(folder) is None and not budget_spent(start, math.inf,
-                                                                                  stage.continues.until):
+        if stage.continues and read_state(folder) is None and not budget_spent(start, math.inf,
+                                                                                stage.continues.until):
             raise ConfigError(f"stage {stage.name}: continues {stage.continues.name}, which is not finished ({start}):"
                               f" run it first")
+        if stage.imitation is not None and read_state(folder) is None:
+            from razz_env.train.batch_imitation import imitation_stage
+
+            imitation_stage(start, stage.config, stage.imitation)
         if not run.done():
             run.run()
         runs = RunFolder(folder)

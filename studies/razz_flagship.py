@@ -61,6 +61,11 @@ rule (``docs/studies/stud8_agent.md``, ``docs/studies/action_razz_agent.md``): i
 
     python studies/razz_flagship.py --game stud8 --seed 1 --stage 1
 
+Their ``--arm cloned`` trains the same tables from an imitation start: stage 1 goes on from ``stage0-cloned``, the
+network fitted to Monte Carlo's play (:data:`CLONED`, :mod:`razz_env.train.batch_imitation`), made first.
+
+    python studies/razz_flagship.py --game action_razz --seed 1 --stage 1 --arm cloned
+
 ``--game razz6`` or ``--game stud6`` trains and measures the six-handed agent by its own rule
 (``docs/studies/six_handed_agents.md``, written before any figure): 1,024 six-seat tables, half self-play and half
 mixed (the learner at one rotating seat, each other seat its own opponent by weight: :func:`mixed_tables_arm`,
@@ -140,6 +145,9 @@ def mixed_tables_arm(zoo: dict[str, float]) -> dict[str, Any]:
 POOL_ARM = {"self_play_fraction": 0.5, "pool_fraction": 0.5, "snapshot_every": 50, "max_snapshots": 0}
 """Half the tables self-play, the other half play frozen snapshots of the learner: one taken when the arm begins
 and one every 50 updates after, all of them kept (fictitious self-play: the policy meets its own past)."""
+CLONED = {"teacher": "monte_carlo", "hands": 100_000, "epochs": 40}
+"""The imitation start of a ``cloned`` arm: the network fitted to Monte Carlo's decisions over 100,000 hands against
+the arm's opponents (40 epochs; ``ppo_stud``'s imitation, which got SB3's stud learner past Monte Carlo)."""
 CALM_ARM = {"learning_rate": 1e-4}
 """Self-play with a third of the method's learning rate (Adam's state carried over): smaller steps for a last
 iterate that cycled from stage 3 on."""
@@ -180,6 +188,9 @@ class Game:
     """``--deals``' default: duplicate deals of a selection match (heads-up) or table (multi-way), a seed"""
     acceptance_deals: int = 10_000
     """``--acceptance-deals``' default"""
+    imitation: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    """Arms whose stage 1 goes on from an imitation start (stage 0, ``stage0-<arm>``) instead of fresh weights: each
+    one's ``ImitationSettings`` fields (the opponents left out are the arm's; the seed is the training seed)."""
     page: str = ""
     """The rule's page, ``docs/studies/<page>.md``, and its figures' folder (default: ``name``); where games share
     one, each game's published files begin ``<name>-``."""
@@ -238,17 +249,21 @@ GAMES = {
                  acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4, "calm": 4, "rivals": 4}),
     "stud8": Game("stud8", "stud8_agent", selection_opponents=("stud8_heuristic", "monte_carlo"),
                   must_beat=("random", "calling_station", "stud8_heuristic", "monte_carlo"), must_hold=EXPLOITERS,
-                  bar=0.0, arms={"opponents": opponents_arm("stud8_heuristic")}, acceptance_seeds=(44001,)),
+                  bar=0.0, arms={"opponents": opponents_arm("stud8_heuristic"),
+                                 "cloned": opponents_arm("stud8_heuristic")},
+                  acceptance_seeds=(44001,), begins={"cloned": 1}, imitation={"cloned": CLONED}),
     "action_razz": Game("action_razz", "action_razz_agent", selection_opponents=("razz_heuristic", "monte_carlo"),
                         must_beat=("random", "calling_station", "razz_heuristic", "monte_carlo"),
-                        must_hold=EXPLOITERS, bar=0.0, arms={"opponents": opponents_arm("razz_heuristic")},
-                        acceptance_seeds=(45001,)),
+                        must_hold=EXPLOITERS, bar=0.0, arms={"opponents": opponents_arm("razz_heuristic"),
+                                                             "cloned": opponents_arm("razz_heuristic")},
+                        acceptance_seeds=(45001,), begins={"cloned": 1}, imitation={"cloned": CLONED}),
     "razz6": six_handed("razz", "razz_six_agent", {"ppo_razz_multiway": 2.0}, "ppo_razz_multiway", 46001),
     "stud6": six_handed("stud", "stud_six_agent", {}, "tag", 47001),
 }
 """Every game the study trains an agent for. Razz is the flagship (issue 40: its bar is +5 on three fresh seeds,
 and stage 1 is self-play); stud/8 and Action Razz (issue 41) must beat their baselines with the AIVAT lower bound
-above 0 on one fresh seed, and train in the opponents arm from stage 1. The six-handed razz and stud agents (issue
+above 0 on one fresh seed, and train in the opponents arm from stage 1 (from fresh weights, or in the cloned arm from
+an imitation of Monte Carlo). The six-handed razz and stud agents (issue
 41, ``docs/studies/six_handed_agents.md``) train at mixed tables from stage 1 and are measured at six-handed
 tables beside ``razz_heuristic`` in their seat."""
 ARMS = tuple(dict.fromkeys(arm for game in GAMES.values() for arm in game.arms))
@@ -270,7 +285,8 @@ class Args:
     ``opponents`` (half the tables play Monte Carlo, the game's hand-crafted player, the exploiters and the
     baselines: :func:`opponents_arm`), ``pool`` (razz, from stage 4: half the tables play the learner's snapshots:
     :data:`POOL_ARM`), ``calm`` (razz, from stage 4: self-play with a third of the learning rate: :data:`CALM_ARM`),
-    ``rivals`` (razz, from stage 4: the opponents arm with ``ppo_razz_psro``: :data:`RIVALS_ARM`) or
+    ``rivals`` (razz, from stage 4: the opponents arm with ``ppo_razz_psro``: :data:`RIVALS_ARM`), ``cloned``
+    (stud8 and action_razz: the opponents arm from an imitation of Monte Carlo: :data:`CLONED`) or
     ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
@@ -610,17 +626,21 @@ def crosstable(accepted: dict[str, Any]) -> str:
 
 def recipe(args: Args, rollout: int) -> dict[str, Any]:
     """The zoo recipe of the chain that made the stage: one ``ppo`` stage per stage, each going on from the one
-    before, with what each recorded (its CPU minutes, its checkpoint's SHA-256); the last stage's policy its product."""
+    before (the first from its arm's imitation start, if it has one), with what each recorded (its CPU minutes, its
+    checkpoint's SHA-256); the last stage's policy its product."""
     import hashlib
 
+    game = GAMES[args.game]
+    imitation = game.imitation.get(game.arm_at(1, args.arm))
     stages = []
     for stage in range(1, args.stage + 1):
-        folder = stage_folder(GAMES[args.game], args.output, args.seed, stage, args.arm)
+        folder = stage_folder(game, args.output, args.seed, stage, args.arm)
         state = json.loads((folder / "state.json").read_text(encoding="utf-8"))
         name = folder.name.replace("-", "_")
         stages.append({"name": name, "kind": "ppo", "config": state["settings"],
                        "steps": stage * args.stage_updates * rollout,
-                       **({"continues": stages[-1]["name"]} if stages else {}),
+                       **({"continues": stages[-1]["name"]} if stages else
+                          {"imitation": {**imitation, "seed": args.seed}} if imitation else {}),
                        "cpu_minutes": round(state["clock"][0] / 60, 1),
                        "checkpoint_sha256": hashlib.sha256((folder / "checkpoint.pt").read_bytes()).hexdigest()})
     return {"name": args.recipe, "product": f"@{stages[-1]['name']}/final.pt",
@@ -682,7 +702,7 @@ def measure_average(args: Args) -> None:
 
 def main(args: Args) -> None:
     """Train the stage (or go on with it), or measure it for selection."""
-    from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, trainer_args
+    from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, read_state, trainer_args
     from razz_env.train.kept import keep, restore
 
     if args.agent and not args.select:
@@ -711,6 +731,9 @@ def main(args: Args) -> None:
     if earlier is not None and not budget_spent(earlier, float("inf"), (args.stage - 1) * args.stage_updates * rollout):
         raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
                           f"({earlier}); train it first")
+    imitation = game.imitation.get(args.arm) if args.stage == 1 else None
+    if imitation is not None:
+        earlier = Path(args.output) / f"seed{args.seed}" / f"stage0-{args.arm}"
     run = BudgetedRun(folder, settings, minutes=float("inf"), every=args.checkpoint_every * 60,
                       evaluator=Checkpoints(), max_steps=args.stage * args.stage_updates * rollout,
                       label=str(folder), start_from=earlier)
@@ -764,6 +787,14 @@ def main(args: Args) -> None:
     if run.done():
         print(f"{folder}: finished already ({folder / 'final.pt'})")
         return
+    if imitation is not None and read_state(folder) is None:
+        from razz_env.train.batch_imitation import IMITATION_RECORD, imitation_stage
+        from razz_env.train.imitation import ImitationSettings
+
+        imitation_stage(earlier, settings, ImitationSettings(**imitation, seed=args.seed))
+        fitted = json.loads((earlier / IMITATION_RECORD).read_text(encoding="utf-8"))
+        print(f"{earlier}: {fitted['decisions']:,} decisions of {fitted['teacher']} fitted, held-out agreement "
+              f"{fitted['epochs_run'][-1]['held_out_agreement']:.3f} ({fitted['cpu_seconds'] / 60:.1f} CPU min)")
     run.run()
 
 

@@ -342,6 +342,32 @@ def test_a_bad_ppo_stage_is_one_line_naming_what_is_wrong(batch_zoo, change, mes
         recipes.load_recipe("staged", batch_zoo)
 
 
+def test_a_ppo_chain_may_begin_from_an_imitation_and_repeats_byte_for_byte(batch_zoo, tmp_path):
+    data = json.loads((batch_zoo / f"staged{recipes.SUFFIX}").read_text())
+    data["stages"][0]["imitation"] = {"teacher": "calling_station", "hands": 30, "epochs": 2,
+                                      "opponents": ["random"], "weights": [1.0]}
+    (batch_zoo / f"staged{recipes.SUFFIX}").write_text(json.dumps(data))
+    recipe = recipes.load_recipe("staged", batch_zoo)
+    lines = recipes.describe_plan(recipe, recipes.plan(recipe, tmp_path / "runs"))
+    assert "warm start: an imitation of calling_station (one.imitation)" in lines[1]
+    assert "start_from=imitation_stage(" in lines[2]
+    products = []
+    for root in (tmp_path / "a", tmp_path / "b"):
+        recipes.reproduce(recipe, root, deals=0, progress=False, notify=lambda _: None)
+        fitted = json.loads((root / "staged" / "one.imitation" / "imitation.json").read_text())
+        assert (fitted["teacher"], fitted["hands"], fitted["opponents"]) == ("calling_station", 30, ["random"])
+        start = json.loads((root / "staged" / "one.imitation" / "state.json").read_text())
+        one = json.loads((root / "staged" / "one" / "state.json").read_text())
+        assert (start["steps"], one["steps"]) == (0, 2048) and one["clock"][0] > start["clock"][0] > 0
+        products.append((root / "staged" / "staged.pt").read_bytes())
+    assert products[0] == products[1]
+    data["stages"][1]["imitation"] = data["stages"][0]["imitation"]
+    (batch_zoo / f"staged{recipes.SUFFIX}").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match="stage two: imitation: a stage that continues one starts from its "
+                                          "checkpoint; only a chain's first stage starts from an imitation"):
+        recipes.load_recipe("staged", batch_zoo)
+
+
 def test_a_ppo_stage_waits_for_the_stage_it_continues(batch_zoo, tmp_path):
     recipe = recipes.load_recipe("staged", batch_zoo)
     with pytest.raises(ConfigError, match="stage two: continues one, which is not finished"):

@@ -18,7 +18,7 @@ import random
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from razz_env.engine.errors import ConfigError
 from razz_env.engine.state import HandState
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from razz_env.encoding.encoders import TableEncoder
     from razz_env.encoding.interface import Agent
@@ -107,54 +107,97 @@ def collect(teacher: Agent, opponents: Sequence[Agent], weights: Sequence[float]
                           returns[hand_index], hand_index)
 
 
-def agreement(model: Any, demonstrations: Demonstrations) -> float:
-    """Share of decisions where the model's greedy masked choice is the teacher's."""
-    from razz_env.agents.sb3_agent import masked_actions
+class Fitted(Protocol):
+    """What :func:`fit` trains: a masked policy with a value head, whatever its library."""
 
-    chosen = masked_actions(model, demonstrations.vectors, demonstrations.masks.astype(bool), deterministic=True)
-    return float(np.mean(np.asarray(chosen) == demonstrations.actions))
+    def parameters(self) -> Iterator[Any]:
+        """The weights the fit moves (torch parameters)."""
+
+    def evaluate(self, vectors: Any, actions: Any, masks: Any) -> tuple[Any, Any]:
+        """The value estimates and the log-probabilities of ``actions`` under the masked policy (torch tensors)."""
+
+    def greedy(self, vectors: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The masked policy's most likely ids."""
+
+    def train_mode(self, training: bool) -> None:
+        """Switch the networks between fitting and playing."""
+
+
+class MaskablePolicy:
+    """A MaskablePPO model as :class:`Fitted` (its policy's own optimizer is never used)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def parameters(self) -> Iterator[Any]:
+        return self.model.policy.parameters()
+
+    def evaluate(self, vectors: Any, actions: Any, masks: Any) -> tuple[Any, Any]:
+        values, log_prob, _ = self.model.policy.evaluate_actions(vectors, actions, action_masks=masks.numpy())
+        return values.flatten(), log_prob
+
+    def greedy(self, vectors: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        from razz_env.agents.sb3_agent import masked_actions
+
+        return np.asarray(masked_actions(self.model, vectors, masks, deterministic=True))
+
+    def train_mode(self, training: bool) -> None:
+        self.model.policy.set_training_mode(training)
+
+
+def agreement(fitted: Fitted, demonstrations: Demonstrations) -> float:
+    """Share of decisions where the policy's greedy masked choice is the teacher's."""
+    chosen = fitted.greedy(demonstrations.vectors, demonstrations.masks.astype(bool))
+    return float(np.mean(chosen == demonstrations.actions))
 
 
 def clone(model: Any, demonstrations: Demonstrations, epochs: int, batch_size: int = 1024,
           learning_rate: float = 3e-4, value_coef: float = 0.5, holdout: float = 0.1,
           seed: int = 0) -> list[dict[str, float]]:
-    """Fit ``model``'s (MaskablePPO) policy to the teacher's ids and its value head to the hands' results, in place.
+    """Fit ``model``'s (MaskablePPO) policy to the teacher's ids and its value head to the hands' results, in place
+    (:func:`fit`); the model's own optimizer is left as it was."""
+    return fit(MaskablePolicy(model), demonstrations, epochs, batch_size, learning_rate, value_coef, holdout, seed)
+
+
+def fit(fitted: Fitted, demonstrations: Demonstrations, epochs: int, batch_size: int = 1024,
+        learning_rate: float = 3e-4, value_coef: float = 0.5, holdout: float = 0.1,
+        seed: int = 0) -> list[dict[str, float]]:
+    """Fit a policy to the teacher's ids (cross-entropy of the masked policy) and its value head to the hands'
+    results (squared error), in place, with an Adam of its own.
 
     ``holdout`` of the hands is kept out of the fit; each epoch's row gives the fit's mean losses and the greedy
-    agreement with the teacher on the held-out decisions. The model's own optimizer is left as it was.
+    agreement with the teacher on the held-out decisions.
     """
     import torch
 
     if epochs < 1 or batch_size < 1:
         raise ValueError(f"epochs and batch_size: expected positive integers, got {epochs} and {batch_size}")
-    fit, held = demonstrations.split(holdout)
-    if not len(fit) or not len(held):
-        raise ValueError(f"{len(demonstrations)} decisions split into {len(fit)} to fit and {len(held)} held out; "
-                         f"collect more hands")
-    policy = model.policy
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    fit_part, held = demonstrations.split(holdout)
+    if not len(fit_part) or not len(held):
+        raise ValueError(f"{len(demonstrations)} decisions split into {len(fit_part)} to fit and {len(held)} held "
+                         f"out; collect more hands")
+    optimizer = torch.optim.Adam(fitted.parameters(), lr=learning_rate)
     generator = np.random.default_rng(seed)
-    vectors, masks = torch.as_tensor(fit.vectors), torch.as_tensor(fit.masks.astype(bool))
-    actions, returns = torch.as_tensor(fit.actions), torch.as_tensor(fit.returns)
+    vectors, masks = torch.as_tensor(fit_part.vectors), torch.as_tensor(fit_part.masks.astype(bool))
+    actions, returns = torch.as_tensor(fit_part.actions), torch.as_tensor(fit_part.returns)
     rows = []
     for epoch in range(1, epochs + 1):
-        policy.set_training_mode(True)
-        order = torch.as_tensor(generator.permutation(len(fit)))
+        fitted.train_mode(True)
+        order = torch.as_tensor(generator.permutation(len(fit_part)))
         totals = np.zeros(2)
-        for start in range(0, len(fit), batch_size):
+        for start in range(0, len(fit_part), batch_size):
             batch = order[start:start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(vectors[batch], actions[batch],
-                                                          action_masks=masks[batch].numpy())
+            values, log_prob = fitted.evaluate(vectors[batch], actions[batch], masks[batch])
             policy_loss = -log_prob.mean()
-            value_loss = torch.nn.functional.mse_loss(values.flatten(), returns[batch])
+            value_loss = torch.nn.functional.mse_loss(values, returns[batch])
             optimizer.zero_grad()
             (policy_loss + value_coef * value_loss).backward()
             optimizer.step()
             totals += len(batch) * np.array([policy_loss.item(), value_loss.item()])
-        policy.set_training_mode(False)
-        rows.append({"epoch": epoch, "policy_loss": round(totals[0] / len(fit), 5),
-                     "value_loss": round(totals[1] / len(fit), 5),
-                     "held_out_agreement": round(agreement(model, held), 5)})
+        fitted.train_mode(False)
+        rows.append({"epoch": epoch, "policy_loss": round(totals[0] / len(fit_part), 5),
+                     "value_loss": round(totals[1] / len(fit_part), 5),
+                     "held_out_agreement": round(agreement(fitted, held), 5)})
     return rows
 
 
@@ -192,6 +235,26 @@ class ImitationSettings:
             raise ConfigError(f"weights: expected non-negative weights with a positive sum, got {self.weights}")
 
 
+    def players(self, specs: Sequence[Any]) -> tuple[Agent, list[Agent]]:
+        """The teacher and the opponents ``specs`` (the settings' own, or the run's), made with seeds from
+        :attr:`seed`; ``ConfigError`` naming a bad one."""
+        from razz_env.agents.registry import make_agent
+
+        try:
+            teacher = make_agent(self.teacher, seed=self.seed)
+            return teacher, [make_agent(spec, seed=self.seed + 1 + index) for index, spec in enumerate(specs)]
+        except (LookupError, ValueError, TypeError) as err:
+            raise ConfigError(f"teacher or opponents: {' '.join(str(err).split())}") from None
+
+    def record(self, specs: Sequence[Any], weights: Sequence[float], demonstrations: Demonstrations,
+               rows: list[dict[str, float]], collected: float, started: float) -> dict[str, Any]:
+        """What an imitation writes down: these settings with the opponents it met, the decisions, the teacher's
+        action counts, each epoch's row, and the seconds collecting and in all (since ``started``)."""
+        return {**asdict(self), "opponents": list(specs), "weights": list(weights), "decisions": len(demonstrations),
+                "teacher_action_counts": action_counts(demonstrations), "epochs_run": rows,
+                "collect_seconds": round(collected, 1), "seconds": round(time.perf_counter() - started, 1)}
+
+
 def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings) -> str:
     """Clone ``settings.teacher``'s play into a fresh model of ``config`` (a MaskablePPO ``TrainConfig`` at one
     table size) and write ``model.zip``, ``hashes.json`` and ``imitation.json`` (settings, decisions, each epoch's
@@ -199,7 +262,6 @@ def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings
     before anything is written."""
     import torch
 
-    from razz_env.agents.registry import make_agent
     from razz_env.encoding import make_encoder
     from razz_env.train.runfolder import RunFolder
     from razz_env.train.trainer import build_model, build_vec_env
@@ -212,11 +274,7 @@ def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings
         raise ConfigError(f"{out}: already holds a {IMITATION_MODEL}; give a new folder")
     specs = settings.opponents if settings.opponents is not None else list(config.opponents.baselines)
     weights = settings.weights if settings.weights is not None else list(config.opponents.weights)
-    try:
-        teacher = make_agent(settings.teacher, seed=settings.seed)
-        opponents = [make_agent(spec, seed=settings.seed + 1 + index) for index, spec in enumerate(specs)]
-    except (LookupError, ValueError, TypeError) as err:
-        raise ConfigError(f"teacher or opponents: {' '.join(str(err).split())}") from None
+    teacher, opponents = settings.players(specs)
     torch.set_num_threads(config.torch_threads)
     torch.manual_seed(settings.seed)
     table = config.table().hand_config()
@@ -231,8 +289,6 @@ def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings
                  seed=settings.seed)
     folder = RunFolder(out)
     sha256 = folder.save_model(model, IMITATION_MODEL)
-    folder.write_json(IMITATION_RECORD, {
-        **asdict(settings), "opponents": specs, "weights": weights, "decisions": len(demonstrations),
-        "teacher_action_counts": action_counts(demonstrations), "epochs_run": rows,
-        "collect_seconds": round(collected, 1), "seconds": round(time.perf_counter() - started, 1), "sha256": sha256})
+    folder.write_json(IMITATION_RECORD, {**settings.record(specs, weights, demonstrations, rows, collected, started),
+                                         "sha256": sha256})
     return sha256

@@ -27,11 +27,11 @@ import pytest
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool', "
-                          "'calm', 'rivals', 'mixed_tables')"),
+                          "'calm', 'rivals', 'cloned', 'mixed_tables')"),
     (["--arm", "calm", "--stage", "3"], "--arm calm: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
-    (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents"),
-    (["--game", "stud8", "--arm", "self_play"], "--arm self_play: the stud8 agent trains in opponents"),
+    (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents, cloned"),
+    (["--game", "stud8", "--arm", "self_play"], "--arm self_play: the stud8 agent trains in opponents, cloned"),
     (["--game", "holdem"], "argument --game: invalid choice: 'holdem' (choose from 'razz', 'stud8', 'action_razz', "
                            "'razz6', 'stud6')"),
     (["--game", "action_razz", "--accept"], "--accept: stage 1 of seed 1 is not finished"),
@@ -186,6 +186,34 @@ def test_the_pool_arm_goes_on_from_the_self_play_stage_before_it_begins(study, t
     assert len(saved["pool"]) == 1  # stage 3's policy joined the pool when the arm began
 
 
+def test_a_cloned_chain_begins_from_an_imitation_start(load_study, tmp_path, monkeypatch, capsys):
+    """Seconds: the imitation (40 hands, one epoch) and one update of Action Razz's stage 1 from it, written as a
+    recipe whose first stage starts from the same imitation."""
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    module = load_study("razz_flagship")
+    quick = {"cloned": {"teacher": "tag", "hands": 40, "epochs": 1}}
+    monkeypatch.setitem(module.GAMES, "action_razz", dataclasses.replace(module.GAMES["action_razz"], imitation=quick))
+    module.main(module.Args(game="action_razz", arm="cloned", stage_updates=1, output=str(tmp_path),
+                            release=str(tmp_path / "release")))
+    start, stage1 = tmp_path / "seed1" / "stage0-cloned", tmp_path / "seed1" / "stage1-cloned"
+    fitted = json.loads((start / "imitation.json").read_text())
+    assert (fitted["teacher"], fitted["hands"], fitted["seed"]) == ("tag", 40, 1)
+    assert fitted["opponents"][:2] == ["monte_carlo", "razz_heuristic"]  # the arm's opponents
+    assert "decisions of tag fitted, held-out agreement" in capsys.readouterr().out
+    state = json.loads((stage1 / "state.json").read_text())
+    assert (state["update"], state["steps"]) == (1, 32768) and (stage1 / "final.pt").is_file()
+    imitation_cpu = json.loads((start / "state.json").read_text())["clock"][0]
+    assert state["clock"][0] > imitation_cpu > 0
+    module.main(module.Args(game="action_razz", arm="cloned", stage_updates=1, output=str(tmp_path),
+                            recipe="tiny_cloned"))
+    from razz_env import recipes
+
+    (first,) = recipes.load_recipe("tiny_cloned", tmp_path).stages
+    assert (first.name, first.continues, first.config) == ("stage1_cloned", None, state["settings"])
+    assert (first.imitation.teacher, first.imitation.hands, first.imitation.seed) == ("tag", 40, 1)
+
+
 def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(load_study):
     module = load_study("razz_flagship")
     for name, game in module.GAMES.items():
@@ -219,6 +247,12 @@ def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(loa
     assert rivals["opponents"] == [*opponents["opponents"], "ppo_razz_psro"]  # the opponents arm's and the third rival
     assert dict(zip(rivals["opponents"], rivals["opponent_weights"]))["ppo_razz_psro"] == 4.0
     assert module.stage_folder(razz, "out", 3, 4, "rivals").name == "stage4-rivals"
+    for name in ("stud8", "action_razz"):  # the cloned arm: the opponents arm's tables from an imitation start
+        game = module.GAMES[name]
+        assert module.trainer_settings(game, 2, arm="cloned") == module.trainer_settings(game, 2, arm="opponents")
+        assert [module.stage_folder(game, "out", 2, stage, "cloned").name for stage in (1, 2)] == [
+            "stage1-cloned", "stage2-cloned"]
+        assert game.imitation == {"cloned": {"teacher": "monte_carlo", "hands": 100_000, "epochs": 40}}
     assert [module.stage_folder(razz, "out", 3, stage, "rivals").name for stage in (3, 4)] == ["stage3",
                                                                                                "stage4-rivals"]
     flagship = module.resolved(module.Args())

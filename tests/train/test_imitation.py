@@ -11,7 +11,7 @@ from razz_env.encoding import make_encoder
 from razz_env.encoding.actions import BET_RAISE, BRING_IN, CHECK_CALL
 from razz_env.encoding.interface import Declaration
 from razz_env.engine import HandConfig
-from razz_env.train.imitation import Demonstrations, action_counts, agreement, clone, collect
+from razz_env.train.imitation import Demonstrations, MaskablePolicy, action_counts, agreement, clone, collect
 
 
 class SeatKeeper:
@@ -91,7 +91,7 @@ def test_clone_fits_the_teachers_rule_and_leaves_the_models_optimizer_alone() ->
     _, demos = _demonstrations(hands=300)
     model = MaskablePPO("MlpPolicy", SingleAgentEnv(variant="stud", stacks=1000),
                         policy_kwargs={"net_arch": [64]}, device="cpu", seed=0)
-    before = agreement(model, demos)
+    before = agreement(MaskablePolicy(model), demos)
     optimizer_state = model.policy.optimizer.state_dict()
     rows = clone(model, demos, epochs=40, batch_size=128, learning_rate=3e-3, holdout=0.2)
     assert [row["epoch"] for row in rows] == list(range(1, 41))
