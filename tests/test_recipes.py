@@ -98,7 +98,7 @@ def test_a_recipe_starts_from_its_base_and_plans_every_stage_with_its_cpu_time(z
     ({"stages": [{"name": "s", "kind": "psro", "config": TINY, "loop": {"generations": 1}}]},
      "stage s: loop: steps_per_generation missing"),
     ({"stages": [{"name": "s", "kind": "imitation", "config": TINY, "imitation": {"hands": 0}}]},
-     "stage s: imitation: hands: must be at least 1, got 0"),
+     "stage s: imitation: hands: must be at least 10, got 0"),
     ({"stages": [{"name": "s", "kind": "widen", "config": TINY}]}, "stage s: a widen stage writes the model"),
     ({"stages": [{"name": "s", "kind": "train", "config": "later"}]}, "stage s: config: 'later' is no earlier stage"),
     ({"stages": [{"name": "s", "kind": "train",

@@ -73,7 +73,7 @@ def imitation_start(args: Args, settings: ImitationSettings, path: str | Path) -
     specs = list(settings.opponents if settings.opponents is not None else args.opponents)
     weights = list(settings.weights if settings.weights is not None else
                    args.opponent_weights or (1.0,) * len(specs))
-    teacher, opponents = settings.players(specs)
+    teacher, opponents = settings.players(specs, args.variant, args.num_seats)
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     config = training_table(args).hand_config()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from razz_env.encoding.actions import NUM_ACTIONS, to_engine
-from razz_env.encoding.interface import Observer, act_batch
+from razz_env.encoding.interface import Observer, act_batch, seating_problem
 from razz_env.engine.checks import check_fields, limited
 from razz_env.engine.dealing import shuffled_deck
 from razz_env.engine.errors import ConfigError
@@ -218,7 +218,8 @@ class ImitationSettings:
     ``opponents`` and ``weights`` left out: the config's pool baselines and weights."""
 
     teacher: str = "monte_carlo"
-    hands: int = limited(60000, minimum=1)
+    hands: int = limited(60000, minimum=10)
+    """hands played (the last tenth held out whole to measure the fit: ten give one)"""
     epochs: int = limited(8, minimum=1)
     batch_size: int = limited(1024, minimum=1)
     learning_rate: float = limited(3e-4, above=0)
@@ -235,16 +236,21 @@ class ImitationSettings:
             raise ConfigError(f"weights: expected non-negative weights with a positive sum, got {self.weights}")
 
 
-    def players(self, specs: Sequence[Any]) -> tuple[Agent, list[Agent]]:
+    def players(self, specs: Sequence[Any], variant: str, num_seats: int) -> tuple[Agent, list[Agent]]:
         """The teacher and the opponents ``specs`` (the settings' own, or the run's), made with seeds from
-        :attr:`seed`; ``ConfigError`` naming a bad one."""
+        :attr:`seed`; ``ConfigError`` naming a bad one, or one that cannot play ``variant`` at ``num_seats``."""
         from razz_env.agents.registry import make_agent
 
         try:
             teacher = make_agent(self.teacher, seed=self.seed)
-            return teacher, [make_agent(spec, seed=self.seed + 1 + index) for index, spec in enumerate(specs)]
+            opponents = [make_agent(spec, seed=self.seed + 1 + index) for index, spec in enumerate(specs)]
         except (LookupError, ValueError, TypeError) as err:
             raise ConfigError(f"teacher or opponents: {' '.join(str(err).split())}") from None
+        for agent in (teacher, *opponents):
+            problem = seating_problem(agent, variant, num_seats)
+            if problem:
+                raise ConfigError(f"teacher or opponents: {problem}")
+        return teacher, opponents
 
     def record(self, specs: Sequence[Any], weights: Sequence[float], demonstrations: Demonstrations,
                rows: list[dict[str, float]], collected: float, started: float) -> dict[str, Any]:
@@ -274,7 +280,7 @@ def warm_start(config: TrainConfig, out: str | Path, settings: ImitationSettings
         raise ConfigError(f"{out}: already holds a {IMITATION_MODEL}; give a new folder")
     specs = settings.opponents if settings.opponents is not None else list(config.opponents.baselines)
     weights = settings.weights if settings.weights is not None else list(config.opponents.weights)
-    teacher, opponents = settings.players(specs)
+    teacher, opponents = settings.players(specs, config.variant, config.seat_counts[0])
     torch.set_num_threads(config.torch_threads)
     torch.manual_seed(settings.seed)
     table = config.table().hand_config()

@@ -67,11 +67,19 @@ def test_the_same_settings_fit_the_same_network(started, tmp_path) -> None:
     (Args(), ImitationSettings(teacher="nobody"), "teacher or opponents: unknown agent 'nobody'"),
     (Args(), ImitationSettings(opponents=["rock", "tagg"], weights=[1.0, 1.0]), "unknown agent 'tagg'"),
     (Args(num_minibatches=7), TEACHER, "num-minibatches: 7 does not divide"),
+    (Args(), ImitationSettings(teacher="stud8_heuristic"), "teacher or opponents: agent 'stud8_heuristic' plays stud8"),
+    (Args(), ImitationSettings(opponents=["ppo_stud"], weights=[1.0]), "teacher or opponents: agent 'ppo_stud' "
+                                                                       "plays stud at 2 seats; it cannot be seated"),
 ])
 def test_bad_settings_are_refused_before_anything_is_written(args, settings, message, tmp_path) -> None:
     with pytest.raises(ConfigError, match=message):
         imitation_start(args, settings, tmp_path / "start.pt")
     assert not any(tmp_path.iterdir())
+
+
+def test_too_few_hands_to_hold_one_out_are_refused_by_name() -> None:
+    with pytest.raises(ConfigError, match="hands: must be at least 10, got 9"):
+        ImitationSettings(hands=9)
 
 
 def test_a_chain_goes_on_from_its_imitation_stage(tmp_path) -> None:
