@@ -106,7 +106,6 @@ def imitation_stage(folder: str | Path, settings: dict[str, Any], imitation: Imi
     began, cpu = time.perf_counter(), time.process_time()
     record = imitation_start(trainer_args(settings, folder), imitation, folder / CHECKPOINT)
     write_json(folder / IMITATION_RECORD, record)
-    write_json(folder / STATE, {"settings": settings, "clock": [time.process_time() - cpu,
-                                                                      time.perf_counter() - began],
-                                       "next_measure": 0.0, "update": 0, "steps": 0})
+    clock = [time.process_time() - cpu, time.perf_counter() - began]
+    write_json(folder / STATE, {"settings": settings, "clock": clock, "next_measure": 0.0, "update": 0, "steps": 0})
     return folder
