@@ -62,7 +62,8 @@ rule (``docs/studies/stud8_agent.md``, ``docs/studies/action_razz_agent.md``): i
     python studies/razz_flagship.py --game stud8 --seed 1 --stage 1
 
 Their ``--arm cloned`` trains the same tables from an imitation start: stage 1 goes on from ``stage0-cloned``, the
-network fitted to Monte Carlo's play (:data:`CLONED`, :mod:`razz_env.train.batch_imitation`), made first.
+network fitted to Monte Carlo's play (:data:`CLONED`, :mod:`razz_env.train.batch_imitation`), made first; the
+razz flagship's trains self-play from an imitation of ``ppo_razz_psro`` (:data:`CLONED_PSRO`).
 
     python studies/razz_flagship.py --game action_razz --seed 1 --stage 1 --arm cloned
 
@@ -148,6 +149,13 @@ and one every 50 updates after, all of them kept (fictitious self-play: the poli
 CLONED = {"teacher": "monte_carlo", "hands": 100_000, "epochs": 40}
 """The imitation start of a ``cloned`` arm: the network fitted to Monte Carlo's decisions over 100,000 hands against
 the arm's opponents (40 epochs; ``ppo_stud``'s imitation, which got SB3's stud learner past Monte Carlo)."""
+_MET_BY_PSRO = {"monte_carlo": 4.0, "razz_heuristic": 2.0, "ppo_razz_psro": 2.0, **{name: 0.5 for name in EXPLOITERS},
+                "calling_station": 0.5, "random": 0.5}
+CLONED_PSRO = {"teacher": "ppo_razz_psro", "hands": 100_000, "epochs": 40, "opponents": list(_MET_BY_PSRO),
+               "weights": list(_MET_BY_PSRO.values())}
+"""The razz flagship's imitation start (its ``cloned`` arm): the network fitted to ``ppo_razz_psro``'s play (the zoo's
+best against Monte Carlo and the heuristic) over 100,000 hands against Monte Carlo, the heuristic, itself, the
+exploiters and the baselines (40 epochs)."""
 CALM_ARM = {"learning_rate": 1e-4}
 """Self-play with a third of the method's learning rate (Adam's state carried over): smaller steps for a last
 iterate that cycled from stage 3 on."""
@@ -245,8 +253,9 @@ GAMES = {
                  must_hold=(*EXPLOITERS, "ppo_razz", "ppo_razz_pool", "ppo_razz_psro", "ppo_razz_multiway",
                             "qrdqn_razz"),
                  bar=5.0, arms={"self_play": {}, "opponents": opponents_arm("razz_heuristic"), "pool": POOL_ARM,
-                       "calm": CALM_ARM, "rivals": RIVALS_ARM},
-                 acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4, "calm": 4, "rivals": 4}),
+                       "calm": CALM_ARM, "rivals": RIVALS_ARM, "cloned": {}},
+                 acceptance_seeds=(43001, 43002, 43003), begins={"pool": 4, "calm": 4, "rivals": 4, "cloned": 1},
+                 imitation={"cloned": CLONED_PSRO}),
     "stud8": Game("stud8", "stud8_agent", selection_opponents=("stud8_heuristic", "monte_carlo"),
                   must_beat=("random", "calling_station", "stud8_heuristic", "monte_carlo"), must_hold=EXPLOITERS,
                   bar=0.0, arms={"opponents": opponents_arm("stud8_heuristic"),
@@ -286,7 +295,8 @@ class Args:
     baselines: :func:`opponents_arm`), ``pool`` (razz, from stage 4: half the tables play the learner's snapshots:
     :data:`POOL_ARM`), ``calm`` (razz, from stage 4: self-play with a third of the learning rate: :data:`CALM_ARM`),
     ``rivals`` (razz, from stage 4: the opponents arm with ``ppo_razz_psro``: :data:`RIVALS_ARM`), ``cloned``
-    (stud8 and action_razz: the opponents arm from an imitation of Monte Carlo: :data:`CLONED`) or
+    (stud8 and action_razz: the opponents arm from an imitation of Monte Carlo, :data:`CLONED`; razz: self-play
+    from an imitation of ``ppo_razz_psro``, :data:`CLONED_PSRO`) or
     ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""

@@ -39,7 +39,7 @@ import pytest
                                    "plays at 6 seats"),
     (["--game", "stud6", "--arm", "pool"], "--arm pool: the stud6 agent trains in mixed_tables"),
     (["--arm", "mixed_tables"], "--arm mixed_tables: the razz agent trains in self_play, opponents, pool, calm, "
-                                "rivals"),
+                                "rivals, cloned"),
     (["--game", "razz6", "--select"], "--select: stage 1 of seed 1 is not finished"),
     (["--game", "stud6", "--stage", "2"], "--stage 2: stage 1 of seed 1 is not finished"),
     (["--game", "razz6", "--deals", "1"], "--deals: must be at least 2, got 1"),
@@ -247,6 +247,9 @@ def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(loa
     assert rivals["opponents"] == [*opponents["opponents"], "ppo_razz_psro"]  # the opponents arm's and the third rival
     assert dict(zip(rivals["opponents"], rivals["opponent_weights"]))["ppo_razz_psro"] == 4.0
     assert module.stage_folder(razz, "out", 3, 4, "rivals").name == "stage4-rivals"
+    assert module.trainer_settings(razz, 1, arm="cloned") == module.trainer_settings(razz, 1)  # self-play
+    assert razz.imitation["cloned"]["teacher"] == "ppo_razz_psro"
+    assert dict(zip(razz.imitation["cloned"]["opponents"], razz.imitation["cloned"]["weights"]))["monte_carlo"] == 4
     for name in ("stud8", "action_razz"):  # the cloned arm: the opponents arm's tables from an imitation start
         game = module.GAMES[name]
         assert module.trainer_settings(game, 2, arm="cloned") == module.trainer_settings(game, 2, arm="opponents")
