@@ -25,7 +25,15 @@ import torch
 
 from razz_env.encoding.encoders import FlatEncoder
 from razz_env.engine.errors import ConfigError
-from razz_env.train.batch_ppo import Agent, Progress, SnapshotPool, check_args, save_checkpoint, training_table
+from razz_env.train.batch_ppo import (
+    Agent,
+    Progress,
+    SnapshotPool,
+    check_args,
+    opponent_weights,
+    save_checkpoint,
+    training_table,
+)
 from razz_env.train.budgeted import CHECKPOINT, STATE, read_state, trainer_args, write_json
 from razz_env.train.imitation import collect, fit
 
@@ -71,8 +79,7 @@ def imitation_start(args: Args, settings: ImitationSettings, path: str | Path) -
         raise ConfigError(f"imitation start: fits a heads-up run on the CPU; this one plays {args.num_seats} seats "
                           f"on {args.device}")
     specs = list(settings.opponents if settings.opponents is not None else args.opponents)
-    weights = list(settings.weights if settings.weights is not None else
-                   args.opponent_weights or (1.0,) * len(specs))
+    weights = list(settings.weights if settings.weights is not None else opponent_weights(args))
     teacher, opponents = settings.players(specs, args.variant, args.num_seats)
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)

@@ -485,6 +485,11 @@ MIXED = -3
 """The kind of a multi-way table whose other seats each hold their own opponent (``mixed_tables``)."""
 
 
+def opponent_weights(args: Args) -> tuple[float, ...]:
+    """Each of ``--opponents``' weights (left out: equal)."""
+    return tuple(args.opponent_weights or (1.0,) * len(args.opponents))
+
+
 def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Per table: its kind (-1: self-play, :data:`POOL`: a snapshot, 0...: that opponent, :data:`MIXED`: mixed
     opponents), per table and seat the agent there when the learner is elsewhere (the same encoding), and the
@@ -496,7 +501,7 @@ def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.T
     pooled = round((args.self_play_fraction + args.pool_fraction) * tables) if args.opponents else tables
     kind = torch.full((tables,), -1, dtype=torch.int64)
     kind[self_play:pooled] = POOL
-    weights = args.opponent_weights or (1.0,) * len(args.opponents)
+    weights = opponent_weights(args)
     if args.mixed_tables:
         kind[pooled:] = MIXED
         at_seat = kind[:, None].repeat(1, seats)
