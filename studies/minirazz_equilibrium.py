@@ -20,7 +20,11 @@ setting of a learned one):
   that mixture (:func:`~razz_env.solve.mixture.mixture`, maintained as the snapshots join): the averaging
   method NFSP approximates with a network;
 - ``double_oracle``: PSRO whose oracle is the exact best response (:mod:`razz_env.solve.double_oracle`);
-- ``cfr_plus``: CFR+ (:mod:`razz_env.solve.cfr`), the reference.
+- ``cfr_plus``: CFR+ (:mod:`razz_env.solve.cfr`), the reference;
+- ``mccfr``: external-sampling Monte Carlo CFR (:mod:`razz_env.solve.sampled_cfr`: hands dealt by the batched
+  engine, information sets keyed on the seat's vector), measured as its agent plays (the average strategy read
+  into the tree through :func:`~razz_env.solve.agent.policy_from_agent`); seeded, no tree needed to train, so it
+  is the one tree method that scales to razz.
 
 Each run writes ``<output>/<method>[-<tag>]/seed<k>/``: ``curve.csv`` (training CPU minutes, wall minutes, steps
 or iterations, mbb/hand), ``args.json``, ``policy.npz`` (the policy it plays at every information set, with its
@@ -60,6 +64,10 @@ COMMON = {"variant": "minirazz", "stacks": 200, "total_steps": 10**12, "quiet": 
 """Every learned run's table and horizon: the solved tree's table (200-chip stacks) and no step horizon (the CPU
 budget ends a run, so the learning rate stays constant)."""
 TABULAR = ("double_oracle", "cfr_plus")
+SAMPLED = ("mccfr",)
+"""Methods that sample hands instead of sweeping the tree: seeded, no trainer settings."""
+SAMPLED_CHUNK = 2_000
+"""Iterations between looks at the CPU clock (about a tenth of a second of MiniRazz)."""
 TUNING_SEED = 0
 """The seed settings are chosen on: ``table.csv`` marks its runs ``tuning`` and the plot leaves them out."""
 BUDGETS = (5, 20, 60, 120)
@@ -71,7 +79,8 @@ class Args:
     """One run (method, seed, budget), or ``--report`` over every run in ``--output``."""
 
     method: str = "ppo"
-    """``ppo``, ``ppo_pool``, ``mmd``, ``mmd_moving``, ``mmd_ema``, ``fsp``, ``double_oracle`` or ``cfr_plus``"""
+    """``ppo``, ``ppo_pool``, ``mmd``, ``mmd_moving``, ``mmd_ema``, ``fsp``, ``double_oracle``, ``cfr_plus`` or
+    ``mccfr``"""
     seed: int = 1
     """training seed (the tabular methods are deterministic: seed 1 only)"""
     minutes: float = limited(20.0, above=0)
@@ -162,17 +171,55 @@ def run_learned(args: Args, folder: Path) -> None:
                 max_steps=args.max_steps, label=str(folder)).run()
 
 
+class SampledSolver:
+    """External-sampling MCCFR with the tree solvers' face: ``iterate`` runs :data:`SAMPLED_CHUNK` iterations,
+    ``exploitability`` measures its agent exactly (its average strategy read into the tree as it plays)."""
+
+    def __init__(self, game: Any, seed: int) -> None:
+        from razz_env.solve.sampled_cfr import SampledCFR
+
+        self.game, self.seed = game, seed
+        self.solver = SampledCFR(game.config, seed=seed)
+        self.measured_policy: Any = None
+
+    @property
+    def iterations(self) -> int:
+        """Iterations run."""
+        return self.solver.iterations
+
+    def iterate(self) -> None:
+        """A chunk of iterations."""
+        self.solver.run(SAMPLED_CHUNK)
+
+    def exploitability(self) -> Any:
+        """The exact exploitability of the agent that plays the average strategy now."""
+        from razz_env.solve.agent import policy_from_agent
+        from razz_env.solve.best_response import exploitability
+        from razz_env.solve.sampled_policy import SampledCFRAgent
+
+        agent = SampledCFRAgent(self.solver.average_policy(), seed=self.seed)
+        self.measured_policy = policy_from_agent(self.game, agent, check_suits=0)
+        return exploitability(self.game, self.measured_policy)
+
+    def average_policy(self) -> Any:
+        """The policy last measured (a run ends on a measurement)."""
+        return self.measured_policy
+
+
 def run_tabular(args: Args, folder: Path) -> None:
-    """Run exact-oracle PSRO or CFR+ for ``args.minutes`` CPU minutes, measuring every ``--measure-every``."""
+    """Run exact-oracle PSRO, CFR+ or MCCFR for ``args.minutes`` CPU minutes, measuring every ``--measure-every``;
+    a run starts over rather than resumes (it is minutes)."""
     from razz_env.solve.cfr import CFRPlus
     from razz_env.solve.double_oracle import DoubleOracle
     from razz_env.solve.game import build_game
 
-    if args.seed != 1:
+    if args.seed != 1 and args.method in TABULAR:
         raise ConfigError(f"--seed: {args.method} is deterministic; run it with seed 1 only")
     for stale in (CURVE, STATE):
-        (folder / stale).unlink(missing_ok=True)  # a tabular run is short: it starts over rather than resumes
-    solver = DoubleOracle(build_game(args.game)) if args.method == "double_oracle" else CFRPlus(build_game(args.game))
+        (folder / stale).unlink(missing_ok=True)
+    game = build_game(args.game)
+    solver = {"double_oracle": DoubleOracle, "cfr_plus": CFRPlus}.get(args.method, lambda g: SampledSolver(
+        g, args.seed))(game)
     clock = Clock()
     next_measure = 0.0
     while True:
@@ -192,9 +239,17 @@ def run_tabular(args: Args, folder: Path) -> None:
             policy.exploitability_mbb, policy.iterations = measured.mbb, solver.iterations
             policy.method = f"{args.method}, {solver.iterations} iterations"
             policy.save(folder / "policy.npz")
-            write_json(folder / STATE, {"settings": {"method": args.method}, "clock": [clock.cpu, clock.wall]})
+            write_json(folder / STATE, {"settings": settings_of(args), "clock": [clock.cpu, clock.wall],
+                                        "steps": solver.iterations})
             return
         clock.resume()
+
+
+def settings_of(args: Args) -> dict[str, Any]:
+    """What a run's folder is checked against: a learned run's trainer settings, a solver's method (and seed)."""
+    if args.method in LEARNED:
+        return trainer_settings(args)
+    return {"method": args.method, "seed": args.seed} if args.method in SAMPLED else {"method": args.method}
 
 
 def publish(output: Path, destination: Path) -> Path:
@@ -268,7 +323,7 @@ def plot(curves: dict[tuple[str, int], list[dict[str, float]]], path: Path) -> N
         label = method if seed == min(s for m, s in curves if m == method) else None
         mbb = [max(r["mbb"], 1e-3) for r in rows]
         by_time.plot([r["cpu_minutes"] for r in rows], mbb, color=colours[method], label=label, linewidth=1.2)
-        if method.split("-")[0] not in TABULAR:
+        if method.split("-")[0] in LEARNED:
             by_steps.plot([r["steps"] for r in rows], mbb, color=colours[method], label=label, linewidth=1.2)
     for axis, xlabel in ((by_time, "training CPU minutes (one core)"), (by_steps, "environment steps")):
         axis.set_yscale("log")
@@ -288,21 +343,21 @@ def main(args: Args) -> None:
     if args.report:
         report(publish(Path(args.output), Path(args.publish)) if args.publish else Path(args.output))
         return
-    if args.method not in (*LEARNED, *TABULAR):
-        raise ConfigError(f"--method: unknown {args.method!r}; known: {', '.join((*LEARNED, *TABULAR))}")
+    if args.method not in (*LEARNED, *TABULAR, *SAMPLED):
+        raise ConfigError(f"--method: unknown {args.method!r}; known: {', '.join((*LEARNED, *TABULAR, *SAMPLED))}")
     if args.set and not args.tag:
         raise ConfigError("--set: name the run with --tag, so that its folder differs from the method's own")
-    if args.method in TABULAR and args.set:
-        raise ConfigError(f"--set: {args.method} is tabular and has no trainer settings")
+    if args.method in (*TABULAR, *SAMPLED) and args.set:
+        raise ConfigError(f"--set: {args.method} is not a trainer and has no trainer settings")
     folder = run_folder(args)
-    settings = {"method": args.method} if args.method in TABULAR else trainer_settings(args)
+    settings = settings_of(args)
     if budget_spent(folder, args.minutes, args.max_steps, settings):
         print(f"{folder}: has its {args.minutes} CPU minutes or {args.max_steps} steps already (a larger budget goes "
               f"on)")
         return
     folder.mkdir(parents=True, exist_ok=True)
     write_json(folder / "args.json", dataclasses.asdict(args))
-    (run_tabular if args.method in TABULAR else run_learned)(args, folder)
+    (run_learned if args.method in LEARNED else run_tabular)(args, folder)
 
 
 if __name__ == "__main__":

@@ -362,6 +362,11 @@ class BatchEngine(TableState):
 
     # ------------------------------------------------------------------ play
 
+    def kernel_state(self) -> tuple[_k.Rules, _k.Tables, np.ndarray, _k.Encoding]:
+        """The arrays the kernels read and write (rules, tables, scratch, encoding), themselves, not copies: for a
+        later layer's kernel that steps rows itself (:mod:`razz_env.solve.sampled_cfr` copies a row to branch)."""
+        return self._rules, self._tables, self._work, self._encoding
+
     def reset(self, tables: Sequence[int] | np.ndarray | None = None,
               decks: np.ndarray | Sequence[Sequence[int]] | None = None) -> None:
         """Abandon the hands at ``tables`` (default: all) and deal new ones, from ``decks`` (one per table

@@ -61,12 +61,16 @@ CACHE = any(_writable(folder) for folder in cache_folders())
 when no folder is writable, so the kernels compile in each process instead of failing to import."""
 
 
-def drop_stale_cache(folder: Path) -> bool:
-    """Remove the kernels numba cached in ``folder`` (this package's ``__pycache__``) when the showdown core's or
-    this module's source has changed since they were cached; whether any went. numba re-checks only a cached
-    function's own file, and the batch layer's kernels compile functions of both, which live in other files."""
-    stamp = folder / "showdown_core.sha256"
-    digest = hashlib.sha256(Path(showdown_core.__file__).read_bytes() + Path(__file__).read_bytes()).hexdigest()
+KERNEL_SOURCES = (Path(showdown_core.__file__), Path(__file__))
+"""The sources compiled into every kernel: the showdown core and this module."""
+
+
+def drop_stale_cache(folder: Path, sources: tuple[Path, ...] = KERNEL_SOURCES) -> bool:
+    """Remove the kernels numba cached in ``folder`` (a package's ``__pycache__``) when one of ``sources`` has
+    changed since they were cached; whether any went. numba re-checks only a cached function's own file, and a
+    kernel that compiles these modules' functions (this package's, the sampled CFR's walk) depends on theirs."""
+    stamp = folder / "kernel_sources.sha256"
+    digest = hashlib.sha256(b"".join(source.read_bytes() for source in sources)).hexdigest()
     try:
         if not folder.is_dir() or (stamp.exists() and stamp.read_text() == digest):
             return False
@@ -181,7 +185,7 @@ def _borrowed(typingctx, array):
 
 
 @njit(cache=CACHE, inline="always")
-def _lent(rules, tables):
+def lent(rules, tables):
     """``rules`` and ``tables`` with :func:`_borrowed` arrays."""
     lent_rules = Rules(_borrowed(rules.params), _borrowed(rules.bets_by_street), _borrowed(rules.next_street),
                        _borrowed(rules.variant_cards), _borrowed(rules.mask_table), _borrowed(rules.id_to_engine))
@@ -194,7 +198,7 @@ def _lent(rules, tables):
 
 
 @njit(cache=CACHE, inline="always")
-def _lent_encoding(encoding):
+def lent_encoding(encoding):
     """``encoding`` with :func:`_borrowed` arrays."""
     return Encoding(_borrowed(encoding.offsets), _borrowed(encoding.card_index), encoding.inv_big_bet)
 
@@ -203,7 +207,7 @@ def _lent_encoding(encoding):
 
 
 @njit(cache=CACHE)
-def _next_u64(rng: np.ndarray, t: int) -> np.uint64:
+def next_u64(rng: np.ndarray, t: int) -> np.uint64:
     """splitmix64: the table's own stream."""
     z = rng[t] + np.uint64(0x9E3779B97F4A7C15)
     rng[t] = z
@@ -219,7 +223,7 @@ def shuffle_deck(t, deck, cards, rng):
     for i in range(size):
         deck[t, i] = cards[i]
     for i in range(size - 1):
-        u = np.float64(_next_u64(rng, t) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        u = np.float64(next_u64(rng, t) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
         j = i + np.int64(u * (size - i))
         tmp = deck[t, i]
         deck[t, i] = deck[t, j]
@@ -659,11 +663,11 @@ def step_tables(actions, rules, tables, work, observe, encoding, out):
     (``tables.ended_*``) and deals its next hand. With ``observe``, also write each table's new acting seat's vector
     into ``out`` (``encode_tables`` fused into the same pass, while the table's state is in cache). Returns -1, or
     (changing nothing) the first table whose id is not legal now."""
-    rules, tables = _lent(rules, tables)
+    rules, tables = lent(rules, tables)
     for t in range(actions.shape[0]):
         if not is_legal_id(t, actions[t], rules, tables):
             return t
-    encoding, work, out = _lent_encoding(encoding), _borrowed(work), _borrowed(out)
+    encoding, work, out = lent_encoding(encoding), _borrowed(work), _borrowed(out)
     for t in range(actions.shape[0]):
         step_table(t, actions[t], rules, tables, work, observe, encoding, out)
     return -1
@@ -716,7 +720,7 @@ def _set_masks(t, rules, tables):
 def deal_tables(index, given, rules, tables):
     """Start a new hand at each table of ``index`` (from ``tables.deck`` when ``given``, else a shuffle of its
     stream)."""
-    rules, tables = _lent(rules, tables)
+    rules, tables = lent(rules, tables)
     for t in index:
         deal_table(t, given, rules, tables)
 
@@ -746,8 +750,8 @@ NUM_KINDS = 8
 @njit(cache=CACHE)
 def encode_tables(rules, tables, encoding, out):
     """The acting seat's vector at every table, as ``TableEncoder.encode(hand, actor)`` writes it."""
-    rules, tables = _lent(rules, tables)
-    encoding, out = _lent_encoding(encoding), _borrowed(out)
+    rules, tables = lent(rules, tables)
+    encoding, out = lent_encoding(encoding), _borrowed(out)
     for t in range(out.shape[0]):
         encode_table(t, rules, tables, encoding, out[t])
 
@@ -859,7 +863,7 @@ def legal_count(t, masks):
 @njit(cache=CACHE, inline="always")
 def random_legal_row(t, masks, state, stream):
     """A uniformly random legal id of row ``t`` (which has one) from the splitmix64 stream ``state[stream]``."""
-    pick = np.int64(((_next_u64(state, stream) >> np.uint64(32)) * np.uint64(legal_count(t, masks)))
+    pick = np.int64(((next_u64(state, stream) >> np.uint64(32)) * np.uint64(legal_count(t, masks)))
                     >> np.uint64(32))
     for a in range(masks.shape[1]):
         if masks[t, a]:

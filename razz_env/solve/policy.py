@@ -128,19 +128,8 @@ class TabularPolicy:
         else for the game its header names (built here)."""
         path = Path(path)
         where = f"policy file {path}"
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(bytes(data["header"]).decode())
-                table = np.array(data["probabilities"], dtype=np.float64)
-        except FileNotFoundError:
-            raise ConfigError(f"{where}: no such file") from None
-        except Exception as err:  # noqa: BLE001 - numpy, zipfile and zlib raise many kinds on a damaged file
-            try:
-                problem = archive_problem(path.read_bytes())
-            except OSError:
-                problem = None
-            problem = problem or f"{type(err).__name__}: {' '.join(str(err).split())}"
-            raise ConfigError(f"{where}: not a tabular policy file ({problem})") from None
+        header, arrays = read_archive(path, where, "tabular policy", ("probabilities",))
+        table = arrays["probabilities"].astype(np.float64)
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise ConfigError(f"{where}: not a tabular policy file (no '{FORMAT}' header)")
         if header.get("version") != VERSION:
@@ -165,6 +154,24 @@ class TabularPolicy:
         with labelled(where, ValueError):
             policy.validate(tolerance=1e-6)
         return policy
+
+
+def read_archive(path: Path, where: str, kind: str, names: tuple[str, ...]) -> tuple[Any, dict[str, np.ndarray]]:
+    """The JSON header and the arrays ``names`` of the ``.npz`` file at ``path`` (never a pickle); ``ConfigError``
+    naming ``where`` when it is missing, or is not a ``kind`` file (why, where the archive says)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            return header, {name: np.array(data[name]) for name in names}
+    except FileNotFoundError:
+        raise ConfigError(f"{where}: no such file") from None
+    except Exception as err:  # noqa: BLE001 - numpy, zipfile and zlib raise many kinds on a damaged file
+        try:
+            problem = archive_problem(path.read_bytes())
+        except OSError:
+            problem = None
+        problem = problem or f"{type(err).__name__}: {' '.join(str(err).split())}"
+        raise ConfigError(f"{where}: not a {kind} file ({problem})") from None
 
 
 def _info(header: dict[str, Any], where: str) -> dict[str, Any]:

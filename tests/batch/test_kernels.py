@@ -136,7 +136,7 @@ def test_a_changed_showdown_core_drops_the_kernels_numba_cached(tmp_path):
     cached = [tmp_path / "kernels._showdown-400.py311.nbi", tmp_path / "aivat._shares-48.py311.1.nbc"]
     for path in cached:
         path.write_text("compiled")
-    (tmp_path / "showdown_core.sha256").write_text("the digest of another source")
+    (tmp_path / "kernel_sources.sha256").write_text("the digest of another source")
     assert k.drop_stale_cache(tmp_path)
     assert not any(path.exists() for path in cached)
     cached[0].write_text("compiled again")

@@ -21,7 +21,10 @@ def curve(folder):
         return list(csv.DictReader(handle))
 
 
-@pytest.mark.parametrize("method", ["ppo", "fsp", "mmd_moving", "double_oracle"])
+LEARNED = ("ppo", "fsp", "mmd_moving")
+
+
+@pytest.mark.parametrize("method", [*LEARNED, "double_oracle", "mccfr"])
 def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, tmp_path, method):
     out = str(tmp_path)
     first = study("minirazz_equilibrium").run("--method", method, "--minutes", "0.05", "--output", out, *SMOKE)
@@ -32,7 +35,7 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
     assert float(rows[-1]["cpu_minutes"]) >= 0.05
     done = study("minirazz_equilibrium").run("--method", method, "--minutes", "0.05", "--output", out, *SMOKE)
     assert done.returncode == 0 and "has its 0.05 CPU minutes or 0 steps already" in done.stdout
-    if method != "double_oracle":  # a learned run goes on from its checkpoint: steps and CPU minutes carry on
+    if method in LEARNED:  # a learned run goes on from its checkpoint: steps and CPU minutes carry on
         larger = f"{float(rows[-1]['cpu_minutes']) + 0.05:.3f}"  # the first run may overshoot 0.05 by an update
         more = study("minirazz_equilibrium").run("--method", method, "--minutes", larger, "--output", out, *SMOKE)
         assert more.returncode == 0, more.stderr
@@ -44,7 +47,7 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
     policy = TabularPolicy.load(folder / "policy.npz")
     assert policy.exploitability_mbb == pytest.approx(exploitability(policy.game, policy).mbb)
     assert policy.exploitability_mbb == pytest.approx(float(curve(folder)[-1]["mbb"]), abs=1e-3)
-    assert (folder / "final.pt").exists() == (method != "double_oracle")
+    assert (folder / "final.pt").exists() == (method in LEARNED)
     reported = study("minirazz_equilibrium").run("--report", "--output", out)
     assert reported.returncode == 0, reported.stderr
     with open(tmp_path / "table.csv", newline="") as handle:
@@ -66,6 +69,7 @@ def test_a_run_measures_exactly_resumes_with_a_larger_budget_and_reports(study, 
     (["--set", "entropy=0.1", "--tag", "x"], "--set: expected name=value with a trainer setting's name"),
     (["--set", "ent_coef=lots", "--tag", "x"], "--set ent_coef: expected a float, got 'lots'"),
     (["--method", "cfr_plus", "--seed", "2"], "--seed: cfr_plus is deterministic"),
+    (["--method", "mccfr", "--set", "ent_coef=0.1", "--tag", "x"], "--set: mccfr is not a trainer"),
     (["--minutes", "0"], "--minutes: must be more than 0, got 0"),
     (["--report"], "--report: no run in"),
 ])

@@ -1,0 +1,310 @@
+"""External-sampling Monte Carlo CFR on the batched engine's kernels, over an abstraction of what a seat sees.
+
+Games too large for :mod:`razz_env.solve.cfr`'s exact tree (heads-up razz) are solved by sampling (Lanctot et al.,
+*Monte Carlo Sampling for Regret Minimization in Extensive Games*, 2009, external sampling). Each iteration deals
+one hand with the batched engine, so every rule is the engine's, and walks that deal's betting tree: at the
+traversing seat's decisions every legal action is tried (the table's row copied to the next row, then stepped), at
+the other seat's one action is drawn from its current strategy. Regrets by regret matching; the average strategy
+is the running sum of the other seat's current strategies, weighted by the iteration (linear averaging, as in
+Brown and Sandholm's linear CFR). The seats traverse in turn. An information set is the key
+:mod:`razz_env.solve.abstraction` makes of the acting seat's vector and legal ids.
+
+The run is seeded (the deals come from the engine's stream, the other seat's draws from the solver's) and
+resumable: :meth:`SampledCFR.save` writes every table and stream, :meth:`SampledCFR.load` goes on from them, and a
+run cut anywhere repeats an uninterrupted one exactly.
+
+>>> from razz_env.engine.config import HandConfig
+>>> solver = SampledCFR(HandConfig.create("minirazz_tiny"), seed=0)
+>>> solver.run(200)
+>>> solver.iterations, solver.num_infosets > 0
+(200, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from razz_env.batch import kernels as _k
+from razz_env.batch.engine import BatchEngine
+from razz_env.engine.checks import as_int
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+from razz_env.solve.abstraction import abstraction_code, abstraction_encoder, infoset_key
+from razz_env.solve.policy import config_of, read_archive, table_of
+from razz_env.solve.sampled_policy import SampledPolicy
+
+CACHE = _k.CACHE
+NUM_IDS = 5
+MAX_DEPTH = 64
+"""Rows of the walk: one per traversing decision on the path (a heads-up limit hand has far fewer)."""
+FULL, TOO_DEEP = 1, 2
+"""What stopped a walk (``status[1]``): the information-set table is full; the path outgrew the rows."""
+FORMAT = "razz-env sampled CFR checkpoint"
+
+
+@njit(cache=CACHE, inline="always")
+def _copy_row(source, target, tables):
+    """Table row ``source``'s hand into row ``target`` (what stepping reads and writes)."""
+    tables.tab[target] = tables.tab[source]
+    tables.seats[target] = tables.seats[source]
+    tables.cards[target] = tables.cards[source]
+    tables.deck[target] = tables.deck[source]
+    tables.used[target] = tables.used[source]
+    tables.history[target] = tables.history[source]
+    tables.counts[target] = tables.counts[source]
+    tables.masks[target] = tables.masks[source]
+
+
+@njit(cache=CACHE, inline="always")
+def _current(regrets, i, mask, out):
+    """Regret matching at information set ``i``: positive regrets normalised, else uniform over the legal ids."""
+    total = 0.0
+    legal = 0
+    for a in range(NUM_IDS):
+        out[a] = regrets[i, a] if mask[a] and regrets[i, a] > 0.0 else 0.0
+        total += out[a]
+        legal += mask[a]
+    for a in range(NUM_IDS):
+        out[a] = out[a] / total if total > 0.0 else (1.0 / legal if mask[a] else 0.0)
+
+
+@njit(cache=CACHE, inline="always")
+def _draw(strategy, rng):
+    """An id drawn from ``strategy`` with the solver's splitmix64 stream."""
+    u = np.float64(_k.next_u64(rng, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    last = 0
+    for a in range(NUM_IDS):
+        if strategy[a] > 0.0:
+            last = a
+            u -= strategy[a]
+            if u < 0.0:
+                return a
+    return last
+
+
+@njit(cache=CACHE, inline="always")
+def _infoset(key, mask, index, legal, status):
+    """The row of ``key`` (added, with its legal ids, when new); -1 when the table is full."""
+    if key in index:
+        return index[key]
+    i = status[0]
+    if i >= legal.shape[0]:
+        status[1] = FULL
+        return -1
+    index[key] = i
+    for a in range(NUM_IDS):
+        legal[i, a] = mask[a]
+    status[0] = i + 1
+    return i
+
+
+@njit(cache=CACHE, inline="always")
+def _play_other(row, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets,
+                sums, scratch, frames, rng, status):
+    """Play the other seat's decisions at row ``row`` (drawn, their strategy summed) up to the traverser's: then
+    its frame is set (information set, current strategy) and this returns False; True at the hand's end (its value
+    in ``scratch[row, 0]``) or when the walk must stop (``status[1]``)."""
+    while True:
+        _k.encode_table(row, rules, tables, encoding, vectors[row])
+        mask = tables.masks[row]
+        i = _infoset(infoset_key(kind, vectors[row], mask), mask, index, legal, status)
+        if i < 0:
+            return True
+        strategy = scratch[row, :NUM_IDS]
+        _current(regrets, i, mask, strategy)
+        if tables.tab[row, _k.C_ACTOR] == traverser:
+            frames[row, 0] = i
+            frames[row, 1] = 0
+            return False
+        for a in range(NUM_IDS):
+            sums[i, a] += weight * strategy[a]
+        _k.step_table(row, _draw(strategy, rng), rules, tables, work, False, encoding, unused)
+        if tables.finished[row]:
+            scratch[row, 0] = tables.payoffs[row, traverser]
+            return True
+
+
+@njit(cache=CACHE)
+def _walk(traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets, sums,
+          scratch, frames, rng, status):
+    """The traverser's value of the hand dealt at row 0, its regrets and the other seat's strategy sums updated on
+    the way. Depth first with an explicit stack (numba cannot load a cached recursive function): row ``r`` holds
+    the hand at the ``r``-th traversing decision of the path, ``frames[r]`` its information set and next action,
+    ``scratch[r]`` its strategy and the values of the actions tried."""
+    if _play_other(0, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets,
+                   sums, scratch, frames, rng, status):
+        return scratch[0, 0]
+    row = 0
+    while True:
+        mask = legal[frames[row, 0]]
+        a = frames[row, 1]
+        while a < NUM_IDS and not mask[a]:
+            a += 1
+        if a < NUM_IDS:
+            frames[row, 1] = a + 1
+            child = row + 1
+            if child >= tables.tab.shape[0]:
+                status[1] = TOO_DEEP
+                return 0.0
+            _copy_row(row, child, tables)
+            _k.step_table(child, a, rules, tables, work, False, encoding, unused)
+            if tables.finished[child]:
+                scratch[row, NUM_IDS + a] = tables.payoffs[child, traverser]
+            elif _play_other(child, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index,
+                             legal, regrets, sums, scratch, frames, rng, status):
+                if status[1]:
+                    return 0.0
+                scratch[row, NUM_IDS + a] = scratch[child, 0]
+            else:
+                row = child
+            continue
+        i = frames[row, 0]
+        value = 0.0
+        for b in range(NUM_IDS):
+            if mask[b]:
+                value += scratch[row, b] * scratch[row, NUM_IDS + b]
+        for b in range(NUM_IDS):
+            if mask[b]:
+                regrets[i, b] += scratch[row, NUM_IDS + b] - value
+        if row == 0:
+            return value
+        row -= 1
+        scratch[row, NUM_IDS + frames[row, 1] - 1] = value
+
+
+@njit(cache=CACHE)
+def _iterate(count, first, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets, sums,
+             scratch, frames, rng, status):
+    """Iterations ``first`` to ``first + count - 1``; returns how many completed (fewer when a walk stopped)."""
+    rules, tables = _k.lent(rules, tables)
+    for done in range(count):
+        iteration = first + done
+        _k.deal_table(0, False, rules, tables)
+        _walk(iteration % 2, np.float64(iteration // 2 + 1), kind, rules, tables, work, encoding, vectors, unused,
+              index, legal, regrets, sums, scratch, frames, rng, status)
+        if status[1]:
+            return done
+    return count
+
+
+class SampledCFR:
+    """External-sampling MCCFR for heads-up ``config`` under ``abstraction`` (see the module docstring).
+
+    ``max_infosets``: the rows of the regret and strategy tables (allocated up front; a run that meets more
+    information sets stops with a ``ConfigError`` saying so, its finished iterations kept).
+    """
+
+    def __init__(self, config: HandConfig, *, abstraction: str = "exact", seed: int = 0,
+                 max_infosets: int = 1_000_000) -> None:
+        if not isinstance(config, HandConfig):
+            raise ConfigError(f"config: expected a HandConfig, got {type(config).__name__}")
+        if config.num_seats != 2:
+            raise ConfigError(f"config: the sampled solver plays heads-up tables; this one has {config.num_seats} "
+                              f"seats")
+        self.config = config
+        self.abstraction = abstraction
+        self.kind = abstraction_code(abstraction)
+        self.seed = as_int("seed", seed, 0)
+        capacity = as_int("max_infosets", max_infosets, 1)
+        self.encoder = abstraction_encoder(config)
+        self._engine = BatchEngine(config, MAX_DEPTH, seed=self.seed, encoder=self.encoder)
+        self._vectors = np.zeros((MAX_DEPTH, self.encoder.size), dtype=np.float32)
+        self._unused = np.zeros((1, 1), dtype=np.float32)
+        self._scratch = np.zeros((MAX_DEPTH, 2 * NUM_IDS))
+        self._frames = np.zeros((MAX_DEPTH, 2), dtype=np.int64)
+        self._index = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.keys = np.zeros(capacity, dtype=np.int64)
+        self.legal = np.zeros((capacity, NUM_IDS), dtype=np.int8)
+        self.regrets = np.zeros((capacity, NUM_IDS))
+        self.sums = np.zeros((capacity, NUM_IDS))
+        self._rng = np.random.SeedSequence([self.seed, 1]).generate_state(1, np.uint64)
+        self._status = np.zeros(2, dtype=np.int64)
+        self.iterations = 0
+
+    @property
+    def num_infosets(self) -> int:
+        """Information sets met so far."""
+        return int(self._status[0])
+
+    def run(self, iterations: int) -> None:
+        """Run ``iterations`` more iterations (the seats traverse in turn)."""
+        iterations = as_int("iterations", iterations, 0)
+        rules, tables, work, encoding = self._engine.kernel_state()
+        done = _iterate(iterations, self.iterations, self.kind, rules, tables, work, encoding, self._vectors,
+                        self._unused, self._index, self.legal, self.regrets, self.sums, self._scratch, self._frames,
+                        self._rng, self._status)
+        self.iterations += done
+        if self._status[1]:
+            problem = ("its information sets outgrew max_infosets "
+                       f"{self.legal.shape[0]:,}; load the last checkpoint with a larger one"
+                       if self._status[1] == FULL else f"a hand went deeper than {MAX_DEPTH} decisions")
+            raise ConfigError(f"sampled CFR stopped after {self.iterations:,} iterations: {problem}")
+
+    def average_policy(self) -> SampledPolicy:
+        """The average strategy at every information set met, as a playable :class:`SampledPolicy`."""
+        count = self.num_infosets
+        keys = np.fromiter(self._index.keys(), dtype=np.int64, count=count)
+        rows = np.fromiter(self._index.values(), dtype=np.int64, count=count)
+        sums, legal = self.sums[rows], self.legal[rows].astype(np.float64)
+        totals = sums.sum(axis=1, keepdims=True)
+        uniform = legal / legal.sum(axis=1, keepdims=True)
+        probabilities = np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), uniform)
+        order = np.argsort(keys)
+        return SampledPolicy(self.config, self.abstraction, keys[order], probabilities[order],
+                             iterations=self.iterations)
+
+    # ------------------------------------------------------------------ checkpoints
+
+    def save(self, path: str | Path) -> Path:
+        """Write everything the run needs to go on (tables, streams, the engine's deal stream) to ``path``."""
+        path = Path(path)
+        count = self.num_infosets
+        keys = np.fromiter(self._index.keys(), dtype=np.int64, count=count)
+        rows = np.fromiter(self._index.values(), dtype=np.int64, count=count)
+        order = np.argsort(rows)
+        _, tables, _, _ = self._engine.kernel_state()
+        header = {"format": FORMAT, "table": table_of(self.config), "abstraction": self.abstraction,
+                  "seed": self.seed, "iterations": self.iterations, "infosets": count,
+                  "max_infosets": int(self.legal.shape[0])}
+        arrays = {"keys": keys[order], "legal": self.legal[:count], "regrets": self.regrets[:count],
+                  "sums": self.sums[:count], "rng": self._rng, "deal_stream": tables.rng[:1]}
+        digest = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in arrays.values())).hexdigest()
+        header["sha256"] = digest
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as handle:
+            np.savez(handle, header=np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8),
+                     **arrays)
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, max_infosets: int | None = None) -> SampledCFR:
+        """A run resumed from :meth:`save`'s file (``max_infosets``: a larger table than it had, optional)."""
+        path = Path(path)
+        where = f"checkpoint {path}"
+        header, arrays = read_archive(path, where, "sampled CFR checkpoint",
+                                      ("keys", "legal", "regrets", "sums", "rng", "deal_stream"))
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise ConfigError(f"{where}: not a sampled CFR checkpoint (no '{FORMAT}' header)")
+        digest = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in arrays.values())).hexdigest()
+        if digest != header.get("sha256"):
+            raise ConfigError(f"{where}: its tables do not match their SHA-256 (the file is damaged)")
+        count = int(header["infosets"])
+        solver = cls(config_of(header["table"], where), abstraction=header["abstraction"], seed=header["seed"],
+                     max_infosets=max(count, max_infosets or header["max_infosets"]))
+        solver.legal[:count], solver.regrets[:count], solver.sums[:count] = (arrays["legal"], arrays["regrets"],
+                                                                            arrays["sums"])
+        for row, key in enumerate(arrays["keys"]):
+            solver._index[int(key)] = row
+        solver._status[0] = count
+        solver._rng[:] = arrays["rng"]
+        _, tables, _, _ = solver._engine.kernel_state()
+        tables.rng[0] = arrays["deal_stream"][0]
+        solver.iterations = int(header["iterations"])
+        return solver
