@@ -17,7 +17,9 @@ from typing import Any
 
 from razz_env.agents.registry import register
 from razz_env.solve.agent import TabularPolicyAgent
-from razz_env.solve.policy import TabularPolicy
+from razz_env.solve.policy import TabularPolicy, read_archive
+from razz_env.solve.sampled_policy import FORMAT as SAMPLED_FORMAT
+from razz_env.solve.sampled_policy import SampledCFRAgent, SampledPolicy
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 POLICIES = ZOO_DIR / "policies.json"
@@ -83,8 +85,20 @@ class PolicyFileAgent(TabularPolicyAgent):
         return PolicyFileAgent, (self.path, self.sha256, self.seed, self.name)
 
 
+class SampledPolicyFileAgent(SampledCFRAgent):
+    """A sampled solver's policy read from a ``.npz`` file; it pickles as its path, SHA-256 and seed, never its
+    arrays (millions of keys for razz)."""
+
+    def __init__(self, path: str, sha256: str, seed: int | None = None, name: str | None = None) -> None:
+        super().__init__(_policy_file(path, sha256, sampled=True), seed=seed, name=name or Path(path).stem)
+        self.path, self.sha256, self.seed = path, sha256, seed
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return SampledPolicyFileAgent, (self.path, self.sha256, self.seed, self.name)
+
+
 @cache
-def _policy_file(path: str, sha256: str) -> Any:
+def _policy_file(path: str, sha256: str, sampled: bool = False) -> Any:
     """The policy in the file at ``path`` once its bytes match ``sha256`` (read once per process and pair)."""
     where = Path(path)
     if not where.is_file():
@@ -92,15 +106,21 @@ def _policy_file(path: str, sha256: str) -> Any:
     digest = hashlib.sha256(where.read_bytes()).hexdigest()
     if digest != sha256.lower():
         raise PolicyIntegrityError(f"policy file {path}: SHA-256 {digest}, expected {sha256}: not loaded")
+    if sampled:
+        return SampledPolicy.load(where)
     return TabularPolicy.load(where)
 
 
 def load_policy_file(path: str | Path, *, sha256: str | None = None, seed: int | None = None,
-                     name: str | None = None) -> PolicyFileAgent:
-    """A ``razz solve`` policy file (``policy.npz``) as an agent; ``sha256`` defaults to the file's as it is now."""
+                     name: str | None = None) -> PolicyFileAgent | SampledPolicyFileAgent:
+    """A policy file as an agent: a ``razz solve`` tabular policy (``policy.npz``) or a sampled solver's
+    (:class:`~razz_env.solve.sampled_policy.SampledPolicy`), told apart by the file's header; ``sha256`` defaults
+    to the file's as it is now."""
     where = Path(path).resolve()
     if not where.is_file():
         raise ValueError(f"policy file {str(path)!r}: no such file")
     if sha256 is None:
         sha256 = hashlib.sha256(where.read_bytes()).hexdigest()
-    return PolicyFileAgent(str(where), sha256, seed, name)
+    header, _ = read_archive(where, f"policy file {where}", "policy", ())
+    sampled = isinstance(header, dict) and header.get("format") == SAMPLED_FORMAT
+    return (SampledPolicyFileAgent if sampled else PolicyFileAgent)(str(where), sha256, seed, name)

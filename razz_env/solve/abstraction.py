@@ -9,6 +9,13 @@ and the agent read one function and the agent is given nothing its seat may not 
   the seat's whole view (heads-up, the history slots the table's raise cap needs). Lowball variants are keyed on
   their ``ranks`` vectors (suits, which razz reads only to break bring-in ties, shown by the bring-in's seat), so
   the key is the rank game's information set, as :mod:`razz_env.solve.keys` reduces it; others on ``flat``.
+- ``razz_buckets`` (heads-up razz): what a razz player weighs, in a few numbers. The street. The seat's own low:
+  how many distinct ranks it holds toward five (1-5), and the two highest of its best five, A to 8 each its own
+  level, 9-T one, J-K one. Its board as the other seat reads it: the up cards that are bricks (9 or higher, or
+  pairing another up card). The other board: its bricks and its highest good up card (none, A-4, 5, 6, 7, 8).
+  The betting: bets this round (0-4), whether a bet is to call, who brought in, the pot in big bets (below 1, 2,
+  3.5, 6 or 10, or above) and who made the last bet or raise of the street before (the seat, the other, no one);
+  and the legal ids. Card removal and the order of the round's actions are left out.
 
 >>> import numpy as np
 >>> vectors = np.zeros((2, 4), dtype=np.float32)
@@ -26,24 +33,40 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from razz_env.batch import kernels as _k
+from razz_env.batch.engine import encoder_layout
 from razz_env.batch.kernels import CACHE, KERNEL_SOURCES, drop_stale_cache
 from razz_env.encoding import TableEncoder, make_encoder
 from razz_env.engine.config import HandConfig
 
 drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", KERNEL_SOURCES)
 
-ABSTRACTIONS = {"exact": 0}
+ABSTRACTIONS = {"exact": 0, "razz_buckets": 1}
 """Each abstraction's name and the code the kernels read."""
-EXACT = ABSTRACTIONS["exact"]
+EXACT, RAZZ_BUCKETS = ABSTRACTIONS["exact"], ABSTRACTIONS["razz_buckets"]
+SERVES = {"razz_buckets": ("razz",)}
+"""The variants an abstraction reads (absent: every variant)."""
+_LEVEL = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 9], dtype=np.int64)
+"""Each rank's level in ``razz_buckets`` (A to 8 their own, 9-T, J-K)."""
+_GOOD_TOP = np.array([1, 1, 1, 1, 2, 3, 4, 5], dtype=np.int64)
+"""The level of a board's highest good card (A-4, 5, 6, 7, 8; 0: none)."""
+_POT_EDGES = np.array([1.0, 2.0, 3.5, 6.0, 10.0])
+"""The pot's levels, in big bets."""
+_AGGRESSIVE = (_k.A_COMPLETE, _k.A_BET, _k.A_BET_BIG, _k.A_RAISE)
 
 _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
 
 
-def abstraction_code(name: str) -> int:
-    """The kernels' code of abstraction ``name``; ``ValueError`` listing the known ones."""
+def abstraction_code(name: str, config: HandConfig | None = None) -> int:
+    """The kernels' code of abstraction ``name`` (for ``config``'s table, refused where it does not serve);
+    ``ValueError`` listing the known ones."""
     if name not in ABSTRACTIONS:
         raise ValueError(f"abstraction: unknown abstraction {name!r}; known: {', '.join(ABSTRACTIONS)}")
+    serves = SERVES.get(name)
+    if config is not None and serves is not None and (config.variant.name not in serves or config.num_seats != 2):
+        raise ValueError(f"abstraction: {name!r} reads heads-up {', '.join(serves)}, not {config.variant.name} "
+                         f"with {config.num_seats} seats; 'exact' reads every table")
     return ABSTRACTIONS[name]
 
 
@@ -58,9 +81,17 @@ def abstraction_encoder(config: HandConfig) -> TableEncoder:
     return make_encoder(encoding_name(config), config)
 
 
+def abstraction_layout(config: HandConfig) -> np.ndarray:
+    """Where the pieces of :func:`abstraction_encoder`'s vectors start, as the kernels read them (``O_*``)."""
+    return encoder_layout(config, abstraction_encoder(config)).offsets
+
+
 @njit(cache=CACHE)
-def infoset_key(kind, vector, mask):
-    """The key of one decision: abstraction ``kind`` of ``vector`` (float32) and ``mask`` (the five legal ids)."""
+def infoset_key(kind, vector, mask, offsets):
+    """The key of one decision: abstraction ``kind`` of ``vector`` (float32, laid out as ``offsets`` says) and
+    ``mask`` (the five legal ids)."""
+    if kind == RAZZ_BUCKETS:
+        return _razz_key(vector, mask, offsets)
     h = _FNV_OFFSET
     bits = vector.view(np.uint32)
     for i in range(bits.shape[0]):
@@ -70,20 +101,124 @@ def infoset_key(kind, vector, mask):
     return np.int64(h)
 
 
+@njit(cache=CACHE, inline="always")
+def _first_set(vector, start, count):
+    """The index of the first nonzero of ``vector[start:start + count]`` (0 when none)."""
+    for i in range(count):
+        if vector[start + i] != 0.0:
+            return i
+    return 0
+
+
+@njit(cache=CACHE, inline="always")
+def _board(vector, start):
+    """A board's bricks (up cards of 9 or higher, or pairing another) and the level of its highest good card."""
+    bricks = 0
+    top = 0
+    for r in range(13):
+        count = np.int64(vector[start + r])
+        if count == 0:
+            continue
+        if r >= 8:
+            bricks += count
+        else:
+            bricks += count - 1
+            top = _GOOD_TOP[r]
+    return bricks, top
+
+
 @njit(cache=CACHE)
-def _keys(kind, vectors, masks, out):
+def _razz_key(vector, mask, offsets):
+    """``razz_buckets``: see the module docstring; fields packed into bits of one int64."""
+    width = offsets[_k.O_CARD_WIDTH]
+    street = _first_set(vector, offsets[_k.O_STREET], 5)
+    distinct = 0
+    top = 9
+    second = 10
+    for r in range(13):
+        if distinct < 5 and vector[offsets[_k.O_OWN_DOWN] + r] + vector[offsets[_k.O_OWN_UP] + r] > 0.0:
+            distinct += 1
+            second = top if distinct > 1 else 10
+            top = _LEVEL[r]
+    own_bricks, _ = _board(vector, offsets[_k.O_OWN_UP])
+    other_bricks, other_top = _board(vector, offsets[_k.O_UP] + width)
+    bets = min(_first_set(vector, offsets[_k.O_BET_COUNT], 6), 4)
+    facing = 1 if vector[offsets[_k.O_CALL]] > 0.0 else 0
+    brought = _first_set(vector, offsets[_k.O_BRING_IN], 2)
+    pot = 0
+    while pot < _POT_EDGES.shape[0] and vector[offsets[_k.O_POT]] >= _POT_EDGES[pot]:
+        pot += 1
+    seats, slots = offsets[_k.O_SEATS], offsets[_k.O_SLOTS]
+    entry = seats + 9  # a history slot: the seat one-hot, the kind one-hot (8), the amount
+    aggressor = 2
+    if street > 0:
+        for k in range(slots):
+            base = offsets[_k.O_HISTORY] + ((street - 1) * slots + k) * entry
+            kind = _first_set(vector, base + seats, 8)
+            if vector[base + seats + kind] != 0.0 and (kind == _AGGRESSIVE[0] or kind == _AGGRESSIVE[1]
+                                                       or kind == _AGGRESSIVE[2] or kind == _AGGRESSIVE[3]):
+                aggressor = _first_set(vector, base, seats)
+    key = np.int64(RAZZ_BUCKETS)
+    key = (key << 3) | street
+    key = (key << 3) | distinct
+    key = (key << 4) | top
+    key = (key << 4) | second
+    key = (key << 3) | min(own_bricks, 4)
+    key = (key << 3) | min(other_bricks, 4)
+    key = (key << 3) | other_top
+    key = (key << 3) | bets
+    key = (key << 1) | facing
+    key = (key << 1) | brought
+    key = (key << 3) | pot
+    key = (key << 2) | aggressor
+    for a in range(5):
+        key = (key << 1) | mask[a]
+    return key
+
+
+RAZZ_FIELDS = (("street", 3), ("distinct", 3), ("top", 4), ("second", 4), ("own_bricks", 3), ("other_bricks", 3),
+               ("other_top", 3), ("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2),
+               ("legal", 5))
+"""``razz_buckets``' fields in the order packed, and their bits (``legal``: the mask's bits, id 0 highest)."""
+
+
+def razz_fields(key: int) -> dict[str, int]:
+    """A ``razz_buckets`` key unpacked into its fields (levels as the module docstring lists them; ``top`` and
+    ``second`` 0-9 for A-8, 9-T, J-K, ``second`` 10 for none; seats relative to the actor, ``aggressor`` 2: none).
+
+    >>> razz_fields(1 << 38)["street"], razz_fields((1 << 38) | 0b10110)["legal"]
+    (0, 22)
+    """
+    fields = {}
+    for name, bits in reversed(RAZZ_FIELDS):
+        fields[name] = key & ((1 << bits) - 1)
+        key >>= bits
+    if key != RAZZ_BUCKETS:
+        raise ValueError(f"razz_fields: not a razz_buckets key (its tag is {key})")
+    return dict(reversed(list(fields.items())))
+
+
+@njit(cache=CACHE)
+def _keys(kind, vectors, masks, offsets, out):
     for row in range(vectors.shape[0]):
-        out[row] = infoset_key(kind, vectors[row], masks[row])
+        out[row] = infoset_key(kind, vectors[row], masks[row], offsets)
 
 
-def infoset_keys(abstraction: str, vectors: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """The keys (int64, (N,)) of ``vectors`` ((N, size) float32) and ``masks`` ((N, 5)) under ``abstraction``."""
+def infoset_keys(abstraction: str, vectors: np.ndarray, masks: np.ndarray,
+                 offsets: np.ndarray | None = None) -> np.ndarray:
+    """The keys (int64, (N,)) of ``vectors`` ((N, size) float32, laid out as ``offsets``:
+    :func:`abstraction_layout`, needed by every abstraction but ``exact``) and ``masks`` ((N, 5)) under
+    ``abstraction``."""
     kind = abstraction_code(abstraction)
+    if offsets is None:
+        if kind != EXACT:
+            raise ValueError(f"infoset_keys: {abstraction!r} reads the vectors' layout; pass offsets")
+        offsets = np.zeros(_k.NUM_OFFSETS, dtype=np.int64)
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     masks = np.ascontiguousarray(masks, dtype=np.int8)
     if vectors.ndim != 2 or masks.shape != (vectors.shape[0], 5):
         raise ValueError(f"infoset_keys: expected (N, size) vectors and (N, 5) masks, got {vectors.shape} and "
                          f"{masks.shape}")
     out = np.empty(vectors.shape[0], dtype=np.int64)
-    _keys(kind, vectors, masks, out)
+    _keys(kind, vectors, masks, np.asarray(offsets, dtype=np.int64), out)
     return out

@@ -113,7 +113,7 @@ def _play_other(row, traverser, weight, kind, rules, tables, work, encoding, vec
     while True:
         _k.encode_table(row, rules, tables, encoding, vectors[row])
         mask = tables.masks[row]
-        i = _infoset(infoset_key(kind, vectors[row], mask), mask, index, legal, status)
+        i = _infoset(infoset_key(kind, vectors[row], mask, encoding.offsets), mask, index, legal, status)
         if i < 0:
             return True
         strategy = scratch[row, :NUM_IDS]
@@ -193,6 +193,13 @@ def _iterate(count, first, kind, rules, tables, work, encoding, vectors, unused,
     return count
 
 
+@njit(cache=CACHE)
+def _fill(index, keys):
+    """``index`` mapping each of ``keys`` to its row."""
+    for row in range(keys.shape[0]):
+        index[keys[row]] = row
+
+
 class SampledCFR:
     """External-sampling MCCFR for heads-up ``config`` under ``abstraction`` (see the module docstring).
 
@@ -209,7 +216,7 @@ class SampledCFR:
                               f"seats")
         self.config = config
         self.abstraction = abstraction
-        self.kind = abstraction_code(abstraction)
+        self.kind = abstraction_code(abstraction, config)
         self.seed = as_int("seed", seed, 0)
         capacity = as_int("max_infosets", max_infosets, 1)
         self.encoder = abstraction_encoder(config)
@@ -300,8 +307,7 @@ class SampledCFR:
                      max_infosets=max(count, max_infosets or header["max_infosets"]))
         solver.legal[:count], solver.regrets[:count], solver.sums[:count] = (arrays["legal"], arrays["regrets"],
                                                                             arrays["sums"])
-        for row, key in enumerate(arrays["keys"]):
-            solver._index[int(key)] = row
+        _fill(solver._index, arrays["keys"])
         solver._status[0] = count
         solver._rng[:] = arrays["rng"]
         _, tables, _, _ = solver._engine.kernel_state()

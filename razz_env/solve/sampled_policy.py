@@ -2,7 +2,8 @@
 
 :class:`SampledPolicy` holds the average strategy :class:`~razz_env.solve.sampled_cfr.SampledCFR` met at each
 key (sorted int64 keys, (K, 5) probabilities), the table it was solved at and the abstraction, and saves as one
-``.npz`` (numpy arrays and a JSON header with their SHA-256, never a pickle). :class:`SampledCFRAgent` plays it:
+``.npz`` (numpy arrays and a JSON header with their SHA-256, never a pickle). Importing this module needs no
+numba (the key function is imported where a policy is built). :class:`SampledCFRAgent` plays it:
 it keys each observation's vector and mask with :func:`~razz_env.solve.abstraction.infoset_keys` (the solver's own
 function, on what its seat sees), draws from the probabilities there, seeded, and states them through
 ``action_probabilities``; at a key the solver never met it plays uniformly over the legal ids and counts it
@@ -22,7 +23,6 @@ from razz_env.encoding.actions import NUM_ACTIONS
 from razz_env.encoding.interface import Declaration, Observation, ObservationBatch, seating_problem
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
-from razz_env.solve.abstraction import abstraction_code, abstraction_encoder, encoding_name, infoset_keys
 from razz_env.solve.policy import config_of, read_archive, table_of
 
 FORMAT = "razz-env sampled policy"
@@ -34,7 +34,9 @@ class SampledPolicy:
 
     def __init__(self, config: HandConfig, abstraction: str, keys: np.ndarray, probabilities: np.ndarray, *,
                  iterations: int = 0) -> None:
-        abstraction_code(abstraction)
+        from razz_env.solve.abstraction import abstraction_code, abstraction_layout  # numba: not at import
+
+        abstraction_code(abstraction, config)
         keys = np.asarray(keys, dtype=np.int64)
         probabilities = np.asarray(probabilities, dtype=np.float64)
         if probabilities.shape != (len(keys), NUM_ACTIONS):
@@ -46,6 +48,7 @@ class SampledPolicy:
         self.keys = keys
         self.probabilities = probabilities
         self.iterations = iterations
+        self.offsets = abstraction_layout(config)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -53,8 +56,10 @@ class SampledPolicy:
     def lookup(self, vectors: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The probabilities at each row's key ((N, 5)) and whether the key was met (N,); an unmet key's row is
         uniform over its legal ids."""
+        from razz_env.solve.abstraction import infoset_keys
+
         masks = np.asarray(masks, dtype=np.int8)
-        keys = infoset_keys(self.abstraction, vectors, masks)
+        keys = infoset_keys(self.abstraction, vectors, masks, self.offsets)
         where = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
         met = self.keys[where] == keys if len(self.keys) else np.zeros(len(keys), dtype=bool)
         uniform = masks / masks.sum(axis=1, keepdims=True)
@@ -102,6 +107,8 @@ class SampledCFRAgent:
     """
 
     def __init__(self, policy: SampledPolicy, seed: int | None = None, name: str | None = None) -> None:
+        from razz_env.solve.abstraction import abstraction_encoder, encoding_name
+
         self.policy = policy
         config = policy.config
         self.declaration = Declaration(observes=("vector",), encoding=encoding_name(config),

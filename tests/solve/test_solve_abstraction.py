@@ -1,13 +1,26 @@
 """Information-set keys from what a seat sees: the exact key separates any two different vectors or masks, and the
 encoding each table's keys read is the rank game's for lowball variants."""
 
+import random
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from razz_env.encoding.actions import to_engine
+from razz_env.encoding.interface import observe
+from razz_env.engine.actions import Action
+from razz_env.engine.cards import rank_of
 from razz_env.engine.config import HandConfig
-from razz_env.solve.abstraction import abstraction_encoder, encoding_name, infoset_keys
+from razz_env.engine.state import HandState
+from razz_env.solve.abstraction import (
+    abstraction_encoder,
+    abstraction_layout,
+    encoding_name,
+    infoset_keys,
+    razz_fields,
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -35,7 +48,68 @@ def test_lowball_games_are_keyed_on_ranks_others_on_cards(variant, encoding):
 
 
 def test_bad_input_is_refused_by_name():
-    with pytest.raises(ValueError, match="unknown abstraction 'coarse'; known: exact"):
+    with pytest.raises(ValueError, match="unknown abstraction 'coarse'; known: exact, razz_buckets"):
         infoset_keys("coarse", np.zeros((1, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))
     with pytest.raises(ValueError, match=r"expected \(N, size\) vectors and \(N, 5\) masks"):
         infoset_keys("exact", np.zeros((2, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))
+
+
+RAZZ = HandConfig.create("razz", stacks=1000)
+LEVEL = [0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 9]
+GOOD_TOP = [1, 1, 1, 1, 2, 3, 4, 5]
+AGGRESSIVE = {Action.COMPLETE, Action.BET, Action.BET_BIG, Action.RAISE}
+
+
+def board(ranks):
+    """Bricks (9 or higher, or pairing) and the highest good card's level, counted from the ranks by hand."""
+    bricks = sum(1 for r in ranks if r >= 8) + sum(ranks.count(r) - 1 for r in set(ranks) if r < 8)
+    good = [r for r in set(ranks) if r < 8]
+    return bricks, GOOD_TOP[max(good)] if good else 0
+
+
+def expected_fields(hand, seat):
+    """``razz_buckets``' fields read off the hand itself (the oracle: no vector involved)."""
+    other = 1 - seat
+    distinct = sorted({rank_of(card) for card in hand.cards[seat]})[:5]
+    own_bricks, _ = board([rank_of(card) for card in hand.up_cards(seat)])
+    other_bricks, other_top = board([rank_of(card) for card in hand.up_cards(other)])
+    street = RAZZ.variant.street_numbers.index(hand.street)
+    previous = [h for h in hand.history if street and h[0] == RAZZ.variant.street_numbers[street - 1]
+                and h[2] in AGGRESSIVE]
+    pot = hand.pot / RAZZ.big_bet
+    mask = observe(hand, seat).action_mask
+    return {"street": street, "distinct": len(distinct), "top": LEVEL[distinct[-1]],
+            "second": LEVEL[distinct[-2]] if len(distinct) > 1 else 10, "own_bricks": min(own_bricks, 4),
+            "other_bricks": min(other_bricks, 4), "other_top": other_top, "bets": min(hand.bet_count, 4),
+            "facing": int(hand.to_call > 0), "brought_in_by": (hand.bring_in_seat - seat) % 2,
+            "pot": sum(pot >= edge for edge in (1.0, 2.0, 3.5, 6.0, 10.0)),
+            "aggressor": (previous[-1][1] - seat) % 2 if previous else 2,
+            "legal": int("".join(str(int(m)) for m in mask), 2)}
+
+
+def test_razz_buckets_read_what_the_hand_holds():
+    """At every decision of 300 random razz hands, the key's fields are what the hand says, counted by hand."""
+    encoder = abstraction_encoder(RAZZ)
+    offsets = abstraction_layout(RAZZ)
+    rng = random.Random(7)
+    checked = 0
+    for number in range(300):
+        hand = HandState(RAZZ, seed=number)
+        while not hand.is_over:
+            seat = hand.actor
+            mask = observe(hand, seat).action_mask
+            key = infoset_keys("razz_buckets", encoder.encode(hand, seat)[None], mask[None], offsets)[0]
+            assert razz_fields(int(key)) == expected_fields(hand, seat)
+            checked += 1
+            choice = rng.choice(np.flatnonzero(mask).tolist())
+            hand.act(to_engine(choice, hand.legal_actions()))
+    assert checked > 1500
+
+
+def test_razz_buckets_refuse_other_tables():
+    from razz_env.solve.sampled_cfr import SampledCFR
+
+    with pytest.raises(ValueError, match="'razz_buckets' reads heads-up razz, not stud with 2 seats"):
+        SampledCFR(HandConfig.create("stud"), abstraction="razz_buckets")
+    with pytest.raises(ValueError, match="reads the vectors' layout; pass offsets"):
+        infoset_keys("razz_buckets", np.zeros((1, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))

@@ -1,0 +1,127 @@
+"""Heads-up razz by external-sampling MCCFR over ``razz_buckets``, in resumable stages (issue 40's CFR arm).
+
+Self-play PPO plateaued on razz (nine arms of ``razz_flagship.py``, none clear of ``ppo_razz_psro``), and on
+MiniRazz, measured exactly, external-sampling MCCFR passes every learned method within a CPU minute
+(``docs/studies/minirazz_equilibrium.md``). This trains it on full heads-up razz at the flagship's table (1,000-chip
+stacks): :class:`razz_env.solve.sampled_cfr.SampledCFR` over the ``razz_buckets`` abstraction
+(:mod:`razz_env.solve.abstraction`), one training seed a chain of stages of ``--stage-iterations`` iterations,
+each going on from the one before. A stage checkpoints every ``--checkpoint-every`` iterations and a rerun of
+the same command goes on from its last checkpoint; a chain cut anywhere repeats an uninterrupted one exactly
+(the solver's streams are in the checkpoint). A finished stage writes ``policy.npz`` (the average strategy, a
+:class:`~razz_env.solve.sampled_policy.SampledPolicy`: any command seats it by its path) and ``state.json`` (its
+iterations, information sets and training CPU minutes, its own and the chain's).
+
+    python studies/razz_mccfr.py --seed 1 --stage 1                 # stage 1 of training seed 1
+    python studies/razz_mccfr.py --seed 1 --stage 2                 # goes on from stage 1
+    python studies/razz_flagship.py --select --agent runs/razz_mccfr/seed1/stage1/policy.npz --workers 2
+
+The selection rule and the figures: ``docs/studies/razz_flagship.md`` (its ``mccfr`` arm).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from razz_env.command_line import run_script
+from razz_env.engine.checks import limited
+from razz_env.engine.config import HandConfig
+from razz_env.engine.errors import ConfigError
+
+TABLE = {"variant": "razz", "stacks": 1000}
+"""The flagship's table."""
+ABSTRACTION = "razz_buckets"
+
+
+@dataclass
+class Args:
+    """One stage of one training seed."""
+
+    seed: int = limited(1, minimum=0)
+    """training seed (the deals and the other seat's draws)"""
+    stage: int = limited(1, minimum=1)
+    """the stage to train (stage I goes on from stage I-1's end)"""
+    stage_iterations: int = limited(4_000_000, minimum=1)
+    """iterations a stage"""
+    checkpoint_every: int = limited(500_000, minimum=1)
+    """iterations between checkpoints"""
+    max_infosets: int = limited(16_000_000, minimum=1)
+    """rows of the regret tables (allocated as they are touched)"""
+    output: str = "runs/razz_mccfr"
+    """where the stages' folders go: ``<output>/seed<k>/stage<i>``"""
+
+
+def stage_folder(args: Args, stage: int) -> Path:
+    """``<output>/seed<k>/stage<i>``."""
+    return Path(args.output) / f"seed{args.seed}" / f"stage{stage}"
+
+
+def read_state(folder: Path) -> dict | None:
+    """A stage's ``state.json``, or None."""
+    path = folder / "state.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def write_state(folder: Path, state: dict) -> None:
+    """``state.json``, replaced whole."""
+    tmp = folder / "state.json.tmp"
+    tmp.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(folder / "state.json")
+
+
+def start(args: Args, folder: Path) -> tuple[object, float]:
+    """The solver this stage goes on from (its checkpoint, the stage before's end, or fresh) and the chain's
+    training CPU seconds before it."""
+    from razz_env.solve.sampled_cfr import SampledCFR
+
+    checkpoint = folder / "checkpoint.npz"
+    if checkpoint.exists():
+        return SampledCFR.load(checkpoint, args.max_infosets), (read_state(folder) or {}).get("chain_cpu_seconds", 0.0)
+    if args.stage == 1:
+        config = HandConfig.create(TABLE["variant"], stacks=TABLE["stacks"])
+        return SampledCFR(config, abstraction=ABSTRACTION, seed=args.seed, max_infosets=args.max_infosets), 0.0
+    earlier = stage_folder(args, args.stage - 1)
+    state = read_state(earlier)
+    if state is None or not state.get("done"):
+        raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
+                          f"({earlier}); train it first")
+    shutil.copyfile(earlier / "checkpoint.npz", checkpoint)
+    write_state(folder, {"chain_cpu_seconds": state["chain_cpu_seconds"], "done": False})
+    return SampledCFR.load(checkpoint, args.max_infosets), state["chain_cpu_seconds"]
+
+
+def main(args: Args) -> None:
+    """Train the stage, or go on with it from its checkpoint."""
+    folder = stage_folder(args, args.stage)
+    state = read_state(folder)
+    if state is not None and state.get("done"):
+        print(f"{folder}: finished ({state['iterations']:,} iterations); train the next stage")
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    solver, chain_before = start(args, folder)
+    target = args.stage * args.stage_iterations
+    stage_start = (args.stage - 1) * args.stage_iterations
+    print(f"{folder}: from iteration {solver.iterations:,} to {target:,}", flush=True)
+    while solver.iterations < target:
+        began = time.process_time()
+        solver.run(min(args.checkpoint_every - solver.iterations % args.checkpoint_every, target - solver.iterations))
+        chain = chain_before + time.process_time() - began
+        solver.save(folder / "checkpoint.npz")
+        done = solver.iterations >= target
+        if done:
+            solver.average_policy().save(folder / "policy.npz")
+        stage_cpu = chain - (read_state(stage_folder(args, args.stage - 1)) or {}).get("chain_cpu_seconds", 0.0)
+        write_state(folder, {"seed": args.seed, "stage": args.stage, "iterations": solver.iterations,
+                             "stage_iterations": solver.iterations - stage_start, "infosets": solver.num_infosets,
+                             "abstraction": ABSTRACTION, "table": TABLE, "chain_cpu_seconds": round(chain, 1),
+                             "stage_cpu_minutes": round(stage_cpu / 60, 2), "done": done})
+        chain_before = chain
+        print(f"{folder}: {stage_cpu / 60:7.2f} CPU min  {solver.iterations:>12,} iterations  "
+              f"{solver.num_infosets:>11,} information sets", flush=True)
+
+
+if __name__ == "__main__":
+    run_script(main, Args, __doc__)

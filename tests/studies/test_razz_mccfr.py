@@ -1,0 +1,53 @@
+"""``studies/razz_mccfr.py``: a chain of stages on heads-up razz, resumable from any checkpoint, each stage's
+policy a file any command seats by its path."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("numba", reason="the sampled solver walks the batched engine's kernels")
+
+SMALL = ["--stage-iterations", "600", "--checkpoint-every", "200"]
+
+
+def test_stages_chain_and_where_a_stage_checkpoints_changes_nothing(study, tmp_path):
+    whole, cut = str(tmp_path / "whole"), str(tmp_path / "cut")
+    for stage in ("1", "2"):
+        done = study("razz_mccfr").run("--seed", "3", "--stage", stage, "--output", whole, *SMALL)
+        assert done.returncode == 0, done.stderr
+    state = json.loads((tmp_path / "whole" / "seed3" / "stage2" / "state.json").read_text())
+    assert (state["iterations"], state["stage_iterations"], state["done"]) == (1200, 600, True)
+    assert state["infosets"] > 1000 and state["chain_cpu_seconds"] > 0
+    first = study("razz_mccfr").run("--seed", "3", "--stage", "1", "--output", cut, "--stage-iterations", "600",
+                                    "--checkpoint-every", "250")
+    assert first.returncode == 0, first.stderr  # checkpoints at 250 and 500, then the end: other cuts
+    again = study("razz_mccfr").run("--seed", "3", "--stage", "1", "--output", cut, *SMALL)
+    assert "finished (600 iterations)" in again.stdout
+    second = study("razz_mccfr").run("--seed", "3", "--stage", "2", "--output", cut, *SMALL)
+    assert second.returncode == 0, second.stderr
+    for name in ("policy.npz",):
+        assert ((tmp_path / "whole" / "seed3" / "stage2" / name).read_bytes()
+                == (tmp_path / "cut" / "seed3" / "stage2" / name).read_bytes())
+
+
+def test_a_stage_before_its_predecessor_is_refused_by_name(study, tmp_path):
+    study("razz_mccfr").assert_refuses(["--seed", "1", "--stage", "2", "--output", str(tmp_path / "runs")],
+                                       "--stage 2: stage 1 of seed 1 is not finished")
+
+
+def test_its_policy_file_is_an_agent_that_pickles_as_its_path(study, tmp_path):
+    import pickle
+
+    from razz_env.agents.registry import make_agent
+    from razz_env.agents.tabular_zoo import SampledPolicyFileAgent
+
+    done = study("razz_mccfr").run("--seed", "1", "--stage", "1", "--output", str(tmp_path), *SMALL)
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "seed1" / "stage1" / "policy.npz"
+    agent = make_agent({"type": str(path), "seed": 5})
+    assert isinstance(agent, SampledPolicyFileAgent)
+    assert len(pickle.dumps(agent)) < 1000  # its path, hash and seed, never its arrays
+    twin = pickle.loads(pickle.dumps(agent))
+    assert (twin.path, twin.seed, len(twin.policy)) == (agent.path, 5, len(agent.policy))
