@@ -14,6 +14,7 @@ iterations, information sets and training CPU minutes, its own and the chain's).
     python studies/razz_mccfr.py --seed 1 --stage 1                 # stage 1 of training seed 1
     python studies/razz_mccfr.py --seed 1 --stage 2                 # goes on from stage 1
     python studies/razz_flagship.py --select --agent runs/razz_mccfr/seed1/stage1/policy.npz --workers 2
+    python studies/razz_mccfr.py --seed 1 --stage 1 --coverage      # how often it meets keys it never trained
 
 The selection rule and the figures: ``docs/studies/razz_flagship.md`` (its ``mccfr`` arm).
 """
@@ -34,6 +35,10 @@ from razz_env.engine.errors import ConfigError
 TABLE = {"variant": "razz", "stacks": 1000}
 """The flagship's table."""
 ABSTRACTION = "razz_buckets"
+OPPONENTS = ("razz_heuristic", "monte_carlo", "ppo_razz_psro")
+"""The flagship's selection opponents."""
+COVERAGE_SEED = 41003
+"""The deals ``--coverage`` plays (the flagship's LBR seed: not a selection or acceptance seed)."""
 
 
 @dataclass
@@ -52,6 +57,12 @@ class Args:
     """rows of the regret tables (allocated as they are touched)"""
     output: str = "runs/razz_mccfr"
     """where the stages' folders go: ``<output>/seed<k>/stage<i>``"""
+    coverage: bool = False
+    """instead of training: play the finished stage's policy ``--coverage-hands`` hands against each selection
+    opponent (in this process, seats alternating) and write the share of its decisions at keys the solver never
+    met to ``coverage.json``"""
+    coverage_hands: int = limited(500, minimum=1)
+    """hands a selection opponent for ``--coverage``"""
 
 
 def stage_folder(args: Args, stage: int) -> Path:
@@ -93,10 +104,45 @@ def start(args: Args, folder: Path) -> tuple[object, float]:
     return SampledCFR.load(checkpoint, args.max_infosets), state["chain_cpu_seconds"]
 
 
+def coverage(policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
+    """The policy's decisions and those at keys the solver never met, in ``hands`` hands against ``opponent``."""
+    from razz_env.agents.registry import make_agent
+    from razz_env.encoding.actions import to_engine
+    from razz_env.encoding.interface import Observer, act_batch
+    from razz_env.engine.state import HandState
+    from razz_env.solve.sampled_policy import SampledCFRAgent, SampledPolicy
+
+    config = HandConfig.create(TABLE["variant"], stacks=TABLE["stacks"])
+    agent = SampledCFRAgent(SampledPolicy.load(policy_path), seed=COVERAGE_SEED)
+    other = make_agent(opponent, seed=COVERAGE_SEED)
+    observers = [Observer(agent, config), Observer(other, config)]
+    for number in range(hands):
+        players = [(agent, observers[0]), (other, observers[1])][:: 1 if number % 2 == 0 else -1]
+        for seat, (player, _) in enumerate(players):
+            player.reset(seat, 2, config.variant.name)
+        hand = HandState(config, seed=COVERAGE_SEED * 1_000_003 + number)
+        while not hand.is_over:
+            player, observer = players[hand.actor]
+            action = act_batch(player, [observer(hand, hand.actor)])[0]
+            hand.act(to_engine(action, hand.legal_actions()))
+    return {"hands": hands, "decisions": agent.decisions, "unseen": agent.unseen,
+            "unseen_share": round(agent.unseen / max(agent.decisions, 1), 5)}
+
+
 def main(args: Args) -> None:
-    """Train the stage, or go on with it from its checkpoint."""
+    """Train the stage, or go on with it from its checkpoint; or measure its coverage."""
     folder = stage_folder(args, args.stage)
     state = read_state(folder)
+    if args.coverage:
+        if state is None or not state.get("done"):
+            raise ConfigError(f"--coverage: stage {args.stage} of seed {args.seed} is not finished ({folder}); "
+                              f"train it first")
+        measured = {name: coverage(folder / "policy.npz", name, args.coverage_hands) for name in OPPONENTS}
+        (folder / "coverage.json").write_text(json.dumps(measured, indent=2) + "\n", encoding="utf-8")
+        for name, figures in measured.items():
+            print(f"{folder} against {name}: {figures['unseen']:,} of {figures['decisions']:,} decisions at keys "
+                  f"it never met ({figures['unseen_share']:.2%})")
+        return
     if state is not None and state.get("done"):
         print(f"{folder}: finished ({state['iterations']:,} iterations); train the next stage")
         return

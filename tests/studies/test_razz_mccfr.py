@@ -51,3 +51,16 @@ def test_its_policy_file_is_an_agent_that_pickles_as_its_path(study, tmp_path):
     assert len(pickle.dumps(agent)) < 1000  # its path, hash and seed, never its arrays
     twin = pickle.loads(pickle.dumps(agent))
     assert (twin.path, twin.seed, len(twin.policy)) == (agent.path, 5, len(agent.policy))
+
+
+def test_coverage_counts_the_decisions_at_keys_it_never_met(study, tmp_path):
+    refused = study("razz_mccfr").run("--seed", "1", "--stage", "1", "--output", str(tmp_path), "--coverage")
+    assert refused.returncode == 2 and "--coverage: stage 1 of seed 1 is not finished" in refused.stderr
+    assert study("razz_mccfr").run("--seed", "1", "--stage", "1", "--output", str(tmp_path), *SMALL).returncode == 0
+    done = study("razz_mccfr").run("--seed", "1", "--stage", "1", "--output", str(tmp_path), "--coverage",
+                                   "--coverage-hands", "4")
+    assert done.returncode == 0, done.stderr
+    measured = json.loads((tmp_path / "seed1" / "stage1" / "coverage.json").read_text())
+    assert list(measured) == ["razz_heuristic", "monte_carlo", "ppo_razz_psro"]
+    for figures in measured.values():
+        assert figures["hands"] == 4 and 0 < figures["unseen"] <= figures["decisions"]  # 600 iterations: sparse
