@@ -52,7 +52,6 @@ _GOOD_TOP = np.array([1, 1, 1, 1, 2, 3, 4, 5], dtype=np.int64)
 """The level of a board's highest good card (A-4, 5, 6, 7, 8; 0: none)."""
 _POT_EDGES = np.array([1.0, 2.0, 3.5, 6.0, 10.0])
 """The pot's levels, in big bets."""
-_AGGRESSIVE = (_k.A_COMPLETE, _k.A_BET, _k.A_BET_BIG, _k.A_RAISE)
 
 _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
@@ -112,22 +111,20 @@ def _first_set(vector, start, count):
 
 @njit(cache=CACHE, inline="always")
 def _board(vector, start):
-    """A board's bricks (up cards of 9 or higher, or pairing another) and the level of its highest good card."""
-    bricks = 0
+    """A board's bricks (up cards of 9 or higher, or pairing another) and the level of its highest good card
+    (branch-free: the ranks' counts are summed, not tested)."""
+    bricks = 0.0
     top = 0
-    for r in range(13):
-        count = np.int64(vector[start + r])
-        if count == 0:
-            continue
-        if r >= 8:
-            bricks += count
-        else:
-            bricks += count - 1
-            top = _GOOD_TOP[r]
-    return bricks, top
+    for r in range(8):
+        count = vector[start + r]
+        bricks += max(count - 1.0, 0.0)
+        top = max(top, _GOOD_TOP[r] * np.int64(count > 0.0))
+    for r in range(8, 13):
+        bricks += vector[start + r]
+    return np.int64(bricks), top
 
 
-@njit(cache=CACHE)
+@njit(cache=CACHE, inline="always")
 def _razz_key(vector, mask, offsets):
     """``razz_buckets``: see the module docstring; fields packed into bits of one int64."""
     width = offsets[_k.O_CARD_WIDTH]
@@ -151,13 +148,13 @@ def _razz_key(vector, mask, offsets):
     seats, slots = offsets[_k.O_SEATS], offsets[_k.O_SLOTS]
     entry = seats + 9  # a history slot: the seat one-hot, the kind one-hot (8), the amount
     aggressor = 2
-    if street > 0:
-        for k in range(slots):
+    if street > 0:  # the street before's last bet or raise: read from its newest decision back
+        for k in range(slots - 1, -1, -1):
             base = offsets[_k.O_HISTORY] + ((street - 1) * slots + k) * entry
-            kind = _first_set(vector, base + seats, 8)
-            if vector[base + seats + kind] != 0.0 and (kind == _AGGRESSIVE[0] or kind == _AGGRESSIVE[1]
-                                                       or kind == _AGGRESSIVE[2] or kind == _AGGRESSIVE[3]):
+            if (vector[base + seats + _k.A_COMPLETE] + vector[base + seats + _k.A_BET]
+                    + vector[base + seats + _k.A_BET_BIG] + vector[base + seats + _k.A_RAISE]) > 0.0:
                 aggressor = _first_set(vector, base, seats)
+                break
     key = np.int64(RAZZ_BUCKETS)
     key = (key << 3) | street
     key = (key << 3) | distinct
