@@ -100,20 +100,23 @@ class SampledPolicy:
 
 
 class SampledCFRAgent:
-    """Plays a :class:`SampledPolicy` at the table it was solved at, drawing from it with ``seed``.
+    """Plays a :class:`SampledPolicy` at the table it was solved at, drawing from it with ``seed``; with
+    ``deterministic``, its most likely id instead (the lowest of a tie), stated as that one-hot.
 
     In batch it draws what :meth:`act` would on the same observations in order. ``unseen`` counts the decisions
     at keys the solver never met (played uniformly), ``decisions`` all of them.
     """
 
-    def __init__(self, policy: SampledPolicy, seed: int | None = None, name: str | None = None) -> None:
+    def __init__(self, policy: SampledPolicy, seed: int | None = None, name: str | None = None,
+                 deterministic: bool = False) -> None:
         from razz_env.solve.abstraction import abstraction_encoder, encoding_name
 
         self.policy = policy
         config = policy.config
+        self.deterministic = bool(deterministic)
         self.declaration = Declaration(observes=("vector",), encoding=encoding_name(config),
                                        variants=(config.variant.name,), seat_counts=(2,), states_policy=True,
-                                       acts_in_batch=True, table=config,
+                                       acts_in_batch=True, deterministic=self.deterministic, table=config,
                                        vector_size=abstraction_encoder(config).size)
         self.name = name or f"sampled_cfr_{config.variant.name}"
         self.rng = np.random.default_rng(seed)
@@ -138,7 +141,15 @@ class SampledCFRAgent:
         if batch.vectors is None:
             raise AttributeError(f"agent {self.name!r} reads vectors, and these observations carry none")
         probabilities, _ = self.policy.lookup(batch.vectors, batch.masks)
-        return probabilities
+        return self._played(probabilities)
+
+    def _played(self, probabilities: np.ndarray) -> np.ndarray:
+        """The policy as played: itself, or the one-hot of its most likely ids."""
+        if not self.deterministic:
+            return probabilities
+        played = np.zeros_like(probabilities)
+        played[np.arange(len(probabilities)), probabilities.argmax(axis=1)] = 1.0
+        return played
 
     def act(self, observation: Observation) -> int:
         """An action id drawn from the policy at ``observation``."""
@@ -154,6 +165,8 @@ class SampledCFRAgent:
         probabilities, met = self.policy.lookup(batch.vectors, batch.masks)
         self.decisions += len(met)
         self.unseen += int((~met).sum())
+        if self.deterministic:
+            return probabilities.argmax(axis=1).tolist()
         cumulative = np.cumsum(probabilities, axis=1)
         drawn = self.rng.random(len(cumulative)) * cumulative[:, -1]
         return (cumulative[:, :-1] <= drawn[:, None]).sum(axis=1).tolist()

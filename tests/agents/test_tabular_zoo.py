@@ -126,7 +126,7 @@ def test_a_damaged_policy_file_is_named_by_its_path(tmp_path, damage, problem):
     with pytest.raises(ValueError) as err:
         make_agent(str(path))
     message = str(err.value)
-    assert f"policy file {path}: not a tabular policy file (" in message and re.search(problem, message), message
+    assert f"policy file {path}: not a policy file (" in message and re.search(problem, message), message
     assert "allow_pickle" not in message and "\n" not in message
 
 

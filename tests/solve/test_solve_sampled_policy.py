@@ -77,3 +77,20 @@ def test_it_refuses_another_table_by_name(policy):
     agent = SampledCFRAgent(policy)
     with pytest.raises(ValueError, match="plays minirazz_tiny heads-up; it cannot play razz with 2 seats"):
         agent.reset(0, 2, "razz")
+
+
+def test_deterministic_play_is_the_argmax_stated_as_its_one_hot(policy):
+    agent = SampledCFRAgent(policy, seed=0, deterministic=True)
+    assert agent.declaration.deterministic
+    observer, rng, observations = Observer(agent, TINY), random.Random(1), []
+    for number in range(30):
+        hand = HandState(TINY, seed=number)
+        while not hand.is_over:
+            observations.append(observer(hand, hand.actor))
+            hand.act(to_engine(rng.choice(np.flatnonzero(observations[-1].action_mask).tolist()),
+                               hand.legal_actions()))
+    batch = ObservationBatch.of(observations)
+    sampled, _ = policy.lookup(batch.vectors, batch.masks)
+    stated = agent.action_probabilities_batch(batch)
+    assert (stated.argmax(axis=1) == sampled.argmax(axis=1)).all() and (stated.max(axis=1) == 1.0).all()
+    assert agent.act_batch(batch) == sampled.argmax(axis=1).tolist()

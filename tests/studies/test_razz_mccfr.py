@@ -51,6 +51,8 @@ def test_its_policy_file_is_an_agent_that_pickles_as_its_path(study, tmp_path):
     assert len(pickle.dumps(agent)) < 1000  # its path, hash and seed, never its arrays
     twin = pickle.loads(pickle.dumps(agent))
     assert (twin.path, twin.seed, len(twin.policy)) == (agent.path, 5, len(agent.policy))
+    argmax = make_agent({"type": str(path), "deterministic": True})
+    assert argmax.deterministic and pickle.loads(pickle.dumps(argmax)).deterministic
 
 
 def test_coverage_counts_the_decisions_at_keys_it_never_met(study, tmp_path):
