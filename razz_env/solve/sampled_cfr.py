@@ -111,6 +111,7 @@ def _play_other(row, traverser, weight, kind, rules, tables, work, encoding, vec
     its frame is set (information set, current strategy) and this returns False; True at the hand's end (its value
     in ``scratch[row, 0]``) or when the walk must stop (``status[1]``)."""
     while True:
+        status[2] += 1
         _k.encode_table(row, rules, tables, encoding, vectors[row])
         mask = tables.masks[row]
         i = _infoset(infoset_key(kind, vectors[row], mask, encoding.offsets), mask, index, legal, status)
@@ -231,13 +232,18 @@ class SampledCFR:
         self.regrets = np.zeros((capacity, NUM_IDS))
         self.sums = np.zeros((capacity, NUM_IDS))
         self._rng = np.random.SeedSequence([self.seed, 1]).generate_state(1, np.uint64)
-        self._status = np.zeros(2, dtype=np.int64)
+        self._status = np.zeros(3, dtype=np.int64)  # information sets met, what stopped a walk, decisions walked
         self.iterations = 0
 
     @property
     def num_infosets(self) -> int:
         """Information sets met so far."""
         return int(self._status[0])
+
+    @property
+    def decisions(self) -> int:
+        """Decisions walked by this process's runs (a measure of the work, not saved in checkpoints)."""
+        return int(self._status[2])
 
     def run(self, iterations: int) -> None:
         """Run ``iterations`` more iterations (the seats traverse in turn)."""
