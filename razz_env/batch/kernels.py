@@ -167,7 +167,7 @@ A_FOLD, A_CHECK, A_CALL, A_BRING_IN, A_COMPLETE, A_BET, A_BET_BIG, A_RAISE = ran
 
 
 @intrinsic
-def _borrowed(typingctx, array):
+def borrowed(typingctx, array):
     """``array`` without its memory owner: numba then skips the atomic reference counting it does for every
     array passed to a function or viewed (a third of a step's time). The kernels call it on the arrays the
     engine passes in, which outlive the call."""
@@ -186,21 +186,21 @@ def _borrowed(typingctx, array):
 
 @njit(cache=CACHE, inline="always")
 def lent(rules, tables):
-    """``rules`` and ``tables`` with :func:`_borrowed` arrays."""
-    lent_rules = Rules(_borrowed(rules.params), _borrowed(rules.bets_by_street), _borrowed(rules.next_street),
-                       _borrowed(rules.variant_cards), _borrowed(rules.mask_table), _borrowed(rules.id_to_engine))
-    lent_tables = Tables(_borrowed(tables.tab), _borrowed(tables.seats), _borrowed(tables.cards),
-                         _borrowed(tables.deck), _borrowed(tables.used), _borrowed(tables.rng),
-                         _borrowed(tables.starting), _borrowed(tables.history), _borrowed(tables.counts),
-                         _borrowed(tables.masks), _borrowed(tables.payoffs), _borrowed(tables.finished),
-                         _borrowed(tables.ended_tab), _borrowed(tables.ended_seats), _borrowed(tables.ended_cards))
+    """``rules`` and ``tables`` with :func:`borrowed` arrays."""
+    lent_rules = Rules(borrowed(rules.params), borrowed(rules.bets_by_street), borrowed(rules.next_street),
+                       borrowed(rules.variant_cards), borrowed(rules.mask_table), borrowed(rules.id_to_engine))
+    lent_tables = Tables(borrowed(tables.tab), borrowed(tables.seats), borrowed(tables.cards),
+                         borrowed(tables.deck), borrowed(tables.used), borrowed(tables.rng),
+                         borrowed(tables.starting), borrowed(tables.history), borrowed(tables.counts),
+                         borrowed(tables.masks), borrowed(tables.payoffs), borrowed(tables.finished),
+                         borrowed(tables.ended_tab), borrowed(tables.ended_seats), borrowed(tables.ended_cards))
     return lent_rules, lent_tables
 
 
 @njit(cache=CACHE, inline="always")
 def lent_encoding(encoding):
-    """``encoding`` with :func:`_borrowed` arrays."""
-    return Encoding(_borrowed(encoding.offsets), _borrowed(encoding.card_index), encoding.inv_big_bet)
+    """``encoding`` with :func:`borrowed` arrays."""
+    return Encoding(borrowed(encoding.offsets), borrowed(encoding.card_index), encoding.inv_big_bet)
 
 
 # ---------------------------------------------------------------- random decks
@@ -667,7 +667,7 @@ def step_tables(actions, rules, tables, work, observe, encoding, out):
     for t in range(actions.shape[0]):
         if not is_legal_id(t, actions[t], rules, tables):
             return t
-    encoding, work, out = lent_encoding(encoding), _borrowed(work), _borrowed(out)
+    encoding, work, out = lent_encoding(encoding), borrowed(work), borrowed(out)
     for t in range(actions.shape[0]):
         step_table(t, actions[t], rules, tables, work, observe, encoding, out)
     return -1
@@ -751,7 +751,7 @@ NUM_KINDS = 8
 def encode_tables(rules, tables, encoding, out):
     """The acting seat's vector at every table, as ``TableEncoder.encode(hand, actor)`` writes it."""
     rules, tables = lent(rules, tables)
-    encoding, out = lent_encoding(encoding), _borrowed(out)
+    encoding, out = lent_encoding(encoding), borrowed(out)
     for t in range(out.shape[0]):
         encode_table(t, rules, tables, encoding, out[t])
 
@@ -840,7 +840,7 @@ def random_legal(masks, state, out):
     """A uniformly random legal id per row of ``masks`` into ``out``: from the one splitmix64 stream ``state[0]``
     for every row, or with one state per row (``state.shape[0] == masks.shape[0]``) from row ``t``'s own
     ``state[t]``, as the CUDA engine draws. Returns -1, or (drawing nothing) the first row with no legal id."""
-    masks, state, out = _borrowed(masks), _borrowed(state), _borrowed(out)
+    masks, state, out = borrowed(masks), borrowed(state), borrowed(out)
     for t in range(masks.shape[0]):
         if not legal_count(t, masks):
             return t

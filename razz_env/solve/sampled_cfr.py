@@ -25,10 +25,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from razz_env.batch import kernels as _k
 from razz_env.batch.engine import BatchEngine
@@ -88,25 +88,69 @@ def _draw(strategy, rng):
     return last
 
 
+class Regrets(NamedTuple):
+    """The solver's tables, a row an information set: its key, legal ids, regrets and strategy sums; and the open
+    addressing that finds a key's row (``slot_keys``/``slot_rows``, a power of two at least twice the rows; -1: an
+    empty slot). Plain arrays, so the walk borrows them without reference counting and a checkpoint is them."""
+
+    keys: Any  # int64 (rows,)
+    legal: Any  # int8 (rows, 5)
+    regrets: Any  # float64 (rows, 5)
+    sums: Any  # float64 (rows, 5)
+    slot_keys: Any  # int64 (slots,)
+    slot_rows: Any  # int64 (slots,)
+
+
+def new_regrets(rows: int) -> Regrets:
+    """Empty tables for ``rows`` information sets."""
+    slots = 1 << max(2 * rows - 1, 1).bit_length()
+    return Regrets(np.zeros(rows, dtype=np.int64), np.zeros((rows, NUM_IDS), dtype=np.int8),
+                   np.zeros((rows, NUM_IDS)), np.zeros((rows, NUM_IDS)), np.zeros(slots, dtype=np.int64),
+                   np.full(slots, -1, dtype=np.int64))
+
+
 @njit(cache=CACHE, inline="always")
-def _infoset(key, mask, index, legal, status):
+def _slot(key, table):
+    """The slot of ``key``, or of the empty slot where it would go (linear probing from its mixed hash)."""
+    mask = np.uint64(table.slot_keys.shape[0] - 1)
+    z = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    at = np.int64((z ^ (z >> np.uint64(29))) & mask)
+    while table.slot_rows[at] >= 0 and table.slot_keys[at] != key:
+        at = np.int64((np.uint64(at) + np.uint64(1)) & mask)
+    return at
+
+
+@njit(cache=CACHE, inline="always")
+def _infoset(key, mask, table, status):
     """The row of ``key`` (added, with its legal ids, when new); -1 when the table is full."""
-    if key in index:
-        return index[key]
+    at = _slot(key, table)
+    if table.slot_rows[at] >= 0:
+        return table.slot_rows[at]
     i = status[0]
-    if i >= legal.shape[0]:
+    if i >= table.keys.shape[0]:
         status[1] = FULL
         return -1
-    index[key] = i
+    table.slot_keys[at] = key
+    table.slot_rows[at] = i
+    table.keys[i] = key
     for a in range(NUM_IDS):
-        legal[i, a] = mask[a]
+        table.legal[i, a] = mask[a]
     status[0] = i + 1
     return i
 
 
+@njit(cache=CACHE)
+def _fill(table, count):
+    """The slots of ``table``'s first ``count`` rows (a checkpoint's keys)."""
+    for row in range(count):
+        at = _slot(table.keys[row], table)
+        table.slot_keys[at] = table.keys[row]
+        table.slot_rows[at] = row
+
+
 @njit(cache=CACHE, inline="always")
-def _play_other(row, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets,
-                sums, scratch, frames, rng, status):
+def _play_other(row, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, table, scratch, frames,
+                rng, status):
     """Play the other seat's decisions at row ``row`` (drawn, their strategy summed) up to the traverser's: then
     its frame is set (information set, current strategy) and this returns False; True at the hand's end (its value
     in ``scratch[row, 0]``) or when the walk must stop (``status[1]``)."""
@@ -114,17 +158,17 @@ def _play_other(row, traverser, weight, kind, rules, tables, work, encoding, vec
         status[2] += 1
         _k.encode_table(row, rules, tables, encoding, vectors[row])
         mask = tables.masks[row]
-        i = _infoset(infoset_key(kind, vectors[row], mask, encoding.offsets), mask, index, legal, status)
+        i = _infoset(infoset_key(kind, vectors[row], mask, encoding.offsets), mask, table, status)
         if i < 0:
             return True
         strategy = scratch[row, :NUM_IDS]
-        _current(regrets, i, mask, strategy)
+        _current(table.regrets, i, mask, strategy)
         if tables.tab[row, _k.C_ACTOR] == traverser:
             frames[row, 0] = i
             frames[row, 1] = 0
             return False
         for a in range(NUM_IDS):
-            sums[i, a] += weight * strategy[a]
+            table.sums[i, a] += weight * strategy[a]
         _k.step_table(row, _draw(strategy, rng), rules, tables, work, False, encoding, unused)
         if tables.finished[row]:
             scratch[row, 0] = tables.payoffs[row, traverser]
@@ -132,18 +176,18 @@ def _play_other(row, traverser, weight, kind, rules, tables, work, encoding, vec
 
 
 @njit(cache=CACHE)
-def _walk(traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets, sums,
-          scratch, frames, rng, status):
+def _walk(traverser, weight, kind, rules, tables, work, encoding, vectors, unused, table, scratch, frames, rng,
+          status):
     """The traverser's value of the hand dealt at row 0, its regrets and the other seat's strategy sums updated on
     the way. Depth first with an explicit stack (numba cannot load a cached recursive function): row ``r`` holds
     the hand at the ``r``-th traversing decision of the path, ``frames[r]`` its information set and next action,
     ``scratch[r]`` its strategy and the values of the actions tried."""
-    if _play_other(0, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets,
-                   sums, scratch, frames, rng, status):
+    if _play_other(0, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, table, scratch, frames,
+                   rng, status):
         return scratch[0, 0]
     row = 0
     while True:
-        mask = legal[frames[row, 0]]
+        mask = table.legal[frames[row, 0]]
         a = frames[row, 1]
         while a < NUM_IDS and not mask[a]:
             a += 1
@@ -157,8 +201,8 @@ def _walk(traverser, weight, kind, rules, tables, work, encoding, vectors, unuse
             _k.step_table(child, a, rules, tables, work, False, encoding, unused)
             if tables.finished[child]:
                 scratch[row, NUM_IDS + a] = tables.payoffs[child, traverser]
-            elif _play_other(child, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, index,
-                             legal, regrets, sums, scratch, frames, rng, status):
+            elif _play_other(child, traverser, weight, kind, rules, tables, work, encoding, vectors, unused, table,
+                             scratch, frames, rng, status):
                 if status[1]:
                     return 0.0
                 scratch[row, NUM_IDS + a] = scratch[child, 0]
@@ -172,7 +216,7 @@ def _walk(traverser, weight, kind, rules, tables, work, encoding, vectors, unuse
                 value += scratch[row, b] * scratch[row, NUM_IDS + b]
         for b in range(NUM_IDS):
             if mask[b]:
-                regrets[i, b] += scratch[row, NUM_IDS + b] - value
+                table.regrets[i, b] += scratch[row, NUM_IDS + b] - value
         if row == 0:
             return value
         row -= 1
@@ -180,25 +224,22 @@ def _walk(traverser, weight, kind, rules, tables, work, encoding, vectors, unuse
 
 
 @njit(cache=CACHE)
-def _iterate(count, first, kind, rules, tables, work, encoding, vectors, unused, index, legal, regrets, sums,
-             scratch, frames, rng, status):
+def _iterate(count, first, kind, rules, tables, work, encoding, vectors, unused, table, scratch, frames, rng, status):
     """Iterations ``first`` to ``first + count - 1``; returns how many completed (fewer when a walk stopped)."""
-    rules, tables = _k.lent(rules, tables)
+    rules, tables = _k.lent(rules, tables)  # every array borrowed: reference counting was a third of the walk
+    encoding, work, vectors, unused = _k.lent_encoding(encoding), _k.borrowed(work), _k.borrowed(vectors), _k.borrowed(
+        unused)
+    table = Regrets(_k.borrowed(table.keys), _k.borrowed(table.legal), _k.borrowed(table.regrets),
+                    _k.borrowed(table.sums), _k.borrowed(table.slot_keys), _k.borrowed(table.slot_rows))
+    scratch, frames, rng, status = _k.borrowed(scratch), _k.borrowed(frames), _k.borrowed(rng), _k.borrowed(status)
     for done in range(count):
         iteration = first + done
         _k.deal_table(0, False, rules, tables)
         _walk(iteration % 2, np.float64(iteration // 2 + 1), kind, rules, tables, work, encoding, vectors, unused,
-              index, legal, regrets, sums, scratch, frames, rng, status)
+              table, scratch, frames, rng, status)
         if status[1]:
             return done
     return count
-
-
-@njit(cache=CACHE)
-def _fill(index, keys):
-    """``index`` mapping each of ``keys`` to its row."""
-    for row in range(keys.shape[0]):
-        index[keys[row]] = row
 
 
 class SampledCFR:
@@ -226,11 +267,7 @@ class SampledCFR:
         self._unused = np.zeros((1, 1), dtype=np.float32)
         self._scratch = np.zeros((MAX_DEPTH, 2 * NUM_IDS))
         self._frames = np.zeros((MAX_DEPTH, 2), dtype=np.int64)
-        self._index = Dict.empty(key_type=types.int64, value_type=types.int64)
-        self.keys = np.zeros(capacity, dtype=np.int64)
-        self.legal = np.zeros((capacity, NUM_IDS), dtype=np.int8)
-        self.regrets = np.zeros((capacity, NUM_IDS))
-        self.sums = np.zeros((capacity, NUM_IDS))
+        self.table = new_regrets(capacity)
         self._rng = np.random.SeedSequence([self.seed, 1]).generate_state(1, np.uint64)
         self._status = np.zeros(3, dtype=np.int64)  # information sets met, what stopped a walk, decisions walked
         self.iterations = 0
@@ -250,21 +287,18 @@ class SampledCFR:
         iterations = as_int("iterations", iterations, 0)
         rules, tables, work, encoding = self._engine.kernel_state()
         done = _iterate(iterations, self.iterations, self.kind, rules, tables, work, encoding, self._vectors,
-                        self._unused, self._index, self.legal, self.regrets, self.sums, self._scratch, self._frames,
-                        self._rng, self._status)
+                        self._unused, self.table, self._scratch, self._frames, self._rng, self._status)
         self.iterations += done
         if self._status[1]:
             problem = ("its information sets outgrew max_infosets "
-                       f"{self.legal.shape[0]:,}; load the last checkpoint with a larger one"
+                       f"{len(self.table.keys):,}; load the last checkpoint with a larger one"
                        if self._status[1] == FULL else f"a hand went deeper than {MAX_DEPTH} decisions")
             raise ConfigError(f"sampled CFR stopped after {self.iterations:,} iterations: {problem}")
 
     def average_policy(self) -> SampledPolicy:
         """The average strategy at every information set met, as a playable :class:`SampledPolicy`."""
         count = self.num_infosets
-        keys = np.fromiter(self._index.keys(), dtype=np.int64, count=count)
-        rows = np.fromiter(self._index.values(), dtype=np.int64, count=count)
-        sums, legal = self.sums[rows], self.legal[rows].astype(np.float64)
+        keys, sums, legal = self.table.keys[:count], self.table.sums[:count], self.table.legal[:count].astype(float)
         totals = sums.sum(axis=1, keepdims=True)
         uniform = legal / legal.sum(axis=1, keepdims=True)
         probabilities = np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), uniform)
@@ -278,15 +312,13 @@ class SampledCFR:
         """Write everything the run needs to go on (tables, streams, the engine's deal stream) to ``path``."""
         path = Path(path)
         count = self.num_infosets
-        keys = np.fromiter(self._index.keys(), dtype=np.int64, count=count)
-        rows = np.fromiter(self._index.values(), dtype=np.int64, count=count)
-        order = np.argsort(rows)
         _, tables, _, _ = self._engine.kernel_state()
         header = {"format": FORMAT, "table": table_of(self.config), "abstraction": self.abstraction,
                   "seed": self.seed, "iterations": self.iterations, "infosets": count,
-                  "max_infosets": int(self.legal.shape[0])}
-        arrays = {"keys": keys[order], "legal": self.legal[:count], "regrets": self.regrets[:count],
-                  "sums": self.sums[:count], "rng": self._rng, "deal_stream": tables.rng[:1]}
+                  "max_infosets": len(self.table.keys)}
+        table = self.table
+        arrays = {"keys": table.keys[:count], "legal": table.legal[:count], "regrets": table.regrets[:count],
+                  "sums": table.sums[:count], "rng": self._rng, "deal_stream": tables.rng[:1]}
         digest = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in arrays.values())).hexdigest()
         header["sha256"] = digest
         tmp = path.with_name(path.name + ".tmp")
@@ -311,9 +343,10 @@ class SampledCFR:
         count = int(header["infosets"])
         solver = cls(config_of(header["table"], where), abstraction=header["abstraction"], seed=header["seed"],
                      max_infosets=max(count, max_infosets or header["max_infosets"]))
-        solver.legal[:count], solver.regrets[:count], solver.sums[:count] = (arrays["legal"], arrays["regrets"],
-                                                                            arrays["sums"])
-        _fill(solver._index, arrays["keys"])
+        table = solver.table
+        table.keys[:count], table.legal[:count] = arrays["keys"], arrays["legal"]
+        table.regrets[:count], table.sums[:count] = arrays["regrets"], arrays["sums"]
+        _fill(table, count)
         solver._status[0] = count
         solver._rng[:] = arrays["rng"]
         _, tables, _, _ = solver._engine.kernel_state()

@@ -46,7 +46,7 @@ def test_a_run_cut_at_a_checkpoint_repeats_the_uninterrupted_run(tmp_path):
     a, b = whole.average_policy(), resumed.average_policy()
     assert np.array_equal(a.keys, b.keys)
     assert np.array_equal(a.probabilities, b.probabilities)
-    assert np.array_equal(whole.regrets, resumed.regrets)
+    assert np.array_equal(whole.table.regrets, resumed.table.regrets)
 
 
 def test_the_seed_sets_the_deals_and_draws():
@@ -54,7 +54,7 @@ def test_the_seed_sets_the_deals_and_draws():
     for solver in (first, second, other):
         solver.run(300)
     assert np.array_equal(first.average_policy().probabilities, second.average_policy().probabilities)
-    assert not np.array_equal(first.regrets, other.regrets)
+    assert not np.array_equal(first.table.regrets, other.table.regrets)
 
 
 def test_a_full_table_stops_with_the_setting_to_raise_and_keeps_its_iterations():
