@@ -49,7 +49,7 @@ class Args:
     """training seed (the deals and the other seat's draws)"""
     stage: int = limited(1, minimum=1)
     """the stage to train (stage I goes on from stage I-1's end)"""
-    stage_iterations: int = limited(4_000_000, minimum=1)
+    stage_iterations: int = limited(2_000_000, minimum=1)
     """iterations a stage"""
     checkpoint_every: int = limited(500_000, minimum=1)
     """iterations between checkpoints"""
