@@ -324,8 +324,9 @@ class Args:
     chain (e.g. ``--average 2 3 4``), each ``final.pt`` sampled, played as one behaviour strategy (the ``mixture``
     agent), instead of one stage; its figures go to ``<output>/seed<k>/average-2-3-4``"""
     agent: str = ""
-    """with ``--select``: measure this agent (a name or a model file) the same way instead of a stage, for scale
-    (its opponents are those it is not)"""
+    """with ``--select`` or ``--lbr``: measure this agent (a name or a model file) the same way instead of a stage,
+    for scale or for a candidate trained elsewhere (``studies/razz_mccfr.py``'s ``policy.npz``; its selection
+    opponents are those it is not); the figures are printed, and the LBR runs go to ``<output>/agents/<name>``"""
     lbr: bool = False
     """report LBR of the finished stage's policy, sampled and argmax, instead of training"""
     lbr_deals: int = limited(500, minimum=1)
@@ -502,16 +503,18 @@ def select_at_tables(args: Args, player: str | dict[str, Any], folder: Path) -> 
             "score": min(item["agent"]["low"] for item in tables.values())}
 
 
-def local_best_response(args: Args, folder: Path, members: list[str] | None = None) -> dict[str, Any]:
+def local_best_response(args: Args, folder: Path, members: list[str] | None = None,
+                        agent: str | None = None) -> dict[str, Any]:
     """LBR's lower bound (bb/100, 95% CI) on the stage's policy as it plays and as its argmax; with ``members``
-    (policy files), on their mixture (:func:`average_spec`), of the members as they play and of their argmaxes."""
+    (policy files), on their mixture (:func:`average_spec`), of the members as they play and of their argmaxes;
+    with ``agent`` (a policy file that plays either way), on it."""
     from razz_env.exploit.api import exploitability
 
     seed = GAMES[args.game].lbr_seed
     figures: dict[str, Any] = {}
     for played, deterministic in (("sampled", False), ("argmax", True)):
-        spec = ({"type": str(folder / "final.pt"), "deterministic": deterministic, "seed": seed} if members is None
-                else {**average_spec(members, deterministic), "seed": seed})
+        spec = ({"type": agent or str(folder / "final.pt"), "deterministic": deterministic, "seed": seed}
+                if members is None else {**average_spec(members, deterministic), "seed": seed})
         bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=seed, workers=args.workers,
                                output=str(folder / f"lbr_{played}"), fresh=True)
         figures[played] = {"bb100": bound.bb_per_100, "low": bound.ci95_low, "high": bound.ci95_high,
@@ -715,14 +718,18 @@ def main(args: Args) -> None:
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, read_state, trainer_args
     from razz_env.train.kept import keep, restore
 
-    if args.agent and not args.select:
-        raise ConfigError("--agent: measures a shipped agent by the selection rule; give --select too")
+    if args.agent and not (args.select or args.lbr):
+        raise ConfigError("--agent: measures an agent by the selection rule or LBR; give --select or --lbr too")
     args = resolved(args)
     game = GAMES[args.game]
     if args.agent:
-        selection = (select(args, args.agent) if game.seats == 2 else
-                     select_at_tables(args, args.agent, Path(args.output) / "agents" / Path(args.agent).name))
-        print(json.dumps(selection, indent=2))
+        folder = Path(args.output) / "agents" / Path(args.agent).name
+        if args.lbr:
+            print(json.dumps(local_best_response(args, folder, agent=args.agent), indent=2))
+        if args.select:
+            selection = (select(args, args.agent) if game.seats == 2 else
+                         select_at_tables(args, args.agent, folder))
+            print(json.dumps(selection, indent=2))
         return
     if args.average:
         measure_average(args)

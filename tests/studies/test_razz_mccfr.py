@@ -66,3 +66,14 @@ def test_coverage_counts_the_decisions_at_keys_it_never_met(study, tmp_path):
     assert list(measured) == ["razz_heuristic", "monte_carlo", "ppo_razz_psro"]
     for figures in measured.values():
         assert figures["hands"] == 4 and 0 < figures["unseen"] <= figures["decisions"]  # 600 iterations: sparse
+
+
+def test_the_flagship_measures_its_policy_file_by_lbr_sampled_and_argmax(study, tmp_path):
+    assert study("razz_mccfr").run("--seed", "1", "--stage", "1", "--output", str(tmp_path), *SMALL).returncode == 0
+    path = tmp_path / "seed1" / "stage1" / "policy.npz"
+    done = study("razz_flagship").run("--lbr", "--agent", str(path), "--lbr-deals", "2", "--workers", "1",
+                                      "--output", str(tmp_path / "flagship"))
+    assert done.returncode == 0, done.stderr
+    bounds = json.loads(done.stdout[done.stdout.index("{"):])
+    assert bounds["deals"] == 2 and set(bounds) >= {"sampled", "argmax"}
+    assert (tmp_path / "flagship" / "agents" / "policy.npz" / "lbr_argmax").is_dir()
