@@ -22,7 +22,7 @@ import pytest
     (["--lbr"], "--lbr: stage 1 of seed 1 is not finished"),
     (["--accept"], "--accept: stage 1 of seed 1 is not finished"),
     (["--keep"], "--keep: stage 1 of seed 1 is not finished"),
-    (["--agent", "ppo_razz_psro"], "--agent: measures an agent by the selection rule or LBR; give --select or --lbr too"),
+    (["--agent", "ppo_razz_psro"], "--agent: measures an agent by the selection rule or LBR; give --select or --lbr"),
     (["--arm", "opponents"], "--arm opponents: stages before 2 are self-play in every arm; the arm begins at stage 2"),
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
