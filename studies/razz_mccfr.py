@@ -31,6 +31,7 @@ from razz_env.command_line import run_script
 from razz_env.engine.checks import limited
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
+from razz_env.train.budgeted import read_state, write_json
 
 TABLE = {"variant": "razz", "stacks": 1000}
 """The flagship's table."""
@@ -70,19 +71,6 @@ def stage_folder(args: Args, stage: int) -> Path:
     return Path(args.output) / f"seed{args.seed}" / f"stage{stage}"
 
 
-def read_state(folder: Path) -> dict | None:
-    """A stage's ``state.json``, or None."""
-    path = folder / "state.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-
-
-def write_state(folder: Path, state: dict) -> None:
-    """``state.json``, replaced whole."""
-    tmp = folder / "state.json.tmp"
-    tmp.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(folder / "state.json")
-
-
 def start(args: Args, folder: Path) -> tuple[object, float]:
     """The solver this stage goes on from (its checkpoint, the stage before's end, or fresh) and the chain's
     training CPU seconds before it."""
@@ -100,7 +88,7 @@ def start(args: Args, folder: Path) -> tuple[object, float]:
         raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
                           f"({earlier}); train it first")
     shutil.copyfile(earlier / "checkpoint.npz", checkpoint)
-    write_state(folder, {"chain_cpu_seconds": state["chain_cpu_seconds"], "done": False})
+    write_json(folder / "state.json", {"chain_cpu_seconds": state["chain_cpu_seconds"], "done": False})
     return SampledCFR.load(checkpoint, args.max_infosets), state["chain_cpu_seconds"]
 
 
@@ -160,7 +148,7 @@ def main(args: Args) -> None:
         if done:
             solver.average_policy().save(folder / "policy.npz")
         stage_cpu = chain - (read_state(stage_folder(args, args.stage - 1)) or {}).get("chain_cpu_seconds", 0.0)
-        write_state(folder, {"seed": args.seed, "stage": args.stage, "iterations": solver.iterations,
+        write_json(folder / "state.json", {"seed": args.seed, "stage": args.stage, "iterations": solver.iterations,
                              "stage_iterations": solver.iterations - stage_start, "infosets": solver.num_infosets,
                              "abstraction": ABSTRACTION, "table": TABLE, "chain_cpu_seconds": round(chain, 1),
                              "stage_cpu_minutes": round(stage_cpu / 60, 2), "done": done})
