@@ -53,6 +53,15 @@ _GOOD_TOP = np.array([1, 1, 1, 1, 2, 3, 4, 5], dtype=np.int64)
 _POT_EDGES = np.array([1.0, 2.0, 3.5, 6.0, 10.0])
 """The pot's levels, in big bets."""
 
+RAZZ_FIELDS = (("street", 3), ("distinct", 3), ("top", 4), ("second", 4), ("own_bricks", 3), ("other_bricks", 3),
+               ("other_top", 3), ("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2),
+               ("legal", 5))
+"""``razz_buckets``' fields in the order packed, and their bits (``legal``: the mask's bits, id 0 highest)."""
+
+
+_RAZZ_BITS = tuple(bits for _, bits in RAZZ_FIELDS[:-1])
+"""The packer's widths, read from :data:`RAZZ_FIELDS` (the legal ids go in a bit each)."""
+
 _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
 
@@ -155,28 +164,14 @@ def _razz_key(vector, mask, offsets):
                     + vector[base + seats + _k.A_BET_BIG] + vector[base + seats + _k.A_RAISE]) > 0.0:
                 aggressor = _first_set(vector, base, seats)
                 break
+    values = (street, distinct, top, second, min(own_bricks, 4), min(other_bricks, 4), other_top, bets, facing,
+              brought, pot, aggressor)
     key = np.int64(RAZZ_BUCKETS)
-    key = (key << 3) | street
-    key = (key << 3) | distinct
-    key = (key << 4) | top
-    key = (key << 4) | second
-    key = (key << 3) | min(own_bricks, 4)
-    key = (key << 3) | min(other_bricks, 4)
-    key = (key << 3) | other_top
-    key = (key << 3) | bets
-    key = (key << 1) | facing
-    key = (key << 1) | brought
-    key = (key << 3) | pot
-    key = (key << 2) | aggressor
+    for field in range(len(values)):
+        key = (key << _RAZZ_BITS[field]) | values[field]
     for a in range(5):
         key = (key << 1) | mask[a]
     return key
-
-
-RAZZ_FIELDS = (("street", 3), ("distinct", 3), ("top", 4), ("second", 4), ("own_bricks", 3), ("other_bricks", 3),
-               ("other_top", 3), ("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2),
-               ("legal", 5))
-"""``razz_buckets``' fields in the order packed, and their bits (``legal``: the mask's bits, id 0 highest)."""
 
 
 def razz_fields(key: int) -> dict[str, int]:
