@@ -90,13 +90,14 @@ class SampledPolicyFileAgent(SampledCFRAgent):
     arrays (millions of keys for razz)."""
 
     def __init__(self, path: str, sha256: str, seed: int | None = None, name: str | None = None,
-                 deterministic: bool = False) -> None:
+                 deterministic: bool = False, threshold: float = 0.0) -> None:
         super().__init__(_policy_file(path, sha256, sampled=True), seed=seed, name=name or Path(path).stem,
-                         deterministic=deterministic)
+                         deterministic=deterministic, threshold=threshold)
         self.path, self.sha256, self.seed = path, sha256, seed
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return SampledPolicyFileAgent, (self.path, self.sha256, self.seed, self.name, self.deterministic)
+        return SampledPolicyFileAgent, (self.path, self.sha256, self.seed, self.name, self.deterministic,
+                                        self.threshold)
 
 
 @cache
@@ -114,10 +115,11 @@ def _policy_file(path: str, sha256: str, sampled: bool = False) -> Any:
 
 
 def load_policy_file(path: str | Path, *, sha256: str | None = None, seed: int | None = None,
-                     name: str | None = None, deterministic: bool = False) -> PolicyFileAgent | SampledPolicyFileAgent:
+                     name: str | None = None, deterministic: bool = False,
+                     threshold: float = 0.0) -> PolicyFileAgent | SampledPolicyFileAgent:
     """A policy file as an agent: a ``razz solve`` tabular policy (``policy.npz``) or a sampled solver's
-    (:class:`~razz_env.solve.sampled_policy.SampledPolicy`, which ``deterministic`` plays as its argmax), told
-    apart by the file's header; ``sha256`` defaults to the file's as it is now."""
+    (:class:`~razz_env.solve.sampled_policy.SampledPolicy`, which ``deterministic`` plays as its argmax and
+    ``threshold`` thresholded), told apart by the file's header; ``sha256`` defaults to the file's as it is now."""
     where = Path(path).resolve()
     if not where.is_file():
         raise ValueError(f"policy file {str(path)!r}: no such file")
@@ -125,8 +127,8 @@ def load_policy_file(path: str | Path, *, sha256: str | None = None, seed: int |
         sha256 = hashlib.sha256(where.read_bytes()).hexdigest()
     header, _ = read_archive(where, f"policy file {where}", "policy", ())
     if isinstance(header, dict) and header.get("format") == SAMPLED_FORMAT:
-        return SampledPolicyFileAgent(str(where), sha256, seed, name, deterministic)
-    if deterministic:
+        return SampledPolicyFileAgent(str(where), sha256, seed, name, deterministic, threshold)
+    if deterministic or threshold:
         raise ValueError(f"policy file {str(path)!r}: a tabular policy plays its probabilities; deterministic "
-                         f"(argmax) play is for a sampled solver's policy")
+                         f"(argmax) and thresholded play are for a sampled solver's policy")
     return PolicyFileAgent(str(where), sha256, seed, name)

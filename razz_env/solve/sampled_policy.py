@@ -7,7 +7,9 @@ numba (the key function is imported where a policy is built). :class:`SampledCFR
 it keys each observation's vector and mask with :func:`~razz_env.solve.abstraction.infoset_keys` (the solver's own
 function, on what its seat sees), draws from the probabilities there, seeded, and states them through
 ``action_probabilities``; at a key the solver never met it plays uniformly over the legal ids and counts it
-(``unseen``), so a report can say how often that happened.
+(``unseen``), so a report can say how often that happened. With ``threshold`` it plays the policy thresholded
+(Ganzfried & Sandholm 2012): each probability below it dropped and the rest renormalised, so that the small
+weight an unfinished average strategy keeps on poor actions is not played.
 """
 
 from __future__ import annotations
@@ -101,19 +103,25 @@ class SampledPolicy:
 
 class SampledCFRAgent:
     """Plays a :class:`SampledPolicy` at the table it was solved at, drawing from it with ``seed``; with
-    ``deterministic``, its most likely id instead (the lowest of a tie), stated as that one-hot.
+    ``deterministic``, its most likely id instead (the lowest of a tie), stated as that one-hot; with ``threshold``
+    (0 to 1), drawing from it thresholded (:func:`thresholded`), stated so.
 
     In batch it draws what :meth:`act` would on the same observations in order. ``unseen`` counts the decisions
     at keys the solver never met (played uniformly), ``decisions`` all of them.
     """
 
     def __init__(self, policy: SampledPolicy, seed: int | None = None, name: str | None = None,
-                 deterministic: bool = False) -> None:
+                 deterministic: bool = False, threshold: float = 0.0) -> None:
         from razz_env.solve.abstraction import abstraction_encoder, encoding_name
 
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold < 1:
+            raise ValueError(f"threshold: expected a probability from 0 up to (not including) 1, got {threshold!r}")
+        if deterministic and threshold:
+            raise ValueError("deterministic plays the argmax, threshold a thresholded mix: give one of them")
         self.policy = policy
         config = policy.config
         self.deterministic = bool(deterministic)
+        self.threshold = float(threshold)
         self.declaration = Declaration(observes=("vector",), encoding=encoding_name(config),
                                        variants=(config.variant.name,), seat_counts=(2,), states_policy=True,
                                        acts_in_batch=True, deterministic=self.deterministic, table=config,
@@ -144,7 +152,9 @@ class SampledCFRAgent:
         return self._played(probabilities)
 
     def _played(self, probabilities: np.ndarray) -> np.ndarray:
-        """The policy as played: itself, or the one-hot of its most likely ids."""
+        """The policy as played: itself, thresholded, or the one-hot of its most likely ids."""
+        if self.threshold:
+            return thresholded(probabilities, self.threshold)
         if not self.deterministic:
             return probabilities
         played = np.zeros_like(probabilities)
@@ -167,10 +177,26 @@ class SampledCFRAgent:
         self.unseen += int((~met).sum())
         if self.deterministic:
             return probabilities.argmax(axis=1).tolist()
-        cumulative = np.cumsum(probabilities, axis=1)
+        cumulative = np.cumsum(self._played(probabilities), axis=1)
         drawn = self.rng.random(len(cumulative)) * cumulative[:, -1]
         return (cumulative[:, :-1] <= drawn[:, None]).sum(axis=1).tolist()
 
     def __repr__(self) -> str:
         return f"SampledCFRAgent(name={self.name!r}, keys={len(self.policy):,})"
+
+
+def thresholded(probabilities: np.ndarray, threshold: float) -> np.ndarray:
+    """Each row of ``probabilities`` with the entries below ``threshold`` dropped and the rest renormalised; a
+    row with none at or above it keeps its most likely entry (the lowest of a tie).
+
+    >>> thresholded(np.array([[0.1, 0.6, 0.3, 0.0, 0.0], [0.1, 0.1, 0.1, 0.1, 0.6]]), 0.2).round(3).tolist()
+    [[0.0, 0.667, 0.333, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0]]
+    >>> thresholded(np.array([[0.25, 0.25, 0.25, 0.25, 0.0]]), 0.3).tolist()
+    [[1.0, 0.0, 0.0, 0.0, 0.0]]
+    """
+    kept = np.where(probabilities >= threshold, probabilities, 0.0)
+    rows = np.arange(len(probabilities))
+    lost = kept.sum(axis=1) == 0
+    kept[rows[lost], probabilities[lost].argmax(axis=1)] = 1.0
+    return kept / kept.sum(axis=1, keepdims=True)
 

@@ -94,3 +94,36 @@ def test_deterministic_play_is_the_argmax_stated_as_its_one_hot(policy):
     stated = agent.action_probabilities_batch(batch)
     assert (stated.argmax(axis=1) == sampled.argmax(axis=1)).all() and (stated.max(axis=1) == 1.0).all()
     assert agent.act_batch(batch) == sampled.argmax(axis=1).tolist()
+
+
+def test_thresholded_play_drops_the_small_probabilities_and_draws_from_the_rest(policy):
+    agent = SampledCFRAgent(policy, seed=3, threshold=0.3)
+    observer, rng, observations = Observer(agent, TINY), random.Random(2), []
+    for number in range(40):
+        hand = HandState(TINY, seed=number)
+        while not hand.is_over:
+            observations.append(observer(hand, hand.actor))
+            hand.act(to_engine(rng.choice(np.flatnonzero(observations[-1].action_mask).tolist()),
+                               hand.legal_actions()))
+    batch = ObservationBatch.of(observations)
+    sampled, _ = policy.lookup(batch.vectors, batch.masks)
+    stated = agent.action_probabilities_batch(batch)
+    mixed = (sampled > 0.05).sum(axis=1) > 1
+    assert ((sampled > 0) & (sampled < 0.3)).any()  # the tiny game's average keeps small weights somewhere
+    assert (stated[(sampled < 0.3) & (sampled < sampled.max(axis=1, keepdims=True))] == 0).all()
+    np.testing.assert_allclose(stated.sum(axis=1), 1.0)
+    kept = sampled >= 0.3
+    np.testing.assert_allclose(stated[kept], (sampled / (sampled * kept).sum(axis=1, keepdims=True))[kept])
+    drawn = np.array(agent.act_batch(batch))
+    assert (stated[np.arange(len(drawn)), drawn] > 0).all() and mixed.any()
+    assert SampledCFRAgent(policy, seed=3, threshold=0.0).act_batch(batch) == SampledCFRAgent(policy, seed=3).act_batch(
+        batch)  # no threshold: the policy as it is, draw for draw
+
+
+@pytest.mark.parametrize("options, message", [({"threshold": 1.0}, "threshold: expected a probability from 0"),
+                                              ({"threshold": -0.1}, "threshold: expected a probability from 0"),
+                                              ({"threshold": "0.2"}, "threshold: expected a probability from 0"),
+                                              ({"threshold": 0.2, "deterministic": True}, "give one of them")])
+def test_a_threshold_out_of_range_or_beside_the_argmax_is_refused_by_name(policy, options, message):
+    with pytest.raises(ValueError, match=message):
+        SampledCFRAgent(policy, **options)

@@ -53,6 +53,7 @@ def test_its_policy_file_is_an_agent_that_pickles_as_its_path(study, tmp_path):
     assert (twin.path, twin.seed, len(twin.policy)) == (agent.path, 5, len(agent.policy))
     argmax = make_agent({"type": str(path), "deterministic": True})
     assert argmax.deterministic and pickle.loads(pickle.dumps(argmax)).deterministic
+    assert pickle.loads(pickle.dumps(make_agent({"type": str(path), "threshold": 0.15}))).threshold == 0.15
 
 
 def test_coverage_counts_the_decisions_at_keys_it_never_met(study, tmp_path):
