@@ -21,6 +21,11 @@ stage's folder and prints the results page's table row.
 
     python studies/razz_flagship.py --seed 1 --stage 1 --select      # ~15 CPU min
     python studies/razz_flagship.py --select --agent ppo_razz_psro   # a shipped agent the same way, for scale
+    python studies/razz_flagship.py --select --agent runs/razz_mccfr/seed1/stage2/policy.npz --threshold 0.15
+
+``--agent`` measures an agent made elsewhere (a name, or a model file: ``studies/razz_mccfr.py``'s ``policy.npz``,
+played as it is or, with ``--threshold``, thresholded) by ``--select``, ``--lbr`` and ``--accept`` exactly as a
+stage, its figures saved in ``<output>/agents/<the agent's path, / as ->`` (:func:`agent_folder`).
 
 ``--arm opponents`` trains a later stage (2 on) at other tables: half of them self-play, the other half
 :func:`opponents_arm` (Monte Carlo and the heuristic, which self-play alone does not learn to beat in its first
@@ -48,6 +53,7 @@ other half the opponents arm's with ``ppo_razz_psro`` among them (:data:`RIVALS_
 may have used. It saves ``acceptance.json`` and prints the crosstable and the verdict.
 
     python studies/razz_flagship.py --seed 1 --stage 2 --arm opponents --accept --workers 2   # 14x a selection
+    python studies/razz_flagship.py --accept --agent runs/razz_mccfr/seed1/stage4/policy.npz --workers 2
 
 ``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
 ``ppo`` stages (each stage's settings, steps, recorded CPU minutes and checkpoint SHA-256, compiled from this
@@ -324,9 +330,13 @@ class Args:
     chain (e.g. ``--average 2 3 4``), each ``final.pt`` sampled, played as one behaviour strategy (the ``mixture``
     agent), instead of one stage; its figures go to ``<output>/seed<k>/average-2-3-4``"""
     agent: str = ""
-    """with ``--select`` or ``--lbr``: measure this agent (a name or a model file) the same way instead of a stage,
-    for scale or for a candidate trained elsewhere (``studies/razz_mccfr.py``'s ``policy.npz``; its selection
-    opponents are those it is not); the figures are printed, and the LBR runs go to ``<output>/agents/<name>``"""
+    """with ``--select``, ``--lbr`` or ``--accept``: measure this agent (a name or a model file) the same way instead
+    of a stage, for scale or for a candidate trained elsewhere (``studies/razz_mccfr.py``'s ``policy.npz``; its
+    selection opponents are those it is not); the figures are printed and saved in ``<output>/agents/<the agent>``
+    (:func:`agent_folder`)"""
+    threshold: float = limited(0.0, minimum=0)
+    """with ``--agent`` (a sampled solver's policy file): play it thresholded, each probability below this one
+    dropped and the rest renormalised (the page's thresholded ``mccfr`` arm: 0.15)"""
     lbr: bool = False
     """report LBR of the finished stage's policy, sampled and argmax, instead of training"""
     lbr_deals: int = limited(500, minimum=1)
@@ -398,9 +408,25 @@ def pooled(results: list[Any]) -> dict[str, float]:
             "aivat_bb100": aivat, "aivat_low": aivat_low, "aivat_high": 2 * aivat - aivat_low}
 
 
+def played(player: str | dict[str, Any], seed: int, threshold: float = 0.0) -> dict[str, Any]:
+    """The spec of ``player`` as the study measures it on ``seed``: a network's policy file (``.pt``) sampled, a
+    sampled solver's (``.npz``) as it is or ``threshold``-ed, an agent as it plays by default, a spec as it says.
+
+    >>> played("runs/x/final.pt", 7)
+    {'type': 'runs/x/final.pt', 'seed': 7, 'deterministic': False}
+    >>> played("runs/x/policy.npz", 7, 0.15)
+    {'type': 'runs/x/policy.npz', 'seed': 7, 'threshold': 0.15}
+    """
+    if isinstance(player, dict):
+        return {**player, "seed": seed}
+    return {"type": player, "seed": seed, **({"deterministic": False} if player.endswith(".pt") else {}),
+            **({"threshold": threshold} if threshold else {})}
+
+
 def select(args: Args, player: str | dict[str, Any]) -> dict[str, Any]:
-    """``player`` (a stage's policy file, sampled, an agent as it plays by default, or an agent spec) against each
-    selection opponent it is not, on each selection seed, pooled, and its score."""
+    """``player`` (a stage's policy file, sampled, an agent as it plays by default, or an agent spec; ``--agent``'s
+    policy file as :func:`played` says) against each selection opponent it is not, on each selection seed, pooled,
+    and its score."""
     from razz_env.evaluate.api import match
 
     game = GAMES[args.game]
@@ -408,14 +434,24 @@ def select(args: Args, player: str | dict[str, Any]) -> dict[str, Any]:
     for opponent in (name for name in game.selection_opponents if name != player):
         results = []
         for seed in game.selection_seeds:
-            spec = ({**player, "seed": seed} if isinstance(player, dict) else
-                    {"type": player, "seed": seed, **({"deterministic": False} if player.endswith(".pt") else {})})
-            results.append(match(spec, opponent, deals=args.deals, seed=seed, workers=args.workers, aivat=True,
-                                 table={"variant": game.variant, "stacks": 1000}))
+            results.append(match(played(player, seed, args.threshold), opponent, deals=args.deals, seed=seed,
+                                 workers=args.workers, aivat=True, table={"variant": game.variant, "stacks": 1000}))
         figures[opponent] = {**pooled(results), "hands": sum(r.hands for r in results),
                              "aivat_reliable": all(r.aivat_reliable for r in results)}
-    return {"policy": player, "deals": args.deals, "seeds": list(game.selection_seeds), "opponents": figures,
+    return {"policy": player, **({"threshold": args.threshold} if args.threshold else {}), "deals": args.deals,
+            "seeds": list(game.selection_seeds), "opponents": figures,
             "score": min(item["aivat_low"] for item in figures.values())}
+
+
+def agent_folder(args: Args) -> Path:
+    """Where ``--agent``'s figures go: ``<output>/agents/`` and the agent's name or path, its ``/`` as ``-`` (each
+    stage's ``policy.npz`` a folder of its own), ``-threshold<t>`` when played thresholded.
+
+    >>> agent_folder(Args(agent="runs/razz_mccfr/seed1/stage2/policy.npz", threshold=0.15, output="out")).as_posix()
+    'out/agents/runs-razz_mccfr-seed1-stage2-policy.npz-threshold0.15'
+    """
+    name = args.agent.strip("/").replace("/", "-") + (f"-threshold{args.threshold:g}" if args.threshold else "")
+    return Path(args.output or f"runs/{GAMES[args.game].name}") / "agents" / name
 
 
 def average_members(args: Args) -> tuple[list[str], Path]:
@@ -513,7 +549,8 @@ def local_best_response(args: Args, folder: Path, members: list[str] | None = No
     seed = GAMES[args.game].lbr_seed
     figures: dict[str, Any] = {}
     for played, deterministic in (("sampled", False), ("argmax", True)):
-        spec = ({"type": agent or str(folder / "final.pt"), "deterministic": deterministic, "seed": seed}
+        spec = ({"type": agent or str(folder / "final.pt"), "deterministic": deterministic, "seed": seed,
+                 **({"threshold": args.threshold} if args.threshold and not deterministic else {})}
                 if members is None else {**average_spec(members, deterministic), "seed": seed})
         bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=seed, workers=args.workers,
                                output=str(folder / f"lbr_{played}"), fresh=True)
@@ -526,7 +563,7 @@ def used_acceptance_seeds(game: Game, output: Path) -> dict[int, str]:
     """Each seed an earlier acceptance run of the game used (in ``output``'s stage folders or published), and which
     file says so."""
     used: dict[int, str] = {}
-    for path in [*output.glob("seed*/stage*/acceptance.json"),
+    for path in [*output.glob("seed*/stage*/acceptance.json"), *output.glob("agents/*/acceptance.json"),
                  *game.published.glob(f"{game.prefix}*acceptance.json")]:
         for seed in json.loads(path.read_text(encoding="utf-8"))["seeds"]:
             used.setdefault(int(seed), str(path))
@@ -534,10 +571,10 @@ def used_acceptance_seeds(game: Game, output: Path) -> dict[int, str]:
 
 
 def measured_selection(folder: Path) -> dict[str, Any]:
-    """The stage's ``selection.json`` (``ConfigError`` if it has none)."""
+    """The ``selection.json`` of the stage or agent measured in ``folder`` (``ConfigError`` if it has none)."""
     selection_path = folder / "selection.json"
     if not selection_path.is_file():
-        raise ConfigError(f"--accept: stage has no selection.json ({folder}); run --select first")
+        raise ConfigError(f"--accept: no selection.json in {folder}; run --select first")
     return json.loads(selection_path.read_text(encoding="utf-8"))
 
 
@@ -554,9 +591,9 @@ def check_fresh_seeds(args: Args, game: Game) -> None:
                           f"acceptance seeds are used once (the next unused: {max(used) + 1} on)")
 
 
-def acceptance(args: Args, folder: Path) -> dict[str, Any]:
-    """The acceptance run of the stage's policy (played as it learned): every pairing on every seed, and whether
-    it passes."""
+def acceptance(args: Args, folder: Path, player: str | None = None) -> dict[str, Any]:
+    """The acceptance run of the stage's policy (played as it learned), or of ``player`` (``--agent``, played as
+    :func:`played` says) measured into ``folder``: every pairing on every seed, and whether it passes."""
     from razz_env.evaluate.api import match
 
     game = GAMES[args.game]
@@ -565,11 +602,11 @@ def acceptance(args: Args, folder: Path) -> dict[str, Any]:
         raise ConfigError(f"--accept: the stage's selection score is {score:+.1f}; the rule sends a candidate to "
                           f"acceptance at {game.bar:+.0f} or more")
     check_fresh_seeds(args, game)
-    player = str(folder / "final.pt")
+    player = player or str(folder / "final.pt")
     rows = []
     for seed in args.acceptance_seeds:
         for opponent in (*game.must_beat, *game.must_hold):
-            result = match({"type": player, "seed": seed, "deterministic": False}, opponent,
+            result = match(played(player, seed, args.threshold), opponent,
                            deals=args.acceptance_deals, seed=seed, workers=args.workers, aivat=True,
                            table={"variant": game.variant, "stacks": 1000})
             rule = "beat" if opponent in game.must_beat else "hold"
@@ -579,14 +616,15 @@ def acceptance(args: Args, folder: Path) -> dict[str, Any]:
                          "aivat_bb100": result.aivat_bb_per_100, "aivat_low": result.aivat_ci95_low,
                          "aivat_high": result.aivat_ci95_high, "aivat_reliable": result.aivat_reliable,
                          "passed": passed})
-    return {"policy": player, "deals": args.acceptance_deals, "seeds": list(args.acceptance_seeds),
-            "score": score, "rows": rows, "passed": all(row["passed"] for row in rows)}
+    return {"policy": player, **({"threshold": args.threshold} if args.threshold else {}),
+            "deals": args.acceptance_deals, "seeds": list(args.acceptance_seeds), "score": score, "rows": rows,
+            "passed": all(row["passed"] for row in rows)}
 
 
-def table_acceptance(args: Args, folder: Path) -> dict[str, Any]:
-    """The six-handed acceptance run of the stage's policy (played as it learned): each held-out table on each
-    acceptance seed beside the comparison agent in its seat, and whether it passes (at every table the lower bound
-    above 0 and the mean at least the comparison's)."""
+def table_acceptance(args: Args, folder: Path, player: str | None = None) -> dict[str, Any]:
+    """The six-handed acceptance run of the stage's policy (played as it learned), or of ``player`` (``--agent``)
+    measured into ``folder``: each held-out table on each acceptance seed beside the comparison agent in its seat,
+    and whether it passes (at every table the lower bound above 0 and the mean at least the comparison's)."""
     game = GAMES[args.game]
     selection = measured_selection(folder)
     behind = [table for table, item in selection["tables"].items()
@@ -597,8 +635,9 @@ def table_acceptance(args: Args, folder: Path) -> dict[str, Any]:
                           f"; the rule sends a candidate to acceptance with a score above 0 and a mean at least "
                           f"{game.comparison}'s at every selection table")
     check_fresh_seeds(args, game)
-    player = str(folder / "final.pt")
-    tables = at_tables(args, {"type": player, "deterministic": False}, game.acceptance_tables,
+    player = player or str(folder / "final.pt")
+    spec = {key: value for key, value in played(player, 0, args.threshold).items() if key != "seed"}
+    tables = at_tables(args, spec, game.acceptance_tables,
                        list(args.acceptance_seeds), args.acceptance_deals, folder / "acceptance")
     for item in tables.values():
         item["passed"] = item["agent"]["low"] > 0 and item["agent"]["bb100"] >= item["heuristic"]["bb100"]
@@ -713,23 +752,47 @@ def measure_average(args: Args) -> None:
         print(f"| {args.seed} | {folder.name} | | | {' | '.join(cells)} | {selection['score']:+.1f} |")
 
 
+def measure_agent(args: Args) -> None:
+    """``--agent``: measure an agent by the selection rule (``--select``), LBR (``--lbr``) or the acceptance run
+    (``--accept``, its selection measured first), each printed and saved in :func:`agent_folder` as a stage's are
+    in its folder."""
+    game = GAMES[args.game]
+    if args.keep or args.recipe or args.average:
+        raise ConfigError("--agent: measures an agent made elsewhere (no --keep, --recipe or --average)")
+    folder = agent_folder(args)
+    if args.lbr:
+        bounds = local_best_response(args, folder, agent=args.agent)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "lbr.json").write_text(json.dumps(bounds, indent=2) + "\n", encoding="utf-8")
+        print(json.dumps(bounds, indent=2))
+    if args.select:
+        selection = select(args, args.agent) if game.seats == 2 else select_at_tables(args, args.agent, folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "selection.json").write_text(json.dumps(selection, indent=2) + "\n", encoding="utf-8")
+        print(json.dumps(selection, indent=2))
+    if args.accept:
+        accepted = (acceptance(args, folder, args.agent) if game.seats == 2 else
+                    table_acceptance(args, folder, args.agent))
+        (folder / "acceptance.json").write_text(json.dumps(accepted, indent=2) + "\n", encoding="utf-8")
+        print(crosstable(accepted) if game.seats == 2 else table_crosstable(accepted, game.comparison))
+
+
 def main(args: Args) -> None:
     """Train the stage (or go on with it), or measure it for selection."""
     from razz_env.train.budgeted import BudgetedRun, Checkpoints, budget_spent, read_state, trainer_args
     from razz_env.train.kept import keep, restore
 
-    if args.agent and not (args.select or args.lbr):
-        raise ConfigError("--agent: measures an agent by the selection rule or LBR; give --select or --lbr too")
+    if args.agent and not (args.select or args.lbr or args.accept):
+        raise ConfigError("--agent: measures an agent by the selection rule, LBR or the acceptance run; give "
+                          "--select, --lbr or --accept too")
+    if args.threshold and not (args.agent.endswith(".npz") and 0 < args.threshold < 1):
+        raise ConfigError(f"--threshold: plays a sampled solver's policy file (--agent ....npz) thresholded at a "
+                          f"probability below 1; got --threshold {args.threshold:g}"
+                          f"{f' with --agent {args.agent}' if args.agent else ' without --agent'}")
     args = resolved(args)
     game = GAMES[args.game]
     if args.agent:
-        folder = Path(args.output) / "agents" / Path(args.agent).name
-        if args.lbr:
-            print(json.dumps(local_best_response(args, folder, agent=args.agent), indent=2))
-        if args.select:
-            selection = (select(args, args.agent) if game.seats == 2 else
-                         select_at_tables(args, args.agent, folder))
-            print(json.dumps(selection, indent=2))
+        measure_agent(args)
         return
     if args.average:
         measure_average(args)

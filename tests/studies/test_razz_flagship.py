@@ -22,7 +22,14 @@ import pytest
     (["--lbr"], "--lbr: stage 1 of seed 1 is not finished"),
     (["--accept"], "--accept: stage 1 of seed 1 is not finished"),
     (["--keep"], "--keep: stage 1 of seed 1 is not finished"),
-    (["--agent", "ppo_razz_psro"], "--agent: measures an agent by the selection rule or LBR; give --select or --lbr"),
+    (["--agent", "ppo_razz_psro"], "--agent: measures an agent by the selection rule, LBR or the acceptance run; "
+                                   "give --select, --lbr or --accept too"),
+    (["--agent", "ppo_razz_psro", "--select", "--keep"], "--agent: measures an agent made elsewhere (no --keep"),
+    (["--agent", "ppo_razz_psro", "--accept"], "--accept: no selection.json in"),
+    (["--select", "--threshold", "0.15"], "--threshold: plays a sampled solver's policy file (--agent ....npz) "
+                                          "thresholded at a probability below 1; got --threshold 0.15 without --agent"),
+    (["--select", "--agent", "ppo_razz_psro", "--threshold", "0.15"], "got --threshold 0.15 with --agent ppo_razz"),
+    (["--select", "--agent", "x.npz", "--threshold", "1"], "probability below 1; got --threshold 1 with --agent x"),
     (["--arm", "opponents"], "--arm opponents: stages before 2 are self-play in every arm; the arm begins at stage 2"),
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
@@ -146,7 +153,7 @@ def test_an_arm_goes_on_from_stage_one_and_a_candidate_takes_acceptance_once(stu
     assert two.config == other["settings"] and chain.product == "@stage2_opponents/final.pt"
     assert two.checkpoint_sha256 == hashlib.sha256((folder / "checkpoint.pt").read_bytes()).hexdigest()
     flagship.assert_refuses([*stage2, "--recipe", "Bad-Name"], "--recipe: expected a lowercase name")
-    flagship.assert_refuses([*stage2, "--accept"], "--accept: stage has no selection.json")
+    flagship.assert_refuses([*stage2, "--accept"], "--accept: no selection.json in")
     (folder / "selection.json").write_text(json.dumps({"score": 4.9}))
     flagship.assert_refuses([*stage2, "--accept"], "selection score is +4.9; the rule sends a candidate to "
                                                    "acceptance at +5 or more")
@@ -166,6 +173,34 @@ def test_an_arm_goes_on_from_stage_one_and_a_candidate_takes_acceptance_once(stu
     (folder / "acceptance.json").write_text(json.dumps(verdict))
     flagship.assert_refuses([*stage2, "--accept", "--acceptance-seeds", "9", "10", "11"],
                             "--acceptance-seeds: 9 was used by an earlier acceptance run")
+
+
+def test_an_agent_made_elsewhere_is_measured_into_its_own_folder_and_takes_acceptance_once(study, load_study,
+                                                                                           monkeypatch, tmp_path):
+    flagship, module = study("razz_flagship"), load_study("razz_flagship")
+    base = ["--agent", "razz_heuristic", "--output", str(tmp_path)]
+    folder = module.agent_folder(module.Args(agent="razz_heuristic", output=str(tmp_path)))
+    assert folder == tmp_path / "agents" / "razz_heuristic"
+    folder.mkdir(parents=True)
+    (folder / "selection.json").write_text(json.dumps({"score": 4.9}))
+    flagship.assert_refuses([*base, "--accept"], "selection score is +4.9; the rule sends a candidate to acceptance "
+                                                 "at +5 or more")
+    (folder / "selection.json").write_text(json.dumps({"score": 6.0}))  # as if it had scored +6: the protocol runs
+    monkeypatch.setitem(module.GAMES, "razz", dataclasses.replace(module.GAMES["razz"], must_beat=("random",),
+                                                                  must_hold=("calling_station",)))
+    module.main(module.Args(agent="razz_heuristic", accept=True, output=str(tmp_path), acceptance_deals=2,
+                            acceptance_seeds=(7, 8, 9)))
+    verdict = json.loads((folder / "acceptance.json").read_text())
+    assert (verdict["policy"], verdict["seeds"], verdict["score"], len(verdict["rows"])) == (
+        "razz_heuristic", [7, 8, 9], 6.0, 6)
+    assert [row["opponent"] for row in verdict["rows"][:2]] == ["random", "calling_station"]
+    flagship.assert_refuses([*base, "--accept", "--acceptance-seeds", "9", "10", "11"],
+                            "--acceptance-seeds: 9 was used by an earlier acceptance run")
+    other = tmp_path / "agents" / "monte_carlo"  # another agent: the seeds are spent for every candidate
+    other.mkdir()
+    (other / "selection.json").write_text(json.dumps({"score": 6.0}))
+    flagship.assert_refuses(["--agent", "monte_carlo", "--output", str(tmp_path), "--accept", "--acceptance-seeds",
+                             "6", "7", "12"], "--acceptance-seeds: 7 was used by an earlier acceptance run")
 
 
 @pytest.mark.slow

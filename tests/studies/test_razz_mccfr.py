@@ -77,4 +77,19 @@ def test_the_flagship_measures_its_policy_file_by_lbr_sampled_and_argmax(study, 
     assert done.returncode == 0, done.stderr
     bounds = json.loads(done.stdout[done.stdout.index("{"):])
     assert bounds["deals"] == 2 and set(bounds) >= {"sampled", "argmax"}
-    assert (tmp_path / "flagship" / "agents" / "policy.npz" / "lbr_argmax").is_dir()
+    folder = next((tmp_path / "flagship" / "agents").iterdir())
+    assert folder.name.endswith("-seed1-stage1-policy.npz") and (folder / "lbr_argmax").is_dir()
+    assert json.loads((folder / "lbr.json").read_text()) == bounds
+
+
+def test_the_flagship_measures_its_policy_file_thresholded_in_a_folder_of_its_own(study, tmp_path):
+    assert study("razz_mccfr").run("--seed", "1", "--stage", "1", "--output", str(tmp_path), *SMALL).returncode == 0
+    path = tmp_path / "seed1" / "stage1" / "policy.npz"
+    done = study("razz_flagship").run("--select", "--agent", str(path), "--threshold", "0.15", "--deals", "2",
+                                      "--workers", "1", "--output", str(tmp_path / "flagship"))
+    assert done.returncode == 0, done.stderr
+    folder = next((tmp_path / "flagship" / "agents").iterdir())
+    assert folder.name.endswith("-seed1-stage1-policy.npz-threshold0.15")
+    selection = json.loads((folder / "selection.json").read_text())
+    assert selection == json.loads(done.stdout) and selection["threshold"] == 0.15
+    assert all(item["hands"] == 8 for item in selection["opponents"].values())
