@@ -49,6 +49,22 @@ def test_a_run_cut_at_a_checkpoint_repeats_the_uninterrupted_run(tmp_path):
     assert np.array_equal(whole.table.regrets, resumed.table.regrets)
 
 
+def test_the_same_run_saves_the_same_bytes_whenever_it_is_saved(tmp_path, monkeypatch):
+    import time
+
+    first, second = SampledCFR(TINY, seed=3), SampledCFR(TINY, seed=3)
+    first.run(300)
+    second.run(300)
+    now = time.time()
+    first.save(tmp_path / "first.npz")
+    first.average_policy().save(tmp_path / "first_policy.npz")
+    monkeypatch.setattr(time, "time", lambda: now + 86_400)  # a day later: the archive stamps no time
+    second.save(tmp_path / "second.npz")
+    second.average_policy().save(tmp_path / "second_policy.npz")
+    for name in ("", "_policy"):
+        assert (tmp_path / f"first{name}.npz").read_bytes() == (tmp_path / f"second{name}.npz").read_bytes()
+
+
 def test_the_seed_sets_the_deals_and_draws():
     first, second, other = (SampledCFR(TINY, seed=seed) for seed in (5, 5, 6))
     for solver in (first, second, other):
