@@ -5,7 +5,8 @@ MiniRazz, measured exactly, external-sampling MCCFR passes every learned method 
 (``docs/studies/minirazz_equilibrium.md``). This trains it on full heads-up razz at the flagship's table (1,000-chip
 stacks): :class:`razz_env.solve.sampled_cfr.SampledCFR` over the ``razz_buckets`` abstraction
 (:mod:`razz_env.solve.abstraction`), one training seed a chain of stages of ``--stage-iterations`` iterations,
-each going on from the one before. A stage checkpoints every ``--checkpoint-every`` iterations and a rerun of
+each going on from the one before (:class:`~razz_env.train.sampled_stage.SampledStage`, as a zoo recipe's ``mccfr``
+stages). A stage checkpoints every ``--checkpoint-every`` iterations and a rerun of
 the same command goes on from its last checkpoint; a chain cut anywhere repeats an uninterrupted one exactly
 (the solver's streams are in the checkpoint). A finished stage writes ``policy.npz`` (the average strategy, a
 :class:`~razz_env.solve.sampled_policy.SampledPolicy`: any command seats it by its path) and ``state.json`` (its
@@ -22,8 +23,6 @@ The selection rule and the figures: ``docs/studies/razz_flagship.md`` (its ``mcc
 from __future__ import annotations
 
 import json
-import shutil
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +30,8 @@ from razz_env.command_line import run_script
 from razz_env.engine.checks import limited
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
-from razz_env.train.budgeted import read_state, write_json
+from razz_env.train.budgeted import read_state
+from razz_env.train.sampled_stage import SampledStage
 
 TABLE = {"variant": "razz", "stacks": 1000}
 """The flagship's table."""
@@ -71,25 +71,12 @@ def stage_folder(args: Args, stage: int) -> Path:
     return Path(args.output) / f"seed{args.seed}" / f"stage{stage}"
 
 
-def start(args: Args, folder: Path) -> tuple[object, float]:
-    """The solver this stage goes on from (its checkpoint, the stage before's end, or fresh) and the chain's
-    training CPU seconds before it."""
-    from razz_env.solve.sampled_cfr import SampledCFR
-
-    checkpoint = folder / "checkpoint.npz"
-    if checkpoint.exists():
-        return SampledCFR.load(checkpoint, args.max_infosets), (read_state(folder) or {}).get("chain_cpu_seconds", 0.0)
-    if args.stage == 1:
-        config = HandConfig.create(TABLE["variant"], stacks=TABLE["stacks"])
-        return SampledCFR(config, abstraction=ABSTRACTION, seed=args.seed, max_infosets=args.max_infosets), 0.0
-    earlier = stage_folder(args, args.stage - 1)
-    state = read_state(earlier)
-    if state is None or not state.get("done"):
-        raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
-                          f"({earlier}); train it first")
-    shutil.copyfile(earlier / "checkpoint.npz", checkpoint)
-    write_json(folder / "state.json", {"chain_cpu_seconds": state["chain_cpu_seconds"], "done": False})
-    return SampledCFR.load(checkpoint, args.max_infosets), state["chain_cpu_seconds"]
+def stage(args: Args) -> SampledStage:
+    """The stage ``--stage`` of seed ``--seed``'s chain (:class:`~razz_env.train.sampled_stage.SampledStage`)."""
+    return SampledStage(stage_folder(args, args.stage), TABLE, ABSTRACTION, args.seed,
+                        until=args.stage * args.stage_iterations,
+                        start_from=stage_folder(args, args.stage - 1) if args.stage > 1 else None,
+                        every=args.checkpoint_every, max_infosets=args.max_infosets, record={"stage": args.stage})
 
 
 def coverage(policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
@@ -134,27 +121,11 @@ def main(args: Args) -> None:
     if state is not None and state.get("done"):
         print(f"{folder}: finished ({state['iterations']:,} iterations); train the next stage")
         return
-    folder.mkdir(parents=True, exist_ok=True)
-    solver, chain_before = start(args, folder)
-    target = args.stage * args.stage_iterations
-    stage_start = (args.stage - 1) * args.stage_iterations
-    print(f"{folder}: from iteration {solver.iterations:,} to {target:,}", flush=True)
-    while solver.iterations < target:
-        began = time.process_time()
-        solver.run(min(args.checkpoint_every - solver.iterations % args.checkpoint_every, target - solver.iterations))
-        chain = chain_before + time.process_time() - began
-        solver.save(folder / "checkpoint.npz")
-        done = solver.iterations >= target
-        if done:
-            solver.average_policy().save(folder / "policy.npz")
-        stage_cpu = chain - (read_state(stage_folder(args, args.stage - 1)) or {}).get("chain_cpu_seconds", 0.0)
-        write_json(folder / "state.json", {"seed": args.seed, "stage": args.stage, "iterations": solver.iterations,
-                             "stage_iterations": solver.iterations - stage_start, "infosets": solver.num_infosets,
-                             "abstraction": ABSTRACTION, "table": TABLE, "chain_cpu_seconds": round(chain, 1),
-                             "stage_cpu_minutes": round(stage_cpu / 60, 2), "done": done})
-        chain_before = chain
-        print(f"{folder}: {stage_cpu / 60:7.2f} CPU min  {solver.iterations:>12,} iterations  "
-              f"{solver.num_infosets:>11,} information sets", flush=True)
+    earlier = stage_folder(args, args.stage - 1)
+    if args.stage > 1 and not (folder / "checkpoint.npz").exists() and not (read_state(earlier) or {}).get("done"):
+        raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
+                          f"({earlier}); train it first")
+    stage(args).run(lambda line: print(line, flush=True))
 
 
 if __name__ == "__main__":
