@@ -15,6 +15,10 @@ has a ``name``, a ``kind`` and its full ``razz train`` config inline:
   regularisation, ``batch_ppo.ADJUSTABLE``, and nothing else). Its ``final.pt`` is the policy as it plays;
   its ``checkpoint.pt`` is what a later stage needs, its SHA-256 recorded as ``checkpoint_sha256`` once made, so
   that a kept copy (``--input STAGE/checkpoint.pt=PATH``) can stand in for the stage.
+* ``mccfr``: sampled CFR (:class:`~razz_env.train.sampled_stage.SampledStage`; the config its ``table``,
+  ``abstraction`` and ``seed``) until ``steps`` iterations in all; with ``continues: STAGE`` it goes on from that
+  earlier ``mccfr`` stage's end, with the same config. Its ``policy.npz`` is the average strategy; a chain repeats
+  byte for byte, so its ``checkpoint_sha256`` is checked, not given (its checkpoints are too large to keep).
 
 A model an earlier stage makes is named ``@STAGE/FILE`` (a file of that stage's folder, e.g.
 ``@phase4/checkpoints/step_750016.zip``) or ``@RECIPE`` (a ``from`` recipe's product) wherever a config names a
@@ -50,12 +54,15 @@ from razz_env.train.imitation import IMITATION_MODEL, ImitationSettings
 from razz_env.train.runfolder import HASHES, RunFolder, model_bytes, write_atomic
 
 SUFFIX = ".recipe.yaml"
-KINDS = ("train", "psro", "imitation", "widen", "ppo")
+KINDS = ("train", "psro", "imitation", "widen", "ppo", "mccfr")
+CHAINED = ("ppo", "mccfr")
+"""The kinds of stage that train to ``steps`` in all, going on from an earlier stage of their kind."""
 ROOT = "runs/zoo"
 RECIPE_KEYS = ("name", "from", "product", "acceptance_seed", "stages")
 STAGE_KEYS = ("name", "kind", "config", "loop", "imitation", "cpu_minutes", "steps", "continues",
               "checkpoint_sha256")
-PPO_KEYS = ("steps", "continues", "checkpoint_sha256")  # taken by a ppo stage alone
+CHAIN_KEYS = ("steps", "continues", "checkpoint_sha256")  # taken by a ppo or mccfr stage alone
+MCCFR_KEYS = ("table", "abstraction", "seed")  # an mccfr stage's config: SampledStage's settings
 PPO_FOLDER_KEYS = ("output", "force")  # a ppo stage's run folder is the recipe's
 CHECKPOINT_MINUTES = 15.0  # training CPU minutes between a ppo stage's checkpoints
 LOOP_KEYS = ("generations", "steps_per_generation", "br_steps", "br_weight", "deals", "seed")
@@ -73,8 +80,14 @@ def zoo_folder() -> Path:
     return ZOO_DIR
 
 
-def _manifest(folder: Path) -> dict[str, Any]:
-    path = folder / "manifest.json"
+def _manifest_path(folder: Path, product: str = "") -> Path:
+    """The zoo manifest a recipe's product is listed in: ``policies.json`` for a policy file (``.npz``), else
+    ``manifest.json``."""
+    return folder / ("policies.json" if product.endswith(".npz") else "manifest.json")
+
+
+def _manifest(folder: Path, product: str = "") -> dict[str, Any]:
+    path = _manifest_path(folder, product)
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
@@ -119,13 +132,18 @@ class Stage:
             if self.imitation is not None:
                 return f"an imitation of {self.imitation.teacher} ({self.name}.imitation)"
             return f"@{self.continues.name}/{CHECKPOINT}" if self.continues else None
+        if self.kind == "mccfr":
+            from razz_env.train.sampled_stage import CHECKPOINT as SAMPLED_CHECKPOINT
+
+            return f"@{self.continues.name}/{SAMPLED_CHECKPOINT}" if self.continues else None
         init = self.config.get("init_model")
         return init.get("path") if isinstance(init, dict) else None
 
     @property
     def steps(self) -> int:
-        """Environment steps the stage trains (a PSRO loop's learners and best responses together)."""
-        if self.kind == "ppo":
+        """Environment steps the stage trains (a PSRO loop's learners and best responses together; an ``mccfr``
+        stage's iterations)."""
+        if self.kind in CHAINED:
             return self.until - (self.continues.until if self.continues else 0)
         if self.kind == "train":
             return int(self.config.get("total_timesteps", 0))
@@ -136,6 +154,8 @@ class Stage:
     def checked_config(self, root: str | Path = ROOT) -> Any:
         """The stage's config validated without the models earlier stages make (those are checked when it runs): a
         :class:`TrainConfig`, or a ``ppo`` stage's trainer ``Args``."""
+        if self.kind == "mccfr":
+            return mccfr_settings(self.config)
         if self.kind == "ppo":
             from razz_env.train.batch_ppo import check_args
             from razz_env.train.budgeted import trainer_args
@@ -181,8 +201,9 @@ class Recipe:
         raise ConfigError(f"--stage {name!r}: {self.name} has the stages {', '.join(s.name for s in self.chain())}")
 
     def manifest_entry(self) -> dict[str, Any]:
-        """The agent's entry in the zoo manifest (empty when it has none)."""
-        return _manifest(self.folder).get(self.name, {})
+        """The agent's entry in the zoo manifest (``manifest.json``; a policy file's, an ``.npz`` product, in
+        ``policies.json``), empty when it has none."""
+        return _manifest(self.folder, self.product).get(self.name, {})
 
 
 def recipe_names(folder: Path | None = None) -> list[str]:
@@ -267,14 +288,16 @@ def _stage(label: str, item: Any, recipe: str, earlier: list[Stage]) -> Stage:
         config = shared[0].config
     if not isinstance(config, dict):
         raise ConfigError(f"{label}: config: expected the stage's razz train config, got {shown(config)}")
-    for key in PPO_KEYS:
-        if item.get(key) is not None and kind != "ppo":
+    for key in CHAIN_KEYS:
+        if item.get(key) is not None and kind not in CHAINED:
             raise ConfigError(f"{label}: {key}: not taken by a {kind} stage")
     minutes = item.get("cpu_minutes")
     if minutes is not None:
         as_real(f"{label}: cpu_minutes", minutes, 0, what="the recorded minutes (a number)")
     if kind == "ppo":
         return _ppo_stage(label, item, name, recipe, config, earlier, minutes)
+    if kind == "mccfr":
+        return _mccfr_stage(label, item, name, recipe, config, earlier, minutes)
     if "max_minutes" in config or "output" in config:
         raise ConfigError(f"{label}: config: a recipe stage trains to total_timesteps into its own folder; drop "
                           f"{'max_minutes' if 'max_minutes' in config else 'output'}")
@@ -348,6 +371,57 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
     return stage
 
 
+def mccfr_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """An ``mccfr`` stage's config checked: its table (``HandConfig.create``'s settings), an abstraction of that
+    table and a seed; ``ConfigError`` naming what is wrong."""
+    from razz_env.engine.config import HandConfig
+    from razz_env.solve.abstraction import abstraction_code
+
+    unknown = sorted(set(config) - set(MCCFR_KEYS))
+    missing = [key for key in MCCFR_KEYS if key not in config]
+    if unknown or missing:
+        raise ConfigError(f"{'unknown key ' + repr(unknown[0]) if unknown else missing[0] + ' missing'}; an mccfr "
+                          f"stage's config has {', '.join(MCCFR_KEYS)}")
+    table = config["table"]
+    if not isinstance(table, dict):
+        raise ConfigError(f"table: expected the table's settings (variant, stacks, ...), got {shown(table)}")
+    with labelled("table", ValueError, TypeError):
+        hand_config = HandConfig.create(**table)
+    with labelled("abstraction", ValueError):
+        abstraction_code(config["abstraction"], hand_config)
+    as_int("seed", config["seed"], 0, what="the solver's seed")
+    return config
+
+
+def _mccfr_stage(label: str, item: dict[str, Any], name: str, recipe: str, config: dict[str, Any],
+                 earlier: list[Stage], minutes: float | None) -> Stage:
+    """An ``mccfr`` stage: the solver's settings, the iterations it runs to, the earlier stage it goes on from."""
+    from razz_env.agents.sb3_zoo import SHA256_PATTERN
+
+    for key in ("loop", "imitation"):
+        if item.get(key) is not None:
+            raise ConfigError(f"{label}: {key}: not taken by an mccfr stage")
+    with labelled(f"{label}: config"):
+        mccfr_settings(config)
+    until = as_int(f"{label}: steps", item.get("steps"), 1, what="the iterations it runs to in all")
+    continues = None
+    if item.get("continues") is not None:
+        found = [stage for stage in earlier if stage.name == item["continues"] and stage.kind == "mccfr"]
+        if not found:
+            raise ConfigError(f"{label}: continues: {shown(item['continues'])} is no earlier mccfr stage")
+        continues = found[0]
+        if json.loads(json.dumps(config)) != json.loads(json.dumps(continues.config)):
+            raise ConfigError(f"{label}: config: a stage continuing {continues.name} solves the same table, "
+                              f"abstraction and seed (config: {continues.name})")
+        if until <= continues.until:
+            raise ConfigError(f"{label}: steps: {until:,} is not past {continues.name}'s {continues.until:,}")
+    digest = item.get("checkpoint_sha256")
+    if digest is not None and not (isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest)):
+        raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
+    return Stage(name, "mccfr", recipe, config, cpu_minutes=minutes, until=until, continues=continues,
+                 checkpoint_sha256=digest)
+
+
 # ---- the plan -------------------------------------------------------------------------------------------------
 
 
@@ -392,6 +466,10 @@ def _command(stage: Stage, root: Path) -> str:
                      f"{stage.imitation!r})")
         return (f"razz_env.train.budgeted.BudgetedRun('{folder}', {stage.config!r}, max_steps={stage.until}{start}"
                 f", ...).run()")
+    if stage.kind == "mccfr":
+        start = f", start_from='{root / stage.recipe / stage.continues.name}'" if stage.continues else ""
+        return (f"razz_env.train.sampled_stage.SampledStage('{folder}', {stage.config['table']!r}, "
+                f"{stage.config['abstraction']!r}, {stage.config['seed']}, until={stage.until}{start}).run()")
     if stage.kind == "imitation":
         return (f"razz_env.train.imitation.warm_start(TrainConfig.from_yaml('{config}'), '{folder}', "
                 f"{stage.imitation!r})")
@@ -403,7 +481,8 @@ def describe_plan(recipe: Recipe, planned: list[PlannedStage]) -> list[str]:
     lines = [f"{recipe.name}: {len(planned)} stage(s), product {recipe.product}"]
     for index, item in enumerate(planned, 1):
         stage = item.stage
-        steps = f"{stage.steps:,} steps" if stage.steps else "no RL steps"
+        unit = "iterations" if stage.kind == "mccfr" else "steps"
+        steps = f"{stage.steps:,} {unit}" if stage.steps else "no RL steps"
         minutes = f"~{item.minutes:.1f} CPU min" if item.minutes is not None else "CPU time unknown"
         lines.append(f"{index:2d}. {stage.recipe}/{stage.name} [{stage.kind}] {steps}, {minutes}; "
                      f"warm start: {stage.warm_start or 'none (fresh weights)'}")
@@ -497,6 +576,9 @@ class Run:
         if stage.kind == "ppo":
             self.run_ppo_stage(stage)
             return
+        if stage.kind == "mccfr":
+            self.run_mccfr_stage(stage)
+            return
         config = self.resolved(stage)
         folder = Path(config.output)
         self.notify(f"stage {stage.recipe}/{stage.name} [{stage.kind}] in {folder}")
@@ -555,6 +637,31 @@ class Run:
             self.notes.append(note)
             self.notify(note)
 
+    def run_mccfr_stage(self, stage: Stage) -> None:
+        """Solve an ``mccfr`` stage to its iterations (going on from its own checkpoint, else from the stage it
+        continues) and record its files' SHA-256; a checkpoint other than the recipe's is noted."""
+        from razz_env.train.sampled_stage import CHECKPOINT as SAMPLED_CHECKPOINT
+        from razz_env.train.sampled_stage import POLICY, SampledStage
+
+        folder = self.stage_folder(stage.name)
+        self.notify(f"stage {stage.recipe}/{stage.name} [mccfr] in {folder}")
+        start = self.stage_folder(stage.continues.name) if stage.continues else None
+        solve = SampledStage(folder, stage.config["table"], stage.config["abstraction"], stage.config["seed"],
+                             until=stage.until, start_from=start)
+        runs = RunFolder(folder)
+        if solve.done() and POLICY in runs.hashes():
+            self.notify(f"{folder}: already made; using it")
+            return
+        solve.run(self.notify)  # refuses, by name, to go on from an unfinished stage
+        made = {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in (POLICY,
+                                                                                               SAMPLED_CHECKPOINT)}
+        runs.write_json(HASHES, {**runs.hashes(), **made})
+        if stage.checkpoint_sha256 not in (None, made[SAMPLED_CHECKPOINT]):
+            note = (f"stage {stage.name}: its checkpoint has SHA-256 {made[SAMPLED_CHECKPOINT][:12]}..., the recipe "
+                    f"recorded {stage.checkpoint_sha256[:12]}...: not reproduced bit for bit")
+            self.notes.append(note)
+            self.notify(note)
+
     def kept_stage(self, stage: Stage, path: Path) -> Path:
         """A run folder standing in for ``stage``, made from a kept copy of its checkpoint (``--input``), which
         must carry the SHA-256 the recipe recorded and end at the stage's steps; its CPU clock starts at 0."""
@@ -585,13 +692,14 @@ class Run:
         digest = self.made_hash(recipe.product, source)
         folder = RunFolder(self.root / recipe.name)
         algorithm = recipe.manifest_entry().get("algorithm", "maskable_ppo")
-        target = folder.path / f"{recipe.name}{'.pt' if algorithm == BATCH_PPO else '.zip'}"
+        suffix = ".npz" if recipe.product.endswith(".npz") else ".pt" if algorithm == BATCH_PPO else ".zip"
+        target = folder.path / f"{recipe.name}{suffix}"
         record = folder.read_json(PRODUCT, {})
         if record.get("source") == digest and target.is_file() \
                 and hashlib.sha256(target.read_bytes()).hexdigest() == record.get("sha256"):
             return target
         data = read_checked(source, digest)
-        data = data if algorithm == BATCH_PPO else playing_bytes(data, algorithm)
+        data = data if suffix != ".zip" else playing_bytes(data, algorithm)  # a policy file plays as it is
         write_atomic(target, data)
         folder.write_json(PRODUCT, {"source": digest, "sha256": hashlib.sha256(data).hexdigest()})
         return target
@@ -630,8 +738,14 @@ def write_start_model(config: TrainConfig, out: str | Path) -> str:
 
 
 def same_weights(a: bytes, b: bytes) -> bool:
-    """Whether two model files hold the same policy tensors: SB3 archives (their ``policy.pth``) or batched-PPO
-    policy files (their ``state_dict``), read as tensors only, never unpickling code."""
+    """Whether two model files hold the same policy tensors: SB3 archives (their ``policy.pth``), batched-PPO
+    policy files (their ``state_dict``) or sampled policies (their keys and probabilities), read as tensors or
+    arrays only, never unpickling code."""
+    if all(_is_policy_archive(data) for data in (a, b)):
+        import numpy as np
+
+        with np.load(io.BytesIO(a), allow_pickle=False) as one, np.load(io.BytesIO(b), allow_pickle=False) as two:
+            return all(np.array_equal(one[name], two[name]) for name in ("keys", "probabilities"))
     import torch
 
     def tensors(data: bytes) -> dict[str, Any]:
@@ -642,6 +756,15 @@ def same_weights(a: bytes, b: bytes) -> bool:
 
     first, second = tensors(a), tensors(b)
     return first.keys() == second.keys() and all(torch.equal(first[k], second[k]) for k in first)
+
+
+def _is_policy_archive(data: bytes) -> bool:
+    """Whether ``data`` is a sampled policy file (an ``.npz`` of keys and probabilities)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return {"keys.npy", "probabilities.npy"} <= set(archive.namelist())
+    except zipfile.BadZipFile:
+        return False
 
 
 # ---- checking the product --------------------------------------------------------------------------------------
@@ -721,7 +844,9 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
     if len(names) != seats - 1:
         raise ConfigError(f"final_eval {recorded['opponent']!r}: names {len(names)} opponents for {seats} seats")
     deals = deals or max(1, int(recorded["hands"]) // seats)
-    if entry["algorithm"] == BATCH_PPO:  # it plays as it learned: the softmax, seeded
+    if product.suffix == ".npz":  # a sampled policy file, played as it is, seeded
+        spec = {"type": str(product), "sha256": sha256}
+    elif entry["algorithm"] == BATCH_PPO:  # it plays as it learned: the softmax, seeded
         spec = {"type": str(product), "sha256": sha256, "deterministic": False}
     else:
         spec = {"type": "sb3_model", "path": str(product), "sha256": sha256, "algorithm": entry["algorithm"],
@@ -781,9 +906,9 @@ def install(recipe: Recipe, product: Path) -> None:
     entry = recipe.manifest_entry()
     target = recipe.folder / entry.get("file", f"{recipe.name}.zip")
     shutil.copyfile(product, target)
-    manifest = _manifest(recipe.folder)
+    manifest = _manifest(recipe.folder, recipe.product)
     manifest[recipe.name] = {**entry, "sha256": hashlib.sha256(target.read_bytes()).hexdigest()}
-    write_atomic(recipe.folder / "manifest.json", (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
+    write_atomic(_manifest_path(recipe.folder, recipe.product), (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
 
 
 # --------------------------------------------------------------------------- the ``razz zoo`` commands

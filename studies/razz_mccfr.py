@@ -16,6 +16,11 @@ iterations, information sets and training CPU minutes, its own and the chain's).
     python studies/razz_mccfr.py --seed 1 --stage 2                 # goes on from stage 1
     python studies/razz_flagship.py --select --agent runs/razz_mccfr/seed1/stage1/policy.npz --workers 2
     python studies/razz_mccfr.py --seed 1 --stage 1 --coverage      # how often it meets keys it never trained
+    python studies/razz_mccfr.py --seed 1 --stage 4 --recipe mccfr_razz --acceptance-seed 42010
+
+``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
+``mccfr`` stages (each stage's settings, iterations, recorded CPU minutes and checkpoint SHA-256, from the stages'
+own records), for ``razz zoo reproduce`` once the candidate is shipped.
 
 The selection rule and the figures: ``docs/studies/razz_flagship.md`` (its ``mccfr`` arm).
 """
@@ -64,6 +69,11 @@ class Args:
     met to ``coverage.json``"""
     coverage_hands: int = limited(500, minimum=1)
     """hands a selection opponent for ``--coverage``"""
+    recipe: str = ""
+    """instead of training: write the finished stage's chain as the zoo recipe of this name
+    (``<output>/<name>.recipe.yaml``)"""
+    acceptance_seed: int = limited(0, minimum=0)
+    """with ``--recipe``: the seed of the candidate's acceptance run (the recipe's ``acceptance_seed``)"""
 
 
 def stage_folder(args: Args, stage: int) -> Path:
@@ -104,10 +114,56 @@ def coverage(policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
             "unseen_share": round(agent.unseen / max(agent.decisions, 1), 5)}
 
 
+def recipe(args: Args) -> dict[str, object]:
+    """The zoo recipe of the chain that made the stage: one ``mccfr`` stage per stage, each going on from the one
+    before, with what each recorded (its iterations and CPU minutes, its checkpoint's SHA-256); the last stage's
+    policy its product."""
+    import hashlib
+
+    stages: list[dict[str, object]] = []
+    for number in range(1, args.stage + 1):
+        folder = stage_folder(args, number)
+        state = read_state(folder) or {}
+        if not state.get("done"):
+            raise ConfigError(f"--recipe: stage {number} of seed {args.seed} is not finished ({folder})")
+        stages.append({"name": f"stage{number}", "kind": "mccfr",
+                       "config": {"table": TABLE, "abstraction": ABSTRACTION, "seed": args.seed},
+                       "steps": state["iterations"], **({"continues": stages[-1]["name"]} if stages else {}),
+                       "cpu_minutes": state["stage_cpu_minutes"],
+                       "checkpoint_sha256": hashlib.sha256((folder / "checkpoint.npz").read_bytes()).hexdigest()})
+    return {"name": args.recipe, "product": f"@stage{args.stage}/policy.npz", "acceptance_seed": args.acceptance_seed,
+            "stages": stages}
+
+
+def write_recipe(args: Args) -> Path:
+    """``--recipe``: the chain's recipe written to ``<output>/<name>.recipe.yaml`` and read back by the zoo's own
+    check (a file it refuses is removed)."""
+    import yaml
+
+    from razz_env.recipes import SUFFIX, load_recipe
+
+    if not args.recipe.isidentifier() or not args.recipe.islower():
+        raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got {args.recipe!r}")
+    made = recipe(args)
+    path = Path(args.output) / f"{args.recipe}{SUFFIX}"
+    path.write_text(f"# {args.recipe}: heads-up razz by sampled CFR over {ABSTRACTION}, studies/razz_mccfr.py --seed "
+                    f"{args.seed} --stage {args.stage} (docs/studies/razz_flagship.md)\n"
+                    + yaml.safe_dump(made, sort_keys=False, width=120), encoding="utf-8")
+    try:
+        load_recipe(args.recipe, Path(args.output))
+    except ConfigError:
+        path.unlink()
+        raise
+    return path
+
+
 def main(args: Args) -> None:
-    """Train the stage, or go on with it from its checkpoint; or measure its coverage."""
+    """Train the stage, or go on with it from its checkpoint; or measure its coverage, or write its recipe."""
     folder = stage_folder(args, args.stage)
     state = read_state(folder)
+    if args.recipe:
+        print(f"wrote {write_recipe(args)}")
+        return
     if args.coverage:
         if state is None or not state.get("done"):
             raise ConfigError(f"--coverage: stage {args.stage} of seed {args.seed} is not finished ({folder}); "

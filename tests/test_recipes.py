@@ -396,3 +396,67 @@ def test_a_kept_checkpoint_stands_in_for_its_stage_and_the_chain_goes_on_the_sam
     product = (tmp_path / "b" / "staged" / "staged.pt").read_bytes()
     assert product == (tmp_path / "a" / "staged" / "staged.pt").read_bytes()
     assert not run.notes and not made.notes
+
+
+TINY_MCCFR = {"table": {"variant": "minirazz_tiny"}, "abstraction": "exact", "seed": 3}
+
+
+@pytest.fixture
+def mccfr_zoo(tmp_path):
+    """A zoo folder with a recipe of two mccfr stages, the second going on from the first."""
+    pytest.importorskip("numba", reason="the sampled solver walks the batched engine's kernels")
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    _write(folder, "solved", product="@two/policy.npz", acceptance_seed=7,
+           stages=[{"name": "one", "kind": "mccfr", "config": TINY_MCCFR, "steps": 300},
+                   {"name": "two", "kind": "mccfr", "config": "one", "steps": 700, "continues": "one"}])
+    return folder
+
+
+def test_mccfr_stages_chain_into_the_uninterrupted_solve_and_its_policy_is_checked_byte_for_byte(mccfr_zoo, tmp_path):
+    from razz_env.engine.config import HandConfig
+    from razz_env.solve.sampled_cfr import SampledCFR
+
+    recipe = recipes.load_recipe("solved", mccfr_zoo)
+    one, two = recipe.stages
+    assert (one.steps, two.steps, two.continues is one, two.warm_start) == (300, 400, True, "@one/checkpoint.npz")
+    lines = recipes.describe_plan(recipe, recipes.plan(recipe, tmp_path / "runs"))
+    assert "2. solved/two [mccfr] 400 iterations" in lines[3] and "warm start: @one/checkpoint.npz" in lines[3]
+    assert "SampledStage(" in lines[4] and "until=700, start_from=" in lines[4]
+    whole = SampledCFR(HandConfig.create("minirazz_tiny"), seed=3)
+    whole.run(700)
+    shipped = whole.average_policy().save(mccfr_zoo / "solved.npz")
+    digest = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    (mccfr_zoo / "policies.json").write_text(json.dumps({"solved": {"file": "solved.npz", "sha256": digest}}))
+    run, verdict = recipes.reproduce(recipe, tmp_path / "runs", progress=False, notify=lambda _: None)
+    assert verdict.product == tmp_path / "runs" / "solved" / "solved.npz" and verdict.reproduced and verdict.within
+    assert not run.notes
+    other = whole.average_policy()
+    other.keys = other.keys + 1  # another policy (its keys): not the shipped one, by its arrays
+    assert not recipes.same_weights(other.save(tmp_path / "other.npz").read_bytes(), shipped.read_bytes())
+    lines = []
+    again = recipes.reproduce(recipe, tmp_path / "runs", progress=False, notify=lines.append)[1]
+    assert again.reproduced and sum("already made; using it" in line for line in lines) == 2
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"steps": 300}, "stage two: steps: 300 is not past one's 300"),
+    ({"continues": "nothing"}, "stage two: continues: 'nothing' is no earlier mccfr stage"),
+    ({"config": {**TINY_MCCFR, "seed": 4}}, "stage two: config: a stage continuing one solves the same table, "
+                                            "abstraction and seed"),
+    ({"config": {**TINY_MCCFR, "iterations": 5}, "continues": None},
+     "stage two: config: unknown key 'iterations'; an mccfr stage's config has table, abstraction, seed"),
+    ({"config": {"table": {"variant": "minirazz_tiny"}, "seed": 3}, "continues": None},
+     "stage two: config: abstraction missing"),
+    ({"config": {**TINY_MCCFR, "abstraction": "razz_buckets"}, "continues": None},
+     "stage two: config: abstraction: "),
+    ({"config": {**TINY_MCCFR, "table": {"variant": "holdem"}}, "continues": None}, "stage two: config: table: "),
+    ({"config": {**TINY_MCCFR, "seed": -1}, "continues": None}, "stage two: config: seed: "),
+    ({"imitation": {"teacher": "random"}}, "stage two: imitation: not taken by an mccfr stage"),
+])
+def test_a_bad_mccfr_stage_is_one_line_naming_what_is_wrong(mccfr_zoo, change, message):
+    data = json.loads((mccfr_zoo / f"solved{recipes.SUFFIX}").read_text())
+    data["stages"][1].update(change)
+    (mccfr_zoo / f"solved{recipes.SUFFIX}").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        recipes.load_recipe("solved", mccfr_zoo)

@@ -93,3 +93,31 @@ def test_the_flagship_measures_its_policy_file_thresholded_in_a_folder_of_its_ow
     selection = json.loads((folder / "selection.json").read_text())
     assert selection == json.loads(done.stdout) and selection["threshold"] == 0.15
     assert all(item["hands"] == 8 for item in selection["opponents"].values())
+
+
+def test_a_finished_chain_is_a_zoo_recipe_that_reproduces_its_policy_byte_for_byte(study, tmp_path):
+    import hashlib
+
+    from razz_env import recipes
+
+    out = tmp_path / "runs"
+    for stage in ("1", "2"):
+        ran = study("razz_mccfr").run("--seed", "3", "--stage", stage, "--output", str(out), *SMALL)
+        assert ran.returncode == 0, ran.stderr
+    study("razz_mccfr").assert_refuses(["--seed", "3", "--stage", "3", "--output", str(out), "--recipe", "tiny"],
+                                       "--recipe: stage 3 of seed 3 is not finished")
+    study("razz_mccfr").assert_refuses(["--seed", "3", "--stage", "2", "--output", str(out), "--recipe", "Tiny"],
+                                       "--recipe: expected a lowercase name")
+    written = study("razz_mccfr").run("--seed", "3", "--stage", "2", "--output", str(out), "--recipe", "tiny",
+                                      "--acceptance-seed", "9")
+    assert written.returncode == 0, written.stderr
+    chain = recipes.load_recipe("tiny", out)
+    one, two = chain.stages
+    assert (one.kind, two.continues is one, one.until, two.until) == ("mccfr", True, 600, 1200)
+    assert (chain.product, chain.acceptance_seed, two.config["seed"]) == ("@stage2/policy.npz", 9, 3)
+    policy = out / "seed3" / "stage2" / "policy.npz"
+    (out / "tiny.npz").write_bytes(policy.read_bytes())
+    (out / "policies.json").write_text(json.dumps({"tiny": {"file": "tiny.npz", "sha256": hashlib.sha256(
+        policy.read_bytes()).hexdigest()}}))
+    run, verdict = recipes.reproduce(chain, tmp_path / "zoo", progress=False, notify=lambda _: None)
+    assert verdict.reproduced and not run.notes  # the policy and every checkpoint as the chain recorded them
