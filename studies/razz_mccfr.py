@@ -1,4 +1,5 @@
-"""Heads-up razz by external-sampling MCCFR over ``razz_buckets``, in resumable stages (issue 40's CFR arm).
+"""Heads-up razz by external-sampling MCCFR over ``razz_buckets``, in resumable stages (issue 40's CFR arm), and
+heads-up Action Razz the same way (issue 41).
 
 Self-play PPO plateaued on razz (nine arms of ``razz_flagship.py``, none clear of ``ppo_razz_psro``), and on
 MiniRazz, measured exactly, external-sampling MCCFR passes every learned method within a CPU minute
@@ -16,7 +17,13 @@ iterations, information sets and training CPU minutes, its own and the chain's).
     python studies/razz_mccfr.py --seed 1 --stage 2                 # goes on from stage 1
     python studies/razz_flagship.py --select --agent runs/razz_mccfr/seed1/stage1/policy.npz --workers 2
     python studies/razz_mccfr.py --seed 1 --stage 1 --coverage      # how often it meets keys it never trained
-    python studies/razz_mccfr.py --seed 1 --stage 4 --recipe mccfr_razz --acceptance-seed 42010
+    python studies/razz_mccfr.py --seed 1 --stage 4 --recipe mccfr_razz --acceptance-seed 43001
+
+``--game action_razz`` solves heads-up Action Razz the same way over ``action_razz_buckets`` (issue 41's agent,
+``docs/studies/action_razz_agent.md``), its stages in ``runs/action_razz_mccfr``:
+
+    python studies/razz_mccfr.py --game action_razz --seed 1 --stage 1
+    python studies/razz_flagship.py --game action_razz --select --agent runs/action_razz_mccfr/seed1/stage1/policy.npz
 
 ``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
 ``mccfr`` stages (each stage's settings, iterations, recorded CPU minutes and checkpoint SHA-256, from the stages'
@@ -38,11 +45,24 @@ from razz_env.engine.errors import ConfigError
 from razz_env.train.budgeted import read_state
 from razz_env.train.sampled_stage import SampledStage
 
-TABLE = {"variant": "razz", "stacks": 1000}
-"""The flagship's table."""
-ABSTRACTION = "razz_buckets"
-OPPONENTS = ("razz_heuristic", "monte_carlo", "ppo_razz_psro")
-"""The flagship's selection opponents."""
+
+@dataclass(frozen=True)
+class Game:
+    """A heads-up game the study solves: its table, the abstraction, its agent study's selection opponents (read by
+    ``--coverage``) and where its stages go."""
+
+    table: dict[str, object]
+    abstraction: str
+    opponents: tuple[str, ...]
+    output: str
+
+
+GAMES = {"razz": Game({"variant": "razz", "stacks": 1000}, "razz_buckets",
+                      ("razz_heuristic", "monte_carlo", "ppo_razz_psro"), "runs/razz_mccfr"),
+         "action_razz": Game({"variant": "action_razz", "stacks": 1000}, "action_razz_buckets",
+                             ("razz_heuristic", "monte_carlo"), "runs/action_razz_mccfr")}
+"""The razz flagship's game (issue 40) and the heads-up Action Razz agent's (issue 41), at their studies' tables
+(``studies/razz_flagship.py``'s ``GAMES``)."""
 COVERAGE_SEED = 41003
 """The deals ``--coverage`` plays (the flagship's LBR seed: not a selection or acceptance seed)."""
 
@@ -51,6 +71,8 @@ COVERAGE_SEED = 41003
 class Args:
     """One stage of one training seed."""
 
+    game: str = limited("razz", choices=tuple(GAMES))
+    """the game: razz (the flagship) or action_razz (its heads-up agent, over ``action_razz_buckets``)"""
     seed: int = limited(1, minimum=0)
     """training seed (the deals and the other seat's draws)"""
     stage: int = limited(1, minimum=1)
@@ -61,8 +83,9 @@ class Args:
     """iterations between checkpoints"""
     max_infosets: int = limited(16_000_000, minimum=1)
     """rows of the regret tables (allocated as they are touched)"""
-    output: str = "runs/razz_mccfr"
-    """where the stages' folders go: ``<output>/seed<k>/stage<i>``"""
+    output: str = ""
+    """where the stages' folders go: ``<output>/seed<k>/stage<i>`` (default: ``runs/razz_mccfr``,
+    ``runs/action_razz_mccfr``)"""
     coverage: bool = False
     """instead of training: play the finished stage's policy ``--coverage-hands`` hands against each selection
     opponent (in this process, seats alternating) and write the share of its decisions at keys the solver never
@@ -78,18 +101,19 @@ class Args:
 
 def stage_folder(args: Args, stage: int) -> Path:
     """``<output>/seed<k>/stage<i>``."""
-    return Path(args.output) / f"seed{args.seed}" / f"stage{stage}"
+    return Path(args.output or GAMES[args.game].output) / f"seed{args.seed}" / f"stage{stage}"
 
 
 def stage(args: Args) -> SampledStage:
     """The stage ``--stage`` of seed ``--seed``'s chain (:class:`~razz_env.train.sampled_stage.SampledStage`)."""
-    return SampledStage(stage_folder(args, args.stage), TABLE, ABSTRACTION, args.seed,
+    game = GAMES[args.game]
+    return SampledStage(stage_folder(args, args.stage), game.table, game.abstraction, args.seed,
                         until=args.stage * args.stage_iterations,
                         start_from=stage_folder(args, args.stage - 1) if args.stage > 1 else None,
                         every=args.checkpoint_every, max_infosets=args.max_infosets, record={"stage": args.stage})
 
 
-def coverage(policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
+def coverage(game: Game, policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
     """The policy's decisions and those at keys the solver never met, in ``hands`` hands against ``opponent``."""
     from razz_env.agents.registry import make_agent
     from razz_env.encoding.actions import to_engine
@@ -97,7 +121,7 @@ def coverage(policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
     from razz_env.engine.state import HandState
     from razz_env.solve.sampled_policy import SampledCFRAgent, SampledPolicy
 
-    config = HandConfig.create(TABLE["variant"], stacks=TABLE["stacks"])
+    config = HandConfig.create(**game.table)
     agent = SampledCFRAgent(SampledPolicy.load(policy_path), seed=COVERAGE_SEED)
     other = make_agent(opponent, seed=COVERAGE_SEED)
     observers = [Observer(agent, config), Observer(other, config)]
@@ -127,7 +151,8 @@ def recipe(args: Args) -> dict[str, object]:
         if not state.get("done"):
             raise ConfigError(f"--recipe: stage {number} of seed {args.seed} is not finished ({folder})")
         stages.append({"name": f"stage{number}", "kind": "mccfr",
-                       "config": {"table": TABLE, "abstraction": ABSTRACTION, "seed": args.seed},
+                       "config": {"table": GAMES[args.game].table, "abstraction": GAMES[args.game].abstraction,
+                                  "seed": args.seed},
                        "steps": state["iterations"], **({"continues": stages[-1]["name"]} if stages else {}),
                        "cpu_minutes": state["stage_cpu_minutes"],
                        "checkpoint_sha256": hashlib.sha256((folder / "checkpoint.npz").read_bytes()).hexdigest()})
@@ -145,12 +170,16 @@ def write_recipe(args: Args) -> Path:
     if not args.recipe.isidentifier() or not args.recipe.islower():
         raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got {args.recipe!r}")
     made = recipe(args)
-    path = Path(args.output) / f"{args.recipe}{SUFFIX}"
-    path.write_text(f"# {args.recipe}: heads-up razz by sampled CFR over {ABSTRACTION}, studies/razz_mccfr.py --seed "
-                    f"{args.seed} --stage {args.stage} (docs/studies/razz_flagship.md)\n"
+    game = GAMES[args.game]
+    folder = Path(args.output or game.output)
+    path = folder / f"{args.recipe}{SUFFIX}"
+    page = "razz_flagship" if args.game == "razz" else f"{args.game}_agent"
+    path.write_text(f"# {args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}, "
+                    f"studies/razz_mccfr.py --game {args.game} --seed {args.seed} --stage {args.stage} "
+                    f"(docs/studies/{page}.md)\n"
                     + yaml.safe_dump(made, sort_keys=False, width=120), encoding="utf-8")
     try:
-        load_recipe(args.recipe, Path(args.output))
+        load_recipe(args.recipe, folder)
     except ConfigError:
         path.unlink()
         raise
@@ -168,7 +197,8 @@ def main(args: Args) -> None:
         if state is None or not state.get("done"):
             raise ConfigError(f"--coverage: stage {args.stage} of seed {args.seed} is not finished ({folder}); "
                               f"train it first")
-        measured = {name: coverage(folder / "policy.npz", name, args.coverage_hands) for name in OPPONENTS}
+        game = GAMES[args.game]
+        measured = {name: coverage(game, folder / "policy.npz", name, args.coverage_hands) for name in game.opponents}
         (folder / "coverage.json").write_text(json.dumps(measured, indent=2) + "\n", encoding="utf-8")
         for name, figures in measured.items():
             print(f"{folder} against {name}: {figures['unseen']:,} of {figures['decisions']:,} decisions at keys "

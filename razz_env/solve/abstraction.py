@@ -16,6 +16,9 @@ and the agent read one function and the agent is given nothing its seat may not 
   The betting: bets this round (0-4), whether a bet is to call, who brought in, the pot in big bets (below 1, 2,
   3.5, 6 or 10, or above) and who made the last bet or raise of the street before (the seat, the other, no one);
   and the legal ids. Card removal and the order of the round's actions are left out.
+- ``action_razz_buckets`` (heads-up Action Razz, where any hand holding a J, Q or K beats any without, then the
+  lower wins): ``razz_buckets``' fields and two more, whether the seat holds a J, Q or K (down or up) and whether
+  the other board shows one.
 
 >>> import numpy as np
 >>> vectors = np.zeros((2, 4), dtype=np.float32)
@@ -41,10 +44,10 @@ from razz_env.engine.config import HandConfig
 
 drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", KERNEL_SOURCES)
 
-ABSTRACTIONS = {"exact": 0, "razz_buckets": 1}
+ABSTRACTIONS = {"exact": 0, "razz_buckets": 1, "action_razz_buckets": 2}
 """Each abstraction's name and the code the kernels read."""
-EXACT, RAZZ_BUCKETS = ABSTRACTIONS["exact"], ABSTRACTIONS["razz_buckets"]
-SERVES = {"razz_buckets": ("razz",)}
+EXACT, RAZZ_BUCKETS, ACTION_RAZZ_BUCKETS = (ABSTRACTIONS[name] for name in ABSTRACTIONS)
+SERVES = {"razz_buckets": ("razz",), "action_razz_buckets": ("action_razz",)}
 """The variants an abstraction reads (absent: every variant)."""
 _LEVEL = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 9], dtype=np.int64)
 """Each rank's level in ``razz_buckets`` (A to 8 their own, 9-T, J-K)."""
@@ -57,6 +60,10 @@ RAZZ_FIELDS = (("street", 3), ("distinct", 3), ("top", 4), ("second", 4), ("own_
                ("other_top", 3), ("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2),
                ("legal", 5))
 """``razz_buckets``' fields in the order packed, and their bits (``legal``: the mask's bits, id 0 highest)."""
+ACTION_RAZZ_FIELDS = (*RAZZ_FIELDS[:-1], ("own_face", 1), ("other_face", 1), RAZZ_FIELDS[-1])
+"""``action_razz_buckets``' fields: ``razz_buckets``' and whether each side has a face card (J, Q or K)."""
+_FACES = (10, 11, 12)
+"""The rank indices of J, Q and K."""
 
 
 _RAZZ_BITS = tuple(bits for _, bits in RAZZ_FIELDS[:-1])
@@ -98,8 +105,8 @@ def abstraction_layout(config: HandConfig) -> np.ndarray:
 def infoset_key(kind, vector, mask, offsets):
     """The key of one decision: abstraction ``kind`` of ``vector`` (float32, laid out as ``offsets`` says) and
     ``mask`` (the five legal ids)."""
-    if kind == RAZZ_BUCKETS:
-        return _razz_key(vector, mask, offsets)
+    if kind == RAZZ_BUCKETS or kind == ACTION_RAZZ_BUCKETS:
+        return _razz_key(vector, mask, offsets, kind)
     h = _FNV_OFFSET
     bits = vector.view(np.uint32)
     for i in range(bits.shape[0]):
@@ -134,8 +141,9 @@ def _board(vector, start):
 
 
 @njit(cache=CACHE, inline="always")
-def _razz_key(vector, mask, offsets):
-    """``razz_buckets``: see the module docstring; fields packed into bits of one int64."""
+def _razz_key(vector, mask, offsets, kind):
+    """``razz_buckets`` or ``action_razz_buckets`` (``kind``): see the module docstring; fields packed into bits of
+    one int64, the kind's code first."""
     width = offsets[_k.O_CARD_WIDTH]
     street = _first_set(vector, offsets[_k.O_STREET], 5)
     distinct = 0
@@ -166,27 +174,41 @@ def _razz_key(vector, mask, offsets):
                 break
     values = (street, distinct, top, second, min(own_bricks, 4), min(other_bricks, 4), other_top, bets, facing,
               brought, pot, aggressor)
-    key = np.int64(RAZZ_BUCKETS)
+    key = np.int64(kind)
     for field in range(len(values)):
         key = (key << _RAZZ_BITS[field]) | values[field]
+    if kind == ACTION_RAZZ_BUCKETS:
+        own_face = 0
+        other_face = 0
+        for r in _FACES:
+            if vector[offsets[_k.O_OWN_DOWN] + r] + vector[offsets[_k.O_OWN_UP] + r] > 0.0:
+                own_face = 1
+            if vector[offsets[_k.O_UP] + width + r] > 0.0:
+                other_face = 1
+        key = (((key << 1) | own_face) << 1) | other_face
     for a in range(5):
         key = (key << 1) | mask[a]
     return key
 
 
 def razz_fields(key: int) -> dict[str, int]:
-    """A ``razz_buckets`` key unpacked into its fields (levels as the module docstring lists them; ``top`` and
-    ``second`` 0-9 for A-8, 9-T, J-K, ``second`` 10 for none; seats relative to the actor, ``aggressor`` 2: none).
+    """A ``razz_buckets`` or ``action_razz_buckets`` key unpacked into its fields (levels as the module docstring
+    lists them; ``top`` and ``second`` 0-9 for A-8, 9-T, J-K, ``second`` 10 for none; seats relative to the actor,
+    ``aggressor`` 2: none).
 
     >>> razz_fields(1 << 38)["street"], razz_fields((1 << 38) | 0b10110)["legal"]
     (0, 22)
+    >>> razz_fields((2 << 40) | 0b100000)["other_face"], razz_fields((2 << 40) | 0b100000)["own_face"]
+    (1, 0)
     """
+    width = sum(bits for _, bits in RAZZ_FIELDS)
+    layout = RAZZ_FIELDS if key >> width == RAZZ_BUCKETS else ACTION_RAZZ_FIELDS
     fields = {}
-    for name, bits in reversed(RAZZ_FIELDS):
+    for name, bits in reversed(layout):
         fields[name] = key & ((1 << bits) - 1)
         key >>= bits
-    if key != RAZZ_BUCKETS:
-        raise ValueError(f"razz_fields: not a razz_buckets key (its tag is {key})")
+    if key != (RAZZ_BUCKETS if layout is RAZZ_FIELDS else ACTION_RAZZ_BUCKETS):
+        raise ValueError(f"razz_fields: not a razz_buckets or action_razz_buckets key (its tag is {key})")
     return dict(reversed(list(fields.items())))
 
 

@@ -48,7 +48,7 @@ def test_lowball_games_are_keyed_on_ranks_others_on_cards(variant, encoding):
 
 
 def test_bad_input_is_refused_by_name():
-    with pytest.raises(ValueError, match="unknown abstraction 'coarse'; known: exact, razz_buckets"):
+    with pytest.raises(ValueError, match="unknown abstraction 'coarse'; known: exact, razz_buckets, action_razz_buckets"):
         infoset_keys("coarse", np.zeros((1, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))
     with pytest.raises(ValueError, match=r"expected \(N, size\) vectors and \(N, 5\) masks"):
         infoset_keys("exact", np.zeros((2, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))
@@ -67,16 +67,20 @@ def board(ranks):
     return bricks, GOOD_TOP[max(good)] if good else 0
 
 
-def expected_fields(hand, seat):
-    """``razz_buckets``' fields read off the hand itself (the oracle: no vector involved)."""
+def expected_fields(hand, seat, config=RAZZ):
+    """``razz_buckets``' fields read off the hand itself (the oracle: no vector involved); at Action Razz's table,
+    ``action_razz_buckets``' (and whether each side has a J, Q or K)."""
     other = 1 - seat
+    faces = {} if config.variant.name == "razz" else {
+        "own_face": int(any(rank_of(card) >= 10 for card in hand.cards[seat])),
+        "other_face": int(any(rank_of(card) >= 10 for card in hand.up_cards(other)))}
     distinct = sorted({rank_of(card) for card in hand.cards[seat]})[:5]
     own_bricks, _ = board([rank_of(card) for card in hand.up_cards(seat)])
     other_bricks, other_top = board([rank_of(card) for card in hand.up_cards(other)])
-    street = RAZZ.variant.street_numbers.index(hand.street)
-    previous = [h for h in hand.history if street and h[0] == RAZZ.variant.street_numbers[street - 1]
+    street = config.variant.street_numbers.index(hand.street)
+    previous = [h for h in hand.history if street and h[0] == config.variant.street_numbers[street - 1]
                 and h[2] in AGGRESSIVE]
-    pot = hand.pot / RAZZ.big_bet
+    pot = hand.pot / config.big_bet
     mask = observe(hand, seat).action_mask
     return {"street": street, "distinct": len(distinct), "top": LEVEL[distinct[-1]],
             "second": LEVEL[distinct[-2]] if len(distinct) > 1 else 10, "own_bricks": min(own_bricks, 4),
@@ -84,26 +88,33 @@ def expected_fields(hand, seat):
             "facing": int(hand.to_call > 0), "brought_in_by": (hand.bring_in_seat - seat) % 2,
             "pot": sum(pot >= edge for edge in (1.0, 2.0, 3.5, 6.0, 10.0)),
             "aggressor": (previous[-1][1] - seat) % 2 if previous else 2,
-            "legal": int("".join(str(int(m)) for m in mask), 2)}
+            "legal": int("".join(str(int(m)) for m in mask), 2), **faces}
 
 
-def test_razz_buckets_read_what_the_hand_holds():
-    """At every decision of 300 random razz hands, the key's fields are what the hand says, counted by hand."""
-    encoder = abstraction_encoder(RAZZ)
-    offsets = abstraction_layout(RAZZ)
+@pytest.mark.parametrize("config, abstraction", [(RAZZ, "razz_buckets"),
+                                                 (HandConfig.create("action_razz", stacks=1000),
+                                                  "action_razz_buckets")])
+def test_razz_buckets_read_what_the_hand_holds(config, abstraction):
+    """At every decision of 300 random hands, the key's fields are what the hand says, counted by hand."""
+    encoder = abstraction_encoder(config)
+    offsets = abstraction_layout(config)
     rng = random.Random(7)
     checked = 0
+    faces = set()
     for number in range(300):
-        hand = HandState(RAZZ, seed=number)
+        hand = HandState(config, seed=number)
         while not hand.is_over:
             seat = hand.actor
             mask = observe(hand, seat).action_mask
-            key = infoset_keys("razz_buckets", encoder.encode(hand, seat)[None], mask[None], offsets)[0]
-            assert razz_fields(int(key)) == expected_fields(hand, seat)
+            key = infoset_keys(abstraction, encoder.encode(hand, seat)[None], mask[None], offsets)[0]
+            fields = razz_fields(int(key))
+            assert fields == expected_fields(hand, seat, config)
+            faces.add((fields.get("own_face"), fields.get("other_face")))
             checked += 1
             choice = rng.choice(np.flatnonzero(mask).tolist())
             hand.act(to_engine(choice, hand.legal_actions()))
     assert checked > 1500
+    assert faces == ({(None, None)} if abstraction == "razz_buckets" else {(0, 0), (0, 1), (1, 0), (1, 1)})
 
 
 def test_razz_buckets_refuse_other_tables():
@@ -111,5 +122,7 @@ def test_razz_buckets_refuse_other_tables():
 
     with pytest.raises(ValueError, match="'razz_buckets' reads heads-up razz, not stud with 2 seats"):
         SampledCFR(HandConfig.create("stud"), abstraction="razz_buckets")
+    with pytest.raises(ValueError, match="'action_razz_buckets' reads heads-up action_razz, not razz with 2 seats"):
+        SampledCFR(HandConfig.create("razz"), abstraction="action_razz_buckets")
     with pytest.raises(ValueError, match="reads the vectors' layout; pass offsets"):
         infoset_keys("razz_buckets", np.zeros((1, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))
