@@ -1,8 +1,9 @@
-"""The shipped tabular policies: ``razz_env/agents/zoo/policies.json`` entries registered by name (``minirazz_cfr``).
+"""The shipped policy files: ``razz_env/agents/zoo/policies.json`` entries registered by name (``minirazz_cfr``).
 
 Each entry names a :class:`~razz_env.solve.policy.TabularPolicy` file (a ``policy.npz`` of ``razz solve`` or of a
 learned method's run in the MiniRazz equilibrium study), its SHA-256, the game, its exact exploitability and the
-command that reproduces it. The file is
+command that reproduces it; or a sampled solver's (:class:`~razz_env.solve.sampled_policy.SampledPolicy`, an entry
+with its ``abstraction``), played as it was accepted (``threshold``, when the entry gives one). The file is
 checked against the manifest before it is read (numpy arrays only, never a pickle), and a
 process reads each policy once and shares it among the agents it builds.
 """
@@ -38,7 +39,7 @@ def policies() -> dict[str, dict[str, Any]]:
 
 @cache
 def load_policy(name: str) -> Any:
-    """The verified :class:`TabularPolicy` shipped as ``name``, read once per process."""
+    """The verified :class:`TabularPolicy` (or :class:`SampledPolicy`) shipped as ``name``, read once per process."""
     entry = policies()[name]
     path = ZOO_DIR / entry["file"]
     if not path.exists():
@@ -47,7 +48,7 @@ def load_policy(name: str) -> Any:
     if digest != entry["sha256"]:
         raise PolicyIntegrityError(f"zoo agent {name!r}: {path} has SHA-256 {digest}, the manifest says "
                                    f"{entry['sha256']}: not loaded")
-    return TabularPolicy.load(path)
+    return SampledPolicy.load(path) if "abstraction" in entry else TabularPolicy.load(path)
 
 
 class ZooPolicyAgent(TabularPolicyAgent):
@@ -61,12 +62,31 @@ class ZooPolicyAgent(TabularPolicyAgent):
         return ZooPolicyAgent, (self.name, self.seed)
 
 
+class ZooSampledAgent(SampledCFRAgent):
+    """A shipped sampled solver's policy; it pickles as its name, seed and way of play, so a worker reloads the
+    verified file."""
+
+    def __init__(self, name: str, seed: int | None = None, deterministic: bool = False,
+                 threshold: float = 0.0) -> None:
+        super().__init__(load_policy(name), seed=seed, name=name, deterministic=deterministic, threshold=threshold)
+        self.seed = seed
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return ZooSampledAgent, (self.name, self.seed, self.deterministic, self.threshold)
+
+
 def _register_all() -> None:
     for name, entry in policies().items():
-        def factory(seed: int | None = None, _name: str = name) -> Any:
-            return ZooPolicyAgent(_name, seed)
+        if "abstraction" in entry:
+            def factory(seed: int | None = None, deterministic: bool = False,
+                        threshold: float = entry.get("threshold", 0.0), _name: str = name) -> Any:
+                return ZooSampledAgent(_name, seed, deterministic, 0.0 if deterministic else threshold)
+        else:
+            def factory(seed: int | None = None, _name: str = name) -> Any:
+                return ZooPolicyAgent(_name, seed)
 
-        factory.__doc__ = f"Shipped tabular policy {name!r}: {entry['summary']}"
+        factory.__doc__ = f"Shipped {'sampled' if 'abstraction' in entry else 'tabular'} policy {name!r}: " \
+                          f"{entry['summary']}"
         factory.declaration = ZooPolicyAgent.declare(entry["variant"])
         register(name, replace=True)(factory)
 

@@ -154,3 +154,39 @@ def test_the_manifest_command_reproduces_the_shipped_probabilities(tmp_path, shi
     assert main([*args, "--output", str(tmp_path / "again"), "--quiet", "--no-plots", "--check-every", "1000"]) == 0
     again = TabularPolicy.load(tmp_path / "again" / "policy.npz")
     assert again.header()["sha256"] == shipped.header()["sha256"]
+
+
+def test_a_shipped_sampled_policy_plays_as_accepted_and_pickles_as_its_name(tmp_path, monkeypatch):
+    pytest.importorskip("numba", reason="the sampled solver walks the batched engine's kernels")
+    from razz_env.agents import registry
+    from razz_env.engine.config import HandConfig
+    from razz_env.solve.sampled_cfr import SampledCFR
+
+    solver = SampledCFR(HandConfig.create("minirazz_tiny"), seed=0)
+    solver.run(2_000)
+    path = solver.average_policy().save(tmp_path / "tiny_sampled.npz")
+    entry = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "variant": "minirazz_tiny",
+             "num_seats": 2, "abstraction": "exact", "threshold": 0.2, "summary": "a test's"}
+    (tmp_path / "policies.json").write_text(json.dumps({"tiny_sampled": entry}))
+    monkeypatch.setattr(tabular_zoo, "ZOO_DIR", tmp_path)
+    monkeypatch.setattr(tabular_zoo, "POLICIES", tmp_path / "policies.json")
+    monkeypatch.setitem(registry._FACTORIES, "tiny_sampled", None)  # restored (removed) after the test
+    monkeypatch.setitem(registry._FACTORIES, "minirazz_cfr", registry._FACTORIES["minirazz_cfr"])
+    monkeypatch.setitem(registry._FACTORIES, "minirazz_ppo", registry._FACTORIES["minirazz_ppo"])
+    tabular_zoo._register_all()
+    try:
+        agent = make_agent("tiny_sampled", seed=3)
+        assert isinstance(agent, tabular_zoo.ZooSampledAgent) and agent.threshold == 0.2
+        assert describe_agent("tiny_sampled").variants == ("minirazz_tiny",)
+        twin = pickle.loads(pickle.dumps(agent))
+        assert (twin.name, twin.seed, twin.threshold) == ("tiny_sampled", 3, 0.2) and len(pickle.dumps(agent)) < 300
+        assert make_agent({"type": "tiny_sampled", "threshold": 0.0}).threshold == 0.0
+        assert make_agent({"type": "tiny_sampled", "deterministic": True}).deterministic
+        data = bytearray(path.read_bytes())
+        data[100] ^= 0xFF
+        path.write_bytes(bytes(data))
+        tabular_zoo.load_policy.cache_clear()
+        with pytest.raises(tabular_zoo.PolicyIntegrityError, match="not loaded"):
+            make_agent("tiny_sampled")
+    finally:
+        tabular_zoo.load_policy.cache_clear()

@@ -48,7 +48,7 @@ def test_lowball_games_are_keyed_on_ranks_others_on_cards(variant, encoding):
 
 
 def test_bad_input_is_refused_by_name():
-    with pytest.raises(ValueError, match="unknown abstraction 'coarse'; known: exact, razz_buckets, action_razz_buckets"):
+    with pytest.raises(ValueError, match="unknown abstraction 'coarse'; known: exact, razz_buckets, action_razz"):
         infoset_keys("coarse", np.zeros((1, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))
     with pytest.raises(ValueError, match=r"expected \(N, size\) vectors and \(N, 5\) masks"):
         infoset_keys("exact", np.zeros((2, 3), dtype=np.float32), np.ones((1, 5), dtype=np.int8))
