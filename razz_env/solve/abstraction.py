@@ -42,7 +42,10 @@ from razz_env.batch.kernels import CACHE, KERNEL_SOURCES, drop_stale_cache
 from razz_env.encoding import TableEncoder, make_encoder
 from razz_env.engine.config import HandConfig
 
-drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", KERNEL_SOURCES)
+CACHE_SOURCES = (*KERNEL_SOURCES, Path(__file__))
+"""What the kernels cached beside this module compile: the batched engine's sources and this one (the sampled
+solver's walk, cached from ``sampled_cfr.py``, inlines :func:`infoset_key`, and numba re-checks only its own file)."""
+drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", CACHE_SOURCES)
 
 ABSTRACTIONS = {"exact": 0, "razz_buckets": 1, "action_razz_buckets": 2}
 """Each abstraction's name and the code the kernels read."""

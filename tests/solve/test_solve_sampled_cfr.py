@@ -1,6 +1,8 @@
 """External-sampling MCCFR on the batched kernels: it approaches the exact equilibrium of a game the exact solver
 measures (the oracle), it is seeded, and a run cut at a checkpoint repeats the uninterrupted one."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,20 @@ def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
         SampledCFR.load(foreign)
     with pytest.raises(ConfigError, match="no such file"):
         SampledCFR.load(tmp_path / "missing.npz")
+
+
+@pytest.mark.parametrize("variant, abstraction", [("razz", "razz_buckets"), ("action_razz", "action_razz_buckets")])
+def test_the_walk_keys_its_decisions_by_the_abstraction_it_was_given(variant, abstraction):
+    """Every key the solver met is one the abstraction makes (a walk compiled against another version of
+    ``infoset_key``, from a stale cache, hashed Action Razz's decisions as ``exact`` keys)."""
+    from razz_env.solve import abstraction as module
+    from razz_env.solve.abstraction import CACHE_SOURCES, abstraction_code, razz_fields
+
+    solver = SampledCFR(HandConfig.create(variant, stacks=1000), abstraction=abstraction, seed=2)
+    solver.run(40)
+    keys = solver.table.keys[:solver.num_infosets]
+    assert len(keys) > 100
+    assert all(int(key) >> (38 if abstraction == "razz_buckets" else 40) == abstraction_code(abstraction)
+               for key in keys)
+    assert {("own_face" in razz_fields(int(key))) for key in keys} == {abstraction != "razz_buckets"}
+    assert Path(module.__file__) in CACHE_SOURCES  # its cache is dropped when the abstraction changes
