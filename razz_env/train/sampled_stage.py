@@ -95,8 +95,8 @@ class SampledStage:
                      "chain_cpu_seconds": earlier["chain_cpu_seconds"], "done": False}
             write_json(folder / "state.json", state)
         solver = SampledCFR.load(checkpoint, self.max_infosets)
-        found = {"table": HandConfig.create(**self.table), "abstraction": self.abstraction, "seed": self.seed}
-        if (solver.config, solver.abstraction, solver.seed) != tuple(found.values()):
+        if (solver.config, solver.abstraction, solver.seed) != (HandConfig.create(**self.table), self.abstraction,
+                                                                 self.seed):
             raise ConfigError(f"{checkpoint}: a checkpoint of another chain ({solver.abstraction}, seed "
                               f"{solver.seed}); this stage solves {self.settings}")
         if solver.iterations > self.until:
