@@ -20,7 +20,8 @@ iterations, information sets and training CPU minutes, its own and the chain's).
     python studies/razz_mccfr.py --seed 1 --stage 4 --recipe mccfr_razz --acceptance-seed 43001
 
 ``--game action_razz`` solves heads-up Action Razz the same way over ``action_razz_buckets`` (issue 41's agent,
-``docs/studies/action_razz_agent.md``), its stages in ``runs/action_razz_mccfr``:
+``docs/studies/action_razz_agent.md``), its stages in ``runs/action_razz_mccfr``; ``--game stud8`` heads-up stud/8
+over ``stud8_buckets`` (``docs/studies/stud8_agent.md``, ``runs/stud8_mccfr``):
 
     python studies/razz_mccfr.py --game action_razz --seed 1 --stage 1
     python studies/razz_flagship.py --game action_razz --select --agent runs/action_razz_mccfr/seed1/stage1/policy.npz
@@ -60,9 +61,11 @@ class Game:
 GAMES = {"razz": Game({"variant": "razz", "stacks": 1000}, "razz_buckets",
                       ("razz_heuristic", "monte_carlo", "ppo_razz_psro"), "runs/razz_mccfr"),
          "action_razz": Game({"variant": "action_razz", "stacks": 1000}, "action_razz_buckets",
-                             ("razz_heuristic", "monte_carlo"), "runs/action_razz_mccfr")}
-"""The razz flagship's game (issue 40) and the heads-up Action Razz agent's (issue 41), at their studies' tables
-(``studies/razz_flagship.py``'s ``GAMES``)."""
+                             ("razz_heuristic", "monte_carlo"), "runs/action_razz_mccfr"),
+         "stud8": Game({"variant": "stud8", "stacks": 1000}, "stud8_buckets", ("stud8_heuristic", "monte_carlo"),
+                       "runs/stud8_mccfr")}
+"""The razz flagship's game (issue 40) and the heads-up Action Razz and stud/8 agents' (issue 41), at their
+studies' tables (``studies/razz_flagship.py``'s ``GAMES``)."""
 COVERAGE_SEED = 41003
 """The deals ``--coverage`` plays (the flagship's LBR seed: not a selection or acceptance seed)."""
 
@@ -72,7 +75,8 @@ class Args:
     """One stage of one training seed."""
 
     game: str = limited("razz", choices=tuple(GAMES))
-    """the game: razz (the flagship) or action_razz (its heads-up agent, over ``action_razz_buckets``)"""
+    """the game: razz (the flagship), action_razz or stud8 (their heads-up agents, over ``action_razz_buckets`` and
+    ``stud8_buckets``)"""
     seed: int = limited(1, minimum=0)
     """training seed (the deals and the other seat's draws)"""
     stage: int = limited(1, minimum=1)
@@ -84,8 +88,7 @@ class Args:
     max_infosets: int = limited(16_000_000, minimum=1)
     """rows of the regret tables (allocated as they are touched)"""
     output: str = ""
-    """where the stages' folders go: ``<output>/seed<k>/stage<i>`` (default: ``runs/razz_mccfr``,
-    ``runs/action_razz_mccfr``)"""
+    """where the stages' folders go: ``<output>/seed<k>/stage<i>`` (default: ``runs/<game>_mccfr``)"""
     coverage: bool = False
     """instead of training: play the finished stage's policy ``--coverage-hands`` hands against each selection
     opponent (in this process, seats alternating) and write the share of its decisions at keys the solver never

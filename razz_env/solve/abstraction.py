@@ -19,6 +19,12 @@ and the agent read one function and the agent is given nothing its seat may not 
 - ``action_razz_buckets`` (heads-up Action Razz, where any hand holding a J, Q or K beats any without, then the
   lower wins): ``razz_buckets``' fields and two more, whether the seat holds a J, Q or K (down or up) and whether
   the other board shows one.
+- ``stud8_buckets`` (heads-up stud/8, split between the best high and the best eight-or-better low): the street;
+  the seat's low (how many distinct ranks A-8 it holds toward five, the highest of them), its high (nothing, a pair
+  of 2-8, of 9-K, of aces, two pair, trips, a straight or better), its longest suit and longest run of ranks (each
+  capped at 5), and how many distinct low ranks its board shows; the other board's distinct low ranks, how many
+  ranks it shows twice or more (capped at 2), its longest suit (capped at 4) and whether it shows an ace; the
+  betting as ``razz_buckets`` reads it, and the legal ids.
 
 >>> import numpy as np
 >>> vectors = np.zeros((2, 4), dtype=np.float32)
@@ -47,10 +53,10 @@ CACHE_SOURCES = (*KERNEL_SOURCES, Path(__file__))
 solver's walk, cached from ``sampled_cfr.py``, inlines :func:`infoset_key`, and numba re-checks only its own file)."""
 drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", CACHE_SOURCES)
 
-ABSTRACTIONS = {"exact": 0, "razz_buckets": 1, "action_razz_buckets": 2}
+ABSTRACTIONS = {"exact": 0, "razz_buckets": 1, "action_razz_buckets": 2, "stud8_buckets": 3}
 """Each abstraction's name and the code the kernels read."""
-EXACT, RAZZ_BUCKETS, ACTION_RAZZ_BUCKETS = (ABSTRACTIONS[name] for name in ABSTRACTIONS)
-SERVES = {"razz_buckets": ("razz",), "action_razz_buckets": ("action_razz",)}
+EXACT, RAZZ_BUCKETS, ACTION_RAZZ_BUCKETS, STUD8_BUCKETS = (ABSTRACTIONS[name] for name in ABSTRACTIONS)
+SERVES = {"razz_buckets": ("razz",), "action_razz_buckets": ("action_razz",), "stud8_buckets": ("stud8",)}
 """The variants an abstraction reads (absent: every variant)."""
 _LEVEL = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 9], dtype=np.int64)
 """Each rank's level in ``razz_buckets`` (A to 8 their own, 9-T, J-K)."""
@@ -67,6 +73,14 @@ ACTION_RAZZ_FIELDS = (*RAZZ_FIELDS[:-1], ("own_face", 1), ("other_face", 1), RAZ
 """``action_razz_buckets``' fields: ``razz_buckets``' and whether each side has a face card (J, Q or K)."""
 _FACES = (10, 11, 12)
 """The rank indices of J, Q and K."""
+BETTING_FIELDS = (("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2))
+"""The betting's fields, read alike by every bucket abstraction."""
+STUD8_FIELDS = (("street", 3), ("low_distinct", 3), ("low_top", 4), ("high", 3), ("suited", 3), ("run", 3),
+                ("own_up_low", 3), ("other_low", 3), ("other_pairs", 2), ("other_suited", 3), ("other_ace", 1),
+                *BETTING_FIELDS, ("legal", 5))
+"""``stud8_buckets``' fields in the order packed, and their bits (``high``: 0 nothing, 1 a pair of 2-8, 2 of 9-K,
+3 of aces, 4 two pair, 5 trips, 6 a straight or better; ``low_top`` 0-7 for A-8, 8 for none)."""
+_STUD8_BITS = tuple(bits for _, bits in STUD8_FIELDS[:-1])
 
 
 _RAZZ_BITS = tuple(bits for _, bits in RAZZ_FIELDS[:-1])
@@ -110,6 +124,8 @@ def infoset_key(kind, vector, mask, offsets):
     ``mask`` (the five legal ids)."""
     if kind == RAZZ_BUCKETS or kind == ACTION_RAZZ_BUCKETS:
         return _razz_key(vector, mask, offsets, kind)
+    if kind == STUD8_BUCKETS:
+        return _stud8_key(vector, mask, offsets)
     h = _FNV_OFFSET
     bits = vector.view(np.uint32)
     for i in range(bits.shape[0]):
@@ -159,22 +175,7 @@ def _razz_key(vector, mask, offsets, kind):
             top = _LEVEL[r]
     own_bricks, _ = _board(vector, offsets[_k.O_OWN_UP])
     other_bricks, other_top = _board(vector, offsets[_k.O_UP] + width)
-    bets = min(_first_set(vector, offsets[_k.O_BET_COUNT], 6), 4)
-    facing = 1 if vector[offsets[_k.O_CALL]] > 0.0 else 0
-    brought = _first_set(vector, offsets[_k.O_BRING_IN], 2)
-    pot = 0
-    while pot < _POT_EDGES.shape[0] and vector[offsets[_k.O_POT]] >= _POT_EDGES[pot]:
-        pot += 1
-    seats, slots = offsets[_k.O_SEATS], offsets[_k.O_SLOTS]
-    entry = seats + 9  # a history slot: the seat one-hot, the kind one-hot (8), the amount
-    aggressor = 2
-    if street > 0:  # the street before's last bet or raise: read from its newest decision back
-        for k in range(slots - 1, -1, -1):
-            base = offsets[_k.O_HISTORY] + ((street - 1) * slots + k) * entry
-            if (vector[base + seats + _k.A_COMPLETE] + vector[base + seats + _k.A_BET]
-                    + vector[base + seats + _k.A_BET_BIG] + vector[base + seats + _k.A_RAISE]) > 0.0:
-                aggressor = _first_set(vector, base, seats)
-                break
+    bets, facing, brought, pot, aggressor = _betting(vector, offsets, street)
     values = (street, distinct, top, second, min(own_bricks, 4), min(other_bricks, 4), other_top, bets, facing,
               brought, pot, aggressor)
     key = np.int64(kind)
@@ -194,25 +195,131 @@ def _razz_key(vector, mask, offsets, kind):
     return key
 
 
-def razz_fields(key: int) -> dict[str, int]:
-    """A ``razz_buckets`` or ``action_razz_buckets`` key unpacked into its fields (levels as the module docstring
-    lists them; ``top`` and ``second`` 0-9 for A-8, 9-T, J-K, ``second`` 10 for none; seats relative to the actor,
+@njit(cache=CACHE, inline="always")
+def _betting(vector, offsets, street):
+    """The betting as the bucket abstractions read it: bets this round (0-4), a bet to call, who brought in, the
+    pot's level and the last aggressor of the street before (the seat, the other, no one: 2)."""
+    bets = min(_first_set(vector, offsets[_k.O_BET_COUNT], 6), 4)
+    facing = 1 if vector[offsets[_k.O_CALL]] > 0.0 else 0
+    brought = _first_set(vector, offsets[_k.O_BRING_IN], 2)
+    pot = 0
+    while pot < _POT_EDGES.shape[0] and vector[offsets[_k.O_POT]] >= _POT_EDGES[pot]:
+        pot += 1
+    seats, slots = offsets[_k.O_SEATS], offsets[_k.O_SLOTS]
+    entry = seats + 9  # a history slot: the seat one-hot, the kind one-hot (8), the amount
+    aggressor = 2
+    if street > 0:  # the street before's last bet or raise: read from its newest decision back
+        for k in range(slots - 1, -1, -1):
+            base = offsets[_k.O_HISTORY] + ((street - 1) * slots + k) * entry
+            if (vector[base + seats + _k.A_COMPLETE] + vector[base + seats + _k.A_BET]
+                    + vector[base + seats + _k.A_BET_BIG] + vector[base + seats + _k.A_RAISE]) > 0.0:
+                aggressor = _first_set(vector, base, seats)
+                break
+    return bets, facing, brought, pot, aggressor
+
+
+@njit(cache=CACHE, inline="always")
+def _stud8_key(vector, mask, offsets):
+    """``stud8_buckets``: see the module docstring; read from the ``flat`` vector (a card's column is its id: rank
+    times four plus suit), each side's ranks counted 3 bits a rank and its suits 4 bits a suit in one integer."""
+    width = offsets[_k.O_CARD_WIDTH]
+    street = _first_set(vector, offsets[_k.O_STREET], 5)
+    ranks = np.int64(0)
+    suits = np.int64(0)
+    up_ranks = np.int64(0)
+    up_suits = np.int64(0)
+    own_up_low = 0
+    for c in range(52):
+        r, u = c >> 2, c & 3
+        if vector[offsets[_k.O_OWN_DOWN] + c] + vector[offsets[_k.O_OWN_UP] + c] > 0.0:
+            ranks += np.int64(1) << (3 * r)
+            suits += np.int64(1) << (4 * u)
+        if r < 8 and vector[offsets[_k.O_OWN_UP] + c] > 0.0:
+            own_up_low |= 1 << r
+        if vector[offsets[_k.O_UP] + width + c] > 0.0:
+            up_ranks += np.int64(1) << (3 * r)
+            up_suits += np.int64(1) << (4 * u)
+    low_distinct, low_top = 0, 8
+    other_low, other_pairs = 0, 0
+    pairs, trips, quads, pair_rank = 0, 0, 0, -1
+    run, longest = 0, 0
+    for r in range(13):
+        count = (ranks >> (3 * r)) & 7
+        up = (up_ranks >> (3 * r)) & 7
+        if r < 8 and count > 0 and low_distinct < 5:
+            low_distinct += 1
+            low_top = r
+        if r < 8 and up > 0:
+            other_low += 1
+        other_pairs += 1 if up >= 2 else 0
+        pairs += 1 if count == 2 else 0
+        trips += 1 if count == 3 else 0
+        quads += 1 if count == 4 else 0
+        if count == 2:
+            pair_rank = r  # read where there is one pair only
+    for step in range(14):  # A-2-...-K-A: the ace ends a run at either end
+        run = run + 1 if (ranks >> (3 * (step % 13))) & 7 else 0
+        longest = max(longest, run)
+    suited = 0
+    other_suited = 0
+    for u in range(4):
+        suited = max(suited, (suits >> (4 * u)) & 15)
+        other_suited = max(other_suited, (up_suits >> (4 * u)) & 15)
+    if quads or (trips and pairs) or trips >= 2 or suited >= 5 or longest >= 5:
+        high = 6
+    elif trips:
+        high = 5
+    elif pairs >= 2:
+        high = 4
+    elif pairs:
+        high = 3 if pair_rank == 0 else 2 if pair_rank >= 8 else 1
+    else:
+        high = 0
+    bets, facing, brought, pot, aggressor = _betting(vector, offsets, street)
+    values = (street, low_distinct, low_top, high, min(suited, 5), min(longest, 5), min(_bit_count(own_up_low), 4),
+              min(other_low, 4), min(other_pairs, 2), min(other_suited, 4), 1 if up_ranks & 7 else 0, bets, facing,
+              brought, pot, aggressor)
+    key = np.int64(STUD8_BUCKETS)
+    for field in range(len(values)):
+        key = (key << _STUD8_BITS[field]) | values[field]
+    for a in range(5):
+        key = (key << 1) | mask[a]
+    return key
+
+
+@njit(cache=CACHE, inline="always")
+def _bit_count(bits):
+    """The set bits of ``bits`` (a rank set of 8 bits)."""
+    count = 0
+    while bits:
+        count += bits & 1
+        bits >>= 1
+    return count
+
+
+LAYOUTS = {RAZZ_BUCKETS: RAZZ_FIELDS, ACTION_RAZZ_BUCKETS: ACTION_RAZZ_FIELDS, STUD8_BUCKETS: STUD8_FIELDS}
+"""Each bucket abstraction's code and its fields, as packed."""
+
+
+def bucket_fields(key: int) -> dict[str, int]:
+    """A bucket abstraction's key unpacked into its fields (levels as the module docstring lists them; for the razz
+    games ``top`` and ``second`` 0-9 for A-8, 9-T, J-K, ``second`` 10 for none; seats relative to the actor,
     ``aggressor`` 2: none).
 
-    >>> razz_fields(1 << 38)["street"], razz_fields((1 << 38) | 0b10110)["legal"]
+    >>> bucket_fields(1 << 38)["street"], bucket_fields((1 << 38) | 0b10110)["legal"]
     (0, 22)
-    >>> razz_fields((2 << 40) | 0b100000)["other_face"], razz_fields((2 << 40) | 0b100000)["own_face"]
+    >>> bucket_fields((2 << 40) | 0b100000)["other_face"], bucket_fields((2 << 40) | 0b100000)["own_face"]
     (1, 0)
     """
-    width = sum(bits for _, bits in RAZZ_FIELDS)
-    layout = RAZZ_FIELDS if key >> width == RAZZ_BUCKETS else ACTION_RAZZ_FIELDS
-    fields = {}
-    for name, bits in reversed(layout):
-        fields[name] = key & ((1 << bits) - 1)
-        key >>= bits
-    if key != (RAZZ_BUCKETS if layout is RAZZ_FIELDS else ACTION_RAZZ_BUCKETS):
-        raise ValueError(f"razz_fields: not a razz_buckets or action_razz_buckets key (its tag is {key})")
-    return dict(reversed(list(fields.items())))
+    for code, layout in LAYOUTS.items():
+        if key >> sum(bits for _, bits in layout) == code:
+            fields = {}
+            for name, bits in reversed(layout):
+                fields[name] = key & ((1 << bits) - 1)
+                key >>= bits
+            return dict(reversed(list(fields.items())))
+    raise ValueError(f"bucket_fields: {key} is no bucket abstraction's key (razz_buckets, action_razz_buckets, "
+                     f"stud8_buckets)")
 
 
 @njit(cache=CACHE)

@@ -2,6 +2,7 @@
 encoding each table's keys read is the rank game's for lowball variants."""
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -11,15 +12,15 @@ from hypothesis import strategies as st
 from razz_env.encoding.actions import to_engine
 from razz_env.encoding.interface import observe
 from razz_env.engine.actions import Action
-from razz_env.engine.cards import rank_of
+from razz_env.engine.cards import rank_of, suit_of
 from razz_env.engine.config import HandConfig
 from razz_env.engine.state import HandState
 from razz_env.solve.abstraction import (
     abstraction_encoder,
     abstraction_layout,
+    bucket_fields,
     encoding_name,
     infoset_keys,
-    razz_fields,
 )
 
 
@@ -67,6 +68,20 @@ def board(ranks):
     return bricks, GOOD_TOP[max(good)] if good else 0
 
 
+def betting_fields(hand, seat, config):
+    """The betting's fields and the legal ids, read off the hand itself."""
+    street = config.variant.street_numbers.index(hand.street)
+    previous = [h for h in hand.history if street and h[0] == config.variant.street_numbers[street - 1]
+                and h[2] in AGGRESSIVE]
+    pot = hand.pot / config.big_bet
+    mask = observe(hand, seat).action_mask
+    return {"street": street, "bets": min(hand.bet_count, 4), "facing": int(hand.to_call > 0),
+            "brought_in_by": (hand.bring_in_seat - seat) % 2, "pot": sum(pot >= edge for edge in (1.0, 2.0, 3.5, 6.0,
+                                                                                                  10.0)),
+            "aggressor": (previous[-1][1] - seat) % 2 if previous else 2,
+            "legal": int("".join(str(int(m)) for m in mask), 2)}
+
+
 def expected_fields(hand, seat, config=RAZZ):
     """``razz_buckets``' fields read off the hand itself (the oracle: no vector involved); at Action Razz's table,
     ``action_razz_buckets``' (and whether each side has a J, Q or K)."""
@@ -77,44 +92,81 @@ def expected_fields(hand, seat, config=RAZZ):
     distinct = sorted({rank_of(card) for card in hand.cards[seat]})[:5]
     own_bricks, _ = board([rank_of(card) for card in hand.up_cards(seat)])
     other_bricks, other_top = board([rank_of(card) for card in hand.up_cards(other)])
-    street = config.variant.street_numbers.index(hand.street)
-    previous = [h for h in hand.history if street and h[0] == config.variant.street_numbers[street - 1]
-                and h[2] in AGGRESSIVE]
-    pot = hand.pot / config.big_bet
-    mask = observe(hand, seat).action_mask
-    return {"street": street, "distinct": len(distinct), "top": LEVEL[distinct[-1]],
+    return {"distinct": len(distinct), "top": LEVEL[distinct[-1]],
             "second": LEVEL[distinct[-2]] if len(distinct) > 1 else 10, "own_bricks": min(own_bricks, 4),
-            "other_bricks": min(other_bricks, 4), "other_top": other_top, "bets": min(hand.bet_count, 4),
-            "facing": int(hand.to_call > 0), "brought_in_by": (hand.bring_in_seat - seat) % 2,
-            "pot": sum(pot >= edge for edge in (1.0, 2.0, 3.5, 6.0, 10.0)),
-            "aggressor": (previous[-1][1] - seat) % 2 if previous else 2,
-            "legal": int("".join(str(int(m)) for m in mask), 2), **faces}
+            "other_bricks": min(other_bricks, 4), "other_top": other_top, **betting_fields(hand, seat, config),
+            **faces}
 
 
-@pytest.mark.parametrize("config, abstraction", [(RAZZ, "razz_buckets"),
-                                                 (HandConfig.create("action_razz", stacks=1000),
-                                                  "action_razz_buckets")])
-def test_razz_buckets_read_what_the_hand_holds(config, abstraction):
-    """At every decision of 300 random hands, the key's fields are what the hand says, counted by hand."""
+def longest_run(ranks):
+    """The longest run of consecutive ranks held, the ace at either end (A-2-3 and Q-K-A)."""
+    longest = run = 0
+    for rank in [*range(13), 0]:
+        run = run + 1 if rank in ranks else 0
+        longest = max(longest, run)
+    return longest
+
+
+def stud8_expected(hand, seat, config):
+    """``stud8_buckets``' fields read off the hand itself: its cards' ranks and suits counted by hand."""
+    other = 1 - seat
+    ranks = [rank_of(card) for card in hand.cards[seat]]
+    counts = Counter(ranks)
+    pairs = sorted(rank for rank, count in counts.items() if count == 2)
+    trips = [rank for rank, count in counts.items() if count == 3]
+    suited = max(Counter(suit_of(card) for card in hand.cards[seat]).values())
+    run = longest_run(set(ranks))
+    if 4 in counts.values() or (trips and pairs) or len(trips) > 1 or suited >= 5 or run >= 5:
+        high = 6
+    elif trips:
+        high = 5
+    elif len(pairs) > 1:
+        high = 4
+    elif pairs:
+        high = 3 if pairs[0] == 0 else 2 if pairs[0] >= 8 else 1
+    else:
+        high = 0
+    lows = sorted({rank for rank in ranks if rank < 8})[:5]
+    shown = Counter(rank_of(card) for card in hand.up_cards(other))
+    return {"low_distinct": len(lows), "low_top": lows[-1] if lows else 8, "high": high, "suited": min(suited, 5),
+            "run": min(run, 5), "own_up_low": min(len({rank_of(c) for c in hand.up_cards(seat) if rank_of(c) < 8}), 4),
+            "other_low": min(len([rank for rank in shown if rank < 8]), 4),
+            "other_pairs": min(sum(1 for count in shown.values() if count >= 2), 2),
+            "other_suited": min(max(Counter(suit_of(card) for card in hand.up_cards(other)).values()), 4),
+            "other_ace": int(0 in shown), **betting_fields(hand, seat, config)}
+
+
+STUD8 = HandConfig.create("stud8", stacks=1000)
+
+
+@pytest.mark.parametrize("config, abstraction, expected, hands", [
+    (RAZZ, "razz_buckets", expected_fields, 300),
+    (HandConfig.create("action_razz", stacks=1000), "action_razz_buckets", expected_fields, 300),
+    (STUD8, "stud8_buckets", stud8_expected, 600)])
+def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, hands):
+    """At every decision of hundreds of random hands, the key's fields are what the hand says, counted by hand."""
     encoder = abstraction_encoder(config)
     offsets = abstraction_layout(config)
     rng = random.Random(7)
     checked = 0
     faces = set()
-    for number in range(300):
+    highs = set()
+    for number in range(hands):
         hand = HandState(config, seed=number)
         while not hand.is_over:
             seat = hand.actor
             mask = observe(hand, seat).action_mask
             key = infoset_keys(abstraction, encoder.encode(hand, seat)[None], mask[None], offsets)[0]
-            fields = razz_fields(int(key))
-            assert fields == expected_fields(hand, seat, config)
+            fields = bucket_fields(int(key))
+            assert fields == expected(hand, seat, config)
             faces.add((fields.get("own_face"), fields.get("other_face")))
+            highs.add(fields.get("high"))
             checked += 1
             choice = rng.choice(np.flatnonzero(mask).tolist())
             hand.act(to_engine(choice, hand.legal_actions()))
     assert checked > 1500
-    assert faces == ({(None, None)} if abstraction == "razz_buckets" else {(0, 0), (0, 1), (1, 0), (1, 1)})
+    assert faces == ({(0, 0), (0, 1), (1, 0), (1, 1)} if abstraction == "action_razz_buckets" else {(None, None)})
+    assert highs == (set(range(7)) if abstraction == "stud8_buckets" else {None})  # every class of high met
 
 
 def test_razz_buckets_refuse_other_tables():

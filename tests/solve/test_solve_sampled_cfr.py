@@ -113,18 +113,19 @@ def test_a_damaged_or_foreign_checkpoint_is_refused_by_name(tmp_path):
         SampledCFR.load(tmp_path / "missing.npz")
 
 
-@pytest.mark.parametrize("variant, abstraction", [("razz", "razz_buckets"), ("action_razz", "action_razz_buckets")])
+@pytest.mark.parametrize("variant, abstraction", [("razz", "razz_buckets"), ("action_razz", "action_razz_buckets"),
+                                                  ("stud8", "stud8_buckets")])
 def test_the_walk_keys_its_decisions_by_the_abstraction_it_was_given(variant, abstraction):
     """Every key the solver met is one the abstraction makes (a walk compiled against another version of
     ``infoset_key``, from a stale cache, hashed Action Razz's decisions as ``exact`` keys)."""
     from razz_env.solve import abstraction as module
-    from razz_env.solve.abstraction import CACHE_SOURCES, abstraction_code, razz_fields
+    from razz_env.solve.abstraction import CACHE_SOURCES, bucket_fields
 
     solver = SampledCFR(HandConfig.create(variant, stacks=1000), abstraction=abstraction, seed=2)
     solver.run(40)
     keys = solver.table.keys[:solver.num_infosets]
     assert len(keys) > 100
-    assert all(int(key) >> (38 if abstraction == "razz_buckets" else 40) == abstraction_code(abstraction)
-               for key in keys)
-    assert {("own_face" in razz_fields(int(key))) for key in keys} == {abstraction != "razz_buckets"}
+    assert {next(iter(bucket_fields(int(key)))) for key in keys} == {"street"}  # each a bucket key
+    assert {("own_face" in bucket_fields(int(key))) for key in keys} == {abstraction == "action_razz_buckets"}
+    assert {("high" in bucket_fields(int(key))) for key in keys} == {abstraction == "stud8_buckets"}
     assert Path(module.__file__) in CACHE_SOURCES  # its cache is dropped when the abstraction changes

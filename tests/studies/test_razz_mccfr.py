@@ -123,20 +123,19 @@ def test_a_finished_chain_is_a_zoo_recipe_that_reproduces_its_policy_byte_for_by
     assert verdict.reproduced and not run.notes  # the policy and every checkpoint as the chain recorded them
 
 
-def test_action_razz_is_solved_over_its_own_abstraction_at_its_own_table(study, tmp_path):
+@pytest.mark.parametrize("game, heuristic", [("action_razz", "razz_heuristic"), ("stud8", "stud8_heuristic")])
+def test_each_game_is_solved_over_its_own_abstraction_at_its_own_table(study, tmp_path, game, heuristic):
     from razz_env.solve.sampled_policy import SampledPolicy
 
-    done = study("razz_mccfr").run("--game", "action_razz", "--seed", "1", "--stage", "1", "--output",
-                                   str(tmp_path), *SMALL)
+    done = study("razz_mccfr").run("--game", game, "--seed", "1", "--stage", "1", "--output", str(tmp_path), *SMALL)
     assert done.returncode == 0, done.stderr
     state = json.loads((tmp_path / "seed1" / "stage1" / "state.json").read_text())
     assert (state["abstraction"], state["table"], state["iterations"]) == (
-        "action_razz_buckets", {"variant": "action_razz", "stacks": 1000}, 600)
+        f"{game}_buckets", {"variant": game, "stacks": 1000}, 600)
     policy = SampledPolicy.load(tmp_path / "seed1" / "stage1" / "policy.npz")
-    assert (policy.abstraction, policy.config.variant.name, len(policy) > 500) == ("action_razz_buckets",
-                                                                                  "action_razz", True)
-    covered = study("razz_mccfr").run("--game", "action_razz", "--seed", "1", "--stage", "1", "--output",
-                                      str(tmp_path), "--coverage", "--coverage-hands", "2")
+    assert (policy.abstraction, policy.config.variant.name, len(policy) > 500) == (f"{game}_buckets", game, True)
+    covered = study("razz_mccfr").run("--game", game, "--seed", "1", "--stage", "1", "--output", str(tmp_path),
+                                      "--coverage", "--coverage-hands", "2")
     assert covered.returncode == 0, covered.stderr
-    assert list(json.loads((tmp_path / "seed1" / "stage1" / "coverage.json").read_text())) == [
-        "razz_heuristic", "monte_carlo"]
+    assert list(json.loads((tmp_path / "seed1" / "stage1" / "coverage.json").read_text())) == [heuristic,
+                                                                                              "monte_carlo"]
