@@ -365,7 +365,7 @@ def test_a_six_handed_candidate_takes_acceptance_once_by_the_pages_rule(load_stu
                   for table in ("s1", "s2")}
         (folder / "selection.json").write_text(json.dumps({"score": low, "tables": tables}))
 
-    with pytest.raises(module.ConfigError, match="stage has no selection.json"):
+    with pytest.raises(module.ConfigError, match="--accept: no selection.json in"):
         module.table_acceptance(args, folder)
     selected(5.0, 0.0, 1.0)
     with pytest.raises(module.ConfigError, match=r"selection score is \+0.0; the rule sends a candidate to acceptance "
