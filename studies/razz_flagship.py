@@ -548,13 +548,13 @@ def local_best_response(args: Args, folder: Path, members: list[str] | None = No
 
     seed = GAMES[args.game].lbr_seed
     figures: dict[str, Any] = {}
-    for played, deterministic in (("sampled", False), ("argmax", True)):
+    for play, deterministic in (("sampled", False), ("argmax", True)):
         spec = ({"type": agent or str(folder / "final.pt"), "deterministic": deterministic, "seed": seed,
                  **({"threshold": args.threshold} if args.threshold and not deterministic else {})}
                 if members is None else {**average_spec(members, deterministic), "seed": seed})
         bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=seed, workers=args.workers,
-                               output=str(folder / f"lbr_{played}"), fresh=True)
-        figures[played] = {"bb100": bound.bb_per_100, "low": bound.ci95_low, "high": bound.ci95_high,
+                               output=str(folder / f"lbr_{play}"), fresh=True)
+        figures[play] = {"bb100": bound.bb_per_100, "low": bound.ci95_low, "high": bound.ci95_high,
                            "off_policy_actions": bound.off_policy_actions}
     return {"deals": args.lbr_deals, "seed": seed, **figures}
 
@@ -716,8 +716,8 @@ def bound_text(args: Args, bounds: dict[str, Any]) -> str:
     def signed(value: float | None) -> str:
         return "n/a" if value is None else f"{value:+.1f}"  # one deal has no CI
 
-    return "LBR " + "; ".join(f"{played} {signed(bounds[played]['bb100'])} [{signed(bounds[played]['low'])}, "
-                              f"{signed(bounds[played]['high'])}]" for played in ("sampled", "argmax")) + \
+    return "LBR " + "; ".join(f"{play} {signed(bounds[play]['bb100'])} [{signed(bounds[play]['low'])}, "
+                              f"{signed(bounds[play]['high'])}]" for play in ("sampled", "argmax")) + \
         f" bb/100 ({args.lbr_deals} deals, seed {GAMES[args.game].lbr_seed})"
 
 
