@@ -328,23 +328,38 @@ def _imitation(label: str, item: dict[str, Any]) -> ImitationSettings:
         return ImitationSettings(**checked_mapping(ImitationSettings, item["imitation"], "imitation"))
 
 
+def _chained(label: str, item: dict[str, Any], kind: str, earlier: list[Stage],
+             what: str) -> tuple[int, Stage | None, str | None]:
+    """A ``ppo`` or ``mccfr`` stage's ``steps`` (``what`` they count, in all), the earlier stage of its ``kind`` it
+    ``continues`` (it must end past it) and its ``checkpoint_sha256``, checked."""
+    from razz_env.agents.sb3_zoo import SHA256_PATTERN
+
+    until = as_int(f"{label}: steps", item.get("steps"), 1, what=what)
+    continues = None
+    if item.get("continues") is not None:
+        found = [stage for stage in earlier if stage.name == item["continues"] and stage.kind == kind]
+        if not found:
+            raise ConfigError(f"{label}: continues: {shown(item['continues'])} is no earlier {kind} stage")
+        continues = found[0]
+        if until <= continues.until:
+            raise ConfigError(f"{label}: steps: {until:,} is not past {continues.name}'s {continues.until:,}")
+    digest = item.get("checkpoint_sha256")
+    if digest is not None and not (isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest)):
+        raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
+    return until, continues, digest
+
+
 def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config: dict[str, Any],
                earlier: list[Stage], minutes: float | None) -> Stage:
     """A ``ppo`` stage: the trainer's settings, the steps it trains to, the earlier stage it goes on from."""
-    from razz_env.agents.sb3_zoo import SHA256_PATTERN
     from razz_env.train.batch_ppo import Args
 
     for key in PPO_FOLDER_KEYS:
         if key in config:
             raise ConfigError(f"{label}: config: {key} is the recipe's (a stage trains into its own folder); drop it")
     checked_fields(Args, config, f"{label}: config")
-    until = as_int(f"{label}: steps", item.get("steps"), 1, what="the environment steps it trains to in all")
-    continues = None
-    if item.get("continues") is not None:
-        found = [stage for stage in earlier if stage.name == item["continues"] and stage.kind == "ppo"]
-        if not found:
-            raise ConfigError(f"{label}: continues: {shown(item['continues'])} is no earlier ppo stage")
-        continues = found[0]
+    until, continues, digest = _chained(label, item, "ppo", earlier, "the environment steps it trains to in all")
+    if continues is not None:
         from razz_env.train.batch_ppo import ADJUSTABLE, changed_settings
         from razz_env.train.budgeted import trainer_args
 
@@ -353,11 +368,6 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
         if fixed:
             raise ConfigError(f"{label}: config: a stage continuing {continues.name} changes {', '.join(fixed)}; it "
                               f"may change only {', '.join(ADJUSTABLE)} (config: {continues.name} keeps them all)")
-        if until <= continues.until:
-            raise ConfigError(f"{label}: steps: {until:,} is not past {continues.name}'s {continues.until:,}")
-    digest = item.get("checkpoint_sha256")
-    if digest is not None and not (isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest)):
-        raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
     imitation = None
     if item.get("imitation") is not None:
         if continues is not None:
@@ -396,28 +406,15 @@ def mccfr_settings(config: dict[str, Any]) -> dict[str, Any]:
 def _mccfr_stage(label: str, item: dict[str, Any], name: str, recipe: str, config: dict[str, Any],
                  earlier: list[Stage], minutes: float | None) -> Stage:
     """An ``mccfr`` stage: the solver's settings, the iterations it runs to, the earlier stage it goes on from."""
-    from razz_env.agents.sb3_zoo import SHA256_PATTERN
-
     for key in ("loop", "imitation"):
         if item.get(key) is not None:
             raise ConfigError(f"{label}: {key}: not taken by an mccfr stage")
     with labelled(f"{label}: config"):
         mccfr_settings(config)
-    until = as_int(f"{label}: steps", item.get("steps"), 1, what="the iterations it runs to in all")
-    continues = None
-    if item.get("continues") is not None:
-        found = [stage for stage in earlier if stage.name == item["continues"] and stage.kind == "mccfr"]
-        if not found:
-            raise ConfigError(f"{label}: continues: {shown(item['continues'])} is no earlier mccfr stage")
-        continues = found[0]
-        if json.loads(json.dumps(config)) != json.loads(json.dumps(continues.config)):
-            raise ConfigError(f"{label}: config: a stage continuing {continues.name} solves the same table, "
-                              f"abstraction and seed (config: {continues.name})")
-        if until <= continues.until:
-            raise ConfigError(f"{label}: steps: {until:,} is not past {continues.name}'s {continues.until:,}")
-    digest = item.get("checkpoint_sha256")
-    if digest is not None and not (isinstance(digest, str) and SHA256_PATTERN.fullmatch(digest)):
-        raise ConfigError(f"{label}: checkpoint_sha256: expected 64 lowercase hex digits, got {shown(digest)}")
+    until, continues, digest = _chained(label, item, "mccfr", earlier, "the iterations it runs to in all")
+    if continues is not None and json.loads(json.dumps(config)) != json.loads(json.dumps(continues.config)):
+        raise ConfigError(f"{label}: config: a stage continuing {continues.name} solves the same table, abstraction "
+                          f"and seed (config: {continues.name})")
     return Stage(name, "mccfr", recipe, config, cpu_minutes=minutes, until=until, continues=continues,
                  checkpoint_sha256=digest)
 

@@ -79,17 +79,22 @@ def test_it_refuses_another_table_by_name(policy):
         agent.reset(0, 2, "razz")
 
 
-def test_deterministic_play_is_the_argmax_stated_as_its_one_hot(policy):
-    agent = SampledCFRAgent(policy, seed=0, deterministic=True)
-    assert agent.declaration.deterministic
-    observer, rng, observations = Observer(agent, TINY), random.Random(1), []
-    for number in range(30):
+def random_play(agent, hands, seed):
+    """The observations ``agent``'s seat is shown at every decision of ``hands`` hands of uniformly random play."""
+    observer, rng, observations = Observer(agent, TINY), random.Random(seed), []
+    for number in range(hands):
         hand = HandState(TINY, seed=number)
         while not hand.is_over:
             observations.append(observer(hand, hand.actor))
             hand.act(to_engine(rng.choice(np.flatnonzero(observations[-1].action_mask).tolist()),
                                hand.legal_actions()))
-    batch = ObservationBatch.of(observations)
+    return ObservationBatch.of(observations)
+
+
+def test_deterministic_play_is_the_argmax_stated_as_its_one_hot(policy):
+    agent = SampledCFRAgent(policy, seed=0, deterministic=True)
+    assert agent.declaration.deterministic
+    batch = random_play(agent, 30, 1)
     sampled, _ = policy.lookup(batch.vectors, batch.masks)
     stated = agent.action_probabilities_batch(batch)
     assert (stated.argmax(axis=1) == sampled.argmax(axis=1)).all() and (stated.max(axis=1) == 1.0).all()
@@ -98,14 +103,7 @@ def test_deterministic_play_is_the_argmax_stated_as_its_one_hot(policy):
 
 def test_thresholded_play_drops_the_small_probabilities_and_draws_from_the_rest(policy):
     agent = SampledCFRAgent(policy, seed=3, threshold=0.3)
-    observer, rng, observations = Observer(agent, TINY), random.Random(2), []
-    for number in range(40):
-        hand = HandState(TINY, seed=number)
-        while not hand.is_over:
-            observations.append(observer(hand, hand.actor))
-            hand.act(to_engine(rng.choice(np.flatnonzero(observations[-1].action_mask).tolist()),
-                               hand.legal_actions()))
-    batch = ObservationBatch.of(observations)
+    batch = random_play(agent, 40, 2)
     sampled, _ = policy.lookup(batch.vectors, batch.masks)
     stated = agent.action_probabilities_batch(batch)
     mixed = (sampled > 0.05).sum(axis=1) > 1
