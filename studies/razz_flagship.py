@@ -552,8 +552,8 @@ def local_best_response(args: Args, folder: Path, members: list[str] | None = No
         spec = ({"type": agent or str(folder / "final.pt"), "deterministic": deterministic, "seed": seed,
                  **({"threshold": args.threshold} if args.threshold and not deterministic else {})}
                 if members is None else {**average_spec(members, deterministic), "seed": seed})
-        bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=seed, workers=args.workers,
-                               output=str(folder / f"lbr_{play}"), fresh=True)
+        bound = exploitability(spec, "lbr", deals=args.lbr_deals, seed=seed, variant=GAMES[args.game].variant,
+                               workers=args.workers, output=str(folder / f"lbr_{play}"), fresh=True)
         figures[play] = {"bb100": bound.bb_per_100, "low": bound.ci95_low, "high": bound.ci95_high,
                            "off_policy_actions": bound.off_policy_actions}
     return {"deals": args.lbr_deals, "seed": seed, **figures}

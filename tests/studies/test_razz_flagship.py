@@ -203,19 +203,23 @@ def test_an_agent_made_elsewhere_is_measured_into_its_own_folder_and_takes_accep
                              "6", "7", "12"], "--acceptance-seeds: 7 was used by an earlier acceptance run")
 
 
-def test_lbr_plays_a_thresholded_policy_file_thresholded_and_its_argmax_plain(load_study, monkeypatch, tmp_path):
+@pytest.mark.parametrize("game", ["razz", "action_razz", "stud8"])
+def test_lbr_plays_a_thresholded_policy_file_thresholded_and_its_argmax_plain_at_its_games_table(
+        load_study, monkeypatch, tmp_path, game):
     module = load_study("razz_flagship")
-    played = []
+    played, tables = [], []
 
     def bound(spec, method, **options):
         played.append(spec)
+        tables.append(options["variant"])
         return SimpleNamespace(bb_per_100=1.0, ci95_low=0.0, ci95_high=2.0, off_policy_actions=0)
 
     import razz_env.exploit.api
 
     monkeypatch.setattr(razz_env.exploit.api, "exploitability", bound)
-    args = module.resolved(module.Args(agent="x.npz", threshold=0.15, lbr=True, output=str(tmp_path)))
+    args = module.resolved(module.Args(game=game, agent="x.npz", threshold=0.15, lbr=True, output=str(tmp_path)))
     bounds = module.local_best_response(args, tmp_path, agent="x.npz")
+    assert tables == [game, game]  # the game's own table (razz's LBR refused an Action Razz policy)
     assert [spec.get("threshold") for spec in played] == [0.15, None]
     assert [spec["deterministic"] for spec in played] == [False, True]
     assert bounds["sampled"]["bb100"] == 1.0 and bounds["argmax"]["high"] == 2.0
