@@ -257,6 +257,25 @@ def load_recipe(name: str, folder: Path | None = None, _seen: tuple[str, ...] = 
     return Recipe(name, product, tuple(stages), seed, folder, base)
 
 
+def write_recipe(folder: Path, data: dict[str, Any], comment: str) -> Path:
+    """``data`` (a recipe, its ``name`` among it) written to ``<folder>/<name>.recipe.yaml`` under the one-line
+    ``comment``, then read back by :func:`load_recipe`: a file it refuses is removed and the ``ConfigError``
+    raised (a study's ``--recipe``)."""
+    import yaml
+
+    name = data.get("name")
+    if not isinstance(name, str) or not name.isidentifier() or not name.islower():  # a file name, before writing
+        raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got {name!r}")
+    path = Path(folder) / f"{name}{SUFFIX}"
+    path.write_text(f"# {comment}\n" + yaml.safe_dump(data, sort_keys=False, width=120), encoding="utf-8")
+    try:
+        load_recipe(name, Path(folder))
+    except ConfigError:
+        path.unlink()
+        raise
+    return path
+
+
 def _check_reference(label: str, reference: str, stages: list[str], recipes: list[str]) -> None:
     head, _, rest = reference[1:].partition("/")
     if not reference.startswith("@") or (head in stages and rest) or (head in recipes and not rest):

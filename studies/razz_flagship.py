@@ -838,24 +838,13 @@ def main(args: Args) -> None:
         (folder / "acceptance.json").write_text(json.dumps(accepted, indent=2) + "\n", encoding="utf-8")
         print(crosstable(accepted) if game.seats == 2 else table_crosstable(accepted, game.comparison))
     if args.recipe:
-        import yaml
+        from razz_env.recipes import write_recipe
 
-        from razz_env.recipes import SUFFIX, load_recipe
-
-        if not args.recipe.isidentifier():  # a file name in --output, and then the recipe's own check of it
-            raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got "
-                              f"{args.recipe!r}")
-        path = Path(args.output) / f"{args.recipe}{SUFFIX}"
         table = "heads-up" if game.seats == 2 else f"{game.seats}-handed"
-        path.write_text(f"# {args.recipe}: {table} {game.variant}, studies/razz_flagship.py --game {args.game} --seed "
-                        f"{args.seed} --stage {args.stage} --arm {args.arm} (docs/studies/{game.page or game.name}.md)"
-                        f"\n"
-                        + yaml.safe_dump(recipe(args, rollout), sort_keys=False, width=120), encoding="utf-8")
-        try:
-            load_recipe(args.recipe, Path(args.output))
-        except ConfigError:
-            path.unlink()
-            raise
+        path = write_recipe(Path(args.output), recipe(args, rollout),
+                            f"{args.recipe}: {table} {game.variant}, studies/razz_flagship.py --game {args.game} "
+                            f"--seed {args.seed} --stage {args.stage} --arm {args.arm} "
+                            f"(docs/studies/{game.page or game.name}.md)")
         print(f"wrote {path}")
     if args.keep:
         kept = stage_folder(game, args.release, args.seed, args.stage, args.arm)

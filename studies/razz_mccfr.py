@@ -165,28 +165,14 @@ def recipe(args: Args) -> dict[str, object]:
 
 def write_recipe(args: Args) -> Path:
     """``--recipe``: the chain's recipe written to ``<output>/<name>.recipe.yaml`` and read back by the zoo's own
-    check (a file it refuses is removed)."""
-    import yaml
+    check (:func:`razz_env.recipes.write_recipe`)."""
+    from razz_env.recipes import write_recipe as write
 
-    from razz_env.recipes import SUFFIX, load_recipe
-
-    if not args.recipe.isidentifier() or not args.recipe.islower():
-        raise ConfigError(f"--recipe: expected a lowercase name (letters, digits, underscores), got {args.recipe!r}")
-    made = recipe(args)
     game = GAMES[args.game]
-    folder = Path(args.output or game.output)
-    path = folder / f"{args.recipe}{SUFFIX}"
     page = "razz_flagship" if args.game == "razz" else f"{args.game}_agent"
-    path.write_text(f"# {args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}, "
-                    f"studies/razz_mccfr.py --game {args.game} --seed {args.seed} --stage {args.stage} "
-                    f"(docs/studies/{page}.md)\n"
-                    + yaml.safe_dump(made, sort_keys=False, width=120), encoding="utf-8")
-    try:
-        load_recipe(args.recipe, folder)
-    except ConfigError:
-        path.unlink()
-        raise
-    return path
+    return write(Path(args.output or game.output), recipe(args),
+                 f"{args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}, studies/razz_mccfr.py "
+                 f"--game {args.game} --seed {args.seed} --stage {args.stage} (docs/studies/{page}.md)")
 
 
 def main(args: Args) -> None:
