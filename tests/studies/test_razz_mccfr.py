@@ -34,7 +34,7 @@ def test_stages_chain_and_where_a_stage_checkpoints_changes_nothing(study, tmp_p
 
 def test_a_stage_before_its_predecessor_is_refused_by_name(study, tmp_path):
     study("razz_mccfr").assert_refuses(["--seed", "1", "--stage", "2", "--output", str(tmp_path / "runs")],
-                                       "--stage 2: stage 1 of seed 1 is not finished")
+                                       "seed1/stage1, which is not finished; run it first")
 
 
 def test_its_policy_file_is_an_agent_that_pickles_as_its_path(study, tmp_path):
