@@ -8,8 +8,9 @@
 #   equality.log    the CUDA engine on the real GPU held to the scalar and CPU engines: the device cases of
 #                   tests/batch/test_cuda_engine.py (every differential case, every ruling, random games, refusals)
 #   bench_gpu.*     benchmarks/bench_gpu.py: the engine, the policy network and the batched PPO on the GPU
-#   flagship-*      the flagship's method (studies/razz_flagship.py, training seed 1, stage 1) on CudaEngine for
-#                   TRAIN_MINUTES (default 4), checkpointed every minute; its log, state, curve and checkpoint
+#   flagship-*      the flagship's PPO method (studies/razz_flagship.py, training seed 1, stage 1, from scratch: no
+#                   stage is restored from releases/) on CudaEngine for TRAIN_MINUTES (default 4; 0 skips it),
+#                   checkpointed every minute; its log, state, curve and checkpoint
 set -uo pipefail
 : "${OUT:?set OUT to the folder whose files come back}"
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
@@ -17,12 +18,13 @@ python=${PYTHON:-python3}  # the device machine's python3 holds torch and numba
 minutes=${1:-4}
 run=$(mktemp -d)
 
-{ nvidia-smi -L; "$python" -m pytest -q -p no:cacheprovider -o addopts="" -rs -m gpu tests/batch/test_cuda_engine.py; } \
+{ nvidia-smi -L; timeout 300 "$python" -m pytest -q -p no:cacheprovider -o addopts="" -rs -m gpu tests/batch/test_cuda_engine.py; } \
     > "$OUT/equality.log" 2>&1
 timeout 300 "$python" benchmarks/bench_gpu.py --output "$OUT/bench_gpu.json" > "$OUT/bench_gpu.log" 2>&1
+[ "$minutes" -gt 0 ] || { tail -n 3 "$OUT/equality.log" "$OUT/bench_gpu.log"; exit 0; }
 timeout $((minutes * 60)) "$python" studies/razz_flagship.py --device cuda --seed 1 --stage 1 --checkpoint-every 1 \
-    --output "$run" > "$OUT/flagship.log" 2>&1
+    --release "$run/no-release" --output "$run/out" > "$OUT/flagship.log" 2>&1
 for name in state.json curve.csv checkpoint.pt; do
-    cp "$run/seed1/stage1/$name" "$OUT/flagship-$name" 2>/dev/null || echo "no $name" >> "$OUT/flagship.log"
+    cp "$run/out/seed1/stage1/$name" "$OUT/flagship-$name" 2>/dev/null || echo "no $name" >> "$OUT/flagship.log"
 done
 tail -n 3 "$OUT/equality.log" "$OUT/bench_gpu.log" "$OUT/flagship.log"
