@@ -177,16 +177,21 @@ def network_rate(device: str, dtype: str, batch: int, seconds: float) -> float:
 
 
 def batch_ppo_rate(device: str, tables: int, steps: int) -> float:
-    """Decisions/s of the batched PPO in self-play (every decision trained), its first update excluded."""
+    """Decisions/s of the batched PPO in self-play (every decision trained), its first update excluded: a run of
+    one update, then one of ``steps`` more, after a warm-up run that compiles the engine's kernels (on a GPU they
+    compile once a process, so without it the one-update run pays the compilation and the difference can be
+    negative)."""
     from razz_env.train.batch_ppo import Args as PPOArgs
     from razz_env.train.batch_ppo import train
 
+    def run(total: int, name: str) -> dict:
+        return train(PPOArgs(device=device, num_tables=tables, total_steps=total, self_play_fraction=1.0,
+                             output=os.path.join(folder, name), quiet=True))
+
     with tempfile.TemporaryDirectory() as folder:
         rollout = tables * 32
-        short = train(PPOArgs(device=device, num_tables=tables, total_steps=rollout, self_play_fraction=1.0,
-                              output=os.path.join(folder, "a"), quiet=True))
-        full = train(PPOArgs(device=device, num_tables=tables, total_steps=rollout + steps, self_play_fraction=1.0,
-                             output=os.path.join(folder, "b"), quiet=True))
+        run(rollout, "warm-up")
+        short, full = run(rollout, "a"), run(rollout + steps, "b")
     return (full["steps"] - short["steps"]) / (full["seconds"] - short["seconds"])
 
 

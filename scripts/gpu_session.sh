@@ -18,9 +18,9 @@ python=${PYTHON:-python3}  # the device machine's python3 holds torch and numba
 minutes=${1:-4}
 run=$(mktemp -d)
 
-{ nvidia-smi -L; timeout 300 "$python" -m pytest -q -p no:cacheprovider -o addopts="" -rs -m gpu tests/batch/test_cuda_engine.py; } \
+{ nvidia-smi -L; timeout 240 "$python" -m pytest -q -p no:cacheprovider -o addopts="" -rs -m gpu tests/batch/test_cuda_engine.py; } \
     > "$OUT/equality.log" 2>&1
-timeout 300 "$python" benchmarks/bench_gpu.py --output "$OUT/bench_gpu.json" > "$OUT/bench_gpu.log" 2>&1
+timeout 240 "$python" benchmarks/bench_gpu.py --output "$OUT/bench_gpu.json" > "$OUT/bench_gpu.log" 2>&1
 [ "$minutes" -gt 0 ] || { tail -n 3 "$OUT/equality.log" "$OUT/bench_gpu.log"; exit 0; }
 timeout $((minutes * 60)) "$python" studies/razz_flagship.py --device cuda --seed 1 --stage 1 --checkpoint-every 1 \
     --release "$run/no-release" --output "$run/out" > "$OUT/flagship.log" 2>&1

@@ -51,6 +51,28 @@ THREADS = 128
 """Threads a block (not yet tuned on a GPU)."""
 
 
+def slice_layout(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int,
+                 index: int) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """Shape, strides and byte extent [begin, end) of ``array[..., index]`` for an array of ``shape`` and
+    ``strides`` (in bytes), as numpy lays it out."""
+    begin = index * strides[-1]
+    shape, strides = tuple(shape[:-1]), tuple(strides[:-1])
+    return shape, strides, begin, begin + sum((n - 1) * s for n, s in zip(shape, strides)) + itemsize
+
+
+def last_axis_slice(array: Any, index: int) -> Any:
+    """``array[..., index]`` of a device array, with numpy's strides. numba's own slicing gives the slice of a
+    Fortran-ordered array C-ordered strides (``seats[:, :, k]`` of a (T, S, k) array read (T, S) as rows of S), so
+    on a GPU ``stacks``, ``bets`` and the other (T, S) arrays showed other seats' and tables' chips; numba's
+    simulator slices as numpy does."""
+    if not hasattr(array, "gpu_data"):  # the simulator's arrays
+        return array[..., index]
+    from numba.cuda.cudadrv.devicearray import DeviceNDArray
+
+    shape, strides, begin, end = slice_layout(array.shape, array.strides, array.dtype.itemsize, index)
+    return DeviceNDArray(shape, strides, array.dtype, gpu_data=array.gpu_data.view(begin, end))
+
+
 def _launch(kernel: Any, count: int) -> Any:
     """``kernel`` configured with a thread for each of ``count`` items (blocks of :data:`THREADS`, or fewer)."""
     threads = min(THREADS, count)
@@ -275,9 +297,10 @@ class CudaEngine(TableState):
 
     # ------------------------------------------------------------------ state (device arrays)
 
-    def _expose(self, array: Any) -> Any:
-        """The device array itself (a device array has no read-only flag)."""
-        return array
+    def _field(self, array: Any, index: int | None = None) -> Any:
+        """The device array itself (a device array has no read-only flag), or its slice ``[..., index]`` laid out
+        here (:func:`last_axis_slice`)."""
+        return array if index is None else last_axis_slice(array, index)
 
     @property
     def nbytes(self) -> int:

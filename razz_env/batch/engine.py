@@ -217,77 +217,78 @@ def check_tables(num_tables: int, tables: object) -> np.ndarray:
 
 class TableState:
     """The per-table state both engines show, as arrays over their tables: host arrays (read-only views) on the
-    CPU, device arrays on the GPU; ``_expose`` says which."""
+    CPU, device arrays on the GPU; ``_field`` says which."""
 
     _tables: _k.Tables
 
-    def _expose(self, array: Any) -> Any:
+    def _field(self, array: Any, index: int | None = None) -> Any:
+        """``array[..., index]`` (all of ``array`` when ``index`` is None), as this engine shows it."""
         raise NotImplementedError
 
     @property
     def masks(self) -> Any:
         """(T, 5) int8 legal-id masks of the acting seats."""
-        return self._expose(self._tables.masks)
+        return self._field(self._tables.masks)
 
     @property
     def actor(self) -> Any:
         """(T,) the acting seat of each table."""
-        return self._expose(self._tables.tab[:, _k.C_ACTOR])
+        return self._field(self._tables.tab, _k.C_ACTOR)
 
     @property
     def street(self) -> Any:
         """(T,) street numbers (cards each seat holds: stud 3-7)."""
-        return self._expose(self._tables.tab[:, _k.C_STREET])
+        return self._field(self._tables.tab, _k.C_STREET)
 
     @property
     def level(self) -> Any:
         """(T,) the bet to match this round."""
-        return self._expose(self._tables.tab[:, _k.C_LEVEL])
+        return self._field(self._tables.tab, _k.C_LEVEL)
 
     @property
     def bring_in_seat(self) -> Any:
         """(T,) the seat that brought in (or must) this hand."""
-        return self._expose(self._tables.tab[:, _k.C_BRING_SEAT])
+        return self._field(self._tables.tab, _k.C_BRING_SEAT)
 
     @property
     def community(self) -> Any:
         """(T,) the community card, -1 when none was dealt."""
-        return self._expose(self._tables.tab[:, _k.C_COMMUNITY])
+        return self._field(self._tables.tab, _k.C_COMMUNITY)
 
     @property
     def cards(self) -> Any:
         """(T, S, cards a seat) each seat's cards in dealing order; the first ``num_cards`` are dealt."""
-        return self._expose(self._tables.cards)
+        return self._field(self._tables.cards)
 
     @property
     def num_cards(self) -> Any:
         """(T, S) cards dealt to each seat."""
-        return self._expose(self._tables.seats[:, :, _k.S_NCARDS])
+        return self._field(self._tables.seats, _k.S_NCARDS)
 
     @property
     def stacks(self) -> Any:
         """(T, S) chips behind."""
-        return self._expose(self._tables.seats[:, :, _k.S_STACK])
+        return self._field(self._tables.seats, _k.S_STACK)
 
     @property
     def bets(self) -> Any:
         """(T, S) chips put in this round."""
-        return self._expose(self._tables.seats[:, :, _k.S_BET])
+        return self._field(self._tables.seats, _k.S_BET)
 
     @property
     def contributed(self) -> Any:
         """(T, S) chips put in this hand, antes included."""
-        return self._expose(self._tables.seats[:, :, _k.S_CONTRIB])
+        return self._field(self._tables.seats, _k.S_CONTRIB)
 
     @property
     def folded(self) -> Any:
         """(T, S) 1 for a folded seat."""
-        return self._expose(self._tables.seats[:, :, _k.S_FOLDED])
+        return self._field(self._tables.seats, _k.S_FOLDED)
 
     @property
     def decks(self) -> Any:
         """(T, deck size) the deck each table's current hand deals from."""
-        return self._expose(self._tables.deck)
+        return self._field(self._tables.deck)
 
 
 _announced = False
@@ -490,8 +491,8 @@ class BatchEngine(TableState):
     # ------------------------------------------------------------------ state (read-only views)
 
     @staticmethod
-    def _expose(array: np.ndarray) -> np.ndarray:
-        view = array.view()
+    def _field(array: np.ndarray, index: int | None = None) -> np.ndarray:
+        view = array.view() if index is None else array[..., index]
         view.flags.writeable = False
         return view
 

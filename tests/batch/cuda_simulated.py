@@ -21,6 +21,9 @@ Modes (after ``python`` or ``compiled``):
   at every decision (``differential.replay``); prints one JSON line a ruling and preset, with whether the answer is
   the expected one.
 - ``refusals``: bad input is refused with a message naming it, and changes nothing; prints one JSON line a check.
+- ``fields TABLES STEPS SEED VARIANT SEATS``: as ``random``, printing before each step one JSON line with the
+  action ids and every array the engine shows (``stacks``, ``bets``, ``folded`` ..., each read with
+  ``copy_to_host``), for the CPU engine to show the same.
 - ``random TABLES STEPS SEED VARIANT SEATS``: random play from ``policy_state(SEED, rows=TABLES)`` drawn on the
   device; prints the actions, payoffs and finished flags of every step as JSON, for the CPU engine to replay.
 """
@@ -110,6 +113,16 @@ def main(argv: list[str]) -> None:
             record["payoffs"].append(result.payoffs.copy_to_host().tolist())
             record["finished"].append(result.finished.copy_to_host().tolist())
         print(json.dumps(record))
+    elif mode == "fields":
+        tables, steps, seed, variant, seats = int(argv[1]), int(argv[2]), int(argv[3]), argv[4], int(argv[5])
+        engine = CudaEngine(HandConfig.create(variant, num_seats=seats), tables, seed=seed)
+        state = cuda.to_device(policy_state(seed, rows=tables))
+        actions = cuda.device_array(tables, dtype=np.int64)
+        for _ in range(steps):
+            random_legal_actions(engine.masks, state, actions)
+            print(json.dumps({"actions": actions.copy_to_host().tolist(),
+                              **{name: getattr(engine, name).copy_to_host().tolist() for name in FIELDS}}))
+            engine.step(actions)
     elif mode == "rulings":
         import differential
         import rulings
@@ -122,7 +135,12 @@ def main(argv: list[str]) -> None:
         for name, ok in refusals():
             print(json.dumps({"check": name, "ok": ok}), flush=True)
     else:
-        raise SystemExit(f"unknown mode {mode!r}: differential, rulings, random or refusals")
+        raise SystemExit(f"unknown mode {mode!r}: differential, fields, rulings, random or refusals")
+
+
+FIELDS = ("masks", "actor", "street", "level", "bring_in_seat", "community", "cards", "num_cards", "stacks", "bets",
+          "contributed", "folded", "decks")
+"""The arrays both engines show (``TableState``)."""
 
 
 def refusals():

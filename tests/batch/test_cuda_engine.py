@@ -102,6 +102,41 @@ def test_random_games_drawn_on_the_device_are_the_cpu_engines(variant, seats, wa
 
 
 @SIMULATED_OR_DEVICE
+@pytest.mark.parametrize(("variant", "seats"), [("razz", 2), ("stud8", 6)])
+def test_every_array_shown_is_the_cpu_engines(variant, seats, way):
+    """``stacks``, ``bets``, ``folded`` and every other array the engine shows, before each step of random play:
+    on a GPU, numba's slicing of the (T, S, fields) seat array had shown (T, S) arrays of other seats' and tables'
+    chips (``last_axis_slice``). 130 tables on a GPU: more than one block of threads."""
+    from cuda_simulated import FIELDS
+
+    tables, steps, seed = (130 if way == "device" else 6), 40, 3
+    lines = run("cuda_simulated.py", way, "fields", tables, steps, seed, variant, seats)
+    assert len(lines) == steps
+    engine = BatchEngine(HandConfig.create(variant, num_seats=seats), tables, seed=seed)
+    for step, line in enumerate(lines):
+        for name in FIELDS:
+            assert getattr(engine, name).tolist() == line[name], (step, name)
+        engine.step(np.array(line["actions"], dtype=np.int64))
+    assert engine.folded.any() or engine.street.max() > 3
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(7,), (5, 3), (6, 2, 4), (3, 4, 2, 5)])
+def test_a_last_axis_slice_is_laid_out_as_numpy_lays_it_out(shape, order):
+    """``slice_layout``, from which ``last_axis_slice`` builds the device views, against numpy's own slices."""
+    from razz_env.batch.cuda_engine import slice_layout
+
+    array = np.zeros(shape, dtype=np.int64, order=order)
+    start = array.__array_interface__["data"][0]
+    for index in range(shape[-1]):
+        view = array[..., index]
+        got_shape, strides, begin, end = slice_layout(array.shape, array.strides, array.itemsize, index)
+        first = view.__array_interface__["data"][0] - start
+        last = first + sum((n - 1) * s for n, s in zip(view.shape, view.strides)) + view.itemsize
+        assert (got_shape, strides, begin, end) == (view.shape, view.strides, first, last)
+
+
+@SIMULATED_OR_DEVICE
 def test_refusals_on_the_simulator(way):
     checks = run("cuda_simulated.py", way, "refusals")
     assert checks and all(line["ok"] for line in checks), checks
