@@ -16,7 +16,7 @@ GPU time is scarce, so one script measures everything, in this order, and prints
 Ratios are printed against the peers measured in the same run. Without a GPU the GPU rows say so and the CPU
 figures are still measured. ``--output`` writes every figure as JSON.
 
-    python benchmarks/bench_gpu.py                      # every figure; not yet run on a GPU
+    python benchmarks/bench_gpu.py                      # every figure (an H200's: docs/batch.md)
     python benchmarks/bench_gpu.py --quick              # a smoke run
 """
 
