@@ -860,8 +860,9 @@ def _evaluate(product: Path, sha256: str, entry: dict[str, Any], recorded: dict[
     if len(names) != seats - 1:
         raise ConfigError(f"final_eval {recorded['opponent']!r}: names {len(names)} opponents for {seats} seats")
     deals = deals or max(1, int(recorded["hands"]) // seats)
-    if product.suffix == ".npz":  # a sampled policy file, played as it is, seeded
-        spec = {"type": str(product), "sha256": sha256}
+    if product.suffix == ".npz":  # a sampled policy file, seeded, played as it was accepted (thresholded or not)
+        spec = {"type": str(product), "sha256": sha256, **({"threshold": entry["threshold"]} if "threshold" in entry
+                                                            else {})}
     elif entry["algorithm"] == BATCH_PPO:  # it plays as it learned: the softmax, seeded
         spec = {"type": str(product), "sha256": sha256, "deterministic": False}
     else:

@@ -260,10 +260,11 @@ def test_the_shipped_recipes_make_the_shipped_models(capsys):
     """Every shipped trained agent has a recipe named in its manifest entry; ppo_razz_psro's dry run prints the
     whole chain, ppo_razz_pool's five phases first."""
     from razz_env.agents.sb3_zoo import manifest
+    from razz_env.agents.tabular_zoo import policies
 
-    assert sorted(manifest()) == recipes.recipe_names()
-    assert all(entry["recipe"] == f"{name}{recipes.SUFFIX}" and "command" not in entry
-               for name, entry in manifest().items())
+    made = {**manifest(), **{name: entry for name, entry in policies().items() if "recipe" in entry}}
+    assert sorted(made) == recipes.recipe_names()
+    assert all(entry["recipe"] == f"{name}{recipes.SUFFIX}" and "command" not in entry for name, entry in made.items())
     assert razz(["zoo", "reproduce", "ppo_razz_psro", "--dry-run"]) == 0
     out = capsys.readouterr().out
     stages = [line.split()[1] for line in out.splitlines() if line[:3].strip().rstrip(".").isdigit()]
@@ -271,7 +272,7 @@ def test_the_shipped_recipes_make_the_shipped_models(capsys):
         "ppo_razz_psro/psro_w2", "ppo_razz_psro/psro_mc", "ppo_razz_psro/psro_mc8", "ppo_razz_psro/lbr"]
     assert "razz train --config runs/zoo/ppo_razz_psro/lbr.yaml" in out and "estimated CPU time: 2.5 h" in out
     assert razz(["zoo", "list"]) == 0
-    assert capsys.readouterr().out.count("\n") == len(manifest())
+    assert capsys.readouterr().out.count("\n") == len(made)
     assert razz(["zoo", "reproduce", "ppo_razz", "--stage", "nope", "--dry-run"]) == 2
     assert capsys.readouterr().err == "razz zoo reproduce: --stage 'nope': ppo_razz has the stages train\n"
 
@@ -437,6 +438,29 @@ def test_mccfr_stages_chain_into_the_uninterrupted_solve_and_its_policy_is_check
     lines = []
     again = recipes.reproduce(recipe, tmp_path / "runs", progress=False, notify=lines.append)[1]
     assert again.reproduced and sum("already made; using it" in line for line in lines) == 2
+
+
+def test_a_policy_file_that_is_not_the_shipped_one_is_played_as_the_entry_was_accepted(tmp_path, monkeypatch):
+    """A sampled policy product is measured thresholded when its entry ships it thresholded (as it was accepted)."""
+    pytest.importorskip("numba", reason="the sampled solver walks the batched engine's kernels")
+    from razz_env.agents import registry
+    from razz_env.engine.config import HandConfig
+    from razz_env.solve.sampled_cfr import SampledCFR
+
+    solver = SampledCFR(HandConfig.create("minirazz_tiny"), seed=3)
+    solver.run(200)
+    product = solver.average_policy().save(tmp_path / "product.npz")
+    digest = hashlib.sha256(product.read_bytes()).hexdigest()
+    made = []
+    real = registry.make_agent
+    monkeypatch.setattr(registry, "make_agent", lambda spec, **kw: made.append(real(spec, **kw)) or made[-1])
+    entry = {"variant": "minirazz_tiny", "num_seats": 2, "stacks": 200, "ante": 1, "bring_in": 1, "small_bet": 2,
+             "big_bet": 4}
+    recorded = {"opponent": "random", "bb_per_100": 0.0, "ci95_low": -1.0, "ci95_high": 1.0, "hands": 20}
+    for extra, threshold in (({"threshold": 0.2}, 0.2), ({}, 0.0)):
+        made.clear()
+        row = recipes._evaluate(product, digest, {**entry, **extra}, recorded, 10, "7/0")
+        assert row["hands"] == 20 and made[0].threshold == threshold
 
 
 @pytest.mark.parametrize("change, message", [

@@ -46,7 +46,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
 """The default tournament's lineup: heads-up razz's shipped agents (the main job, ``razz tournament``)."""
 DEFAULT_LINEUPS: dict[str, tuple[AgentSpec, ...]] = {
     "razz": DEFAULT_AGENTS,
-    "action_razz": ("random", "calling_station", "razz_heuristic", "monte_carlo", *EXPLOITERS),
+    "action_razz": ("random", "calling_station", "razz_heuristic", "monte_carlo", "mccfr_action_razz", *EXPLOITERS),
     "stud": ("random", "calling_station", "razz_heuristic", "monte_carlo", "ppo_stud", *EXPLOITERS),
     "stud8": ("random", "calling_station", "stud8_heuristic", "razz_heuristic", "monte_carlo", *EXPLOITERS),
 }

@@ -18,13 +18,16 @@ from razz_env.encoding.interface import ObservationBatch, declaration_of, observ
 from razz_env.engine.state import HandState
 from razz_env.solve.best_response import exploitability
 
+TABULAR = [name for name, entry in tabular_zoo.policies().items() if "abstraction" not in entry]
+"""The solved and learned MiniRazz tables (the others are sampled policies of seven-card games)."""
+
 
 @pytest.fixture(scope="module")
 def shipped():
     return tabular_zoo.load_policy("minirazz_cfr")
 
 
-@pytest.mark.parametrize("name", tabular_zoo.policies())
+@pytest.mark.parametrize("name", TABULAR)
 def test_each_manifest_entry_names_its_file_its_hash_and_how_to_reproduce_it(name):
     entry = tabular_zoo.policies()[name]
     path = tabular_zoo.ZOO_DIR / entry["file"]
@@ -33,7 +36,7 @@ def test_each_manifest_entry_names_its_file_its_hash_and_how_to_reproduce_it(nam
     assert describe_agent(name).variants == ("minirazz",)
 
 
-@pytest.mark.parametrize("name", tabular_zoo.policies())
+@pytest.mark.parametrize("name", TABULAR)
 def test_each_shipped_policy_is_as_exploitable_as_its_manifest_says(name):
     policy = tabular_zoo.load_policy(name)
     measured = exploitability(policy.game, policy)
@@ -190,3 +193,36 @@ def test_a_shipped_sampled_policy_plays_as_accepted_and_pickles_as_its_name(tmp_
             make_agent("tiny_sampled")
     finally:
         tabular_zoo.load_policy.cache_clear()
+
+
+def test_the_shipped_action_razz_agent_is_its_recipes_product_and_plays_as_it_was_accepted():
+    """``mccfr_action_razz``: the file its manifest entry and recipe name, thresholded at 0.15 as accepted, its
+    recorded acceptance above zero (AIVAT lower bound) against each of its game's baselines."""
+    pytest.importorskip("numba", reason="the sampled solver's policies read the batched engine's abstraction")
+    from razz_env import recipes
+
+    entry = tabular_zoo.policies()["mccfr_action_razz"]
+    path = tabular_zoo.ZOO_DIR / entry["file"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]
+    recipe = recipes.load_recipe("mccfr_action_razz")
+    assert recipe.product == "@stage1/policy.npz" and recipe.manifest_entry() == entry
+    assert [stage.kind for stage in recipe.stages] == ["mccfr"] and recipe.stages[0].steps == entry["iterations"]
+    info = describe_agent("mccfr_action_razz")
+    assert info.variants == ("action_razz",) and info.seat_counts == (2,)
+    agent = make_agent("mccfr_action_razz", seed=1)
+    assert isinstance(agent, tabular_zoo.ZooSampledAgent) and agent.threshold == entry["threshold"] == 0.15
+    assert make_agent({"type": "mccfr_action_razz", "deterministic": True}).threshold == 0.0
+    rows = {row["opponent"]: row for row in entry["final_eval"]}
+    assert all(rows[name]["aivat_ci95_low"] > 0 for name in ("random", "calling_station", "razz_heuristic",
+                                                             "monte_carlo"))
+    with pytest.raises(ValueError, match="action_razz"):
+        agent.reset(0, 2, "razz")
+
+
+def test_the_shipped_action_razz_agent_seats_in_a_match():
+    pytest.importorskip("numba", reason="the sampled solver's policies read the batched engine's abstraction")
+    from razz_env.evaluate import match
+
+    table = {"variant": "action_razz", "stacks": 1000}
+    result = match("mccfr_action_razz", "calling_station", deals=100, table=table, seed=5)
+    assert result.hands == 200 and result.bb_per_100 > 0
