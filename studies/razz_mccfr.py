@@ -26,6 +26,11 @@ over ``stud8_buckets`` (``docs/studies/stud8_agent.md``, ``runs/stud8_mccfr``):
     python studies/razz_mccfr.py --game action_razz --seed 1 --stage 1
     python studies/razz_flagship.py --game action_razz --select --agent runs/action_razz_mccfr/seed1/stage1/policy.npz
 
+``--abstraction NAME`` solves the game over another abstraction that reads it (stud/8: ``stud8_coarse``), its
+stages in ``runs/<game>_mccfr_<abstraction>``:
+
+    python studies/razz_mccfr.py --game stud8 --abstraction stud8_coarse --seed 1 --stage 1
+
 ``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
 ``mccfr`` stages (each stage's settings, iterations, recorded CPU minutes and checkpoint SHA-256, from the stages'
 own records), for ``razz zoo reproduce`` once the candidate is shipped.
@@ -36,7 +41,7 @@ The selection rule and the figures: ``docs/studies/razz_flagship.md`` (its ``mcc
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from razz_env.command_line import run_script
@@ -87,6 +92,9 @@ class Args:
     """iterations between checkpoints"""
     max_infosets: int = limited(16_000_000, minimum=1)
     """rows of the regret tables (allocated as they are touched)"""
+    abstraction: str = ""
+    """the abstraction solved over (default: the game's); another one that reads the game (``stud8_coarse`` for
+    stud8) puts its stages in ``runs/<game>_mccfr_<abstraction>``"""
     output: str = ""
     """where the stages' folders go: ``<output>/seed<k>/stage<i>`` (default: ``runs/<game>_mccfr``)"""
     coverage: bool = False
@@ -102,14 +110,28 @@ class Args:
     """with ``--recipe``: the seed of the candidate's acceptance run (the recipe's ``acceptance_seed``)"""
 
 
+def game_of(args: Args) -> Game:
+    """``--game`` over ``--abstraction`` (refused, by name, where it does not read the game)."""
+    game = GAMES[args.game]
+    if not args.abstraction or args.abstraction == game.abstraction:
+        return game
+    from razz_env.solve.abstraction import abstraction_code
+
+    try:
+        abstraction_code(args.abstraction, HandConfig.create(**game.table))
+    except ValueError as err:
+        raise ConfigError(f"--{err}") from None
+    return replace(game, abstraction=args.abstraction, output=f"{game.output}_{args.abstraction}")
+
+
 def stage_folder(args: Args, stage: int) -> Path:
     """``<output>/seed<k>/stage<i>``."""
-    return Path(args.output or GAMES[args.game].output) / f"seed{args.seed}" / f"stage{stage}"
+    return Path(args.output or game_of(args).output) / f"seed{args.seed}" / f"stage{stage}"
 
 
 def stage(args: Args) -> SampledStage:
     """The stage ``--stage`` of seed ``--seed``'s chain (:class:`~razz_env.train.sampled_stage.SampledStage`)."""
-    game = GAMES[args.game]
+    game = game_of(args)
     return SampledStage(stage_folder(args, args.stage), game.table, game.abstraction, args.seed,
                         until=args.stage * args.stage_iterations,
                         start_from=stage_folder(args, args.stage - 1) if args.stage > 1 else None,
@@ -154,7 +176,7 @@ def recipe(args: Args) -> dict[str, object]:
         if not state.get("done"):
             raise ConfigError(f"--recipe: stage {number} of seed {args.seed} is not finished ({folder})")
         stages.append({"name": f"stage{number}", "kind": "mccfr",
-                       "config": {"table": GAMES[args.game].table, "abstraction": GAMES[args.game].abstraction,
+                       "config": {"table": game_of(args).table, "abstraction": game_of(args).abstraction,
                                   "seed": args.seed},
                        "steps": state["iterations"], **({"continues": stages[-1]["name"]} if stages else {}),
                        "cpu_minutes": state["stage_cpu_minutes"],
@@ -168,7 +190,7 @@ def write_recipe(args: Args) -> Path:
     check (:func:`razz_env.recipes.write_recipe`)."""
     from razz_env.recipes import write_recipe as write
 
-    game = GAMES[args.game]
+    game = game_of(args)
     page = "razz_flagship" if args.game == "razz" else f"{args.game}_agent"
     return write(Path(args.output or game.output), recipe(args),
                  f"{args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}, studies/razz_mccfr.py "
@@ -186,7 +208,7 @@ def main(args: Args) -> None:
         if state is None or not state.get("done"):
             raise ConfigError(f"--coverage: stage {args.stage} of seed {args.seed} is not finished ({folder}); "
                               f"train it first")
-        game = GAMES[args.game]
+        game = game_of(args)
         measured = {name: coverage(game, folder / "policy.npz", name, args.coverage_hands) for name in game.opponents}
         (folder / "coverage.json").write_text(json.dumps(measured, indent=2) + "\n", encoding="utf-8")
         for name, figures in measured.items():

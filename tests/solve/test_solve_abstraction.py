@@ -136,13 +136,27 @@ def stud8_expected(hand, seat, config):
             "other_ace": int(0 in shown), **betting_fields(hand, seat, config)}
 
 
+def stud8_coarse_expected(hand, seat, config):
+    """``stud8_coarse``'s fields: ``stud8_buckets``' counts (above) merged into its levels."""
+    fine = stud8_expected(hand, seat, config)
+    top = fine["low_top"]
+    low = {5: 5 if top <= 5 else 4, 4: 3, 3: 2 if top <= 4 else 1}.get(fine["low_distinct"], 0)
+    drawing = max(fine["suited"], fine["run"])
+    draw = 0 if fine["high"] == 6 else 2 if drawing >= 4 else 1 if drawing == 3 else 0
+    betting = {name: fine[name] for name in ("bets", "facing", "brought_in_by", "pot", "aggressor", "legal")}
+    return {"street": fine["street"], "low": low, "high": fine["high"], "draw": draw,
+            "other_low": min(max(fine["other_low"] - 1, 0), 2), "other_pair": int(fine["other_pairs"] > 0),
+            "other_suited": int(fine["other_suited"] >= 3), "other_ace": fine["other_ace"], **betting}
+
+
 STUD8 = HandConfig.create("stud8", stacks=1000)
 
 
 @pytest.mark.parametrize("config, abstraction, expected, hands", [
     (RAZZ, "razz_buckets", expected_fields, 300),
     (HandConfig.create("action_razz", stacks=1000), "action_razz_buckets", expected_fields, 300),
-    (STUD8, "stud8_buckets", stud8_expected, 600)])
+    (STUD8, "stud8_buckets", stud8_expected, 600),
+    (STUD8, "stud8_coarse", stud8_coarse_expected, 600)])
 def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, hands):
     """At every decision of hundreds of random hands, the key's fields are what the hand says, counted by hand."""
     encoder = abstraction_encoder(config)
@@ -151,6 +165,7 @@ def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, han
     checked = 0
     faces = set()
     highs = set()
+    coarse = set()
     for number in range(hands):
         hand = HandState(config, seed=number)
         while not hand.is_over:
@@ -161,12 +176,15 @@ def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, han
             assert fields == expected(hand, seat, config)
             faces.add((fields.get("own_face"), fields.get("other_face")))
             highs.add(fields.get("high"))
+            coarse.add((fields.get("low"), fields.get("draw")))
             checked += 1
             choice = rng.choice(np.flatnonzero(mask).tolist())
             hand.act(to_engine(choice, hand.legal_actions()))
     assert checked > 1500
     assert faces == ({(0, 0), (0, 1), (1, 0), (1, 1)} if abstraction == "action_razz_buckets" else {(None, None)})
-    assert highs == (set(range(7)) if abstraction == "stud8_buckets" else {None})  # every class of high met
+    assert highs == (set(range(7)) if abstraction.startswith("stud8") else {None})  # every class of high met
+    lows, draws = {low for low, _ in coarse}, {draw for _, draw in coarse}
+    assert (lows, draws) == (({*range(6)}, {0, 1, 2}) if abstraction == "stud8_coarse" else ({None}, {None}))
 
 
 def test_razz_buckets_refuse_other_tables():

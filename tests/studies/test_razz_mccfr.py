@@ -139,3 +139,18 @@ def test_each_game_is_solved_over_its_own_abstraction_at_its_own_table(study, tm
     assert covered.returncode == 0, covered.stderr
     assert list(json.loads((tmp_path / "seed1" / "stage1" / "coverage.json").read_text())) == [heuristic,
                                                                                               "monte_carlo"]
+
+
+def test_another_abstraction_of_the_game_trains_in_a_folder_of_its_own(study, load_study, tmp_path):
+    """``--abstraction stud8_coarse``: the stud/8 stages over it (by default in ``runs/stud8_mccfr_stud8_coarse``);
+    one that does not read the game is refused by name."""
+    module = load_study("razz_mccfr")
+    default = module.stage_folder(module.Args(game="stud8", abstraction="stud8_coarse"), 1)
+    assert default.as_posix() == "runs/stud8_mccfr_stud8_coarse/seed1/stage1"
+    done = study("razz_mccfr").run("--game", "stud8", "--abstraction", "stud8_coarse", "--seed", "1", "--stage", "1",
+                                   "--output", str(tmp_path), *SMALL)
+    assert done.returncode == 0, done.stderr
+    state = json.loads((tmp_path / "seed1" / "stage1" / "state.json").read_text())
+    assert (state["abstraction"], state["table"]["variant"], state["iterations"]) == ("stud8_coarse", "stud8", 600)
+    study("razz_mccfr").assert_refuses(["--game", "razz", "--abstraction", "stud8_coarse", "--seed", "1"],
+                                       "--abstraction: 'stud8_coarse' reads heads-up stud8, not razz")
