@@ -194,7 +194,8 @@ def write_recipe(args: Args) -> Path:
     page = "razz_flagship" if args.game == "razz" else f"{args.game}_agent"
     return write(Path(args.output or game.output), recipe(args),
                  f"{args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}, studies/razz_mccfr.py "
-                 f"--game {args.game} --seed {args.seed} --stage {args.stage} (docs/studies/{page}.md)")
+                 f"--game {args.game}{f' --abstraction {args.abstraction}' if args.abstraction else ''} "
+                 f"--seed {args.seed} --stage {args.stage} (docs/studies/{page}.md)")
 
 
 def main(args: Args) -> None:

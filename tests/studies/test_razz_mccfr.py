@@ -152,5 +152,10 @@ def test_another_abstraction_of_the_game_trains_in_a_folder_of_its_own(study, lo
     assert done.returncode == 0, done.stderr
     state = json.loads((tmp_path / "seed1" / "stage1" / "state.json").read_text())
     assert (state["abstraction"], state["table"]["variant"], state["iterations"]) == ("stud8_coarse", "stud8", 600)
+    written = study("razz_mccfr").run("--game", "stud8", "--abstraction", "stud8_coarse", "--seed", "1", "--stage",
+                                      "1", "--output", str(tmp_path), "--recipe", "coarse", "--acceptance-seed", "9")
+    assert written.returncode == 0, written.stderr
+    text = (tmp_path / "coarse.recipe.yaml").read_text()
+    assert "--game stud8 --abstraction stud8_coarse --seed 1 --stage 1" in text and "abstraction: stud8_coarse" in text
     study("razz_mccfr").assert_refuses(["--game", "razz", "--abstraction", "stud8_coarse", "--seed", "1"],
                                        "--abstraction: 'stud8_coarse' reads heads-up stud8, not razz")
