@@ -86,8 +86,9 @@ class BenchResult:
 def reference_field(agent: AgentSpec, variant: str) -> tuple[AgentSpec, ...]:
     """``variant``'s default lineup without ``agent`` (a member named as its label or, for a mapping, its type).
 
-    >>> reference_field("tag", "action_razz")
-    ('random', 'calling_station', 'razz_heuristic', 'monte_carlo', 'maniac', 'check_raiser', 'board_bully', 'rock')
+    >>> field = reference_field("mccfr_action_razz", "action_razz")
+    >>> field[:4], len(field), "mccfr_action_razz" in field
+    (('random', 'calling_station', 'razz_heuristic', 'monte_carlo'), 9, False)
     """
     names = {agent_label(agent)} | ({agent.get("type")} if isinstance(agent, Mapping) else set())
     return tuple(member for member in DEFAULT_LINEUPS[variant] if agent_label(member) not in names)
