@@ -2,7 +2,7 @@
 # A GPU session in one command (issue 40; docs/batch.md, "On a GPU"). Run it on the device machine from the
 # repository root, OUT set to the folder whose files come back (at most 8 files):
 #
-#     bash scripts/gpu_session.sh [TRAIN_MINUTES]
+#     bash scripts/gpu_session.sh [TRAIN_MINUTES]     (carry .whl, made here by scripts/gpu_wheels.sh)
 #
 # In order, each writing into OUT as it goes, so that a run cut short still returns what it did:
 #   equality.log    the CUDA engine on the real GPU held to the scalar and CPU engines: the device cases of
@@ -17,6 +17,9 @@ export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
 python=${PYTHON:-python3}  # the device machine's python3 holds torch and numba
 minutes=${1:-4}
 run=$(mktemp -d)
+if compgen -G ".whl/*.whl" > /dev/null; then  # carried wheels (scripts/gpu_wheels.sh) replace the image's versions
+    "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir .whl/*.whl > "$OUT/wheels.log" 2>&1
+fi
 
 { nvidia-smi -L; timeout 240 "$python" -m pytest -q -p no:cacheprovider -o addopts="" -rs -m gpu tests/batch/test_cuda_engine.py; } \
     > "$OUT/equality.log" 2>&1

@@ -169,6 +169,7 @@ def recipe(args: Args) -> dict[str, object]:
     policy its product."""
     import hashlib
 
+    game = game_of(args)
     stages: list[dict[str, object]] = []
     for number in range(1, args.stage + 1):
         folder = stage_folder(args, number)
@@ -176,8 +177,7 @@ def recipe(args: Args) -> dict[str, object]:
         if not state.get("done"):
             raise ConfigError(f"--recipe: stage {number} of seed {args.seed} is not finished ({folder})")
         stages.append({"name": f"stage{number}", "kind": "mccfr",
-                       "config": {"table": game_of(args).table, "abstraction": game_of(args).abstraction,
-                                  "seed": args.seed},
+                       "config": {"table": game.table, "abstraction": game.abstraction, "seed": args.seed},
                        "steps": state["iterations"], **({"continues": stages[-1]["name"]} if stages else {}),
                        "cpu_minutes": state["stage_cpu_minutes"],
                        "checkpoint_sha256": hashlib.sha256((folder / "checkpoint.npz").read_bytes()).hexdigest()})

@@ -121,7 +121,7 @@ def main(argv: list[str]) -> None:
         for _ in range(steps):
             random_legal_actions(engine.masks, state, actions)
             print(json.dumps({"actions": actions.copy_to_host().tolist(),
-                              **{name: getattr(engine, name).copy_to_host().tolist() for name in FIELDS}}))
+                              **{name: getattr(engine, name).copy_to_host().tolist() for name in shown_arrays()}}))
             engine.step(actions)
     elif mode == "rulings":
         import differential
@@ -138,9 +138,11 @@ def main(argv: list[str]) -> None:
         raise SystemExit(f"unknown mode {mode!r}: differential, fields, rulings, random or refusals")
 
 
-FIELDS = ("masks", "actor", "street", "level", "bring_in_seat", "community", "cards", "num_cards", "stacks", "bets",
-          "contributed", "folded", "decks")
-"""The arrays both engines show (``TableState``)."""
+def shown_arrays() -> tuple[str, ...]:
+    """The arrays both engines show: ``TableState``'s properties."""
+    from razz_env.batch.engine import TableState
+
+    return tuple(name for name, value in vars(TableState).items() if isinstance(value, property))
 
 
 def refusals():

@@ -107,14 +107,15 @@ def test_every_array_shown_is_the_cpu_engines(variant, seats, way):
     """``stacks``, ``bets``, ``folded`` and every other array the engine shows, before each step of random play:
     on a GPU, numba's slicing of the (T, S, fields) seat array had shown (T, S) arrays of other seats' and tables'
     chips (``last_axis_slice``). 130 tables on a GPU: more than one block of threads."""
-    from cuda_simulated import FIELDS
+    from cuda_simulated import shown_arrays
 
     tables, steps, seed = (130 if way == "device" else 6), 40, 3
+    assert {"stacks", "bets", "folded", "num_cards", "masks", "decks"} <= set(shown_arrays())
     lines = run("cuda_simulated.py", way, "fields", tables, steps, seed, variant, seats)
     assert len(lines) == steps
     engine = BatchEngine(HandConfig.create(variant, num_seats=seats), tables, seed=seed)
     for step, line in enumerate(lines):
-        for name in FIELDS:
+        for name in shown_arrays():
             assert getattr(engine, name).tolist() == line[name], (step, name)
         engine.step(np.array(line["actions"], dtype=np.int64))
     assert engine.folded.any() or engine.street.max() > 3
