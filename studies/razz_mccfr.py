@@ -26,9 +26,10 @@ over ``stud8_buckets`` (``docs/studies/stud8_agent.md``, ``runs/stud8_mccfr``):
     python studies/razz_mccfr.py --game action_razz --seed 1 --stage 1
     python studies/razz_flagship.py --game action_razz --select --agent runs/action_razz_mccfr/seed1/stage1/policy.npz
 
-``--abstraction NAME`` solves the game over another abstraction that reads it (stud/8: ``stud8_coarse``), its
-stages in ``runs/<game>_mccfr_<abstraction>``:
+``--abstraction NAME`` solves the game over another abstraction that reads it (razz: ``razz_fine``; stud/8:
+``stud8_coarse``), its stages in ``runs/<game>_mccfr_<abstraction>``:
 
+    python studies/razz_mccfr.py --abstraction razz_fine --seed 1 --stage 1
     python studies/razz_mccfr.py --game stud8 --abstraction stud8_coarse --seed 1 --stage 1
 
 ``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
@@ -93,8 +94,8 @@ class Args:
     max_infosets: int = limited(16_000_000, minimum=1)
     """rows of the regret tables (allocated as they are touched)"""
     abstraction: str = ""
-    """the abstraction solved over (default: the game's); another one that reads the game (``stud8_coarse`` for
-    stud8) puts its stages in ``runs/<game>_mccfr_<abstraction>``"""
+    """the abstraction solved over (default: the game's); another one that reads the game (``razz_fine`` for razz,
+    ``stud8_coarse`` for stud8) puts its stages in ``runs/<game>_mccfr_<abstraction>``"""
     output: str = ""
     """where the stages' folders go: ``<output>/seed<k>/stage<i>`` (default: ``runs/<game>_mccfr``)"""
     coverage: bool = False

@@ -31,6 +31,9 @@ and the agent read one function and the agent is given nothing its seat may not 
   better); its high as ``stud8_buckets`` reads it; its draw (none, three or four to a flush or a straight, read
   from its longest suit and run); the other board's low cards (one or none, two, three or more), whether it shows a
   pair, three of a suit and an ace; the betting as ``razz_buckets`` reads it, and the legal ids.
+- ``razz_fine`` (heads-up razz): ``razz_buckets``' fields and two more where the hand-crafted player's reading
+  lives: the third-highest card of the seat's best five (the same levels; none below three ranks) and its own
+  board's highest good up card (as the other board's), what the other seat reads of it.
 
 >>> import numpy as np
 >>> vectors = np.zeros((2, 4), dtype=np.float32)
@@ -59,11 +62,13 @@ CACHE_SOURCES = (*KERNEL_SOURCES, Path(__file__))
 solver's walk, cached from ``sampled_cfr.py``, inlines :func:`infoset_key`, and numba re-checks only its own file)."""
 drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", CACHE_SOURCES)
 
-ABSTRACTIONS = {"exact": 0, "razz_buckets": 1, "action_razz_buckets": 2, "stud8_buckets": 3, "stud8_coarse": 4}
+ABSTRACTIONS = {"exact": 0, "razz_buckets": 1, "action_razz_buckets": 2, "stud8_buckets": 3, "stud8_coarse": 4,
+                "razz_fine": 5}
 """Each abstraction's name and the code the kernels read."""
-EXACT, RAZZ_BUCKETS, ACTION_RAZZ_BUCKETS, STUD8_BUCKETS, STUD8_COARSE = (ABSTRACTIONS[name] for name in ABSTRACTIONS)
+EXACT, RAZZ_BUCKETS, ACTION_RAZZ_BUCKETS, STUD8_BUCKETS, STUD8_COARSE, RAZZ_FINE = (ABSTRACTIONS[name]
+                                                                                    for name in ABSTRACTIONS)
 SERVES = {"razz_buckets": ("razz",), "action_razz_buckets": ("action_razz",), "stud8_buckets": ("stud8",),
-          "stud8_coarse": ("stud8",)}
+          "stud8_coarse": ("stud8",), "razz_fine": ("razz",)}
 """The variants an abstraction reads (absent: every variant)."""
 _LEVEL = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 9], dtype=np.int64)
 """Each rank's level in ``razz_buckets`` (A to 8 their own, 9-T, J-K)."""
@@ -78,6 +83,9 @@ RAZZ_FIELDS = (("street", 3), ("distinct", 3), ("top", 4), ("second", 4), ("own_
 """``razz_buckets``' fields in the order packed, and their bits (``legal``: the mask's bits, id 0 highest)."""
 ACTION_RAZZ_FIELDS = (*RAZZ_FIELDS[:-1], ("own_face", 1), ("other_face", 1), RAZZ_FIELDS[-1])
 """``action_razz_buckets``' fields: ``razz_buckets``' and whether each side has a face card (J, Q or K)."""
+RAZZ_FINE_FIELDS = (*RAZZ_FIELDS[:-1], ("third", 4), ("own_top", 3), RAZZ_FIELDS[-1])
+"""``razz_fine``'s fields: ``razz_buckets``' and the third-highest card of the seat's low (``second``'s levels) and
+its board's highest good up card (``other_top``'s)."""
 _FACES = (10, 11, 12)
 """The rank indices of J, Q and K."""
 BETTING_FIELDS = (("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2))
@@ -97,6 +105,11 @@ _STUD8_COARSE_BITS = tuple(bits for _, bits in STUD8_COARSE_FIELDS[:-1])
 
 _RAZZ_BITS = tuple(bits for _, bits in RAZZ_FIELDS[:-1])
 """The packer's widths, read from :data:`RAZZ_FIELDS` (the legal ids go in a bit each)."""
+_RAZZ_FINE_BITS = tuple(bits for _, bits in RAZZ_FINE_FIELDS[len(RAZZ_FIELDS) - 1:-1])
+_FACE_BITS = tuple(bits for _, bits in ACTION_RAZZ_FIELDS[len(RAZZ_FIELDS) - 1:-1])
+
+_LEGAL_BITS = (1, 1, 1, 1, 1)
+"""The legal ids' widths: a bit each, id 0 highest."""
 
 _FNV_OFFSET = np.uint64(14695981039346656037)
 _FNV_PRIME = np.uint64(1099511628211)
@@ -134,7 +147,7 @@ def abstraction_layout(config: HandConfig) -> np.ndarray:
 def infoset_key(kind, vector, mask, offsets):
     """The key of one decision: abstraction ``kind`` of ``vector`` (float32, laid out as ``offsets`` says) and
     ``mask`` (the five legal ids)."""
-    if kind == RAZZ_BUCKETS or kind == ACTION_RAZZ_BUCKETS:
+    if kind == RAZZ_BUCKETS or kind == ACTION_RAZZ_BUCKETS or kind == RAZZ_FINE:
         return _razz_key(vector, mask, offsets, kind)
     if kind == STUD8_BUCKETS or kind == STUD8_COARSE:
         return _stud8_key(vector, mask, offsets, kind)
@@ -173,26 +186,27 @@ def _board(vector, start):
 
 @njit(cache=CACHE, inline="always")
 def _razz_key(vector, mask, offsets, kind):
-    """``razz_buckets`` or ``action_razz_buckets`` (``kind``): see the module docstring; fields packed into bits of
-    one int64, the kind's code first."""
+    """``razz_buckets``, ``action_razz_buckets`` or ``razz_fine`` (``kind``): see the module docstring; fields
+    packed into bits of one int64, the kind's code first."""
     width = offsets[_k.O_CARD_WIDTH]
     street = _first_set(vector, offsets[_k.O_STREET], 5)
     distinct = 0
     top = 9
     second = 10
+    third = 10
     for r in range(13):
         if distinct < 5 and vector[offsets[_k.O_OWN_DOWN] + r] + vector[offsets[_k.O_OWN_UP] + r] > 0.0:
             distinct += 1
+            third = second if distinct > 2 else 10
             second = top if distinct > 1 else 10
             top = _LEVEL[r]
-    own_bricks, _ = _board(vector, offsets[_k.O_OWN_UP])
+    own_bricks, own_top = _board(vector, offsets[_k.O_OWN_UP])
     other_bricks, other_top = _board(vector, offsets[_k.O_UP] + width)
     bets, facing, brought, pot, aggressor = _betting(vector, offsets, street)
-    values = (street, distinct, top, second, min(own_bricks, 4), min(other_bricks, 4), other_top, bets, facing,
-              brought, pot, aggressor)
-    key = np.int64(kind)
-    for field in range(len(values)):
-        key = (key << _RAZZ_BITS[field]) | values[field]
+    key = _packed(np.int64(kind), (street, distinct, top, second, min(own_bricks, 4), min(other_bricks, 4),
+                                   other_top, bets, facing, brought, pot, aggressor), _RAZZ_BITS)
+    if kind == RAZZ_FINE:
+        key = _packed(key, (third, own_top), _RAZZ_FINE_BITS)
     if kind == ACTION_RAZZ_BUCKETS:
         own_face = 0
         other_face = 0
@@ -201,9 +215,15 @@ def _razz_key(vector, mask, offsets, kind):
                 own_face = 1
             if vector[offsets[_k.O_UP] + width + r] > 0.0:
                 other_face = 1
-        key = (((key << 1) | own_face) << 1) | other_face
-    for a in range(5):
-        key = (key << 1) | mask[a]
+        key = _packed(key, (own_face, other_face), _FACE_BITS)
+    return _packed(key, (mask[0], mask[1], mask[2], mask[3], mask[4]), _LEGAL_BITS)
+
+
+@njit(cache=CACHE, inline="always")
+def _packed(key, values, bits):
+    """``key`` with ``values`` packed in after it, ``bits[i]`` bits for ``values[i]``."""
+    for field in range(len(values)):
+        key = (key << bits[field]) | values[field]
     return key
 
 
@@ -303,19 +323,13 @@ def _stud8_key(vector, mask, offsets, kind):
         values = (street, low, high, draw if high < 6 else 0, min(max(other_low - 1, 0), 2),
                   1 if other_pairs else 0, 1 if other_suited >= 3 else 0, other_ace, bets, facing, brought, pot,
                   aggressor)
-        key = np.int64(STUD8_COARSE)
-        for field in range(len(values)):
-            key = (key << _STUD8_COARSE_BITS[field]) | values[field]
+        key = _packed(np.int64(STUD8_COARSE), values, _STUD8_COARSE_BITS)
     else:
         values = (street, low_distinct, low_top, high, min(suited, 5), min(longest, 5),
                   min(_bit_count(own_up_low), 4), min(other_low, 4), min(other_pairs, 2), min(other_suited, 4),
                   other_ace, bets, facing, brought, pot, aggressor)
-        key = np.int64(STUD8_BUCKETS)
-        for field in range(len(values)):
-            key = (key << _STUD8_BITS[field]) | values[field]
-    for a in range(5):
-        key = (key << 1) | mask[a]
-    return key
+        key = _packed(np.int64(STUD8_BUCKETS), values, _STUD8_BITS)
+    return _packed(key, (mask[0], mask[1], mask[2], mask[3], mask[4]), _LEGAL_BITS)
 
 
 @njit(cache=CACHE, inline="always")
@@ -329,7 +343,7 @@ def _bit_count(bits):
 
 
 LAYOUTS = {RAZZ_BUCKETS: RAZZ_FIELDS, ACTION_RAZZ_BUCKETS: ACTION_RAZZ_FIELDS, STUD8_BUCKETS: STUD8_FIELDS,
-           STUD8_COARSE: STUD8_COARSE_FIELDS}
+           STUD8_COARSE: STUD8_COARSE_FIELDS, RAZZ_FINE: RAZZ_FINE_FIELDS}
 """Each bucket abstraction's code and its fields, as packed."""
 
 
@@ -351,7 +365,7 @@ def bucket_fields(key: int) -> dict[str, int]:
                 key >>= bits
             return dict(reversed(list(fields.items())))
     raise ValueError(f"bucket_fields: {key} is no bucket abstraction's key (razz_buckets, action_razz_buckets, "
-                     f"stud8_buckets, stud8_coarse)")
+                     f"stud8_buckets, stud8_coarse, razz_fine)")
 
 
 @njit(cache=CACHE)

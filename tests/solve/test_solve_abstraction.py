@@ -98,6 +98,15 @@ def expected_fields(hand, seat, config=RAZZ):
             **faces}
 
 
+def razz_fine_expected(hand, seat, config):
+    """``razz_fine``'s fields: ``razz_buckets``' (above), the third-highest of the seat's best five and its own
+    board's highest good up card."""
+    distinct = sorted({rank_of(card) for card in hand.cards[seat]})[:5]
+    _, own_top = board([rank_of(card) for card in hand.up_cards(seat)])
+    return {**expected_fields(hand, seat, config), "third": LEVEL[distinct[-3]] if len(distinct) > 2 else 10,
+            "own_top": own_top}
+
+
 def longest_run(ranks):
     """The longest run of consecutive ranks held, the ace at either end (A-2-3 and Q-K-A)."""
     longest = run = 0
@@ -154,6 +163,7 @@ STUD8 = HandConfig.create("stud8", stacks=1000)
 
 @pytest.mark.parametrize("config, abstraction, expected, hands", [
     (RAZZ, "razz_buckets", expected_fields, 300),
+    (RAZZ, "razz_fine", razz_fine_expected, 300),
     (HandConfig.create("action_razz", stacks=1000), "action_razz_buckets", expected_fields, 300),
     (STUD8, "stud8_buckets", stud8_expected, 600),
     (STUD8, "stud8_coarse", stud8_coarse_expected, 600)])
@@ -166,6 +176,7 @@ def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, han
     faces = set()
     highs = set()
     coarse = set()
+    seen = []
     for number in range(hands):
         hand = HandState(config, seed=number)
         while not hand.is_over:
@@ -174,6 +185,7 @@ def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, han
             key = infoset_keys(abstraction, encoder.encode(hand, seat)[None], mask[None], offsets)[0]
             fields = bucket_fields(int(key))
             assert fields == expected(hand, seat, config)
+            seen.append(fields)
             faces.add((fields.get("own_face"), fields.get("other_face")))
             highs.add(fields.get("high"))
             coarse.add((fields.get("low"), fields.get("draw")))
@@ -185,6 +197,9 @@ def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, han
     assert highs == (set(range(7)) if abstraction.startswith("stud8") else {None})  # every class of high met
     lows, draws = {low for low, _ in coarse}, {draw for _, draw in coarse}
     assert (lows, draws) == (({*range(6)}, {0, 1, 2}) if abstraction == "stud8_coarse" else ({None}, {None}))
+    if abstraction == "razz_fine":  # every level of the new fields met
+        assert {fields["third"] for fields in seen} >= {*range(8), 10}
+        assert {fields["own_top"] for fields in seen} == {*range(6)}
 
 
 def test_razz_buckets_refuse_other_tables():
