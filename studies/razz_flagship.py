@@ -90,6 +90,11 @@ it passes where at each its lower bound is above 0 and its mean at least the heu
     python studies/razz_flagship.py --game razz6 --seed 1 --stage 1 --select   # its selection figures
     python studies/razz_flagship.py --game stud6 --seed 1 --stage 1 --accept   # stud's, once, if it qualifies
 
+Their ``--arm cloned`` trains the same mixed tables from an imitation start made at them: ``razz_heuristic``'s play
+for razz, Monte Carlo's for stud (``six_handed``).
+
+    python studies/razz_flagship.py --game razz6 --seed 1 --stage 1 --arm cloned
+
 ``--keep`` copies a finished stage that goes on (its ``checkpoint.pt``, ``final.pt`` and ``state.json``, their
 SHA-256 in ``kept.json``) into ``--release`` (``releases/razz_flagship/seed<k>/stage<i>``), which is committed: a
 later session's stage finds the stage before there when ``--output`` (not in the repository) has lost it, and
@@ -242,11 +247,15 @@ HELD_OUT_TABLES = {"h1": ("board_bully", "board_bully", "calling_station", "rock
 training weight makes likely."""
 
 
-def six_handed(variant: str, name: str, zoo: dict[str, float], s2_last: str, acceptance_seed: int) -> Game:
+def six_handed(variant: str, name: str, zoo: dict[str, float], s2_last: str, acceptance_seed: int,
+               teacher: str) -> Game:
     """A six-handed agent by ``docs/studies/six_handed_agents.md``'s rule: mixed tables with ``zoo`` in training,
     selection tables ``s1`` and ``s2`` (whose fifth seat is ``s2_last``), 1,000 deals a table and seed, and
-    2,000 at each held-out table on ``acceptance_seed``, ``razz_heuristic`` in the candidate's seat beside it."""
-    return Game(variant, name, arms={"mixed_tables": mixed_tables_arm(zoo)}, acceptance_seeds=(acceptance_seed,),
+    2,000 at each held-out table on ``acceptance_seed``, ``razz_heuristic`` in the candidate's seat beside it. Its
+    ``cloned`` arm trains the same tables from an imitation of ``teacher`` at them (100,000 hands, 40 epochs)."""
+    return Game(variant, name, arms={"mixed_tables": mixed_tables_arm(zoo), "cloned": mixed_tables_arm(zoo)},
+                begins={"cloned": 1}, imitation={"cloned": {**CLONED, "teacher": teacher}},
+                acceptance_seeds=(acceptance_seed,),
                 seats=6, selection_tables={"s1": ("calling_station", "razz_heuristic", "rock", "tag", "check_raiser"),
                                            "s2": ("random", "maniac", "razz_heuristic", "monte_carlo", s2_last)},
                 acceptance_tables=HELD_OUT_TABLES, comparison="razz_heuristic", deals=1000, acceptance_deals=2000,
@@ -272,8 +281,9 @@ GAMES = {
                         must_hold=EXPLOITERS, bar=0.0, arms={"opponents": opponents_arm("razz_heuristic"),
                                                              "cloned": opponents_arm("razz_heuristic")},
                         acceptance_seeds=(45001,), begins={"cloned": 1}, imitation={"cloned": CLONED}),
-    "razz6": six_handed("razz", "razz_six_agent", {"ppo_razz_multiway": 2.0}, "ppo_razz_multiway", 46001),
-    "stud6": six_handed("stud", "stud_six_agent", {}, "tag", 47001),
+    "razz6": six_handed("razz", "razz_six_agent", {"ppo_razz_multiway": 2.0}, "ppo_razz_multiway", 46001,
+                        teacher="razz_heuristic"),
+    "stud6": six_handed("stud", "stud_six_agent", {}, "tag", 47001, teacher="monte_carlo"),
 }
 """Every game the study trains an agent for. Razz is the flagship (issue 40: its bar is +5 on three fresh seeds,
 and stage 1 is self-play); stud/8 and Action Razz (issue 41) must beat their baselines with the AIVAT lower bound

@@ -8,9 +8,9 @@ the same start for ``batch_ppo``: the teacher's decisions recorded from its own 
 
 >>> from razz_env.train.batch_ppo import Args
 >>> from razz_env.train.imitation import ImitationSettings
->>> imitation_start(Args(num_seats=6), ImitationSettings(hands=10), "never_written.pt")
+>>> imitation_start(Args(device="cuda"), ImitationSettings(hands=10), "never_written.pt")
 Traceback (most recent call last):
-razz_env.engine.errors.ConfigError: imitation start: fits a heads-up run on the CPU; this one plays 6 seats on cpu
+razz_env.engine.errors.ConfigError: imitation start: fits a run that trains on the CPU; this one trains on cuda
 """
 
 from __future__ import annotations
@@ -74,10 +74,9 @@ def imitation_start(args: Args, settings: ImitationSettings, path: str | Path) -
     or a stage that goes on from it, trains from there. Returns the record of the fit (settings, decisions, the
     teacher's action counts, each epoch's losses and held-out agreement, seconds). Bad input is a
     :class:`ConfigError` before anything is written."""
+    if args.device != "cpu":
+        raise ConfigError(f"imitation start: fits a run that trains on the CPU; this one trains on {args.device}")
     check_args(args)
-    if args.device != "cpu" or args.num_seats != 2:
-        raise ConfigError(f"imitation start: fits a heads-up run on the CPU; this one plays {args.num_seats} seats "
-                          f"on {args.device}")
     specs = list(settings.opponents if settings.opponents is not None else args.opponents)
     weights = list(settings.weights if settings.weights is not None else opponent_weights(args))
     teacher, opponents = settings.players(specs, args.variant, args.num_seats)

@@ -64,8 +64,10 @@ class Demonstrations:
 
 def collect(teacher: Agent, opponents: Sequence[Agent], weights: Sequence[float], config: HandConfig,
             encoder: TableEncoder, hands: int, seed: int) -> Demonstrations:
-    """The teacher's decisions over ``hands`` hands at ``config``'s table, the opponent of each hand drawn by
-    ``weights`` (it fills every other seat), the teacher's seat rotating with the hand's index.
+    """The teacher's decisions over ``hands`` hands at ``config``'s table, the teacher's seat rotating with the
+    hand's index and each other seat's opponent drawn by ``weights`` for the hand (heads-up: one draw a hand, as the
+    mixed tables of a multi-way run draw each seat's). An opponent drawn for several seats of a hand plays them all,
+    as it does at the batched trainer's tables: stateless agents only.
 
     Decks, opponent draws and seats follow ``seed`` alone; the agents' own randomness is theirs.
     """
@@ -84,10 +86,11 @@ def collect(teacher: Agent, opponents: Sequence[Agent], weights: Sequence[float]
     returns = np.zeros(hands, dtype=np.float32)
     for index in range(hands):
         seat = index % seats
-        drawn = rng.choices(range(len(opponents)), weights=weights)[0]
+        drawn = rng.choices(range(len(opponents)), weights=weights, k=seats - 1)
+        drawn.insert(seat, -1)  # drawn[s]: the opponent at seat s (the teacher's: -1)
         hand = HandState(config, deck=shuffled_deck(rng, cards=config.variant.deck))
         for s in range(seats):
-            (teacher if s == seat else opponents[drawn]).reset(s, seats, config.variant.name)
+            (teacher if s == seat else opponents[drawn[s]]).reset(s, seats, config.variant.name)
         while not hand.is_over:
             actor = hand.actor
             if actor == seat:
@@ -98,7 +101,7 @@ def collect(teacher: Agent, opponents: Sequence[Agent], weights: Sequence[float]
                 actions.append(action)
                 hand_of.append(index)
             else:
-                action = int(act_batch(opponents[drawn], [observers[drawn](hand, actor)])[0])
+                action = int(act_batch(opponents[drawn[actor]], [observers[drawn[actor]](hand, actor)])[0])
             hand.act(to_engine(action, hand.legal_actions()))
         returns[index] = hand.payoffs[seat] / config.big_bet
     hand_index = np.asarray(hand_of, dtype=np.int64)

@@ -349,6 +349,10 @@ def test_a_six_handed_game_trains_at_mixed_tables_and_meets_board_bully_only_at_
     assert resolved.output == f"runs/{game.name}" and resolved.release.endswith(f"releases/{game.name}")
     assert game.published.name == "six_handed_agents" and game.prefix == f"{game.name}-"
     assert module.stage_folder(game, "out", 2, 3).name == "stage3"
+    assert module.trainer_settings(game, 2, arm="cloned") == settings  # the same tables, from an imitation start
+    assert module.stage_folder(game, "out", 2, 1, "cloned").name == "stage1-cloned"
+    assert game.imitation == {"cloned": {"teacher": "razz_heuristic" if key == "razz6" else "monte_carlo",
+                                         "hands": 100_000, "epochs": 40}}
     assert module.seated("x.pt", "candidate", game.acceptance_tables["h1"]) == [
         {"type": "x.pt", "label": "candidate"}, "board_bully", {"type": "board_bully", "label": "board_bully_2"},
         "calling_station", "rock", "monte_carlo"]

@@ -9,6 +9,8 @@ import json
 import pytest
 import torch
 
+from razz_env.encoding.encoders import FlatEncoder
+from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.train.batch_imitation import imitation_start
 from razz_env.train.batch_ppo import Args, read_checkpoint, train
@@ -63,7 +65,7 @@ def test_the_same_settings_fit_the_same_network(started, tmp_path) -> None:
 
 
 @pytest.mark.parametrize(("args", "settings", "message"), [
-    (Args(num_seats=6), TEACHER, "imitation start: fits a heads-up run on the CPU; this one plays 6 seats on cpu"),
+    (Args(device="cuda"), TEACHER, "imitation start: fits a run that trains on the CPU; this one trains on cuda"),
     (Args(), ImitationSettings(teacher="nobody"), "teacher or opponents: unknown agent 'nobody'"),
     (Args(), ImitationSettings(opponents=["rock", "tagg"], weights=[1.0, 1.0]), "unknown agent 'tagg'"),
     (Args(num_minibatches=7), TEACHER, "num-minibatches: 7 does not divide"),
@@ -101,3 +103,17 @@ def test_a_chain_goes_on_from_its_imitation_stage(tmp_path) -> None:
     after = read_state(tmp_path / "stage1", settings)
     assert (after["update"], after["steps"]) == (2, 2 * 32 * 8)
     assert after["clock"][0] > first["clock"][0], "the imitation's CPU time is the chain's first"
+
+
+def test_a_six_handed_run_goes_on_from_its_imitation_start(tmp_path) -> None:
+    """A six-seat run with mixed tables starts from a network fitted at its own table (its six-seat vectors)."""
+    args = Args(**{**SMALL, "num_tables": 48}, num_seats=6, mixed_tables=True, self_play_fraction=0.5,
+                opponents=["calling_station", "rock"], opponent_weights=[1.0, 1.0], output=str(tmp_path / "run"),
+                total_steps=48 * 8)
+    record = imitation_start(args, dataclasses.replace(TEACHER, hands=60, epochs=2), tmp_path / "start.pt")
+    assert record["decisions"] == sum(record["teacher_action_counts"]) > 60
+    weight = read_checkpoint(tmp_path / "start.pt")["agent"]["actor.0.weight"]
+    assert weight.shape[1] == FlatEncoder(HandConfig.create("razz", num_seats=6)).size
+    seen = []
+    train(args, hook=lambda progress: seen.append(progress.update) and False, resume=tmp_path / "start.pt")
+    assert seen == [1]

@@ -104,3 +104,36 @@ def test_clone_refuses_too_few_hands_to_hold_any_out() -> None:
     _, demos = _demonstrations(hands=1)
     with pytest.raises(ValueError, match="held out; collect more hands"):
         clone(object(), demos, epochs=1)
+
+
+class Seated:
+    """Checks or calls; records the seats it is reset to in a log shared by a hand's players (a hand's seats in
+    order), and checks that each observation it gets is of a seat it holds in the hand being played."""
+
+    declaration = Declaration(observes=("view",))
+
+    def __init__(self, name: str, log: list[dict[int, str]], seats: int) -> None:
+        self.name, self.log, self.seats = name, log, seats
+
+    def reset(self, seat: int, num_seats: int, variant: str) -> None:
+        if not self.log or len(self.log[-1]) == self.seats:
+            self.log.append({})
+        self.log[-1][seat] = self.name
+
+    def act(self, observation) -> int:
+        assert self.log[-1][observation.seat] == self.name, "an opponent acts only at the seats drawn for it"
+        return CHECK_CALL if observation.action_mask[CHECK_CALL] else BRING_IN
+
+
+def test_a_multiway_hand_draws_each_other_seats_opponent() -> None:
+    table = HandConfig.create("razz", num_seats=6, stacks=1000)
+    log: list[dict[int, str]] = []
+    teacher = Seated("teacher", log, 6)
+    opponents = [Seated("a", log, 6), Seated("b", log, 6), Seated("c", log, 6)]
+    demos = collect(teacher, opponents, [1, 1, 2], table, make_encoder("flat", table), 120, 4)
+    assert len(log) == 120 and all(sorted(hand) == list(range(6)) for hand in log)
+    assert [next(s for s, name in hand.items() if name == "teacher") for hand in log] == [i % 6 for i in range(120)]
+    drawn = [name for hand in log for name in hand.values() if name != "teacher"]
+    assert sum(len({n for n in hand.values() if n != "teacher"}) > 1 for hand in log) > 100, "tables are mixed"
+    assert 0.4 < drawn.count("c") / len(drawn) < 0.6 and min(drawn.count("a"), drawn.count("b")) > 100
+    assert demos.vectors.shape[1] == make_encoder("flat", table).size and set(demos.hands.tolist()) == set(range(120))
