@@ -31,9 +31,8 @@ and the agent read one function and the agent is given nothing its seat may not 
   better); its high as ``stud8_buckets`` reads it; its draw (none, three or four to a flush or a straight, read
   from its longest suit and run); the other board's low cards (one or none, two, three or more), whether it shows a
   pair, three of a suit and an ace; the betting as ``razz_buckets`` reads it, and the legal ids.
-- ``razz_fine`` (heads-up razz): ``razz_buckets``' fields and two more where the hand-crafted player's reading
-  lives: the third-highest card of the seat's best five (the same levels; none below three ranks) and its own
-  board's highest good up card (as the other board's), what the other seat reads of it.
+- ``razz_fine`` (heads-up razz): ``razz_buckets``' fields and the third-highest card of the seat's best five in
+  three levels (none: fewer than three low ranks; A-4; five or higher), which tells an 8-6-5 from an 8-6-2.
 
 >>> import numpy as np
 >>> vectors = np.zeros((2, 4), dtype=np.float32)
@@ -83,9 +82,9 @@ RAZZ_FIELDS = (("street", 3), ("distinct", 3), ("top", 4), ("second", 4), ("own_
 """``razz_buckets``' fields in the order packed, and their bits (``legal``: the mask's bits, id 0 highest)."""
 ACTION_RAZZ_FIELDS = (*RAZZ_FIELDS[:-1], ("own_face", 1), ("other_face", 1), RAZZ_FIELDS[-1])
 """``action_razz_buckets``' fields: ``razz_buckets``' and whether each side has a face card (J, Q or K)."""
-RAZZ_FINE_FIELDS = (*RAZZ_FIELDS[:-1], ("third", 4), ("own_top", 3), RAZZ_FIELDS[-1])
-"""``razz_fine``'s fields: ``razz_buckets``' and the third-highest card of the seat's low (``second``'s levels) and
-its board's highest good up card (``other_top``'s)."""
+RAZZ_FINE_FIELDS = (*RAZZ_FIELDS[:-1], ("third", 2), RAZZ_FIELDS[-1])
+"""``razz_fine``'s fields: ``razz_buckets``' and the third-highest card of the seat's low (0 none, 1 A-4, 2 five or
+higher)."""
 _FACES = (10, 11, 12)
 """The rank indices of J, Q and K."""
 BETTING_FIELDS = (("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2))
@@ -200,13 +199,13 @@ def _razz_key(vector, mask, offsets, kind):
             third = second if distinct > 2 else 10
             second = top if distinct > 1 else 10
             top = _LEVEL[r]
-    own_bricks, own_top = _board(vector, offsets[_k.O_OWN_UP])
+    own_bricks, _ = _board(vector, offsets[_k.O_OWN_UP])
     other_bricks, other_top = _board(vector, offsets[_k.O_UP] + width)
     bets, facing, brought, pot, aggressor = _betting(vector, offsets, street)
     key = _packed(np.int64(kind), (street, distinct, top, second, min(own_bricks, 4), min(other_bricks, 4),
                                    other_top, bets, facing, brought, pot, aggressor), _RAZZ_BITS)
     if kind == RAZZ_FINE:
-        key = _packed(key, (third, own_top), _RAZZ_FINE_BITS)
+        key = _packed(key, (0 if third == 10 else 1 if third <= _LEVEL[3] else 2,), _RAZZ_FINE_BITS)
     if kind == ACTION_RAZZ_BUCKETS:
         own_face = 0
         other_face = 0

@@ -99,12 +99,11 @@ def expected_fields(hand, seat, config=RAZZ):
 
 
 def razz_fine_expected(hand, seat, config):
-    """``razz_fine``'s fields: ``razz_buckets``' (above), the third-highest of the seat's best five and its own
-    board's highest good up card."""
+    """``razz_fine``'s fields: ``razz_buckets``' (above) and the third-highest of the seat's best five (A-4, or five
+    or higher)."""
     distinct = sorted({rank_of(card) for card in hand.cards[seat]})[:5]
-    _, own_top = board([rank_of(card) for card in hand.up_cards(seat)])
-    return {**expected_fields(hand, seat, config), "third": LEVEL[distinct[-3]] if len(distinct) > 2 else 10,
-            "own_top": own_top}
+    third = 0 if len(distinct) < 3 else 1 if distinct[-3] <= 3 else 2
+    return {**expected_fields(hand, seat, config), "third": third}
 
 
 def longest_run(ranks):
@@ -197,9 +196,8 @@ def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, han
     assert highs == (set(range(7)) if abstraction.startswith("stud8") else {None})  # every class of high met
     lows, draws = {low for low, _ in coarse}, {draw for _, draw in coarse}
     assert (lows, draws) == (({*range(6)}, {0, 1, 2}) if abstraction == "stud8_coarse" else ({None}, {None}))
-    if abstraction == "razz_fine":  # every level of the new fields met
-        assert {fields["third"] for fields in seen} >= {*range(8), 10}
-        assert {fields["own_top"] for fields in seen} == {*range(6)}
+    if abstraction == "razz_fine":  # every level of the new field met
+        assert {fields["third"] for fields in seen} == {0, 1, 2}
 
 
 def test_razz_buckets_refuse_other_tables():
