@@ -324,6 +324,7 @@ def test_a_variants_default_tournament_runs(tmp_path, capsys, monkeypatch, varia
     assert "razz_heuristic vs monte_carlo" in out and "rock vs tag" in out
     assert ("stud8_heuristic vs monte_carlo" in out) == (variant == "stud8")
     assert ("monte_carlo vs mccfr_action_razz" in out) == (variant == "action_razz")
+    assert ("monte_carlo vs mccfr_stud8" in out) == (variant == "stud8")
     summary = json.loads((tmp_path / "results" / f"default_{variant}" / "summary.json").read_text())
     assert summary["config"]["variant"] == variant
     assert main(["tournament", "--variant", variant, "--config", "x.yaml"]) == 2

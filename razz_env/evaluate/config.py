@@ -48,7 +48,8 @@ DEFAULT_LINEUPS: dict[str, tuple[AgentSpec, ...]] = {
     "razz": DEFAULT_AGENTS,
     "action_razz": ("random", "calling_station", "razz_heuristic", "monte_carlo", "mccfr_action_razz", *EXPLOITERS),
     "stud": ("random", "calling_station", "razz_heuristic", "monte_carlo", "ppo_stud", *EXPLOITERS),
-    "stud8": ("random", "calling_station", "stud8_heuristic", "razz_heuristic", "monte_carlo", *EXPLOITERS),
+    "stud8": ("random", "calling_station", "stud8_heuristic", "razz_heuristic", "monte_carlo", "mccfr_stud8",
+              *EXPLOITERS),
 }
 """Each seven-card game's default lineup (a config without ``agents``, ``razz tournament --variant V``): the
 agents that play it, baselines, hand-crafted and trained ones and the exploiters. MiniRazz has none: its tabular

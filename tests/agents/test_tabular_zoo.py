@@ -195,34 +195,43 @@ def test_a_shipped_sampled_policy_plays_as_accepted_and_pickles_as_its_name(tmp_
         tabular_zoo.load_policy.cache_clear()
 
 
-def test_the_shipped_action_razz_agent_is_its_recipes_product_and_plays_as_it_was_accepted():
-    """``mccfr_action_razz``: the file its manifest entry and recipe name, thresholded at 0.15 as accepted, its
-    recorded acceptance above zero (AIVAT lower bound) against each of its game's baselines."""
+SHIPPED_SAMPLED = {"mccfr_action_razz": ("action_razz", "razz_heuristic"),
+                   "mccfr_stud8": ("stud8", "stud8_heuristic")}
+"""The sampled CFR agents shipped for seven-card games: each one's game and hand-crafted player."""
+
+
+@pytest.mark.parametrize("name", SHIPPED_SAMPLED)
+def test_a_shipped_sampled_agent_is_its_recipes_product_and_plays_as_it_was_accepted(name):
+    """The file its manifest entry and recipe name, thresholded at 0.15 as accepted, its recorded acceptance above
+    zero (AIVAT lower bound) against each of its game's baselines."""
     pytest.importorskip("numba", reason="the sampled solver's policies read the batched engine's abstraction")
     from razz_env import recipes
 
-    entry = tabular_zoo.policies()["mccfr_action_razz"]
+    variant, heuristic = SHIPPED_SAMPLED[name]
+    entry = tabular_zoo.policies()[name]
     path = tabular_zoo.ZOO_DIR / entry["file"]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == entry["sha256"]
-    recipe = recipes.load_recipe("mccfr_action_razz")
+    recipe = recipes.load_recipe(name)
     assert recipe.product == "@stage1/policy.npz" and recipe.manifest_entry() == entry
     assert [stage.kind for stage in recipe.stages] == ["mccfr"] and recipe.stages[0].steps == entry["iterations"]
-    info = describe_agent("mccfr_action_razz")
-    assert info.variants == ("action_razz",) and info.seat_counts == (2,)
-    agent = make_agent("mccfr_action_razz", seed=1)
+    assert recipe.stages[0].config["abstraction"] == entry["abstraction"]
+    info = describe_agent(name)
+    assert info.variants == (variant,) and info.seat_counts == (2,)
+    agent = make_agent(name, seed=1)
     assert isinstance(agent, tabular_zoo.ZooSampledAgent) and agent.threshold == entry["threshold"] == 0.15
-    assert make_agent({"type": "mccfr_action_razz", "deterministic": True}).threshold == 0.0
+    assert make_agent({"type": name, "deterministic": True}).threshold == 0.0
     rows = {row["opponent"]: row for row in entry["final_eval"]}
-    assert all(rows[name]["aivat_ci95_low"] > 0 for name in ("random", "calling_station", "razz_heuristic",
-                                                             "monte_carlo"))
-    with pytest.raises(ValueError, match="action_razz"):
+    assert all(rows[opponent]["aivat_ci95_low"] > 0 for opponent in ("random", "calling_station", heuristic,
+                                                                     "monte_carlo"))
+    with pytest.raises(ValueError, match=variant):
         agent.reset(0, 2, "razz")
 
 
-def test_the_shipped_action_razz_agent_seats_in_a_match():
+@pytest.mark.parametrize("name", SHIPPED_SAMPLED)
+def test_a_shipped_sampled_agent_seats_in_a_match(name):
     pytest.importorskip("numba", reason="the sampled solver's policies read the batched engine's abstraction")
     from razz_env.evaluate import match
 
-    table = {"variant": "action_razz", "stacks": 1000}
-    result = match("mccfr_action_razz", "calling_station", deals=100, table=table, seed=5)
+    table = {"variant": SHIPPED_SAMPLED[name][0], "stacks": 1000}
+    result = match(name, "calling_station", deals=100, table=table, seed=5)
     assert result.hands == 200 and result.bb_per_100 > 0

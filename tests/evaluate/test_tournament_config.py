@@ -86,12 +86,14 @@ def test_the_default_tournament_seats_the_trained_agents_and_every_exploiter():
 @pytest.mark.parametrize("variant", sorted(DEFAULT_LINEUPS))
 def test_each_seven_card_game_has_a_default_lineup_that_plays_it(variant):
     """A config without agents seats its variant's lineup: every agent in it is declared for the variant (what the
-    harness checks before a block), stud/8 seats its hand-crafted player and Action Razz its trained agent."""
+    harness checks before a block), stud/8 seats its hand-crafted player, and stud/8 and Action Razz their trained
+    agents."""
     config = TournamentConfig.from_dict({"variant": variant})
     assert config.agents == DEFAULT_LINEUPS[variant] and len(config.agents) >= 9
     check_agents(config)
     assert ("stud8_heuristic" in config.agents) == (variant == "stud8")
     assert ("mccfr_action_razz" in config.agents) == (variant == "action_razz")  # its trained agent
+    assert ("mccfr_stud8" in config.agents) == (variant == "stud8")
     assert TournamentConfig.from_dict({}).agents == DEFAULT_AGENTS
 
 
