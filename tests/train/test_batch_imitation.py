@@ -115,5 +115,10 @@ def test_a_six_handed_run_goes_on_from_its_imitation_start(tmp_path) -> None:
     weight = read_checkpoint(tmp_path / "start.pt")["agent"]["actor.0.weight"]
     assert weight.shape[1] == FlatEncoder(HandConfig.create("razz", num_seats=6)).size
     seen = []
-    train(args, hook=lambda progress: seen.append(progress.update) and False, resume=tmp_path / "start.pt")
-    assert seen == [1]
+
+    def hook(progress) -> bool:
+        seen.append(progress.update)
+        return False
+
+    train(args, hook=hook, resume=tmp_path / "start.pt")
+    assert seen == [1], "the six-seat run's first update goes on from the start"
