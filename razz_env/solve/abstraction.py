@@ -215,6 +215,12 @@ def _razz_key(vector, mask, offsets, kind):
             if vector[offsets[_k.O_UP] + width + r] > 0.0:
                 other_face = 1
         key = _packed(key, (own_face, other_face), _FACE_BITS)
+    return _with_legal(key, mask)
+
+
+@njit(cache=CACHE, inline="always")
+def _with_legal(key, mask):
+    """``key`` with the five legal ids packed in after it, a bit each (id 0 highest)."""
     return _packed(key, (mask[0], mask[1], mask[2], mask[3], mask[4]), _LEGAL_BITS)
 
 
@@ -328,7 +334,7 @@ def _stud8_key(vector, mask, offsets, kind):
                   min(_bit_count(own_up_low), 4), min(other_low, 4), min(other_pairs, 2), min(other_suited, 4),
                   other_ace, bets, facing, brought, pot, aggressor)
         key = _packed(np.int64(STUD8_BUCKETS), values, _STUD8_BITS)
-    return _packed(key, (mask[0], mask[1], mask[2], mask[3], mask[4]), _LEGAL_BITS)
+    return _with_legal(key, mask)
 
 
 @njit(cache=CACHE, inline="always")
