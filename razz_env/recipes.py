@@ -62,7 +62,7 @@ RECIPE_KEYS = ("name", "from", "product", "acceptance_seed", "stages")
 STAGE_KEYS = ("name", "kind", "config", "loop", "imitation", "cpu_minutes", "steps", "continues",
               "checkpoint_sha256")
 CHAIN_KEYS = ("steps", "continues", "checkpoint_sha256")  # taken by a ppo or mccfr stage alone
-MCCFR_KEYS = ("table", "abstraction", "seed")  # an mccfr stage's config: SampledStage's settings
+MCCFR_KEYS = ("table", "abstraction", "seed")  # an mccfr stage's config: SampledStage's settings (and "model")
 PPO_FOLDER_KEYS = ("output", "force")  # a ppo stage's run folder is the recipe's
 CHECKPOINT_MINUTES = 15.0  # training CPU minutes between a ppo stage's checkpoints
 LOOP_KEYS = ("generations", "steps_per_generation", "br_steps", "br_weight", "deals", "seed")
@@ -402,11 +402,13 @@ def _ppo_stage(label: str, item: dict[str, Any], name: str, recipe: str, config:
 
 def mccfr_settings(config: dict[str, Any]) -> dict[str, Any]:
     """An ``mccfr`` stage's config checked: its table (``HandConfig.create``'s settings), an abstraction of that
-    table and a seed; ``ConfigError`` naming what is wrong."""
+    table, a seed and, for a chain that exploits one, its ``model`` (:class:`~razz_env.train.opponent_model.ModelSpec`'s
+    settings); ``ConfigError`` naming what is wrong."""
     from razz_env.engine.config import HandConfig
     from razz_env.solve.abstraction import abstraction_code
+    from razz_env.train.opponent_model import ModelSpec
 
-    unknown = sorted(set(config) - set(MCCFR_KEYS))
+    unknown = sorted(set(config) - {*MCCFR_KEYS, "model"})
     missing = [key for key in MCCFR_KEYS if key not in config]
     if unknown or missing:
         raise ConfigError(f"{'unknown key ' + repr(unknown[0]) if unknown else missing[0] + ' missing'}; an mccfr "
@@ -419,6 +421,8 @@ def mccfr_settings(config: dict[str, Any]) -> dict[str, Any]:
     with labelled("abstraction", ValueError):
         abstraction_code(config["abstraction"], hand_config)
     as_int("seed", config["seed"], 0, what="the solver's seed")
+    if "model" in config:
+        ModelSpec.create(config["model"])
     return config
 
 
@@ -484,8 +488,9 @@ def _command(stage: Stage, root: Path) -> str:
                 f", ...).run()")
     if stage.kind == "mccfr":
         start = f", start_from='{root / stage.recipe / stage.continues.name}'" if stage.continues else ""
+        model = f", model={stage.config['model']!r}" if "model" in stage.config else ""
         return (f"razz_env.train.sampled_stage.SampledStage('{folder}', {stage.config['table']!r}, "
-                f"{stage.config['abstraction']!r}, {stage.config['seed']}, until={stage.until}{start}).run()")
+                f"{stage.config['abstraction']!r}, {stage.config['seed']}, until={stage.until}{start}{model}).run()")
     if stage.kind == "imitation":
         return (f"razz_env.train.imitation.warm_start(TrainConfig.from_yaml('{config}'), '{folder}', "
                 f"{stage.imitation!r})")
@@ -663,7 +668,7 @@ class Run:
         self.notify(f"stage {stage.recipe}/{stage.name} [mccfr] in {folder}")
         start = self.stage_folder(stage.continues.name) if stage.continues else None
         solve = SampledStage(folder, stage.config["table"], stage.config["abstraction"], stage.config["seed"],
-                             until=stage.until, start_from=start)
+                             until=stage.until, start_from=start, model=stage.config.get("model"))
         runs = RunFolder(folder)
         if solve.done() and POLICY in runs.hashes():
             self.notify(f"{folder}: already made; using it")

@@ -32,6 +32,14 @@ over ``stud8_buckets`` (``docs/studies/stud8_agent.md``, ``runs/stud8_mccfr``):
     python studies/razz_mccfr.py --abstraction razz_fine --seed 1 --stage 1
     python studies/razz_mccfr.py --game stud8 --abstraction stud8_coarse --seed 1 --stage 1
 
+``--exploit`` solves the game against the flagship page's opponent model (:data:`EXPLOIT`: a restricted Nash
+response, :class:`~razz_env.solve.sampled_cfr.OpponentModel`): the adversary is, each iteration, with weight 0.25
+each a model of ``razz_heuristic`` or of ``ppo_razz_psro`` (what each was seen to play at each key, over 200,000
+hands against the two of them, trusted fully from 5 decisions at a key) and otherwise free; its stages in
+``runs/<game>_mccfr[_<abstraction>]_exploit``, the model built by stage 1 and carried in the checkpoints:
+
+    python studies/razz_mccfr.py --exploit --seed 1 --stage 1
+
 ``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
 ``mccfr`` stages (each stage's settings, iterations, recorded CPU minutes and checkpoint SHA-256, from the stages'
 own records), for ``razz zoo reproduce`` once the candidate is shipped.
@@ -72,6 +80,10 @@ GAMES = {"razz": Game({"variant": "razz", "stacks": 1000}, "razz_buckets",
                        "runs/stud8_mccfr")}
 """The razz flagship's game (issue 40) and the heads-up Action Razz and stud/8 agents' (issue 41), at their
 studies' tables (``studies/razz_flagship.py``'s ``GAMES``)."""
+EXPLOIT = {"agents": ["razz_heuristic", "ppo_razz_psro"], "weights": [0.25, 0.25],
+           "partners": ["razz_heuristic", "ppo_razz_psro"], "hands": 200_000, "full": 5}
+"""``--exploit``'s opponent model (razz: the flagship page's arm, written before its figures); its ``seed`` is the
+training seed's."""
 COVERAGE_SEED = 41003
 """The deals ``--coverage`` plays (the flagship's LBR seed: not a selection or acceptance seed)."""
 
@@ -109,20 +121,26 @@ class Args:
     (``<output>/<name>.recipe.yaml``)"""
     acceptance_seed: int = limited(0, minimum=0)
     """with ``--recipe``: the seed of the candidate's acceptance run (the recipe's ``acceptance_seed``)"""
+    exploit: bool = False
+    """solve against :data:`EXPLOIT`'s opponent model (razz only), the stages in ``<the game's output>_exploit``"""
 
 
 def game_of(args: Args) -> Game:
     """``--game`` over ``--abstraction`` (refused, by name, where it does not read the game)."""
     game = GAMES[args.game]
+    if args.exploit and args.game != "razz":
+        raise ConfigError(f"--exploit: the opponent model is razz's (razz_heuristic, ppo_razz_psro), not "
+                          f"{args.game}'s")
     if not args.abstraction or args.abstraction == game.abstraction:
-        return game
+        return replace(game, output=f"{game.output}_exploit") if args.exploit else game
     from razz_env.solve.abstraction import abstraction_code
 
     try:
         abstraction_code(args.abstraction, HandConfig.create(**game.table))
     except ValueError as err:
         raise ConfigError(f"--{err}") from None
-    return replace(game, abstraction=args.abstraction, output=f"{game.output}_{args.abstraction}")
+    suffix = "_exploit" if args.exploit else ""
+    return replace(game, abstraction=args.abstraction, output=f"{game.output}_{args.abstraction}{suffix}")
 
 
 def stage_folder(args: Args, stage: int) -> Path:
@@ -136,7 +154,13 @@ def stage(args: Args) -> SampledStage:
     return SampledStage(stage_folder(args, args.stage), game.table, game.abstraction, args.seed,
                         until=args.stage * args.stage_iterations,
                         start_from=stage_folder(args, args.stage - 1) if args.stage > 1 else None,
-                        every=args.checkpoint_every, max_infosets=args.max_infosets, record={"stage": args.stage})
+                        every=args.checkpoint_every, max_infosets=args.max_infosets, record={"stage": args.stage},
+                        model=model_of(args))
+
+
+def model_of(args: Args) -> dict[str, object] | None:
+    """``--exploit``'s model settings (its seed the training seed's), or None."""
+    return {**EXPLOIT, "seed": args.seed} if args.exploit else None
 
 
 def coverage(game: Game, policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
@@ -178,7 +202,8 @@ def recipe(args: Args) -> dict[str, object]:
         if not state.get("done"):
             raise ConfigError(f"--recipe: stage {number} of seed {args.seed} is not finished ({folder})")
         stages.append({"name": f"stage{number}", "kind": "mccfr",
-                       "config": {"table": game.table, "abstraction": game.abstraction, "seed": args.seed},
+                       "config": {"table": game.table, "abstraction": game.abstraction, "seed": args.seed,
+                                  **({"model": model_of(args)} if args.exploit else {})},
                        "steps": state["iterations"], **({"continues": stages[-1]["name"]} if stages else {}),
                        "cpu_minutes": state["stage_cpu_minutes"],
                        "checkpoint_sha256": hashlib.sha256((folder / "checkpoint.npz").read_bytes()).hexdigest()})
@@ -195,7 +220,8 @@ def write_recipe(args: Args) -> Path:
     page = "razz_flagship" if args.game == "razz" else f"{args.game}_agent"
     return write(Path(args.output or game.output), recipe(args),
                  f"{args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}, studies/razz_mccfr.py "
-                 f"--game {args.game}{f' --abstraction {args.abstraction}' if args.abstraction else ''} "
+                 f"--game {args.game}{f' --abstraction {args.abstraction}' if args.abstraction else ''}"
+                 f"{' --exploit' if args.exploit else ''} "
                  f"--seed {args.seed} --stage {args.stage} (docs/studies/{page}.md)")
 
 
@@ -220,6 +246,10 @@ def main(args: Args) -> None:
     if state is not None and state.get("done"):
         print(f"{folder}: finished ({state['iterations']:,} iterations); train the next stage")
         return
+    if args.exploit:
+        import torch
+
+        torch.set_num_threads(1)  # the model's torch agent shares the cores
     stage(args).run(lambda line: print(line, flush=True))  # refuses, by name, a stage before it not finished
 
 

@@ -477,6 +477,8 @@ def test_a_policy_file_that_is_not_the_shipped_one_is_played_as_the_entry_was_ac
     ({"config": {**TINY_MCCFR, "table": {"variant": "holdem"}}, "continues": None}, "stage two: config: table: "),
     ({"config": {**TINY_MCCFR, "seed": -1}, "continues": None}, "stage two: config: seed: "),
     ({"imitation": {"teacher": "random"}}, "stage two: imitation: not taken by an mccfr stage"),
+    ({"config": {**TINY_MCCFR, "model": {"agents": ["random"], "weights": [2.0], "partners": ["random"]}},
+      "continues": None}, "stage two: config: model: weights: expected one in (0, 1] per agent"),
 ])
 def test_a_bad_mccfr_stage_is_one_line_naming_what_is_wrong(mccfr_zoo, change, message):
     data = json.loads((mccfr_zoo / f"solved{recipes.SUFFIX}").read_text())
@@ -484,3 +486,29 @@ def test_a_bad_mccfr_stage_is_one_line_naming_what_is_wrong(mccfr_zoo, change, m
     (mccfr_zoo / f"solved{recipes.SUFFIX}").write_text(json.dumps(data))
     with pytest.raises(ConfigError, match=re.escape(message)):
         recipes.load_recipe("solved", mccfr_zoo)
+
+
+def test_an_mccfr_chain_against_a_model_reproduces_the_uninterrupted_solve(tmp_path):
+    """A recipe's ``model`` reaches the solver: its product is the run against that model, byte for byte."""
+    pytest.importorskip("numba", reason="the sampled solver walks the batched engine's kernels")
+    from razz_env.engine.config import HandConfig
+    from razz_env.solve.sampled_cfr import SampledCFR
+    from razz_env.train.opponent_model import ModelSpec, build_model
+
+    model = {"agents": ["calling_station"], "weights": [0.5], "partners": ["random"], "hands": 100, "seed": 0,
+             "full": 1}
+    folder = tmp_path / "zoo"
+    folder.mkdir()
+    _write(folder, "exploits", product="@two/policy.npz", acceptance_seed=7,
+           stages=[{"name": "one", "kind": "mccfr", "config": {**TINY_MCCFR, "model": model}, "steps": 300},
+                   {"name": "two", "kind": "mccfr", "config": "one", "steps": 500, "continues": "one"}])
+    recipe = recipes.load_recipe("exploits", folder)
+    assert "model={'agents': ['calling_station']" in recipes.describe_plan(recipe, recipes.plan(recipe, tmp_path))[4]
+    config = HandConfig.create("minirazz_tiny")
+    whole = SampledCFR(config, seed=3, model=build_model(ModelSpec.create(model), config, "exact"))
+    whole.run(500)
+    shipped = whole.average_policy().save(folder / "exploits.npz")
+    digest = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    (folder / "policies.json").write_text(json.dumps({"exploits": {"file": "exploits.npz", "sha256": digest}}))
+    verdict = recipes.reproduce(recipe, tmp_path / "runs", progress=False, notify=lambda _: None)[1]
+    assert verdict.reproduced

@@ -24,8 +24,9 @@ from razz_env.train.budgeted import read_state, write_json
 
 CHECKPOINT = "checkpoint.npz"
 POLICY = "policy.npz"
-SETTINGS = ("table", "abstraction", "seed")
-"""What a chain's stages share (in each ``state.json``, and checked against each checkpoint)."""
+SETTINGS = ("table", "abstraction", "seed", "model")
+"""What a chain's stages share (in each ``state.json``, and checked against each checkpoint; ``model`` only in a
+chain that exploits one)."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ class SampledStage:
     """Solve ``table`` (``HandConfig.create``'s settings) over ``abstraction`` with ``seed`` in ``folder`` until
     ``until`` iterations in all, going on from the finished stage in ``start_from`` (else from nothing).
 
-    ``record`` adds its fields to ``state.json`` (a study's stage number)."""
+    ``record`` adds its fields to ``state.json`` (a study's stage number). ``model``: the settings of the
+    :class:`~razz_env.train.opponent_model.ModelSpec` the chain exploits (built once, by its first stage, and
+    carried in the checkpoints); None for a plain self-play chain."""
 
     folder: Path
     table: dict[str, Any]
@@ -44,11 +47,20 @@ class SampledStage:
     every: int = 500_000
     max_infosets: int = 16_000_000
     record: dict[str, Any] = field(default_factory=dict)
+    model: dict[str, Any] | None = None
 
     @property
     def settings(self) -> dict[str, Any]:
         """The chain's settings as ``state.json`` keeps them."""
-        return {"table": dict(self.table), "abstraction": self.abstraction, "seed": self.seed}
+        model = {"model": self.model} if self.model is not None else {}
+        return {"table": dict(self.table), "abstraction": self.abstraction, "seed": self.seed, **model}
+
+    def modelled(self, solver: Any) -> dict[str, Any]:
+        """What ``state.json`` says of the model: its settings and the adversary's information sets (nothing for a
+        plain chain)."""
+        if self.model is None:
+            return {}
+        return {"model": self.model, "adversary_infosets": solver.adversary_infosets}
 
     def state(self) -> dict[str, Any] | None:
         """The stage's ``state.json`` (None before its first checkpoint); ``ConfigError`` for a folder holding
@@ -60,10 +72,11 @@ class SampledStage:
 
     def check(self, state: dict[str, Any], folder: Path) -> None:
         """``ConfigError`` unless ``state`` (of the stage in ``folder``) is of this chain."""
-        other = [key for key in SETTINGS if key in state and state[key] != self.settings[key]]
+        other = [key for key in SETTINGS if (key in state or key == "model")
+                 and state.get(key) != self.settings.get(key)]
         if other:
-            raise ConfigError(f"{folder}: holds a stage of another chain ({other[0]} {state[other[0]]!r}, not "
-                              f"{self.settings[other[0]]!r}); choose another folder or delete it")
+            raise ConfigError(f"{folder}: holds a stage of another chain ({other[0]} {state.get(other[0])!r}, not "
+                              f"{self.settings.get(other[0])!r}); choose another folder or delete it")
 
     def done(self) -> bool:
         """Whether the stage is finished (its policy written)."""
@@ -81,8 +94,14 @@ class SampledStage:
         state = self.state()
         if not checkpoint.exists():
             if self.start_from is None:
-                solver = SampledCFR(HandConfig.create(**self.table), abstraction=self.abstraction, seed=self.seed,
-                                    max_infosets=self.max_infosets)
+                config = HandConfig.create(**self.table)
+                model = None
+                if self.model is not None:
+                    from razz_env.train.opponent_model import ModelSpec, build_model
+
+                    model = build_model(ModelSpec.create(self.model), config, self.abstraction)
+                solver = SampledCFR(config, abstraction=self.abstraction, seed=self.seed,
+                                    max_infosets=self.max_infosets, model=model)
                 return solver, 0.0
             earlier = read_state(Path(self.start_from))
             if earlier is None or not earlier.get("done"):
@@ -95,8 +114,8 @@ class SampledStage:
                      "chain_cpu_seconds": earlier["chain_cpu_seconds"], "done": False}
             write_json(folder / "state.json", state)
         solver = SampledCFR.load(checkpoint, self.max_infosets)
-        if (solver.config, solver.abstraction, solver.seed) != (HandConfig.create(**self.table), self.abstraction,
-                                                                 self.seed):
+        if (solver.config, solver.abstraction, solver.seed, solver.model is None) != (
+                HandConfig.create(**self.table), self.abstraction, self.seed, self.model is None):
             raise ConfigError(f"{checkpoint}: a checkpoint of another chain ({solver.abstraction}, seed "
                               f"{solver.seed}); this stage solves {self.settings}")
         if solver.iterations > self.until:
@@ -128,7 +147,8 @@ class SampledStage:
                 solver.average_policy().save(folder / POLICY)
             state = {"seed": self.seed, **self.record, "iterations": solver.iterations,
                      "stage_iterations": solver.iterations - first, "infosets": solver.num_infosets,
-                     "abstraction": self.abstraction, "table": dict(self.table), "chain_cpu_seconds": round(chain, 1),
+                     "abstraction": self.abstraction, "table": dict(self.table), **self.modelled(solver),
+                     "chain_cpu_seconds": round(chain, 1),
                      "stage_cpu_minutes": round((chain - before) / 60, 2), "done": done, "from_iterations": first,
                      "from_chain_cpu_seconds": before}
             write_json(folder / "state.json", state)

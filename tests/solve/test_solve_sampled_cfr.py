@@ -9,7 +9,7 @@ import pytest
 from razz_env.engine.config import HandConfig
 from razz_env.engine.errors import ConfigError
 from razz_env.solve import TabularPolicy, exploitability, policy_from_agent
-from razz_env.solve.sampled_cfr import SampledCFR
+from razz_env.solve.sampled_cfr import NUM_IDS, SampledCFR, opponent_model
 from razz_env.solve.sampled_policy import SampledCFRAgent
 
 pytestmark = pytest.mark.filterwarnings("ignore::numba.NumbaPerformanceWarning")
@@ -129,3 +129,52 @@ def test_the_walk_keys_its_decisions_by_the_abstraction_it_was_given(variant, ab
     assert {("own_face" in bucket_fields(int(key))) for key in keys} == {abstraction == "action_razz_buckets"}
     assert {("high" in bucket_fields(int(key))) for key in keys} == {abstraction == "stud8_buckets"}
     assert Path(module.__file__) in CACHE_SOURCES  # its cache is dropped when the abstraction changes
+
+
+def synthetic_model(weights=(0.5,), full=2):
+    """A model of an agent that plays the highest legal id at every key a short plain run met."""
+    plain = SampledCFR(TINY, seed=1)
+    plain.run(300)
+    count = plain.num_infosets
+    keys, legal = plain.table.keys[:count], plain.table.legal[:count]
+    ids = NUM_IDS - 1 - np.argmax(legal[:, ::-1], axis=1)
+    return opponent_model([(np.repeat(keys, 2), np.repeat(ids, 2))] * len(weights), weights, full)
+
+
+def test_a_run_against_a_model_cut_at_a_checkpoint_repeats_the_uninterrupted_run(tmp_path):
+    model = synthetic_model()
+    whole = SampledCFR(TINY, seed=3, model=model)
+    whole.run(600)
+    cut = SampledCFR(TINY, seed=3, model=model)
+    cut.run(250)
+    resumed = SampledCFR.load(cut.save(tmp_path / "run.npz"))
+    assert resumed.model is not None and np.array_equal(resumed.model.keys, model.keys)
+    resumed.run(350)
+    assert whole.adversary_infosets == resumed.adversary_infosets > 0
+    for table in ("table", "adversary_table"):
+        for name in ("keys", "regrets", "sums"):
+            assert np.array_equal(getattr(getattr(whole, table), name), getattr(getattr(resumed, table), name))
+    plain = SampledCFR(TINY, seed=3)
+    plain.run(600)
+    assert not np.array_equal(plain.average_policy().probabilities[:10], whole.average_policy().probabilities[:10])
+
+
+def test_the_model_is_counted_per_key_and_trusted_by_its_count():
+    model = opponent_model([(np.array([9, 4, 9, 9]), np.array([1, 2, 1, 3])), (np.array([5]), np.array([0]))],
+                           [0.25, 0.5], full=4)
+    assert model.keys.tolist() == [4, 9, 5] and model.starts.tolist() == [0, 2, 3]
+    assert model.probabilities[1].tolist() == pytest.approx([0, 2 / 3, 0, 1 / 3, 0])
+    assert model.confidence.tolist() == [0.25, 0.75, 0.25]
+    assert model.weights.tolist() == [0.25, 0.5]
+
+
+@pytest.mark.parametrize(("observed", "weights", "message"), [
+    ([(np.array([1]), np.array([0]))], [0.5, 0.5], "expected one per model"),
+    ([(np.array([1]), np.array([0]))], [1.5], r"each in \(0, 1\]"),
+    ([(np.array([1]), np.array([0]))] * 2, [0.6, 0.6], "at most 1 together"),
+    ([(np.array([1, 2]), np.array([0]))], [0.5], "as many ids as keys"),
+    ([(np.array([1]), np.array([7]))], [0.5], "ids must be 0 to 4"),
+])
+def test_a_bad_model_is_refused_by_name(observed, weights, message):
+    with pytest.raises(ConfigError, match=message):
+        opponent_model(observed, weights)

@@ -159,3 +159,22 @@ def test_another_abstraction_of_the_game_trains_in_a_folder_of_its_own(study, lo
     assert "--game stud8 --abstraction stud8_coarse --seed 1 --stage 1" in text and "abstraction: stud8_coarse" in text
     study("razz_mccfr").assert_refuses(["--game", "razz", "--abstraction", "stud8_coarse", "--seed", "1"],
                                        "--abstraction: 'stud8_coarse' reads heads-up stud8, not razz")
+
+
+def test_exploit_solves_against_the_pages_model_in_a_folder_of_its_own(study, load_study, tmp_path, monkeypatch):
+    """``--exploit``: the chain's state and recipe carry the model (its seed the training seed's); its stages go by
+    default to ``runs/razz_mccfr_exploit``; another game's is refused by name."""
+    module = load_study("razz_mccfr")
+    assert module.stage_folder(module.Args(exploit=True), 1).as_posix() == "runs/razz_mccfr_exploit/seed1/stage1"
+    assert module.stage_folder(module.Args(exploit=True, abstraction="razz_fine"), 2).as_posix() == (
+        "runs/razz_mccfr_razz_fine_exploit/seed1/stage2")
+    monkeypatch.setattr(module, "EXPLOIT", {**module.EXPLOIT, "hands": 30})  # 200,000 hands of each: not in a test
+    args = module.Args(exploit=True, seed=2, stage_iterations=300, checkpoint_every=300, output=str(tmp_path))
+    module.main(args)
+    state = json.loads((tmp_path / "seed2" / "stage1" / "state.json").read_text())
+    assert state["model"] == {**module.EXPLOIT, "seed": 2} and state["adversary_infosets"] > 0
+    module.main(module.Args(**{**vars(args), "recipe": "exploits", "acceptance_seed": 9}))
+    text = (tmp_path / "exploits.recipe.yaml").read_text()
+    assert "--exploit" in text and "ppo_razz_psro" in text
+    study("razz_mccfr").assert_refuses(["--game", "stud8", "--exploit", "--output", str(tmp_path)],
+                                       "--exploit: the opponent model is razz's")

@@ -54,3 +54,23 @@ def test_another_chains_folder_and_an_unfinished_stage_before_are_refused_by_nam
     with pytest.raises(ConfigError, match="at 200 iterations, past the stage's end \\(100\\)"):
         stage(tmp_path / "one", 100).start()
     assert not (tmp_path / "two").exists() and not (tmp_path / "three").exists()  # nothing written
+
+
+MODEL = {"agents": ["calling_station"], "weights": [0.5], "partners": ["random"], "hands": 200, "seed": 0, "full": 1}
+
+
+def test_a_chain_against_a_model_builds_it_once_and_chains_byte_for_byte(tmp_path):
+    whole = stage(tmp_path / "whole", 500, model=MODEL).run(lambda line: None)
+    stage(tmp_path / "one", 200, model=MODEL).run(lambda line: None)
+    second = stage(tmp_path / "two", 500, tmp_path / "one", model=MODEL).run(lambda line: None)
+    for name in (CHECKPOINT, POLICY):
+        assert (tmp_path / "whole" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    assert whole["model"] == second["model"] == MODEL
+    assert whole["adversary_infosets"] == second["adversary_infosets"] > 0
+    plain = stage(tmp_path / "plain", 500).run(lambda line: None)
+    assert "model" not in plain
+    assert (tmp_path / "plain" / POLICY).read_bytes() != (tmp_path / "two" / POLICY).read_bytes()
+    with pytest.raises(ConfigError, match=r"holds a stage of another chain \(model None, not"):
+        stage(tmp_path / "three", 800, tmp_path / "plain", model=MODEL).run(lambda line: None)
+    with pytest.raises(ConfigError, match=r"holds a stage of another chain \(model \{"):
+        stage(tmp_path / "one", 200).run(lambda line: None)
