@@ -83,9 +83,9 @@ class SampledStage:
         state = self.state()
         return state is not None and bool(state.get("done"))
 
-    def start(self) -> tuple[Any, float]:
-        """The solver the stage goes on from (its own checkpoint, the stage before's end, or fresh) and the
-        chain's training CPU seconds before it."""
+    def start(self, notify: Callable[[str], None] = print) -> tuple[Any, float]:
+        """The solver the stage goes on from (its own checkpoint, the stage before's end, or fresh: then with its
+        opponent model built) and the chain's training CPU seconds before it (a fresh chain's: the model's)."""
         from razz_env.engine.config import HandConfig
         from razz_env.solve.sampled_cfr import SampledCFR
 
@@ -95,14 +95,19 @@ class SampledStage:
         if not checkpoint.exists():
             if self.start_from is None:
                 config = HandConfig.create(**self.table)
-                model = None
-                if self.model is not None:
+                model, watching = None, 0.0
+                if self.model is not None:  # its CPU time is the chain's: a recipe's minutes count it
                     from razz_env.train.opponent_model import ModelSpec, build_model
 
-                    model = build_model(ModelSpec.create(self.model), config, self.abstraction)
+                    spec = ModelSpec.create(self.model)
+                    notify(f"{folder}: building the opponent model ({spec.hands:,} hands of each of "
+                           f"{', '.join(spec.agents)})")
+                    began = time.process_time()
+                    model = build_model(spec, config, self.abstraction)
+                    watching = time.process_time() - began
                 solver = SampledCFR(config, abstraction=self.abstraction, seed=self.seed,
                                     max_infosets=self.max_infosets, model=model)
-                return solver, 0.0
+                return solver, watching
             earlier = read_state(Path(self.start_from))
             if earlier is None or not earlier.get("done"):
                 raise ConfigError(f"{folder}: goes on from {self.start_from}, which is not finished; run it first")
@@ -130,7 +135,7 @@ class SampledStage:
         if state is not None and state.get("done"):
             notify(f"{folder}: finished ({state['iterations']:,} iterations)")
             return state
-        solver, chain_before = self.start()
+        solver, chain_before = self.start(notify)
         folder.mkdir(parents=True, exist_ok=True)
         state = self.state() or {}
         earlier = (read_state(Path(self.start_from)) if self.start_from is not None else None) or {}

@@ -60,7 +60,9 @@ MODEL = {"agents": ["calling_station"], "weights": [0.5], "partners": ["random"]
 
 
 def test_a_chain_against_a_model_builds_it_once_and_chains_byte_for_byte(tmp_path):
-    whole = stage(tmp_path / "whole", 500, model=MODEL).run(lambda line: None)
+    lines = []
+    whole = stage(tmp_path / "whole", 500, model=MODEL).run(lines.append)
+    assert lines[0] == f"{tmp_path / 'whole'}: building the opponent model (200 hands of each of calling_station)"
     stage(tmp_path / "one", 200, model=MODEL).run(lambda line: None)
     second = stage(tmp_path / "two", 500, tmp_path / "one", model=MODEL).run(lambda line: None)
     for name in (CHECKPOINT, POLICY):
@@ -74,3 +76,22 @@ def test_a_chain_against_a_model_builds_it_once_and_chains_byte_for_byte(tmp_pat
         stage(tmp_path / "three", 800, tmp_path / "plain", model=MODEL).run(lambda line: None)
     with pytest.raises(ConfigError, match=r"holds a stage of another chain \(model \{"):
         stage(tmp_path / "one", 200).run(lambda line: None)
+
+
+def test_the_models_cpu_time_is_the_chains(tmp_path, monkeypatch):
+    """Building the model is part of what the chain cost (a recipe's minutes count it)."""
+    import time
+
+    from razz_env.train import opponent_model
+
+    real = opponent_model.build_model
+
+    def slow(*args):
+        began = time.process_time()
+        while time.process_time() - began < 0.5:
+            pass
+        return real(*args)
+
+    monkeypatch.setattr(opponent_model, "build_model", slow)
+    state = stage(tmp_path / "one", 100, model=MODEL).run(lambda line: None)
+    assert state["chain_cpu_seconds"] >= 0.5 and state["stage_cpu_minutes"] >= 0.5 / 60
