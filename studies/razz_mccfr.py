@@ -219,7 +219,9 @@ def write_recipe(args: Args) -> Path:
     game = game_of(args)
     page = "razz_flagship" if args.game == "razz" else f"{args.game}_agent"
     return write(Path(args.output or game.output), recipe(args),
-                 f"{args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}, studies/razz_mccfr.py "
+                 f"{args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}"
+                 f"{' against an opponent model of ' + ' and '.join(EXPLOIT['agents']) if args.exploit else ''}, "
+                 f"studies/razz_mccfr.py "
                  f"--game {args.game}{f' --abstraction {args.abstraction}' if args.abstraction else ''}"
                  f"{' --exploit' if args.exploit else ''} "
                  f"--seed {args.seed} --stage {args.stage} (docs/studies/{page}.md)")

@@ -11,6 +11,9 @@ the spec and the agents' seeds, so a chain's model is rebuilt the same by its re
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -100,5 +103,22 @@ def build_model(spec: ModelSpec, config: HandConfig, abstraction: str) -> Oppone
         seed = spec.seed + number
         agent = make_agent(name, seed=seed)
         partners = [make_agent(partner, seed=seed) for partner in spec.partners]
-        observed.append(observe(agent, partners, config, abstraction, spec.hands, seed))
+        with _one_torch_thread():
+            observed.append(observe(agent, partners, config, abstraction, spec.hands, seed))
     return opponent_model(observed, spec.weights, spec.full)
+
+
+@contextmanager
+def _one_torch_thread() -> Iterator[None]:
+    """Torch (where an agent loaded it) on one thread while the agents are watched, so a network agent's sampled
+    choices, and the model, do not depend on the machine's thread count; the count is restored after."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        yield
+        return
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)

@@ -2,6 +2,7 @@
 response against a model of the calling station is its best response at weight 1 (the exact best response's value,
 the oracle), exploits it nearly as well at weight 1/2 while giving up far less, and the plain run neither."""
 
+import numpy as np
 import pytest
 
 from razz_env.agents.registry import make_agent
@@ -72,3 +73,20 @@ def test_a_spec_reads_back_its_settings():
                              "partners": ["random"], "hands": 500, "seed": 7, "full": 3})
     assert ModelSpec.create(spec.settings()) == spec
     assert spec.settings()["agents"] == ["razz_heuristic", "ppo_razz_psro"]
+
+
+def test_agents_are_watched_on_one_torch_thread_and_the_count_is_restored(monkeypatch):
+    """A network agent's choices (and so the model) must not depend on the machine's thread count."""
+    torch = pytest.importorskip("torch")
+    from razz_env.train import opponent_model
+
+    seen = []
+    monkeypatch.setattr(opponent_model, "observe", lambda *args: seen.append(torch.get_num_threads()) or (
+        np.array([1]), np.array([0])))
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        build_model(ModelSpec(("random",), (0.5,), ("random",), hands=1), TINY, "exact")
+        assert seen == [1] and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
