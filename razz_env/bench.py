@@ -64,6 +64,7 @@ class Plan:
     agent: AgentSpec
     label: str
     variant: str
+    table: dict[str, Any]
     field: tuple[AgentSpec, ...]
     bound: str
     output: Path
@@ -138,7 +139,19 @@ def plan(args: Args) -> Plan:
         except Exception as err:  # noqa: BLE001 - a member that cannot be built (a missing extra) stops the bench
             raise ConfigError(f"the {variant} field's {agent_label(member)}: "
                               f"{' '.join(str(err).split()) or type(err).__name__}") from None
-    return Plan(agent, label, variant, members, method, output)
+    return Plan(agent, label, variant, field_table(variant), members, method, output)
+
+
+def field_table(variant: str) -> dict[str, Any]:
+    """The heads-up table the field plays at: the variant's default tournament's (``razz tournament --variant V``,
+    whose lineup the field is), so a zoo agent meets it at the stacks it was made for.
+
+    >>> field_table("stud8")
+    {'variant': 'stud8', 'stacks': 1000}
+    """
+    from razz_env.evaluate.config import TournamentConfig
+
+    return {"variant": variant, "stacks": TournamentConfig.from_dict({"variant": variant}).stacks}
 
 
 def bound_method(asked: str, states_policy: bool, label: str) -> str:
@@ -175,7 +188,7 @@ def measure(bench: Plan, args: Args, shown_pairing: Callable[[Any, float], objec
     pairings, seconds = [], []
     for member in bench.field:
         started = time.perf_counter()
-        pairings.append(match(bench.agent, member, deals=args.hands // 2, table={"variant": bench.variant},
+        pairings.append(match(bench.agent, member, deals=args.hands // 2, table=bench.table,
                               seed=args.seed, workers=args.workers, aivat=True))
         seconds.append(time.perf_counter() - started)
         if shown_pairing is not None:

@@ -66,7 +66,7 @@ def pairing_row(result: BenchResult, index: int) -> dict[str, Any]:
     match, bench = result.pairings[index], result.plan
     figures = {name: _number(getattr(match, name)) for name in FIGURES}
     code = (f"from razz_env.evaluate import match; print(match({bench.agent!r}, {bench.field[index]!r}, "
-            f"deals={match.deals}, seed={match.seed}, table={{'variant': {bench.variant!r}}}, aivat=True))")
+            f"deals={match.deals}, seed={match.seed}, table={bench.table!r}, aivat=True))")
     return {"opponent": match.agents[1], "fingerprint": match.config.fingerprints[1], **figures,
             "sd_ratio": _number(match.sd_ratio), "aivat_reliable": match.aivat_reliable,
             "aivat_note": match.aivat_fit_note, "verdict": verdict(figures["ci95_low"], figures["ci95_high"]),

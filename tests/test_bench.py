@@ -204,3 +204,14 @@ def test_an_agent_that_states_no_policy_gets_a_learned_best_response(tmp_path, s
     assert bound["train_steps"] == 64 and bound["hands"] == 4 and bound["seed"] == -1
     assert bound["reproduce"].endswith("--method rl --variant razz --deals 2 --seed 0 --aivat --fresh --steps 64")
     _ordered(bound)
+
+
+def test_the_field_plays_at_the_default_tournaments_table_where_the_zoo_agents_were_made(tmp_path, monkeypatch):
+    """A sampled CFR agent made at 1,000-chip stacks is benched (its field met it at 200 before, and refused it)."""
+    pytest.importorskip("numba", reason="the sampled solver's policies read the batched engine's abstraction")
+    monkeypatch.setattr(bench, "DEFAULT_LINEUPS", {**DEFAULT_LINEUPS, "stud8": ("random", "calling_station")})
+    code, _ = _razz("mccfr_stud8", "--hands", "4", "--best-response", "none", "--workers", "1", "--output",
+                    str(tmp_path), "--quiet")
+    data = json.loads((tmp_path / "bench.json").read_text())
+    assert code == 0 and [row["opponent"] for row in data["field"]] == ["random", "calling_station"]
+    assert all("table={'variant': 'stud8', 'stacks': 1000}" in row["reproduce"] for row in data["field"])

@@ -312,7 +312,7 @@ def test_default_tournament_runs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "ppo_razz vs qrdqn_razz" in out and "monte_carlo vs check_raiser" in out and "rock vs tag" in out
     assert "ppo_razz_pool vs maniac" in out and "ppo_razz_multiway" not in out
-    assert "ppo_razz_psro vs maniac" in out
+    assert "ppo_razz_psro vs maniac" in out and "mccfr_razz vs maniac" in out
 
 
 @pytest.mark.parametrize("variant", ["stud8", "action_razz"])

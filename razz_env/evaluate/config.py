@@ -41,6 +41,7 @@ DEFAULT_AGENTS: tuple[AgentSpec, ...] = (
     "qrdqn_razz",
     "ppo_razz_pool",  # ppo_razz_multiway is this network widened to eight seats: heads-up it plays identically
     "ppo_razz_psro",
+    "mccfr_razz",
     *EXPLOITERS,
 )
 """The default tournament's lineup: heads-up razz's shipped agents (the main job, ``razz tournament``)."""

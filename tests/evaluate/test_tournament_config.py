@@ -78,7 +78,7 @@ def test_the_default_tournament_is_valid():
 
 def test_the_default_tournament_seats_the_trained_agents_and_every_exploiter():
     """Every trained heads-up agent; ppo_razz_multiway plays as ppo_razz_pool heads-up, so only one of them sits."""
-    wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_psro", "monte_carlo", "maniac",
+    wanted = {"ppo_razz", "qrdqn_razz", "ppo_razz_pool", "ppo_razz_psro", "mccfr_razz", "monte_carlo", "maniac",
               "check_raiser", "board_bully", "rock", "tag"}
     assert wanted <= set(TournamentConfig().labels) and "ppo_razz_multiway" not in TournamentConfig().labels
 
