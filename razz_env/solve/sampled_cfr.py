@@ -225,10 +225,10 @@ def _model_type(model, rng):
 
 
 @njit(cache=CACHE, inline="always")
-def _modelled(model, kind, key, free, out):
-    """The adversary's play at ``key`` when of type ``kind``: ``out`` = c * the model's shares + (1 - c) * ``free``
-    for the model's confidence c there (0 where it saw nothing); returns c."""
-    start, stop = model.starts[kind], model.starts[kind + 1]
+def _modelled(model, model_type, key, free, out):
+    """The adversary's play at ``key`` when of model ``model_type``'s type: ``out`` = c * the model's shares +
+    (1 - c) * ``free`` for the model's confidence c there (0 where it saw nothing); returns c."""
+    start, stop = model.starts[model_type], model.starts[model_type + 1]
     at = start + np.searchsorted(model.keys[start:stop], key)
     c = model.confidence[at] if at < stop and model.keys[at] == key else 0.0
     for a in range(NUM_IDS):
@@ -392,6 +392,8 @@ class SampledCFR:
         if config.num_seats != 2:
             raise ConfigError(f"config: the sampled solver plays heads-up tables; this one has {config.num_seats} "
                               f"seats")
+        if model is not None and not isinstance(model, OpponentModel):
+            raise ConfigError(f"model: expected an OpponentModel (opponent_model(...)), got {type(model).__name__}")
         self.config = config
         self.abstraction = abstraction
         self.kind = abstraction_code(abstraction, config)

@@ -88,6 +88,7 @@ def test_a_full_table_stops_with_the_setting_to_raise_and_keeps_its_iterations()
     (TINY, {"abstraction": "buckets"}, ValueError, "unknown abstraction 'buckets'; known: exact"),
     (TINY, {"max_infosets": 0}, ConfigError, "max_infosets"),
     ("razz", {}, ConfigError, "expected a HandConfig, got str"),
+    (TINY, {"model": {"agents": ["random"]}}, ConfigError, "model: expected an OpponentModel"),
 ])
 def test_bad_settings_are_refused_by_name(config, options, error, message):
     with pytest.raises(error, match=message):
