@@ -178,9 +178,9 @@ TERMINAL_WIDTH = 120
 
 
 def _crosstable_lines(result: TournamentResult) -> list[str]:
-    """The crosstable, its columns numbered as its rows (labels in the rows only), if it fits
-    :data:`TERMINAL_WIDTH`; else a pointer to crosstable.png and pairings.csv."""
-    cell, name = 7, 23
+    """The crosstable, its columns numbered as its rows (labels in the rows only, as wide as the longest needs, up to
+    22 characters), if it fits :data:`TERMINAL_WIDTH`; else a pointer to crosstable.png and pairings.csv."""
+    cell, name = 7, min(23, max((len(label) for label in result.labels), default=0) + 2)
     count = len(result.labels)
     if 4 + name + cell * count > TERMINAL_WIDTH:
         return ["", f"crosstable: {count} agents are too many columns for the terminal; see crosstable.png and "

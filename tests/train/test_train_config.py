@@ -34,7 +34,7 @@ def test_every_recipes_stage_configs_load(name):
     for stage in recipe.stages:
         config = stage.checked_config()
         if stage.kind == "mccfr":  # the sampled solver's settings (its folder is the stage's, given when it runs)
-            assert config == stage.config and set(config) == {"table", "abstraction", "seed"}
+            assert config == stage.config and set(config) - {"model"} == {"table", "abstraction", "seed"}
         else:
             assert config.output == f"runs/zoo/{name}/{stage.name}" and config.max_minutes is None
 
