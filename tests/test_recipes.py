@@ -478,7 +478,7 @@ def test_a_policy_file_that_is_not_the_shipped_one_is_played_as_the_entry_was_ac
     ({"config": {**TINY_MCCFR, "seed": -1}, "continues": None}, "stage two: config: seed: "),
     ({"imitation": {"teacher": "random"}}, "stage two: imitation: not taken by an mccfr stage"),
     ({"config": {**TINY_MCCFR, "model": {"agents": ["random"], "weights": [2.0], "partners": ["random"]}},
-      "continues": None}, "stage two: config: model: weights: expected one in (0, 1] per agent"),
+      "continues": None}, "stage two: config: model: model weights: expected each in (0, 1]"),
 ])
 def test_a_bad_mccfr_stage_is_one_line_naming_what_is_wrong(mccfr_zoo, change, message):
     data = json.loads((mccfr_zoo / f"solved{recipes.SUFFIX}").read_text())

@@ -186,11 +186,7 @@ def opponent_model(observed: Sequence[tuple[np.ndarray, np.ndarray]], weights: S
     >>> model.keys.tolist(), model.probabilities[1].tolist(), model.confidence.tolist()
     ([3, 7], [0.0, 0.0, 1.0, 0.0, 0.0], [0.5, 1.0])
     """
-    weights = [float(w) for w in weights]
-    if len(weights) != len(observed) or not observed:
-        raise ConfigError(f"model weights: expected one per model ({len(observed)}), got {len(weights)}")
-    if any(not 0.0 < w <= 1.0 for w in weights) or sum(weights) > 1.0 + 1e-12:
-        raise ConfigError(f"model weights: expected each in (0, 1] and at most 1 together, got {weights}")
+    weights = model_weights(weights, len(observed))
     full = as_int("full", full, 1)
     keys, probabilities, confidence, starts = [], [], [], [0]
     for number, (seen_keys, seen_ids) in enumerate(observed):
@@ -211,6 +207,16 @@ def opponent_model(observed: Sequence[tuple[np.ndarray, np.ndarray]], weights: S
         starts.append(starts[-1] + len(unique))
     return OpponentModel(np.concatenate(keys), np.concatenate(probabilities), np.concatenate(confidence),
                          np.asarray(starts, dtype=np.int64), np.asarray(weights))
+
+
+def model_weights(weights: Sequence[float], models: int) -> list[float]:
+    """``weights`` checked as the chances of ``models`` models' types: one each, in (0, 1], at most 1 together."""
+    weights = [float(w) for w in weights]
+    if len(weights) != models or not models:
+        raise ConfigError(f"model weights: expected one per model ({models}), got {len(weights)}")
+    if any(not 0.0 < w <= 1.0 for w in weights) or sum(weights) > 1.0 + 1e-12:
+        raise ConfigError(f"model weights: expected each in (0, 1] and at most 1 together, got {weights}")
+    return weights
 
 
 @njit(cache=CACHE, inline="always")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from razz_env.engine.checks import as_int, as_real
-from razz_env.engine.errors import ConfigError
+from razz_env.engine.errors import ConfigError, labelled
 
 if TYPE_CHECKING:
     from razz_env.engine.config import HandConfig
@@ -67,10 +67,11 @@ class ModelSpec:
         weights = settings["weights"]
         if isinstance(weights, str) or not isinstance(weights, (list, tuple)):
             raise ConfigError(f"model: weights: expected a list of numbers, one per agent, got {weights!r}")
-        weights = tuple(as_real("model: weights", w, 0.0, what="a number in (0, 1]") for w in weights)
-        if len(weights) != len(names["agents"]) or not all(0.0 < w <= 1.0 for w in weights) or sum(weights) > 1.0:
-            raise ConfigError(f"model: weights: expected one in (0, 1] per agent ({len(names['agents'])}), at most 1 "
-                              f"together, got {list(weights)}")
+        from razz_env.solve.sampled_cfr import model_weights
+
+        with labelled("model"):
+            weights = tuple(model_weights([as_real("weights", w, what="a number in (0, 1]") for w in weights],
+                                          len(names["agents"])))
         return cls(names["agents"], weights, names["partners"],
                    hands=as_int("model: hands", settings.get("hands", cls.hands), 1),
                    seed=as_int("model: seed", settings.get("seed", cls.seed), 0, 2**32 - 1),

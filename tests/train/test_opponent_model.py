@@ -57,7 +57,7 @@ def test_at_weight_one_half_it_exploits_nearly_as_much_and_gives_up_far_less(mea
 @pytest.mark.parametrize(("settings", "message"), [
     ({"agents": ["razz_heuristic"], "weights": [0.5]}, "partners missing"),
     ({"agents": "razz_heuristic", "weights": [0.5], "partners": ["random"]}, "agents: expected a list"),
-    ({"agents": ["razz_heuristic"], "weights": [0.5, 0.2], "partners": ["random"]}, "one in"),
+    ({"agents": ["razz_heuristic"], "weights": [0.5, 0.2], "partners": ["random"]}, "expected one per model"),
     ({"agents": ["a", "b"], "weights": [0.6, 0.6], "partners": ["random"]}, "at most 1 together"),
     ({"agents": ["a"], "weights": [0.5], "partners": ["random"], "hands": 0}, "model: hands"),
     ({"agents": ["a"], "weights": [0.5], "partners": ["random"], "depth": 3}, "unknown key 'depth'"),
