@@ -95,7 +95,7 @@ def parse_args(cls: type[T], description: str | None, argv: Sequence[str] | None
 def run_script(main: Callable[[T], int | None], cls: type[T], description: str | None) -> NoReturn:
     """A script's entry point: ``cls`` from its command line, its fields' declared limits checked, then ``main``,
     whose status (None: 0) is the exit status; a :class:`ConfigError` is one line named after the script, exit
-    status 2."""
+    status 2; Ctrl-C one line (what the script saved, where it says), exit status 130."""
     try:
         args = parse_args(cls, description)
         check_fields(args, flag_name)
@@ -105,6 +105,9 @@ def run_script(main: Callable[[T], int | None], cls: type[T], description: str |
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(reader_gone())
+    except KeyboardInterrupt as err:
+        print(f"{Path(inspect.getfile(main)).stem}: {str(err) or 'interrupted'}", file=sys.stderr)
+        sys.exit(130)
     sys.exit(status or 0)
 
 

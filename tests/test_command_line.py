@@ -114,6 +114,28 @@ def test_run_script_exits_with_mains_status_and_a_config_error_is_one_line_named
     assert capsys.readouterr().err == "test_command_line: --deals: expected at least 1, got 0\n"
 
 
+def test_ctrl_c_in_a_script_is_one_line_and_exit_status_130(monkeypatch, capsys):
+    import dataclasses
+
+    import pytest
+
+    from razz_env.command_line import run_script
+
+    @dataclasses.dataclass(frozen=True)
+    class Args:
+        saved: bool = False
+        """whether main says what it saved"""
+
+    def main(args: Args) -> None:
+        raise KeyboardInterrupt("interrupted: saved at step 7") if args.saved else KeyboardInterrupt
+
+    for argv, line in (([], "interrupted"), (["--saved"], "interrupted: saved at step 7")):
+        monkeypatch.setattr("sys.argv", ["study", *argv])
+        with pytest.raises(SystemExit) as done:
+            run_script(main, Args, "a study")
+        assert done.value.code == 130 and capsys.readouterr().err == f"test_command_line: {line}\n"
+
+
 def test_a_script_whose_reader_goes_away_ends_quietly(tmp_path):
     """``python study.py | head -1``: stdout's pipe closes before the script writes; no traceback, exit 1."""
     import subprocess

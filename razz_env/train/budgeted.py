@@ -7,7 +7,9 @@ fairly) or ``max_steps`` steps. Every ``every`` CPU seconds, and at the end, it 
 :class:`Evaluator`, appends its figures to ``curve.csv`` (after ``cpu_minutes``, ``wall_minutes`` and ``steps``),
 and saves a checkpoint (the trainer's, the evaluator's own state, and ``state.json``: the settings, the clocks,
 the update). Running it again with the same settings goes on from the last checkpoint (the engine then deals new
-hands, so a resumed run is the same run, not the same cards); with other settings it is refused. A run stopped by
+hands, so a resumed run is the same run, not the same cards); with other settings it is refused. Ctrl-C (SIGINT)
+ends the update under way, checkpoints there and raises :class:`RunInterrupted` (a second Ctrl-C stops at once,
+keeping the last checkpoint); a checkpoint's files are never left half-written. A run stopped by
 ``max_steps`` and never resumed repeats decision by decision; one stopped by CPU time stops where the machine's
 speed put it. ``start_from`` chains runs in stages: a new folder starts from another's last checkpoint (the same
 settings, the step count, the clocks and the schedules going on), so a long run can be trained an hour at a time
@@ -18,13 +20,44 @@ from __future__ import annotations
 
 import csv
 import json
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
 from razz_env.engine.errors import ConfigError, labelled
+from razz_env.train.runfolder import interrupts_deferred
 
 STATE, CURVE, CHECKPOINT, FINAL = "state.json", "curve.csv", "checkpoint.pt", "final.pt"
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a budgeted run; its message says where it was saved and how to go on (a KeyboardInterrupt,
+    so code that stops on Ctrl-C stops on it too)."""
+
+
+@contextmanager
+def interrupt_flag() -> Iterator[list[int]]:
+    """While the block runs, a first Ctrl-C is recorded in the yielded list instead of raised (the run checkpoints
+    at its next update and stops); a second one raises KeyboardInterrupt at once. Off the main thread, where no
+    signal handler can be set, Ctrl-C raises as usual."""
+    pressed: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+
+    def record(signum: int, frame: object) -> None:
+        pressed.append(signum)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, record)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class Evaluator(Protocol):
@@ -144,7 +177,7 @@ class BudgetedRun:
 
     def run(self) -> None:
         """Train, evaluate and checkpoint until the budget is spent (going on from a checkpoint when there is one)."""
-        from razz_env.train.batch_ppo import save_checkpoint, train
+        from razz_env.train.batch_ppo import train
 
         if not (self.minutes > 0 and self.every > 0):
             raise ConfigError(f"minutes and every: expected positive numbers, got {self.minutes} and {self.every}")
@@ -163,6 +196,9 @@ class BudgetedRun:
             nonlocal next_at
             clock.pause()
             finished = clock.cpu >= budget or 0 < self.max_steps <= progress.steps
+            if pressed and not finished:
+                self._save(progress, trainer, clock, next_at)
+                return True
             if clock.cpu >= next_at or finished:
                 figures = self.evaluator.evaluate(progress)
                 append_row(self.folder / CURVE, {"cpu_minutes": round(clock.cpu / 60, 4),
@@ -172,20 +208,33 @@ class BudgetedRun:
                                   for name, value in figures.items())
                 print(f"{self.label}: {clock.cpu / 60:7.2f} CPU min  {progress.steps:>12,} steps  {shown}", flush=True)
                 next_at = clock.cpu + self.every
-                save_checkpoint(self.folder / CHECKPOINT, progress, trainer)
-                self.evaluator.save(self.folder)
-                write_json(self.folder / STATE, {"settings": self.settings, "clock": [clock.cpu, clock.wall],
-                                                 "next_measure": next_at, "update": progress.update,
-                                                 "steps": progress.steps})
+                self._save(progress, trainer, clock, next_at)
                 if finished:
                     from razz_env.train.batch_ppo import save_policy
 
-                    save_policy(self.folder / FINAL, progress.agent, trainer, progress.steps)
-                    self.evaluator.finish(progress, self.folder)
+                    with interrupts_deferred():
+                        save_policy(self.folder / FINAL, progress.agent, trainer, progress.steps)
+                        self.evaluator.finish(progress, self.folder)
             clock.resume()
             return finished
 
-        train(trainer, hook=hook, resume=self.folder / CHECKPOINT if state is not None else None)
+        with interrupt_flag() as pressed:
+            train(trainer, hook=hook, resume=self.folder / CHECKPOINT if state is not None else None)
+        if pressed and not self.done():
+            state = read_state(self.folder) or {}
+            raise RunInterrupted(f"interrupted: {self.label} saved at step {state.get('steps', 0):,} "
+                                 f"({state.get('clock', [0.0])[0] / 60:.2f} CPU min); run the same command to go on")
+
+    def _save(self, progress: Any, trainer: Any, clock: Clock, next_at: float) -> None:
+        """The checkpoint, the evaluator's state and ``state.json``, all written before a Ctrl-C is delivered."""
+        from razz_env.train.batch_ppo import save_checkpoint
+
+        with interrupts_deferred():
+            save_checkpoint(self.folder / CHECKPOINT, progress, trainer)
+            self.evaluator.save(self.folder)
+            write_json(self.folder / STATE, {"settings": self.settings, "clock": [clock.cpu, clock.wall],
+                                             "next_measure": next_at, "update": progress.update,
+                                             "steps": progress.steps})
 
     def _started_from(self, earlier: Path) -> dict[str, Any]:
         """Copy ``earlier``'s last checkpoint and state into this run's folder (the evaluator's files too): the

@@ -125,3 +125,68 @@ def test_a_stage_may_go_on_with_other_opponents_and_records_its_own_settings(tmp
     # going on in its own folder: its checkpoint is now its own run's
     BudgetedRun(tmp_path / "two", changed, minutes=10, every=1000, evaluator=Checkpoints(), max_steps=4 * 1024).run()
     assert json.loads((tmp_path / "two" / "state.json").read_text())["update"] == 4
+
+
+class Pressing(Counting):
+    """Presses Ctrl-C (SIGINT) ``times`` times in its ``press``-th evaluation, or (``saving``) while it saves its
+    state then, inside the run's checkpoint."""
+
+    def __init__(self, press: int, times: int = 1, saving: bool = False) -> None:
+        super().__init__()
+        self.press, self.times, self.saving, self.done = press, times, saving, False
+
+    def evaluate(self, progress):
+        figures = super().evaluate(progress)
+        if not self.saving:
+            self.pressed()
+        return figures
+
+    def save(self, folder):
+        super().save(folder)
+        if self.saving:
+            self.pressed()
+
+    def pressed(self):
+        import signal
+
+        if self.calls == self.press and not self.done:
+            self.done = True
+            for _ in range(self.times):
+                signal.raise_signal(signal.SIGINT)
+
+
+def test_ctrl_c_checkpoints_at_the_next_update_and_the_same_run_goes_on(tmp_path):
+    from razz_env.train.budgeted import RunInterrupted
+
+    run = BudgetedRun(tmp_path, SETTINGS, minutes=10, every=0.001, evaluator=Pressing(press=2), max_steps=6 * 1024)
+    with pytest.raises(RunInterrupted, match=r"saved at step 3,072 \(.* CPU min\); run the same command to go on"):
+        run.run()
+    state = json.loads((tmp_path / "state.json").read_text())
+    assert state["update"] == 3 and not run.done() and not (tmp_path / "final.pt").exists()
+    assert [r["update"] for r in rows(tmp_path)] == ["1", "2"]  # the interrupted update saved, not measured
+    again = Counting()
+    again.calls = 2
+    BudgetedRun(tmp_path, SETTINGS, minutes=10, every=1000, evaluator=again, max_steps=6 * 1024).run()
+    assert json.loads((tmp_path / "state.json").read_text())["update"] == 6 and (tmp_path / "final.pt").exists()
+
+
+def test_a_second_ctrl_c_stops_at_once_keeping_the_last_checkpoint(tmp_path):
+    run = BudgetedRun(tmp_path, SETTINGS, minutes=10, every=0.001, evaluator=Pressing(press=2, times=2),
+                      max_steps=6 * 1024)
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        run.run()
+    assert type(stopped.value) is KeyboardInterrupt  # not a saved run's RunInterrupted
+    assert json.loads((tmp_path / "state.json").read_text())["update"] == 1
+    BudgetedRun(tmp_path, SETTINGS, minutes=10, every=1000, evaluator=Counting(), max_steps=3 * 1024).run()
+    assert json.loads((tmp_path / "state.json").read_text())["update"] == 3
+
+
+def test_ctrl_c_during_a_checkpoint_lets_it_finish_whole(tmp_path):
+    from razz_env.train.budgeted import RunInterrupted
+
+    run = BudgetedRun(tmp_path, SETTINGS, minutes=10, every=0.001, evaluator=Pressing(press=2, times=2, saving=True),
+                      max_steps=6 * 1024)
+    with pytest.raises(RunInterrupted, match="saved at step 3,072"):
+        run.run()
+    assert json.loads((tmp_path / "count.json").read_text()) == 2  # update 2's save finished, then update 3's
+    assert json.loads((tmp_path / "state.json").read_text())["update"] == 3
