@@ -107,7 +107,9 @@ def match(agent_a: AgentSpec, agent_b: AgentSpec, *, deals: int, table: Table | 
     ``duplicate``) and return A's win rate.
 
     ``table``: a heads-up :class:`~razz_env.engine.table.Table`, or a mapping of its keys (``variant``,
-    ``stacks``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``raise_cap`` ...). Blocks play in ``workers``
+    ``stacks``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``raise_cap`` ...), whose left-out keys are
+    :class:`~razz_env.engine.table.Table`'s defaults (stacks 200); without ``table``, razz at a tournament's default
+    table (stacks 1000), where the zoo's trained agents sit. Blocks play in ``workers``
     worker processes, which keep the time limit (an agent instance must pickle, except with ``workers=1``, where
     one that does not plays in this process, unwatched). ``aivat`` scores the same hands with AIVAT too
     (:mod:`razz_env.evaluate.aivat`). Bad input raises :class:`ConfigError`; a broken agent :class:`BlockError`.

@@ -45,6 +45,14 @@ def test_the_table_sets_variant_and_stakes_and_refuses_unknown_keys():
         match("random", "random", deals=2, table={"seats": 3})
 
 
+def test_a_tables_left_out_keys_are_tables_defaults_and_no_table_is_a_tournaments():
+    from razz_env.engine.table import Table
+
+    keys = match("calling_station", "random", deals=2, table={"variant": "razz"}).config
+    assert keys.table == Table("razz", num_seats=2)  # stacks 200, as the docstring says
+    assert match("calling_station", "random", deals=2).config.table == Table("razz", num_seats=2, stacks=1000)
+
+
 def test_a_table_spec_plays_as_its_mapping_does_and_must_be_heads_up():
     from razz_env.engine.table import Table
 
