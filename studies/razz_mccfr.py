@@ -40,6 +40,13 @@ hands against the two of them, trusted fully from 5 decisions at a key) and othe
 
     python studies/razz_mccfr.py --exploit --seed 1 --stage 1
 
+``--defend`` solves it against a model of a 3rd-street stealer (:data:`DEFEND`: the adversary is, each iteration
+with weight 0.3, ``maniac`` on 3rd street, raising whenever it may, and free on every later street, and free
+otherwise), so that the solution learns to defend 3rd street, where LBR wins most from every trained agent; its
+stages in ``runs/<game>_mccfr[_<abstraction>]_defend``:
+
+    python studies/razz_mccfr.py --defend --seed 1 --stage 1
+
 ``--recipe NAME`` writes ``<output>/NAME.recipe.yaml``: the chain that made a finished stage as a zoo recipe of
 ``mccfr`` stages (each stage's settings, iterations, recorded CPU minutes and checkpoint SHA-256, from the stages'
 own records), for ``razz zoo reproduce`` once the candidate is shipped.
@@ -84,6 +91,10 @@ EXPLOIT = {"agents": ["razz_heuristic", "ppo_razz_psro"], "weights": [0.25, 0.25
            "partners": ["razz_heuristic", "ppo_razz_psro"], "hands": 200_000, "full": 5}
 """``--exploit``'s opponent model (razz: the flagship page's arm, written before its figures); its ``seed`` is the
 training seed's."""
+DEFEND = {"agents": ["maniac"], "weights": [0.3], "partners": ["razz_heuristic", "ppo_razz_psro"], "hands": 200_000,
+          "full": 5, "streets": [3]}
+"""``--defend``'s opponent model (razz: the flagship page's arm, written before its figures): ``maniac``'s 3rd street
+only; its ``seed`` is the training seed's."""
 COVERAGE_SEED = 41003
 """The deals ``--coverage`` plays (the flagship's LBR seed: not a selection or acceptance seed)."""
 
@@ -123,23 +134,28 @@ class Args:
     """with ``--recipe``: the seed of the candidate's acceptance run (the recipe's ``acceptance_seed``)"""
     exploit: bool = False
     """solve against :data:`EXPLOIT`'s opponent model (razz only), the stages in ``<the game's output>_exploit``"""
+    defend: bool = False
+    """solve against :data:`DEFEND`'s model of a 3rd-street stealer (razz only), the stages in ``<the game's
+    output>_defend``"""
 
 
 def game_of(args: Args) -> Game:
     """``--game`` over ``--abstraction`` (refused, by name, where it does not read the game)."""
     game = GAMES[args.game]
-    if args.exploit and args.game != "razz":
-        raise ConfigError(f"--exploit: the opponent model is razz's (razz_heuristic, ppo_razz_psro), not "
-                          f"{args.game}'s")
+    if args.exploit and args.defend:
+        raise ConfigError("--exploit and --defend: each solves against its own model; give one of them")
+    modelled = "--exploit" if args.exploit else "--defend" if args.defend else ""
+    if modelled and args.game != "razz":
+        raise ConfigError(f"{modelled}: the opponent model is razz's, not {args.game}'s")
+    suffix = f"_{modelled[2:]}" if modelled else ""
     if not args.abstraction or args.abstraction == game.abstraction:
-        return replace(game, output=f"{game.output}_exploit") if args.exploit else game
+        return replace(game, output=f"{game.output}{suffix}") if modelled else game
     from razz_env.solve.abstraction import abstraction_code
 
     try:
         abstraction_code(args.abstraction, HandConfig.create(**game.table))
     except ValueError as err:
         raise ConfigError(f"--{err}") from None
-    suffix = "_exploit" if args.exploit else ""
     return replace(game, abstraction=args.abstraction, output=f"{game.output}_{args.abstraction}{suffix}")
 
 
@@ -159,8 +175,9 @@ def stage(args: Args) -> SampledStage:
 
 
 def model_of(args: Args) -> dict[str, object] | None:
-    """``--exploit``'s model settings (its seed the training seed's), or None."""
-    return {**EXPLOIT, "seed": args.seed} if args.exploit else None
+    """``--exploit``'s or ``--defend``'s model settings (its seed the training seed's), or None."""
+    model = EXPLOIT if args.exploit else DEFEND if args.defend else None
+    return {**model, "seed": args.seed} if model else None
 
 
 def coverage(game: Game, policy_path: Path, opponent: str, hands: int) -> dict[str, float]:
@@ -203,7 +220,7 @@ def recipe(args: Args) -> dict[str, object]:
             raise ConfigError(f"--recipe: stage {number} of seed {args.seed} is not finished ({folder})")
         stages.append({"name": f"stage{number}", "kind": "mccfr",
                        "config": {"table": game.table, "abstraction": game.abstraction, "seed": args.seed,
-                                  **({"model": model_of(args)} if args.exploit else {})},
+                                  **({"model": model_of(args)} if model_of(args) else {})},
                        "steps": state["iterations"], **({"continues": stages[-1]["name"]} if stages else {}),
                        "cpu_minutes": state["stage_cpu_minutes"],
                        "checkpoint_sha256": hashlib.sha256((folder / "checkpoint.npz").read_bytes()).hexdigest()})
@@ -220,10 +237,11 @@ def write_recipe(args: Args) -> Path:
     page = "razz_flagship" if args.game == "razz" else f"{args.game}_agent"
     return write(Path(args.output or game.output), recipe(args),
                  f"{args.recipe}: heads-up {args.game} by sampled CFR over {game.abstraction}"
-                 f"{' against an opponent model of ' + ' and '.join(EXPLOIT['agents']) if args.exploit else ''}, "
+                 f"{' against an opponent model of ' + ' and '.join(EXPLOIT['agents']) if args.exploit else ''}"
+                 f"{' against a model of a 3rd-street stealer' if args.defend else ''}, "
                  f"studies/razz_mccfr.py "
                  f"--game {args.game}{f' --abstraction {args.abstraction}' if args.abstraction else ''}"
-                 f"{' --exploit' if args.exploit else ''} "
+                 f"{' --exploit' if args.exploit else ''}{' --defend' if args.defend else ''} "
                  f"--seed {args.seed} --stage {args.stage} (docs/studies/{page}.md)")
 
 
@@ -248,7 +266,7 @@ def main(args: Args) -> None:
     if state is not None and state.get("done"):
         print(f"{folder}: finished ({state['iterations']:,} iterations); train the next stage")
         return
-    if args.exploit:
+    if args.exploit or args.defend:
         import torch
 
         torch.set_num_threads(1)  # the model's torch agent shares the cores

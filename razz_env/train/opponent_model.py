@@ -5,8 +5,10 @@ A restricted Nash response (:class:`~razz_env.solve.sampled_cfr.SampledCFR` with
 abstraction's keys. :func:`observe` plays the agent against weighted partners (the imitation collector,
 :func:`razz_env.train.imitation.collect`: its seat rotating, each hand's partner drawn by weight, decks from the
 seed) and keys each of its decisions with the solver's own key function on what its seat saw;
-:func:`build_model` does that for every agent of a :class:`ModelSpec` and counts the ids per key. Everything follows
-the spec and the agents' seeds, so a chain's model is rebuilt the same by its recipe.
+:func:`build_model` does that for every agent of a :class:`ModelSpec` and counts the ids per key. A spec's
+``streets`` keeps only the decisions of those streets, so the model is the agent there and the adversary is free
+everywhere else (a model of a 3rd-street stealer, say). Everything follows the spec and the agents' seeds, so a
+chain's model is rebuilt the same by its recipe.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
 class ModelSpec:
     """Agents to model (names, each with the chance of its type in an iteration, ``weights``), the partners they
     are seen against (names, equally likely), how many hands each is watched, the seed of the deals and draws,
-    and ``full``: the decisions at a key at which the model is trusted fully (``min(1, n / full)``)."""
+    ``full``: the decisions at a key at which the model is trusted fully (``min(1, n / full)``), and ``streets``:
+    the streets (numbered by the cards a seat holds, stud's 3-7) whose decisions are modelled (empty: all)."""
 
     agents: tuple[str, ...]
     weights: tuple[float, ...]
@@ -39,6 +42,7 @@ class ModelSpec:
     hands: int = 100_000
     seed: int = 0
     full: int = 10
+    streets: tuple[int, ...] = ()
 
     @classmethod
     def create(cls, settings: dict[str, Any]) -> ModelSpec:
@@ -48,9 +52,9 @@ class ModelSpec:
         100000
         """
         if not isinstance(settings, dict):
-            raise ConfigError(f"model: expected a mapping of agents, weights, partners, hands, seed, full; got "
-                              f"{settings!r}")
-        known = ("agents", "weights", "partners", "hands", "seed", "full")
+            raise ConfigError(f"model: expected a mapping of agents, weights, partners, hands, seed, full, streets; "
+                              f"got {settings!r}")
+        known = ("agents", "weights", "partners", "hands", "seed", "full", "streets")
         unknown = sorted(set(settings) - set(known))
         if unknown:
             raise ConfigError(f"model: unknown key {unknown[0]!r}; known: {', '.join(known)}")
@@ -72,25 +76,47 @@ class ModelSpec:
         with labelled("model"):
             weights = tuple(model_weights([as_real("weights", w, what="a number in (0, 1]") for w in weights],
                                           len(names["agents"])))
+        streets = settings.get("streets", [])
+        if isinstance(streets, str) or not isinstance(streets, (list, tuple)):
+            raise ConfigError(f"model: streets: expected a list of street numbers (stud's 3-7), got {streets!r}")
         return cls(names["agents"], weights, names["partners"],
                    hands=as_int("model: hands", settings.get("hands", cls.hands), 1),
                    seed=as_int("model: seed", settings.get("seed", cls.seed), 0, 2**32 - 1),
-                   full=as_int("model: full", settings.get("full", cls.full), 1))
+                   full=as_int("model: full", settings.get("full", cls.full), 1),
+                   streets=tuple(sorted({as_int("model: streets", street, 1) for street in streets})))
 
     def settings(self) -> dict[str, Any]:
-        """The spec as plain data (``state.json``, a recipe), read back by :meth:`create`."""
-        return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
+        """The spec as plain data (``state.json``, a recipe), read back by :meth:`create` (``streets`` only when
+        given, so a spec of every street reads as one written before the key existed)."""
+        data = {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
+        if not self.streets:
+            del data["streets"]
+        return data
 
 
 def observe(agent: Any, partners: list[Any], config: HandConfig, abstraction: str, hands: int,
-            seed: int) -> tuple[np.ndarray, np.ndarray]:
+            seed: int, streets: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
     """The keys under ``abstraction`` (int64) and the ids (int64) of ``agent``'s decisions over ``hands`` hands at
-    ``config``'s table against ``partners`` (one drawn a hand, equally likely)."""
+    ``config``'s table against ``partners`` (one drawn a hand, equally likely); with ``streets``, of its decisions
+    on those streets only."""
+    from razz_env.batch.kernels import O_STREET
     from razz_env.solve.abstraction import abstraction_encoder, abstraction_layout, infoset_keys
     from razz_env.train.imitation import collect
 
+    numbers = config.variant.street_numbers
+    unknown = [street for street in streets if street not in numbers]
+    if unknown:
+        raise ConfigError(f"model: streets: {config.variant.name} plays streets {numbers[0]} to {numbers[-1]}, got "
+                          f"{unknown[0]}")
     seen = collect(agent, partners, [1.0] * len(partners), config, abstraction_encoder(config), hands, seed)
-    return infoset_keys(abstraction, seen.vectors, seen.masks, abstraction_layout(config)), seen.actions
+    layout = abstraction_layout(config)
+    keys, ids = infoset_keys(abstraction, seen.vectors, seen.masks, layout), seen.actions
+    if not streets:
+        return keys, ids
+    start = layout[O_STREET]
+    street = np.asarray(numbers)[seen.vectors[:, start:start + len(numbers)].argmax(axis=1)]
+    kept = np.isin(street, streets)
+    return keys[kept], np.asarray(ids)[kept]
 
 
 def build_model(spec: ModelSpec, config: HandConfig, abstraction: str) -> OpponentModel:
@@ -105,7 +131,7 @@ def build_model(spec: ModelSpec, config: HandConfig, abstraction: str) -> Oppone
         agent = make_agent(name, seed=seed)
         partners = [make_agent(partner, seed=seed) for partner in spec.partners]
         with _one_torch_thread():
-            observed.append(observe(agent, partners, config, abstraction, spec.hands, seed))
+            observed.append(observe(agent, partners, config, abstraction, spec.hands, seed, spec.streets))
     return opponent_model(observed, spec.weights, spec.full)
 
 

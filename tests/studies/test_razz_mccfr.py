@@ -178,3 +178,20 @@ def test_exploit_solves_against_the_pages_model_in_a_folder_of_its_own(study, lo
     assert "--exploit" in text and "ppo_razz_psro" in text
     study("razz_mccfr").assert_refuses(["--game", "stud8", "--exploit", "--output", str(tmp_path)],
                                        "--exploit: the opponent model is razz's")
+
+
+def test_defend_solves_against_a_model_of_third_street_only(study, load_study, tmp_path, monkeypatch):
+    """``--defend``: the model is the maniac's 3rd street (every key of it a 3rd-street key), carried in the state
+    and the recipe; its stages go to ``runs/razz_mccfr_defend``; with ``--exploit`` it is refused."""
+    module = load_study("razz_mccfr")
+    assert module.stage_folder(module.Args(defend=True), 3).as_posix() == "runs/razz_mccfr_defend/seed1/stage3"
+    monkeypatch.setattr(module, "DEFEND", {**module.DEFEND, "hands": 30})
+    args = module.Args(defend=True, seed=2, stage_iterations=300, checkpoint_every=300, output=str(tmp_path))
+    module.main(args)
+    state = json.loads((tmp_path / "seed2" / "stage1" / "state.json").read_text())
+    assert state["model"] == {**module.DEFEND, "seed": 2} and state["model"]["streets"] == [3]
+    module.main(module.Args(**{**vars(args), "recipe": "defends", "acceptance_seed": 9}))
+    text = (tmp_path / "defends.recipe.yaml").read_text()
+    assert "--defend" in text and "3rd-street stealer" in text and "maniac" in text
+    study("razz_mccfr").assert_refuses(["--exploit", "--defend", "--output", str(tmp_path)],
+                                       "--exploit and --defend: each solves against its own model")

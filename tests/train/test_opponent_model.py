@@ -62,6 +62,8 @@ def test_at_weight_one_half_it_exploits_nearly_as_much_and_gives_up_far_less(mea
     ({"agents": ["a"], "weights": [0.5], "partners": ["random"], "hands": 0}, "model: hands"),
     ({"agents": ["a"], "weights": [0.5], "partners": ["random"], "depth": 3}, "unknown key 'depth'"),
     (["razz_heuristic"], "expected a mapping"),
+    ({"agents": ["a"], "weights": [0.5], "partners": ["random"], "streets": "3"}, "streets: expected a list"),
+    ({"agents": ["a"], "weights": [0.5], "partners": ["random"], "streets": [0]}, "model: streets"),
 ])
 def test_a_bad_spec_is_refused_by_name(settings, message):
     with pytest.raises(ConfigError, match=message):
@@ -73,6 +75,28 @@ def test_a_spec_reads_back_its_settings():
                              "partners": ["random"], "hands": 500, "seed": 7, "full": 3})
     assert ModelSpec.create(spec.settings()) == spec
     assert spec.settings()["agents"] == ["razz_heuristic", "ppo_razz_psro"]
+    assert "streets" not in spec.settings()  # as a spec written before streets existed reads
+    third = ModelSpec.create({**spec.settings(), "streets": [3]})
+    assert third.streets == (3,) and ModelSpec.create(third.settings()) == third and third != spec
+
+
+def test_a_model_of_some_streets_holds_only_their_keys():
+    """A model of the maniac's 3rd street only: every key of it is a 3rd-street key, each one the whole-hand model
+    holds too, with the same choices there; the whole-hand model also holds later streets'."""
+    from razz_env.solve.abstraction import bucket_fields
+
+    razz = HandConfig.create("razz", stacks=1000)
+    whole = build_model(ModelSpec(("maniac",), (0.3,), ("razz_heuristic",), hands=300), razz, "razz_buckets")
+    third = build_model(ModelSpec(("maniac",), (0.3,), ("razz_heuristic",), hands=300, streets=(3,)), razz,
+                        "razz_buckets")
+    streets = {bucket_fields(int(key))["street"] for key in third.keys}
+    assert streets == {0} and len(third.keys) > 10
+    assert {bucket_fields(int(key))["street"] for key in whole.keys} == {0, 1, 2, 3, 4}
+    at = np.searchsorted(whole.keys, third.keys)
+    assert np.array_equal(whole.keys[at], third.keys)
+    assert np.array_equal(whole.probabilities[at], third.probabilities)
+    with pytest.raises(ConfigError, match="razz plays streets 3 to 7, got 8"):
+        build_model(ModelSpec(("maniac",), (0.3,), ("random",), hands=1, streets=(8,)), razz, "razz_buckets")
 
 
 def test_agents_are_watched_on_one_torch_thread_and_the_count_is_restored(monkeypatch):
