@@ -100,8 +100,8 @@ class SampledStage:
                     from razz_env.train.opponent_model import ModelSpec, build_model
 
                     spec = ModelSpec.create(self.model)
-                    notify(f"{folder}: building the opponent model ({spec.hands:,} hands of each of "
-                           f"{', '.join(spec.agents)})")
+                    watched = ", ".join(spec.agents) if len(spec.agents) == 1 else f"each of {', '.join(spec.agents)}"
+                    notify(f"{folder}: building the opponent model ({spec.hands:,} hands of {watched})")
                     began = time.process_time()
                     model = build_model(spec, config, self.abstraction)
                     watching = time.process_time() - began

@@ -62,7 +62,7 @@ MODEL = {"agents": ["calling_station"], "weights": [0.5], "partners": ["random"]
 def test_a_chain_against_a_model_builds_it_once_and_chains_byte_for_byte(tmp_path):
     lines = []
     whole = stage(tmp_path / "whole", 500, model=MODEL).run(lines.append)
-    assert lines[0] == f"{tmp_path / 'whole'}: building the opponent model (200 hands of each of calling_station)"
+    assert lines[0] == f"{tmp_path / 'whole'}: building the opponent model (200 hands of calling_station)"
     stage(tmp_path / "one", 200, model=MODEL).run(lambda line: None)
     second = stage(tmp_path / "two", 500, tmp_path / "one", model=MODEL).run(lambda line: None)
     for name in (CHECKPOINT, POLICY):
