@@ -20,16 +20,12 @@ from __future__ import annotations
 
 import csv
 import json
-import signal
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
 from razz_env.engine.errors import ConfigError, labelled
-from razz_env.train.runfolder import interrupts_deferred
+from razz_env.train.runfolder import interrupt_flag, interrupts_deferred
 
 STATE, CURVE, CHECKPOINT, FINAL = "state.json", "curve.csv", "checkpoint.pt", "final.pt"
 
@@ -37,27 +33,6 @@ STATE, CURVE, CHECKPOINT, FINAL = "state.json", "curve.csv", "checkpoint.pt", "f
 class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped a budgeted run; its message says where it was saved and how to go on (a KeyboardInterrupt,
     so code that stops on Ctrl-C stops on it too)."""
-
-
-@contextmanager
-def interrupt_flag() -> Iterator[list[int]]:
-    """While the block runs, a first Ctrl-C is recorded in the yielded list instead of raised (the run checkpoints
-    at its next update and stops); a second one raises KeyboardInterrupt at once. Off the main thread, where no
-    signal handler can be set, Ctrl-C raises as usual."""
-    pressed: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield pressed
-        return
-
-    def record(signum: int, frame: object) -> None:
-        pressed.append(signum)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    previous = signal.signal(signal.SIGINT, record)
-    try:
-        yield pressed
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 class Evaluator(Protocol):

@@ -67,6 +67,27 @@ def interrupts_deferred(deliver: bool = True) -> Iterator[None]:
             signal.raise_signal(signal.SIGINT)
 
 
+@contextlib.contextmanager
+def interrupt_flag() -> Iterator[list[int]]:
+    """While the block runs, a first Ctrl-C is recorded in the yielded list instead of raised (the run checkpoints
+    at its next update and stops); a second one raises KeyboardInterrupt at once. Off the main thread, where no
+    signal handler can be set, Ctrl-C raises as usual."""
+    pressed: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+
+    def record(signum: int, frame: object) -> None:
+        pressed.append(signum)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, record)
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed into place (no half-written file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
