@@ -95,6 +95,11 @@ for razz, Monte Carlo's for stud (``six_handed``).
 
     python studies/razz_flagship.py --game razz6 --seed 1 --stage 1 --arm cloned
 
+Their ``--arm drawn`` goes on from the cloned chain's stage 1 (from stage 2) with the mixed tables' seats drawn anew
+every hand from each table's own Dirichlet draw of the weights (:data:`DRAWN`), not dealt once.
+
+    python studies/razz_flagship.py --game razz6 --seed 1 --stage 2 --arm drawn
+
 ``--keep`` copies a finished stage that goes on (its ``checkpoint.pt``, ``final.pt`` and ``state.json``, their
 SHA-256 in ``kept.json``) into ``--release`` (``releases/razz_flagship/seed<k>/stage<i>``), which is committed: a
 later session's stage finds the stage before there when ``--output`` (not in the repository) has lost it, and
@@ -144,14 +149,21 @@ def opponents_arm(heuristic: str, zoo: dict[str, float] | None = None) -> dict[s
     return {"self_play_fraction": 0.5, "opponents": list(weights), "opponent_weights": list(weights.values())}
 
 
-def mixed_tables_arm(zoo: dict[str, float]) -> dict[str, Any]:
+def mixed_tables_arm(zoo: dict[str, float], **draw: Any) -> dict[str, Any]:
     """Half the tables self-play (the learner at every seat), the other half mixed: the learner at one seat (rotating
     across tables), each other seat its own opponent by weight: Monte Carlo 4, the heuristic 2, four exploiters 1
-    each, the calling station and random 0.5 each, and ``zoo``'s agents. ``board_bully`` is held out (acceptance's)."""
+    each, the calling station and random 0.5 each, and ``zoo``'s agents. ``board_bully`` is held out (acceptance's).
+    ``draw``: how the seats are drawn (``batch_ppo``'s ``seat_draw`` settings; left out: dealt once, fixed)."""
     weights = {"monte_carlo": 4.0, "razz_heuristic": 2.0, "tag": 1.0, "rock": 1.0, "maniac": 1.0,
                "check_raiser": 1.0, "calling_station": 0.5, "random": 0.5, **zoo}
     return {"mixed_tables": True, "self_play_fraction": 0.5, "opponents": list(weights),
-            "opponent_weights": list(weights.values())}
+            "opponent_weights": list(weights.values()), **draw}
+
+
+DRAWN = {"seat_draw": "hand", "seat_concentration": 5.0}
+"""The six-handed ``drawn`` arm's seats: every hand each mixed table draws its own weights (a Dirichlet, parameters
+the arm's weights scaled to sum to 5, the other seats' count) and its five other seats from them, so that two or
+three of one opponent are common (at the fixed tables' 13 layouts two maniacs never sit together)."""
 
 
 POOL_ARM = {"self_play_fraction": 0.5, "pool_fraction": 0.5, "snapshot_every": 50, "max_snapshots": 0}
@@ -194,6 +206,8 @@ class Game:
     ``must_beat`` (bb/100; heads-up)."""
     begins: dict[str, int] = dataclasses.field(default_factory=dict)
     """The stage an arm begins at, going on from the first arm's stage before it (default: 2)."""
+    follows: dict[str, str] = dataclasses.field(default_factory=dict)
+    """Arms whose chain before they begin is another arm's (default: the first arm's)."""
     selection_seeds: tuple[int, ...] = (41001, 41002)
     lbr_seed: int = 41003
     seats: int = 2
@@ -235,9 +249,12 @@ class Game:
         return next(iter(self.arms))
 
     def arm_at(self, stage: int, arm: str | None) -> str:
-        """The arm stage ``stage`` of a chain in ``arm`` trained in: the first arm's before ``arm`` begins."""
+        """The arm stage ``stage`` of a chain in ``arm`` trained in: before ``arm`` begins, the arm it follows
+        (the first arm, unless :attr:`follows` names another)."""
         arm = arm or self.first_arm
-        return arm if stage >= self.begins.get(arm, 2) else self.first_arm
+        if stage >= self.begins.get(arm, 2):
+            return arm
+        return self.arm_at(stage, self.follows[arm]) if arm in self.follows else self.first_arm
 
 
 HELD_OUT_TABLES = {"h1": ("board_bully", "board_bully", "calling_station", "rock", "monte_carlo"),
@@ -252,9 +269,12 @@ def six_handed(variant: str, name: str, zoo: dict[str, float], s2_last: str, acc
     """A six-handed agent by ``docs/studies/six_handed_agents.md``'s rule: mixed tables with ``zoo`` in training,
     selection tables ``s1`` and ``s2`` (whose fifth seat is ``s2_last``), 1,000 deals a table and seed, and
     2,000 at each held-out table on ``acceptance_seed``, ``razz_heuristic`` in the candidate's seat beside it. Its
-    ``cloned`` arm trains the same tables from an imitation of ``teacher`` at them (100,000 hands, 40 epochs)."""
-    return Game(variant, name, arms={"mixed_tables": mixed_tables_arm(zoo), "cloned": mixed_tables_arm(zoo)},
-                begins={"cloned": 1}, imitation={"cloned": {**CLONED, "teacher": teacher}},
+    ``cloned`` arm trains the same tables from an imitation of ``teacher`` at them (100,000 hands, 40 epochs); its
+    ``drawn`` arm goes on from the cloned chain's stage 1 with the seats drawn every hand (:data:`DRAWN`)."""
+    return Game(variant, name, arms={"mixed_tables": mixed_tables_arm(zoo), "cloned": mixed_tables_arm(zoo),
+                                     "drawn": mixed_tables_arm(zoo, **DRAWN)},
+                begins={"cloned": 1, "drawn": 2}, follows={"drawn": "cloned"},
+                imitation={"cloned": {**CLONED, "teacher": teacher}},
                 acceptance_seeds=(acceptance_seed,),
                 seats=6, selection_tables={"s1": ("calling_station", "razz_heuristic", "rock", "tag", "check_raiser"),
                                            "s2": ("random", "maniac", "razz_heuristic", "monte_carlo", s2_last)},
@@ -371,8 +391,9 @@ def resolved(args: Args) -> Args:
         raise ConfigError(f"--arm {arm}: the {args.game} agent trains in {', '.join(game.arms)}")
     begins = game.begins.get(arm, 2)
     if arm != game.first_arm and args.stage < begins:
-        raise ConfigError(f"--arm {arm}: stages before {begins} are {game.first_arm.replace('_', '-')} in every arm; "
-                          f"the arm begins at stage {begins}")
+        before = game.arm_at(begins - 1, arm).replace('_', '-')
+        where = f"the {before} arm's" if arm in game.follows else f"{before} in every arm"
+        raise ConfigError(f"--arm {arm}: stages before {begins} are {where}; the arm begins at stage {begins}")
     if args.lbr and game.seats != 2:
         heads_up = ", ".join(key for key, other in GAMES.items() if other.seats == 2)
         raise ConfigError(f"--lbr: LBR is measured heads-up only ({heads_up}); the {args.game} agent plays at "

@@ -125,6 +125,14 @@ class Args:
     mixed_tables: bool = False
     """at a multi-way opponent table, each other seat its own opponent (the shares then count seats, and the log's
     figure is per table kind, not per opponent); without it one opponent sits in every other seat of a table"""
+    seat_draw: str = limited("fixed", choices=("fixed", "hand"))
+    """with ``--mixed-tables``: ``fixed``, each seat keeps the opponent dealt it at the start (in weighted round
+    robin, so a few layouts repeat table after table: 13 for the six-handed studies' weights); ``hand``, every
+    hand each other seat draws its opponent anew (see ``--seat-concentration``)"""
+    seat_concentration: float = limited(0.0, minimum=0)
+    """with ``--seat-draw hand``: 0, each seat drawn by ``--opponent-weights``; above 0, every hand each mixed table
+    first draws its own weights from a Dirichlet whose parameters are the weights scaled to sum to this, then its
+    seats from them (small: tables of few kinds, two or three of one opponent common)"""
     pool_fraction: float = limited(0.0, minimum=0, maximum=1)
     """share of the tables where the learner plays a frozen snapshot of itself (after the self-play tables)"""
     snapshot_every: int = limited(50, minimum=1)
@@ -166,6 +174,12 @@ def check_args(args: Args, name: Callable[[str], str] = flag_name) -> None:
     if args.mixed_tables and args.num_seats == 2:
         raise ConfigError(f"{name('mixed_tables')}: mixes opponents at a table of 3 or more seats; heads-up, a table's "
                           f"one other seat is its opponent ({name('num_seats')} 2)")
+    if args.seat_draw != "fixed" and not args.mixed_tables:
+        raise ConfigError(f"{name('seat_draw')} {args.seat_draw}: draws the seats of mixed tables; add "
+                          f"{name('mixed_tables')}")
+    if args.seat_concentration and args.seat_draw != "hand":
+        raise ConfigError(f"{name('seat_concentration')}: draws each hand's table weights; add {name('seat_draw')} "
+                          f"hand")
     if args.device == "cuda" and not torch.cuda.is_available():
         raise ConfigError(f"{name('device')} cuda: torch sees no CUDA device (a CPU build of torch, or no GPU)")
     check_opponents(args, name)
@@ -514,6 +528,22 @@ def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.T
     return kind.to(device), at_seat.to(device), (torch.arange(tables) % seats).to(device)
 
 
+def draw_seats(weights: tuple[float, ...], tables: int, seats: int, concentration: float) -> torch.Tensor:
+    """(``tables``, ``seats``) opponent indices, each drawn by ``weights`` (``concentration`` above 0: by each table's
+    own weights, drawn from a Dirichlet with the parameters ``weights`` scaled to sum to it), from torch's generator.
+
+    >>> _ = torch.manual_seed(0)
+    >>> draw_seats((1.0, 0.0), 2, 3, 0.0).tolist()
+    [[0, 0, 0], [0, 0, 0]]
+    """
+    share = torch.tensor(weights, dtype=torch.float64)
+    share = share / share.sum()
+    if concentration:
+        share = torch.distributions.Dirichlet((share * concentration).expand(tables, -1)).sample()
+        share = share.clamp_min(1e-12)  # a Dirichlet draw of tiny parameters may underflow to zeros
+    return torch.multinomial(share.expand(tables, -1), seats, replacement=True)
+
+
 def weighted_round_robin(weights: tuple[float, ...], count: int) -> list[int]:
     """``count`` indices of ``weights``, each taken in turn as often as its weight says (smooth weighted round
     robin: the one with the most credit goes next).
@@ -635,9 +665,9 @@ def save_checkpoint(path: Path, progress: Progress, args: Args) -> None:
     partial.replace(path)
 
 
-ADJUSTABLE = ("opponents", "opponent_weights", "self_play_fraction", "pool_fraction", "snapshot_every",
-              "max_snapshots", "ent_coef", "regularisation_halflife", "magnet_coef", "kl_coef", "total_steps",
-              "learning_rate")
+ADJUSTABLE = ("opponents", "opponent_weights", "seat_draw", "seat_concentration", "self_play_fraction",
+              "pool_fraction", "snapshot_every", "max_snapshots", "ent_coef", "regularisation_halflife", "magnet_coef",
+              "kl_coef", "total_steps", "learning_rate")
 """Settings a run may change when it goes on from another run's checkpoint (a later stage: :func:`carry_over`): what
 the learner plays against, how strongly it is regularised and how large its steps are (Adam's state carries over,
 its learning rate is the new run's); never the table, the networks, the optimizer's kind or the rollout's shape."""
@@ -726,6 +756,9 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
         torch.set_rng_state(saved["torch_rng"])
     if args.pool_fraction and not pool.networks:  # a new run, or one going on from a stage without a pool
         pool.add(agent.actor)
+    drawing = kind == MIXED if args.seat_draw == "hand" else None
+    if drawing is not None:
+        at_seat = torch.where(drawing[:, None], redraw(args, device), at_seat)
 
     obs = torch.zeros((N + 1, T, env.size), dtype=torch.float32, device=device)
     masks = torch.zeros((N + 1, T, NUM_ACTIONS), dtype=torch.bool, device=device)
@@ -786,6 +819,8 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 vs_sum.index_add_(0, slot, torch.where(finished[i], won, 0.0))
                 vs_hands.index_add_(0, slot, finished[i].to(torch.float64))
                 learner_seat = torch.where(finished[i], (learner_seat + 1) % S, learner_seat)
+                if drawing is not None:  # the mixed tables whose hands ended seat new opponents
+                    at_seat = torch.where((finished[i] & drawing)[:, None], redraw(args, device), at_seat)
             env.check()
             next_value = agent.value(obs[N])
             gae = seat_gae(actor[:N], values, payoffs.float() / big_bet, finished, actor[N], next_value,
@@ -820,6 +855,13 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     save_policy(out / "final.pt", agent, args, steps)
     return {"steps": steps, "seconds": seconds, "steps_per_second": (steps - start_steps) / seconds,
             "output": str(out / "final.pt"), "last": last}
+
+
+def redraw(args: Args, device: torch.device) -> torch.Tensor:
+    """Every table's seats drawn as ``--seat-draw hand`` says (:func:`draw_seats`), on the host from torch's
+    generator (a checkpoint keeps its state: a resumed run draws on), moved to ``device`` with no read back; the
+    caller keeps the rows of the tables whose hands begin."""
+    return draw_seats(opponent_weights(args), args.num_tables, args.num_seats, args.seat_concentration).to(device)
 
 
 def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: torch.Tensor, masks: torch.Tensor,

@@ -34,7 +34,7 @@ import pytest
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool', "
-                          "'calm', 'rivals', 'cloned', 'mixed_tables')"),
+                          "'calm', 'rivals', 'cloned', 'mixed_tables', 'drawn')"),
     (["--arm", "calm", "--stage", "3"], "--arm calm: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents, cloned"),
@@ -44,7 +44,7 @@ import pytest
     (["--game", "action_razz", "--accept"], "--accept: stage 1 of seed 1 is not finished"),
     (["--game", "razz6", "--lbr"], "--lbr: LBR is measured heads-up only (razz, stud8, action_razz); the razz6 agent "
                                    "plays at 6 seats"),
-    (["--game", "stud6", "--arm", "pool"], "--arm pool: the stud6 agent trains in mixed_tables"),
+    (["--game", "stud6", "--arm", "pool"], "--arm pool: the stud6 agent trains in mixed_tables, cloned, drawn"),
     (["--arm", "mixed_tables"], "--arm mixed_tables: the razz agent trains in self_play, opponents, pool, calm, "
                                 "rivals, cloned"),
     (["--game", "razz6", "--select"], "--select: stage 1 of seed 1 is not finished"),
@@ -351,6 +351,13 @@ def test_a_six_handed_game_trains_at_mixed_tables_and_meets_board_bully_only_at_
     assert module.stage_folder(game, "out", 2, 3).name == "stage3"
     assert module.trainer_settings(game, 2, arm="cloned") == settings  # the same tables, from an imitation start
     assert module.stage_folder(game, "out", 2, 1, "cloned").name == "stage1-cloned"
+    drawn = module.trainer_settings(game, 2, arm="drawn")  # the same weights, seats drawn every hand
+    assert drawn == {**settings, "seat_draw": "hand", "seat_concentration": 5.0}
+    assert [module.stage_folder(game, "out", 2, stage, "drawn").name for stage in (1, 2, 3)] == [
+        "stage1-cloned", "stage2-drawn", "stage3-drawn"]  # it goes on from the cloned chain's stage 1
+    assert game.imitation.get(game.arm_at(1, "drawn")) == game.imitation["cloned"]
+    with pytest.raises(module.ConfigError, match="--arm drawn: stages before 2 are the cloned arm's; the arm begins"):
+        module.resolved(module.Args(game=key, arm="drawn", stage=1))
     assert game.imitation == {"cloned": {"teacher": "razz_heuristic" if key == "razz6" else "monte_carlo",
                                          "hands": 100_000, "epochs": 40}}
     assert module.seated("x.pt", "candidate", game.acceptance_tables["h1"]) == [

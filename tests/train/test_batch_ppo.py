@@ -33,6 +33,7 @@ from razz_env.train.batch_ppo import (
     baseline_policies,
     carry_over,
     check_opponents,
+    draw_seats,
     magnet_log_probs,
     save_checkpoint,
     seat_gae,
@@ -149,6 +150,64 @@ def test_mixed_multiway_tables_seat_each_opponent_by_its_weight_and_rotate_the_l
     assert seat.tolist() == [t % 6 for t in range(100)]
     one, each, _ = table_roles(Args(num_seats=6, num_tables=10, self_play_fraction=0.5), torch.device("cpu"))
     assert each.tolist()[5:] == [[k] * 6 for k in one.tolist()[5:]]  # unmixed: one opponent at every other seat
+
+
+SIX_HANDED_WEIGHTS = (4.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 2.0)
+"""The six-handed studies' mixed-table weights (Monte Carlo, the heuristic, four exploiters, the calling station,
+random, the zoo's six-handed agent); index 4 is the maniac's."""
+
+
+def test_fixed_mixed_tables_repeat_a_few_layouts_and_never_seat_two_maniacs() -> None:
+    """Why ``--seat-draw hand`` exists: dealt once in weighted round robin, 512 six-handed tables hold 13 layouts."""
+    args = Args(num_seats=6, num_tables=1024, mixed_tables=True, opponents=tuple(f"x{k}" for k in range(9)),
+                opponent_weights=SIX_HANDED_WEIGHTS)
+    kind, at_seat, _ = table_roles(args, torch.device("cpu"))
+    mixed = at_seat[kind == MIXED]
+    assert len({tuple(row) for row in mixed.tolist()}) == 13
+    assert int(((mixed == 4).sum(1) >= 2).sum()) == 0
+
+
+def test_drawn_seats_follow_the_weights_or_each_tables_dirichlet_draw_of_them() -> None:
+    torch.manual_seed(3)
+    plain = draw_seats(SIX_HANDED_WEIGHTS, 40_000, 5, 0.0)
+    share = torch.bincount(plain.flatten(), minlength=9).double() / plain.numel()
+    assert torch.allclose(share, torch.tensor(SIX_HANDED_WEIGHTS, dtype=torch.float64) / 13.0, atol=0.005)
+    maniacs = (plain == 4).sum(1)
+    assert abs(float((maniacs >= 2).double().mean()) - 0.0512) < 0.006  # binomial: 1 - P(0) - P(1) at p = 1/13
+    varied = draw_seats(SIX_HANDED_WEIGHTS, 40_000, 5, 5.0)
+    share = torch.bincount(varied.flatten(), minlength=9).double() / varied.numel()
+    assert torch.allclose(share, torch.tensor(SIX_HANDED_WEIGHTS, dtype=torch.float64) / 13.0, atol=0.01)
+    pairs = (varied == 4).sum(1) >= 2  # the same shares, but tables of fewer kinds: two maniacs near twice as often
+    assert 0.08 < float(pairs.double().mean()) < 0.10
+    kinds = lambda seats: float(torch.stack([(seats == k).any(1) for k in range(9)]).sum(0).double().mean())  # noqa: E731
+    assert kinds(varied) < kinds(plain) - 0.5
+
+
+def test_seats_drawn_every_hand_change_between_hands_and_the_run_repeats(tmp_path, monkeypatch) -> None:
+    """``--seat-draw hand``: a mixed table's seat meets several opponents over a run (fixed: one, always)."""
+    met: dict[str, set[tuple[int, int, int]]] = {"fixed": set(), "hand": set()}
+    actions = Opponents.actions
+    for draw in met:
+        def spy(self, opponent, acting, masks, vectors, actor, engine, seen=met[draw]):
+            rows = torch.nonzero(acting & (opponent >= 0)).flatten().tolist()
+            seen.update((t, int(actor[t]), int(opponent[t])) for t in rows)
+            return actions(self, opponent, acting, masks, vectors, actor, engine)
+
+        monkeypatch.setattr(Opponents, "actions", spy)
+        train(tiny(tmp_path, draw, num_seats=6, self_play_fraction=0.25, mixed_tables=True, seat_draw=draw,
+                   opponents=("razz_heuristic", "calling_station", "random"), total_steps=4 * 1024))
+    for draw, seen in met.items():
+        seats: dict[tuple[int, int], set[int]] = {}
+        for table, seat, opponent in seen:
+            seats.setdefault((table, seat), set()).add(opponent)
+        most = max(len(opponents) for opponents in seats.values())
+        assert most == 1 if draw == "fixed" else most == 3
+    monkeypatch.setattr(Opponents, "actions", actions)
+    options = {"num_seats": 6, "self_play_fraction": 0.25, "mixed_tables": True, "seat_draw": "hand",
+               "seat_concentration": 2.0, "opponents": ("razz_heuristic", "random")}
+    first, again = (torch.load(train(tiny(tmp_path, name, **options))["output"], weights_only=True)["state_dict"]
+                    for name in ("one", "two"))
+    assert all(torch.equal(first[key], again[key]) for key in first)
 
 
 def test_pool_tables_come_between_self_play_and_the_baselines() -> None:
@@ -448,6 +507,10 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
 @pytest.mark.parametrize("options, message", [
     ({"num_seats": 9}, "--num-seats: must be at most 8, got 9"),
     ({"mixed_tables": True}, "--mixed-tables: mixes opponents at a table of 3 or more seats"),
+    ({"num_seats": 6, "seat_draw": "hand"}, "--seat-draw hand: draws the seats of mixed tables; add --mixed-tables"),
+    ({"num_seats": 6, "mixed_tables": True, "seat_concentration": 5.0}, "--seat-concentration: draws each hand's "
+                                                                        "table weights; add --seat-draw hand"),
+    ({"seat_draw": "table"}, "--seat-draw: expected one of fixed, hand, got 'table'"),
     ({"opponents": ("no_such_agent",)}, "unknown agent 'no_such_agent'"),
     ({"opponents": ("tests.train.test_batch_ppo:Silent",)}, "states no policy or does not act in batch"),
     ({"opponents": ("ppo_stud",)}, "--opponents: agent 'ppo_stud' plays stud at 2 seats; it cannot be seated at razz"),
