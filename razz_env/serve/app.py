@@ -342,7 +342,8 @@ def create_app(offered: dict[str, Any] | None = None, max_tables: int = 32, idle
 
 def listening_socket(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` and listening; :class:`ConfigError` when it cannot be (in use, no such
-    address)."""
+    address); the socket it could not bind is closed, not left to the garbage collector."""
+    sock = None
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -350,6 +351,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock.bind((host.strip("[]"), port))
         sock.listen(64)
     except OSError as err:
+        if sock is not None:
+            sock.close()
         raise ConfigError(f"--host {host} --port {port}: cannot listen there ({err.strerror or err}); give another "
                           f"--port, or --port 0 for any free one") from None
     return sock

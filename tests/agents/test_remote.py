@@ -27,16 +27,15 @@ RAISER = ROOT / "examples" / "bots" / "raiser.sh"
 @pytest.fixture
 def bridge() -> Iterator[int]:
     """``python -m razz_env.agents.bot_server --port 0 -- raiser.sh`` running; yields the port it listens on."""
-    server = subprocess.Popen([sys.executable, "-m", "razz_env.agents.bot_server", "--port", "0", "--", str(RAISER)],
-                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        first = server.stdout.readline()
-        found = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", first)
-        assert found, first
-        yield int(found.group(1))
-    finally:
-        server.kill()
-        server.wait()
+    with subprocess.Popen([sys.executable, "-m", "razz_env.agents.bot_server", "--port", "0", "--", str(RAISER)],
+                          stdout=subprocess.PIPE, text=True, cwd=ROOT) as server:  # its pipe closed at the end
+        try:
+            first = server.stdout.readline()
+            found = re.fullmatch(r"listening on 127\.0\.0\.1:(\d+)\n", first)
+            assert found, first
+            yield int(found.group(1))
+        finally:
+            server.kill()
 
 
 @pytest.mark.timeout(120)

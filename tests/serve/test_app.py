@@ -170,6 +170,24 @@ def test_the_command_refuses_a_port_in_use_and_an_unknown_agent_in_one_line():
         run(Args(agent=("no_such_agent",)))
 
 
+def test_a_port_in_use_leaves_no_socket_open(monkeypatch):
+    """The socket that could not bind is closed at once (it was left to the garbage collector: a ResourceWarning)."""
+    import socket
+
+    made: list[socket.socket] = []
+
+    class Recorded(socket.socket):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    with listening_socket("127.0.0.1", 0) as taken:
+        monkeypatch.setattr(socket, "socket", Recorded)
+        with pytest.raises(ConfigError, match="cannot listen there"):
+            listening_socket("127.0.0.1", taken.getsockname()[1])
+    assert len(made) == 1 and made[0].fileno() == -1
+
+
 def test_many_tables_play_at_once_each_its_own_hands():
     """Four players at four tables at the same moment, each from a thread of its own: every table plays its hands to
     the end and its records are its own (same seed, same hands; other seeds, other hands)."""
