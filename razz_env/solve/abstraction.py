@@ -33,6 +33,10 @@ and the agent read one function and the agent is given nothing its seat may not 
   pair, three of a suit and an ace; the betting as ``razz_buckets`` reads it, and the legal ids.
 - ``razz_fine`` (heads-up razz): ``razz_buckets``' fields and the third-highest card of the seat's best five in
   three levels (none: fewer than three low ranks; A-4; five or higher), which tells an 8-6-5 from an 8-6-2.
+- ``razz_third`` (heads-up razz): on 3rd street the seat's exact ranks (its two down cards' ranks, low then high,
+  its up card's, the other seat's up card's) and the betting as ``razz_buckets`` reads it; from 4th street on
+  ``razz_buckets``' fields. Heads-up, 3rd street is then keyed as the rank game itself keys it but for the order of
+  the round's actions (a pair of down cards is its rank twice).
 
 >>> import numpy as np
 >>> vectors = np.zeros((2, 4), dtype=np.float32)
@@ -62,12 +66,14 @@ solver's walk, cached from ``sampled_cfr.py``, inlines :func:`infoset_key`, and 
 drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", CACHE_SOURCES)
 
 ABSTRACTIONS = {"exact": 0, "razz_buckets": 1, "action_razz_buckets": 2, "stud8_buckets": 3, "stud8_coarse": 4,
-                "razz_fine": 5}
+                "razz_fine": 5, "razz_third": 6}
 """Each abstraction's name and the code the kernels read."""
-EXACT, RAZZ_BUCKETS, ACTION_RAZZ_BUCKETS, STUD8_BUCKETS, STUD8_COARSE, RAZZ_FINE = (ABSTRACTIONS[name]
-                                                                                    for name in ABSTRACTIONS)
+EXACT, RAZZ_BUCKETS, ACTION_RAZZ_BUCKETS, STUD8_BUCKETS, STUD8_COARSE, RAZZ_FINE, RAZZ_THIRD = (
+    ABSTRACTIONS[name] for name in ABSTRACTIONS)
+THIRD_STREET = 7
+"""The code of ``razz_third``'s 3rd-street keys (its later keys carry :data:`RAZZ_THIRD`)."""
 SERVES = {"razz_buckets": ("razz",), "action_razz_buckets": ("action_razz",), "stud8_buckets": ("stud8",),
-          "stud8_coarse": ("stud8",), "razz_fine": ("razz",)}
+          "stud8_coarse": ("stud8",), "razz_fine": ("razz",), "razz_third": ("razz",)}
 """The variants an abstraction reads (absent: every variant)."""
 _LEVEL = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 9], dtype=np.int64)
 """Each rank's level in ``razz_buckets`` (A to 8 their own, 9-T, J-K)."""
@@ -85,6 +91,9 @@ ACTION_RAZZ_FIELDS = (*RAZZ_FIELDS[:-1], ("own_face", 1), ("other_face", 1), RAZ
 RAZZ_FINE_FIELDS = (*RAZZ_FIELDS[:-1], ("third", 2), RAZZ_FIELDS[-1])
 """``razz_fine``'s fields: ``razz_buckets``' and the third-highest card of the seat's low (0 none, 1 A-4, 2 five or
 higher)."""
+THIRD_STREET_FIELDS = (("street", 3), ("down_low", 4), ("down_high", 4), ("up", 4), ("other_up", 4),
+                       ("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2), ("legal", 5))
+"""``razz_third``'s 3rd-street fields (ranks 0-12, A to K)."""
 _FACES = (10, 11, 12)
 """The rank indices of J, Q and K."""
 BETTING_FIELDS = (("bets", 3), ("facing", 1), ("brought_in_by", 1), ("pot", 3), ("aggressor", 2))
@@ -103,6 +112,7 @@ _STUD8_COARSE_BITS = tuple(bits for _, bits in STUD8_COARSE_FIELDS[:-1])
 
 
 _RAZZ_BITS = tuple(bits for _, bits in RAZZ_FIELDS[:-1])
+_THIRD_STREET_BITS = tuple(bits for _, bits in THIRD_STREET_FIELDS[:-1])
 """The packer's widths, read from :data:`RAZZ_FIELDS` (the legal ids go in a bit each)."""
 _RAZZ_FINE_BITS = tuple(bits for _, bits in RAZZ_FINE_FIELDS[len(RAZZ_FIELDS) - 1:-1])
 _FACE_BITS = tuple(bits for _, bits in ACTION_RAZZ_FIELDS[len(RAZZ_FIELDS) - 1:-1])
@@ -146,7 +156,7 @@ def abstraction_layout(config: HandConfig) -> np.ndarray:
 def infoset_key(kind, vector, mask, offsets):
     """The key of one decision: abstraction ``kind`` of ``vector`` (float32, laid out as ``offsets`` says) and
     ``mask`` (the five legal ids)."""
-    if kind == RAZZ_BUCKETS or kind == ACTION_RAZZ_BUCKETS or kind == RAZZ_FINE:
+    if kind == RAZZ_BUCKETS or kind == ACTION_RAZZ_BUCKETS or kind == RAZZ_FINE or kind == RAZZ_THIRD:
         return _razz_key(vector, mask, offsets, kind)
     if kind == STUD8_BUCKETS or kind == STUD8_COARSE:
         return _stud8_key(vector, mask, offsets, kind)
@@ -189,6 +199,8 @@ def _razz_key(vector, mask, offsets, kind):
     packed into bits of one int64, the kind's code first."""
     width = offsets[_k.O_CARD_WIDTH]
     street = _first_set(vector, offsets[_k.O_STREET], 5)
+    if kind == RAZZ_THIRD and street == 0:
+        return _third_street_key(vector, mask, offsets)
     distinct = 0
     top = 9
     second = 10
@@ -215,6 +227,31 @@ def _razz_key(vector, mask, offsets, kind):
             if vector[offsets[_k.O_UP] + width + r] > 0.0:
                 other_face = 1
         key = _packed(key, (own_face, other_face), _FACE_BITS)
+    return _with_legal(key, mask)
+
+
+@njit(cache=CACHE, inline="always")
+def _third_street_key(vector, mask, offsets):
+    """``razz_third``'s key on 3rd street: the seat's down ranks (low, high), its up rank, the other up rank, the
+    betting and the legal ids."""
+    width = offsets[_k.O_CARD_WIDTH]
+    down_low = -1
+    down_high = -1
+    up = 0
+    other_up = 0
+    for r in range(13):
+        down = vector[offsets[_k.O_OWN_DOWN] + r]
+        if down > 0.0:
+            down_high = r
+            if down_low < 0:
+                down_low = r
+        if vector[offsets[_k.O_OWN_UP] + r] > 0.0:
+            up = r
+        if vector[offsets[_k.O_UP] + width + r] > 0.0:
+            other_up = r
+    bets, facing, brought, pot, aggressor = _betting(vector, offsets, 0)
+    key = _packed(np.int64(THIRD_STREET), (0, down_low, down_high, up, other_up, bets, facing, brought, pot,
+                                           aggressor), _THIRD_STREET_BITS)
     return _with_legal(key, mask)
 
 
@@ -348,7 +385,8 @@ def _bit_count(bits):
 
 
 LAYOUTS = {RAZZ_BUCKETS: RAZZ_FIELDS, ACTION_RAZZ_BUCKETS: ACTION_RAZZ_FIELDS, STUD8_BUCKETS: STUD8_FIELDS,
-           STUD8_COARSE: STUD8_COARSE_FIELDS, RAZZ_FINE: RAZZ_FINE_FIELDS}
+           STUD8_COARSE: STUD8_COARSE_FIELDS, RAZZ_FINE: RAZZ_FINE_FIELDS, RAZZ_THIRD: RAZZ_FIELDS,
+           THIRD_STREET: THIRD_STREET_FIELDS}
 """Each bucket abstraction's code and its fields, as packed."""
 
 
@@ -370,7 +408,7 @@ def bucket_fields(key: int) -> dict[str, int]:
                 key >>= bits
             return dict(reversed(list(fields.items())))
     raise ValueError(f"bucket_fields: {key} is no bucket abstraction's key (razz_buckets, action_razz_buckets, "
-                     f"stud8_buckets, stud8_coarse, razz_fine)")
+                     f"stud8_buckets, stud8_coarse, razz_fine, razz_third)")
 
 
 @njit(cache=CACHE)

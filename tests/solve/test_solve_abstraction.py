@@ -106,6 +106,18 @@ def razz_fine_expected(hand, seat, config):
     return {**expected_fields(hand, seat, config), "third": third}
 
 
+def razz_third_expected(hand, seat, config):
+    """``razz_third``'s fields: on 3rd street the seat's down ranks (low, high), its up rank, the other's up rank and
+    the betting, read off the hand's cards; later ``razz_buckets``' (above)."""
+    if hand.street != config.variant.street_numbers[0]:
+        return expected_fields(hand, seat, config)
+    down = sorted(rank_of(card) for card in hand.cards[seat][:2])
+    betting = betting_fields(hand, seat, config)
+    return {"street": 0, "down_low": down[0], "down_high": down[1], "up": rank_of(hand.cards[seat][2]),
+            "other_up": rank_of(hand.up_cards(1 - seat)[0]), **{name: betting[name] for name in (
+                "bets", "facing", "brought_in_by", "pot", "aggressor", "legal")}}
+
+
 def longest_run(ranks):
     """The longest run of consecutive ranks held, the ace at either end (A-2-3 and Q-K-A)."""
     longest = run = 0
@@ -163,6 +175,7 @@ STUD8 = HandConfig.create("stud8", stacks=1000)
 @pytest.mark.parametrize("config, abstraction, expected, hands", [
     (RAZZ, "razz_buckets", expected_fields, 300),
     (RAZZ, "razz_fine", razz_fine_expected, 300),
+    (RAZZ, "razz_third", razz_third_expected, 300),
     (HandConfig.create("action_razz", stacks=1000), "action_razz_buckets", expected_fields, 300),
     (STUD8, "stud8_buckets", stud8_expected, 600),
     (STUD8, "stud8_coarse", stud8_coarse_expected, 600)])
@@ -198,6 +211,9 @@ def test_bucket_keys_read_what_the_hand_holds(config, abstraction, expected, han
     assert (lows, draws) == (({*range(6)}, {0, 1, 2}) if abstraction == "stud8_coarse" else ({None}, {None}))
     if abstraction == "razz_fine":  # every level of the new field met
         assert {fields["third"] for fields in seen} == {0, 1, 2}
+    if abstraction == "razz_third":  # both layouts met, and down pairs among the 3rd-street keys
+        third = [fields for fields in seen if "down_low" in fields]
+        assert third and len(third) < len(seen) and any(f["down_low"] == f["down_high"] for f in third)
 
 
 def test_razz_buckets_refuse_other_tables():

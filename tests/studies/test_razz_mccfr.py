@@ -147,6 +147,8 @@ def test_another_abstraction_of_the_game_trains_in_a_folder_of_its_own(study, lo
     module = load_study("razz_mccfr")
     default = module.stage_folder(module.Args(game="stud8", abstraction="stud8_coarse"), 1)
     assert default.as_posix() == "runs/stud8_mccfr_stud8_coarse/seed1/stage1"
+    third = module.stage_folder(module.Args(abstraction="razz_third"), 3)
+    assert third.as_posix() == "runs/razz_mccfr_razz_third/seed1/stage3"
     done = study("razz_mccfr").run("--game", "stud8", "--abstraction", "stud8_coarse", "--seed", "1", "--stage", "1",
                                    "--output", str(tmp_path), *SMALL)
     assert done.returncode == 0, done.stderr
