@@ -4,6 +4,7 @@ refused when the spec is built. Every port is an ephemeral one, so tests never c
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import subprocess
@@ -48,10 +49,23 @@ def test_a_bot_served_over_tcp_plays_a_match_as_its_command_does(bridge):
     agent.close()
 
 
-def _serve(answer: Callable[[socket.socket, bytes], bool]) -> int:
-    """A bot server in a thread, on an ephemeral port: it answers hello, then calls ``answer(connection, line)`` for
-    every other line until that returns False. Returns its port."""
+@pytest.fixture
+def held() -> Iterator[list[socket.socket]]:
+    """The sockets a test opens, closed when it ends (shut down first, so that a thread waiting in ``accept``
+    returns): none is left open to the end of the run."""
+    sockets: list[socket.socket] = []
+    yield sockets
+    for sock in sockets:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
+
+
+def _serve(answer: Callable[[socket.socket, bytes], bool], held: list[socket.socket]) -> int:
+    """A bot server in a thread, on an ephemeral port (its listener in ``held``): it answers hello, then calls
+    ``answer(connection, line)`` for every other line until that returns False. Returns its port."""
     listener = socket.create_server(("127.0.0.1", 0))
+    held.append(listener)
 
     def converse(connection: socket.socket) -> None:
         with connection, connection.makefile("rb") as lines:
@@ -63,7 +77,10 @@ def _serve(answer: Callable[[socket.socket, bytes], bool]) -> int:
 
     def accept() -> None:
         while True:
-            connection, _ = listener.accept()
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # the test ended: its listener is closed
+                return
             threading.Thread(target=converse, args=(connection,), daemon=True).start()
 
     threading.Thread(target=accept, daemon=True).start()
@@ -88,37 +105,37 @@ def _on_act(reply: bytes | None) -> Callable[[socket.socket, bytes], bool]:
     (b'{"action":"bet_big"}\n', "answered action 'bet_big', which is not legal now"),
 ])
 @pytest.mark.timeout(60)
-def test_a_remote_bot_that_breaks_the_protocol_fails_its_block_by_name(reply, failure):
-    port = _serve(_on_act(reply))
+def test_a_remote_bot_that_breaks_the_protocol_fails_its_block_by_name(reply, failure, held):
+    port = _serve(_on_act(reply), held)
     with pytest.raises(BlockError, match=re.escape(f"agent mine failed: exception: BotError: bot "
                                                    f"'remote:127.0.0.1:{port}'") + ".*" + re.escape(failure)):
         match({"type": f"remote:127.0.0.1:{port}", "label": "mine"}, "calling_station", deals=1, block_deals=1)
 
 
 @pytest.mark.timeout(60)
-def test_a_remote_bot_that_never_answers_fails_on_the_time_limits():
-    port = _serve(_on_act(b""))
+def test_a_remote_bot_that_never_answers_fails_on_the_time_limits(held):
+    port = _serve(_on_act(b""), held)
     with pytest.raises(BlockError, match="agent slow failed: timeout: no decision within 0.5 s"):
         match({"type": f"remote:127.0.0.1:{port}", "label": "slow"}, "calling_station", deals=1, block_deals=1,
               decision_timeout=0.5)
-    silent = _silent()
+    silent = _silent(held)
     with pytest.raises(BotError, match=re.escape(f"bot 'remote:127.0.0.1:{silent}': no answer to hello within 0.3 s")):
         RemoteAgent(f"127.0.0.1:{silent}", start_timeout=0.3)
 
 
-def _silent() -> int:
-    """A port that accepts connections (the kernel's backlog) and never says anything."""
+def _silent(held: list[socket.socket]) -> int:
+    """A port that accepts connections (the kernel's backlog) and never says anything (its socket in ``held``)."""
     listener = socket.create_server(("127.0.0.1", 0))
-    _silent.keep = listener  # type: ignore[attr-defined]
+    held.append(listener)
     return listener.getsockname()[1]
 
 
-def _refused_port() -> int:
-    """A port nothing listens on: bound (so no one else takes it now) but not listening."""
-    held = socket.socket()
-    held.bind(("127.0.0.1", 0))
-    _refused_port.keep = held  # type: ignore[attr-defined]
-    return held.getsockname()[1]
+def _refused_port(held: list[socket.socket]) -> int:
+    """A port nothing listens on: bound (so no one else takes it now) but not listening (its socket in ``held``)."""
+    bound = socket.socket()
+    bound.bind(("127.0.0.1", 0))
+    held.append(bound)
+    return bound.getsockname()[1]
 
 
 @pytest.mark.parametrize("address,message", [
@@ -135,8 +152,8 @@ def test_a_malformed_address_is_refused_when_the_spec_is_built(address, message)
         make_agent(f"remote:{address}")
 
 
-def test_a_refused_connection_is_refused_before_any_block():
-    port = _refused_port()
+def test_a_refused_connection_is_refused_before_any_block(held):
+    port = _refused_port(held)
     with pytest.raises(AgentSpecError, match=re.escape(f"agent 'remote:127.0.0.1:{port}': cannot connect to "
                                                        f"127.0.0.1 port {port}")):
         make_agent(f"remote:127.0.0.1:{port}")

@@ -231,8 +231,8 @@ def test_razz_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c(tmp_p
     import sys
     import urllib.request
 
-    process = subprocess.Popen([sys.executable, "-m", "razz_env.cli", "serve", "--port", "0"], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-W", "always::ResourceWarning", "-m", "razz_env.cli", "serve",
+                                "--port", "0"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()
         assert line.startswith("razz serve: open http://127.0.0.1:") and "agents offered" in line, line
@@ -243,6 +243,7 @@ def test_razz_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c(tmp_p
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
     assert process.returncode == 0 and "Traceback" not in err, err
+    assert "ResourceWarning" not in err, err  # its listening socket closed when it stops
 
 
 def test_razz_serve_without_the_serve_extra_names_it():
