@@ -195,8 +195,8 @@ def _board(vector, start):
 
 @njit(cache=CACHE, inline="always")
 def _razz_key(vector, mask, offsets, kind):
-    """``razz_buckets``, ``action_razz_buckets`` or ``razz_fine`` (``kind``): see the module docstring; fields
-    packed into bits of one int64, the kind's code first."""
+    """``razz_buckets``, ``action_razz_buckets``, ``razz_fine`` or ``razz_third`` (``kind``): see the module
+    docstring; fields packed into bits of one int64, the kind's code first."""
     width = offsets[_k.O_CARD_WIDTH]
     street = _first_set(vector, offsets[_k.O_STREET], 5)
     if kind == RAZZ_THIRD and street == 0:
