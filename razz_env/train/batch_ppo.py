@@ -528,16 +528,21 @@ def table_roles(args: Args, device: torch.device) -> tuple[torch.Tensor, torch.T
     return kind.to(device), at_seat.to(device), (torch.arange(tables) % seats).to(device)
 
 
-def draw_seats(weights: tuple[float, ...], tables: int, seats: int, concentration: float) -> torch.Tensor:
-    """(``tables``, ``seats``) opponent indices, each drawn by ``weights`` (``concentration`` above 0: by each table's
-    own weights, drawn from a Dirichlet with the parameters ``weights`` scaled to sum to it), from torch's generator.
+def seat_shares(weights: tuple[float, ...], device: torch.device) -> torch.Tensor:
+    """The opponents' ``weights`` as shares summing to 1 (float64, on ``device``): what :func:`draw_seats` reads."""
+    share = torch.tensor(weights, dtype=torch.float64, device=device)
+    return share / share.sum()
+
+
+def draw_seats(share: torch.Tensor, tables: int, seats: int, concentration: float) -> torch.Tensor:
+    """(``tables``, ``seats``) opponent indices, each drawn by ``share`` (:func:`seat_shares`; ``concentration``
+    above 0: by each table's own shares, drawn from a Dirichlet with the parameters ``share`` scaled to sum to it),
+    from the generator of ``share``'s device, on that device (a GPU run reads nothing back).
 
     >>> _ = torch.manual_seed(0)
-    >>> draw_seats((1.0, 0.0), 2, 3, 0.0).tolist()
+    >>> draw_seats(seat_shares((1.0, 0.0), torch.device("cpu")), 2, 3, 0.0).tolist()
     [[0, 0, 0], [0, 0, 0]]
     """
-    share = torch.tensor(weights, dtype=torch.float64)
-    share = share / share.sum()
     if concentration:
         share = torch.distributions.Dirichlet((share * concentration).expand(tables, -1)).sample()
         share = share.clamp_min(1e-12)  # a Dirichlet draw of tiny parameters may underflow to zeros
@@ -757,8 +762,9 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     if args.pool_fraction and not pool.networks:  # a new run, or one going on from a stage without a pool
         pool.add(agent.actor)
     drawing = kind == MIXED if args.seat_draw == "hand" else None
-    if drawing is not None:
-        at_seat = torch.where(drawing[:, None], redraw(args, device), at_seat)
+    if drawing is not None:  # the mixed tables' first seats; each step draws again for those whose hands ended
+        shares = seat_shares(opponent_weights(args), device)
+        at_seat = torch.where(drawing[:, None], draw_seats(shares, T, S, args.seat_concentration), at_seat)
 
     obs = torch.zeros((N + 1, T, env.size), dtype=torch.float32, device=device)
     masks = torch.zeros((N + 1, T, NUM_ACTIONS), dtype=torch.bool, device=device)
@@ -820,7 +826,8 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
                 vs_hands.index_add_(0, slot, finished[i].to(torch.float64))
                 learner_seat = torch.where(finished[i], (learner_seat + 1) % S, learner_seat)
                 if drawing is not None:  # the mixed tables whose hands ended seat new opponents
-                    at_seat = torch.where((finished[i] & drawing)[:, None], redraw(args, device), at_seat)
+                    at_seat = torch.where((finished[i] & drawing)[:, None],
+                                          draw_seats(shares, T, S, args.seat_concentration), at_seat)
             env.check()
             next_value = agent.value(obs[N])
             gae = seat_gae(actor[:N], values, payoffs.float() / big_bet, finished, actor[N], next_value,
@@ -855,13 +862,6 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
     save_policy(out / "final.pt", agent, args, steps)
     return {"steps": steps, "seconds": seconds, "steps_per_second": (steps - start_steps) / seconds,
             "output": str(out / "final.pt"), "last": last}
-
-
-def redraw(args: Args, device: torch.device) -> torch.Tensor:
-    """Every table's seats drawn as ``--seat-draw hand`` says (:func:`draw_seats`), on the host from torch's
-    generator (a checkpoint keeps its state: a resumed run draws on), moved to ``device`` with no read back; the
-    caller keeps the rows of the tables whose hands begin."""
-    return draw_seats(opponent_weights(args), args.num_tables, args.num_seats, args.seat_concentration).to(device)
 
 
 def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: torch.Tensor, masks: torch.Tensor,

@@ -37,6 +37,7 @@ from razz_env.train.batch_ppo import (
     magnet_log_probs,
     save_checkpoint,
     seat_gae,
+    seat_shares,
     table_roles,
     train,
 )
@@ -169,12 +170,12 @@ def test_fixed_mixed_tables_repeat_a_few_layouts_and_never_seat_two_maniacs() ->
 
 def test_drawn_seats_follow_the_weights_or_each_tables_dirichlet_draw_of_them() -> None:
     torch.manual_seed(3)
-    plain = draw_seats(SIX_HANDED_WEIGHTS, 40_000, 5, 0.0)
+    plain = draw_seats(seat_shares(SIX_HANDED_WEIGHTS, torch.device("cpu")), 40_000, 5, 0.0)
     share = torch.bincount(plain.flatten(), minlength=9).double() / plain.numel()
     assert torch.allclose(share, torch.tensor(SIX_HANDED_WEIGHTS, dtype=torch.float64) / 13.0, atol=0.005)
     maniacs = (plain == 4).sum(1)
     assert abs(float((maniacs >= 2).double().mean()) - 0.0512) < 0.006  # binomial: 1 - P(0) - P(1) at p = 1/13
-    varied = draw_seats(SIX_HANDED_WEIGHTS, 40_000, 5, 5.0)
+    varied = draw_seats(seat_shares(SIX_HANDED_WEIGHTS, torch.device("cpu")), 40_000, 5, 5.0)
     share = torch.bincount(varied.flatten(), minlength=9).double() / varied.numel()
     assert torch.allclose(share, torch.tensor(SIX_HANDED_WEIGHTS, dtype=torch.float64) / 13.0, atol=0.01)
     pairs = (varied == 4).sum(1) >= 2  # the same shares, but tables of fewer kinds: two maniacs near twice as often
