@@ -96,9 +96,12 @@ for razz, Monte Carlo's for stud (``six_handed``).
     python studies/razz_flagship.py --game razz6 --seed 1 --stage 1 --arm cloned
 
 Their ``--arm drawn`` goes on from the cloned chain's stage 1 (from stage 2) with the mixed tables' seats drawn anew
-every hand from each table's own Dirichlet draw of the weights (:data:`DRAWN`), not dealt once.
+every hand from each table's own Dirichlet draw of the weights (:data:`DRAWN`), not dealt once. Their ``--arm
+gentle`` trains from stage 1 on from the cloned chain's imitation start (``stage0-cloned``, made if missing) with
+those seats, a tenth of the learning rate and a KL stop (:data:`GENTLE`).
 
     python studies/razz_flagship.py --game razz6 --seed 1 --stage 2 --arm drawn
+    python studies/razz_flagship.py --game stud6 --seed 1 --stage 1 --arm gentle
 
 ``--keep`` copies a finished stage that goes on (its ``checkpoint.pt``, ``final.pt`` and ``state.json``, their
 SHA-256 in ``kept.json``) into ``--release`` (``releases/razz_flagship/seed<k>/stage<i>``), which is committed: a
@@ -164,6 +167,13 @@ DRAWN = {"seat_draw": "hand", "seat_concentration": 5.0}
 """The six-handed ``drawn`` arm's seats: every hand each mixed table draws its own weights (a Dirichlet, parameters
 the arm's weights scaled to sum to 5, the other seats' count) and its five other seats from them, so that two or
 three of one opponent are common (at the fixed tables' 13 layouts two maniacs never sit together)."""
+
+
+GENTLE = {**DRAWN, "learning_rate": 3e-5, "target_kl": 0.02}
+"""The six-handed ``gentle`` arm: the ``drawn`` arm's seats, a tenth of the method's learning rate and SB3's KL stop
+at 0.02 (``batch_ppo``'s ``target_kl``). From Monte Carlo's imitation at stud's tables one update at the method's
+rate took the policy 10 nats from its rollout (a fresh Adam's first steps are a learning rate for every weight) and
+its entropy from 0.33 to 0.0002; at a tenth, 20 updates kept it above 0.19."""
 
 
 POOL_ARM = {"self_play_fraction": 0.5, "pool_fraction": 0.5, "snapshot_every": 50, "max_snapshots": 0}
@@ -256,6 +266,15 @@ class Game:
             return arm
         return self.arm_at(stage, self.follows[arm]) if arm in self.follows else self.first_arm
 
+    def start_arm(self, arm: str | None) -> str | None:
+        """The arm whose imitation start (``stage0-<arm>``) a chain in ``arm`` goes on from at stage 1: its stage 1's
+        arm's, or, where that arm has none and follows another, the other's (None: stage 1 starts from fresh
+        weights)."""
+        first = self.arm_at(1, arm)
+        if first in self.imitation:
+            return first
+        return self.start_arm(self.follows[first]) if first in self.follows else None
+
 
 HELD_OUT_TABLES = {"h1": ("board_bully", "board_bully", "calling_station", "rock", "monte_carlo"),
                    "h2": ("maniac", "maniac", "random", "calling_station", "razz_heuristic"),
@@ -270,10 +289,13 @@ def six_handed(variant: str, name: str, zoo: dict[str, float], s2_last: str, acc
     selection tables ``s1`` and ``s2`` (whose fifth seat is ``s2_last``), 1,000 deals a table and seed, and
     2,000 at each held-out table on ``acceptance_seed``, ``razz_heuristic`` in the candidate's seat beside it. Its
     ``cloned`` arm trains the same tables from an imitation of ``teacher`` at them (100,000 hands, 40 epochs); its
-    ``drawn`` arm goes on from the cloned chain's stage 1 with the seats drawn every hand (:data:`DRAWN`)."""
+    ``drawn`` arm goes on from the cloned chain's stage 1 with the seats drawn every hand (:data:`DRAWN`); its
+    ``gentle`` arm trains from the cloned chain's imitation start with those seats and smaller steps
+    (:data:`GENTLE`)."""
     return Game(variant, name, arms={"mixed_tables": mixed_tables_arm(zoo), "cloned": mixed_tables_arm(zoo),
-                                     "drawn": mixed_tables_arm(zoo, **DRAWN)},
-                begins={"cloned": 1, "drawn": 2}, follows={"drawn": "cloned"},
+                                     "drawn": mixed_tables_arm(zoo, **DRAWN),
+                                     "gentle": mixed_tables_arm(zoo, **GENTLE)},
+                begins={"cloned": 1, "drawn": 2, "gentle": 1}, follows={"drawn": "cloned", "gentle": "cloned"},
                 imitation={"cloned": {**CLONED, "teacher": teacher}},
                 acceptance_seeds=(acceptance_seed,),
                 seats=6, selection_tables={"s1": ("calling_station", "razz_heuristic", "rock", "tag", "check_raiser"),
@@ -332,8 +354,10 @@ class Args:
     :data:`POOL_ARM`), ``calm`` (razz, from stage 4: self-play with a third of the learning rate: :data:`CALM_ARM`),
     ``rivals`` (razz, from stage 4: the opponents arm with ``ppo_razz_psro``: :data:`RIVALS_ARM`), ``cloned``
     (stud8 and action_razz: the opponents arm from an imitation of Monte Carlo, :data:`CLONED`; razz: self-play
-    from an imitation of ``ppo_razz_psro``, :data:`CLONED_PSRO`) or
-    ``mixed_tables`` (the six-handed games' only arm: :func:`mixed_tables_arm`)"""
+    from an imitation of ``ppo_razz_psro``, :data:`CLONED_PSRO`), ``mixed_tables`` (the six-handed games' first arm:
+    :func:`mixed_tables_arm`), ``cloned`` there (from an imitation of the game's teacher), ``drawn`` (six-handed,
+    from stage 2: the seats drawn every hand, :data:`DRAWN`) or ``gentle`` (six-handed, from the cloned imitation
+    start: drawn seats and smaller steps, :data:`GENTLE`)"""
     stage_updates: int = limited(800, minimum=1)
     """updates per stage (800 x 32,768 steps: about an hour of one core)"""
     checkpoint_every: float = limited(15.0, above=0)
@@ -714,7 +738,7 @@ def recipe(args: Args, rollout: int) -> dict[str, Any]:
     import hashlib
 
     game = GAMES[args.game]
-    imitation = game.imitation.get(game.arm_at(1, args.arm))
+    imitation = game.imitation.get(game.start_arm(args.arm))
     stages = []
     for stage in range(1, args.stage + 1):
         folder = stage_folder(game, args.output, args.seed, stage, args.arm)
@@ -842,9 +866,9 @@ def main(args: Args) -> None:
     if earlier is not None and not budget_spent(earlier, float("inf"), (args.stage - 1) * args.stage_updates * rollout):
         raise ConfigError(f"--stage {args.stage}: stage {args.stage - 1} of seed {args.seed} is not finished "
                           f"({earlier}); train it first")
-    imitation = game.imitation.get(args.arm) if args.stage == 1 else None
-    if imitation is not None:
-        earlier = Path(args.output) / f"seed{args.seed}" / f"stage0-{args.arm}"
+    start = game.start_arm(args.arm) if args.stage == 1 else None
+    if start is not None:
+        earlier = Path(args.output) / f"seed{args.seed}" / f"stage0-{start}"
     run = BudgetedRun(folder, settings, minutes=float("inf"), every=args.checkpoint_every * 60,
                       evaluator=Checkpoints(), max_steps=args.stage * args.stage_updates * rollout,
                       label=str(folder), start_from=earlier)
@@ -887,11 +911,12 @@ def main(args: Args) -> None:
     if run.done():
         print(f"{folder}: finished already ({folder / 'final.pt'})")
         return
-    if imitation is not None and read_state(folder) is None:
+    if start is not None and read_state(folder) is None:
         from razz_env.train.batch_imitation import IMITATION_RECORD, imitation_stage
         from razz_env.train.imitation import ImitationSettings
 
-        imitation_stage(earlier, settings, ImitationSettings(**imitation, seed=args.seed))
+        imitation_stage(earlier, trainer_settings(game, args.seed, args.device, start),
+                        ImitationSettings(**game.imitation[start], seed=args.seed))
         fitted = json.loads((earlier / IMITATION_RECORD).read_text(encoding="utf-8"))
         print(f"{earlier}: {fitted['decisions']:,} decisions of {fitted['teacher']} fitted, held-out agreement "
               f"{fitted['epochs_run'][-1]['held_out_agreement']:.3f} ({fitted['cpu_seconds'] / 60:.1f} CPU min)")

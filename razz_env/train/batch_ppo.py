@@ -33,7 +33,7 @@ import itertools
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -105,6 +105,10 @@ class Args:
     """the surrogate's clipping"""
     clip_vloss: bool = True
     """clip the value loss as PPO's paper does"""
+    target_kl: float = limited(0.0, minimum=0)
+    """stop an update's epochs at the first minibatch whose approximate KL from the rollout's policy passes 1.5 times
+    this (Stable-Baselines3's rule; 0: never): it keeps a fresh Adam's first sign-sized steps from wrecking a fitted
+    start (an imitation). Each minibatch then reads one number back from the device"""
     ent_coef: float = limited(0.01, minimum=0)
     """entropy bonus"""
     vf_coef: float = limited(0.5, minimum=0)
@@ -672,7 +676,7 @@ def save_checkpoint(path: Path, progress: Progress, args: Args) -> None:
 
 ADJUSTABLE = ("opponents", "opponent_weights", "seat_draw", "seat_concentration", "self_play_fraction",
               "pool_fraction", "snapshot_every", "max_snapshots", "ent_coef", "regularisation_halflife", "magnet_coef",
-              "kl_coef", "total_steps", "learning_rate")
+              "kl_coef", "total_steps", "learning_rate", "target_kl")
 """Settings a run may change when it goes on from another run's checkpoint (a later stage: :func:`carry_over`): what
 the learner plays against, how strongly it is regularised and how large its steps are (Adam's state carries over,
 its learning rate is the new run's); never the table, the networks, the optimizer's kind or the rollout's shape."""
@@ -864,6 +868,19 @@ def train(args: Args, hook: Callable[[Progress], bool] | None = None, resume: Pa
             "output": str(out / "final.pt"), "last": last}
 
 
+def minibatches(size: int, minibatch: int, epochs: int, device: torch.device) -> Iterator[torch.Tensor]:
+    """The rows of each minibatch of ``epochs`` shuffled passes over ``size`` rows (a last part short of
+    ``minibatch`` is left out).
+
+    >>> [len(rows) for rows in minibatches(10, 4, 2, torch.device("cpu"))]
+    [4, 4, 4, 4]
+    """
+    for _ in range(epochs):
+        order = torch.randperm(size, device=device)
+        for start in range(0, size - minibatch + 1, minibatch):
+            yield order[start:start + minibatch]
+
+
 def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: torch.Tensor, masks: torch.Tensor,
              actions: torch.Tensor, logprobs: torch.Tensor, values: torch.Tensor, gae: SeatReturns,
              trained: torch.Tensor, minibatch: int, old_logp: torch.Tensor | None = None,
@@ -873,64 +890,68 @@ def optimise(agent: Agent, optimizer: torch.optim.Optimizer, args: Args, obs: to
     With ``args.magnet_coef`` the loss adds alpha KL(policy || magnet) (``magnet_logp``: the magnet's log-probabilities
     per decision), with ``args.kl_coef`` it adds KL(policy || the rollout's policy) (``old_logp``): the two terms of
     magnetic mirror descent (Sokota et al., 2023). The entropy and magnet weights are multiplied by ``decay``
-    (``--regularisation-halflife``)."""
+    (``--regularisation-halflife``). With ``args.target_kl`` the epochs stop at the first minibatch whose approximate
+    KL passes 1.5 times it (before its step), and ``optimizer_steps`` counts the steps taken."""
     weight = (trained & gae.valid.reshape(-1)).float()
     advantages, returns = gae.advantages.reshape(-1), gae.returns.reshape(-1)
     totals = {name: torch.zeros((), device=obs.device) for name in ("policy_loss", "value_loss", "entropy",
                                                                      "approx_kl", "clipfrac", "magnet_kl")}
     rounds = 0
-    for _ in range(args.update_epochs):
-        order = torch.randperm(len(obs), device=obs.device)
-        for start in range(0, len(obs) - minibatch + 1, minibatch):
-            index = order[start:start + minibatch]
-            w = weight[index]
-            count = w.sum().clamp(min=1.0)
-            logits = agent.masked_logits(obs[index], masks[index])
-            logp_all = torch.log_softmax(logits, dim=1)
-            newlogprob = logp_all.gather(1, actions[index, None]).squeeze(1)
-            probs = logp_all.exp()
-            entropy = -(probs * logp_all).sum(dim=1)
-            logratio = newlogprob - logprobs[index]
-            ratio = logratio.exp()
-            adv = advantages[index]
-            if args.norm_adv:
-                mean = (adv * w).sum() / count
-                std = (((adv - mean) ** 2 * w).sum() / count).sqrt()
-                adv = (adv - mean) / (std + 1e-8)
-            pg_loss = (torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef))
-                       * w).sum() / count
-            legal = masks[index]
-            if magnet_logp is not None:
-                magnet_kl = (torch.where(legal, probs * (logp_all - magnet_logp[index]), 0.0).sum(dim=1) * w).sum() \
-                    / count
-                pg_loss = pg_loss + args.magnet_coef * decay * magnet_kl
-                totals["magnet_kl"] += magnet_kl.detach()
-            if old_logp is not None:
-                step_kl = (torch.where(legal, probs * (logp_all - old_logp[index]), 0.0).sum(dim=1) * w).sum() / count
-                pg_loss = pg_loss + args.kl_coef * step_kl
-            new_value = agent.value(obs[index])
-            unclipped = (new_value - returns[index]) ** 2
-            if args.clip_vloss:
-                clipped = values[index] + (new_value - values[index]).clamp(-args.clip_coef, args.clip_coef)
-                v_loss = 0.5 * (torch.max(unclipped, (clipped - returns[index]) ** 2) * w).sum() / count
-            else:
-                v_loss = 0.5 * (unclipped * w).sum() / count
-            entropy_loss = (entropy * w).sum() / count
-            loss = pg_loss - args.ent_coef * decay * entropy_loss + args.vf_coef * v_loss
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
-            optimizer.step()
-            with torch.no_grad():
-                totals["policy_loss"] += pg_loss
-                totals["value_loss"] += v_loss
-                totals["entropy"] += entropy_loss
-                totals["approx_kl"] += (((ratio - 1) - logratio) * w).sum() / count
-                totals["clipfrac"] += (((ratio - 1.0).abs() > args.clip_coef).float() * w).sum() / count
-            rounds += 1
+    for index in minibatches(len(obs), minibatch, args.update_epochs, obs.device):
+        w = weight[index]
+        count = w.sum().clamp(min=1.0)
+        logits = agent.masked_logits(obs[index], masks[index])
+        logp_all = torch.log_softmax(logits, dim=1)
+        newlogprob = logp_all.gather(1, actions[index, None]).squeeze(1)
+        probs = logp_all.exp()
+        entropy = -(probs * logp_all).sum(dim=1)
+        logratio = newlogprob - logprobs[index]
+        ratio = logratio.exp()
+        approx_kl = (((ratio - 1) - logratio) * w).sum().detach() / count
+        if args.target_kl and float(approx_kl) > 1.5 * args.target_kl:
+            break
+        adv = advantages[index]
+        if args.norm_adv:
+            mean = (adv * w).sum() / count
+            std = (((adv - mean) ** 2 * w).sum() / count).sqrt()
+            adv = (adv - mean) / (std + 1e-8)
+        pg_loss = (torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef))
+                   * w).sum() / count
+        legal = masks[index]
+        if magnet_logp is not None:
+            magnet_kl = (torch.where(legal, probs * (logp_all - magnet_logp[index]), 0.0).sum(dim=1) * w).sum() \
+                / count
+            pg_loss = pg_loss + args.magnet_coef * decay * magnet_kl
+            totals["magnet_kl"] += magnet_kl.detach()
+        if old_logp is not None:
+            step_kl = (torch.where(legal, probs * (logp_all - old_logp[index]), 0.0).sum(dim=1) * w).sum() / count
+            pg_loss = pg_loss + args.kl_coef * step_kl
+        new_value = agent.value(obs[index])
+        unclipped = (new_value - returns[index]) ** 2
+        if args.clip_vloss:
+            clipped = values[index] + (new_value - values[index]).clamp(-args.clip_coef, args.clip_coef)
+            v_loss = 0.5 * (torch.max(unclipped, (clipped - returns[index]) ** 2) * w).sum() / count
+        else:
+            v_loss = 0.5 * (unclipped * w).sum() / count
+        entropy_loss = (entropy * w).sum() / count
+        loss = pg_loss - args.ent_coef * decay * entropy_loss + args.vf_coef * v_loss
+        optimizer.zero_grad()
+        loss.backward()
+        nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+        optimizer.step()
+        with torch.no_grad():
+            totals["policy_loss"] += pg_loss
+            totals["value_loss"] += v_loss
+            totals["entropy"] += entropy_loss
+            totals["approx_kl"] += approx_kl
+            totals["clipfrac"] += (((ratio - 1.0).abs() > args.clip_coef).float() * w).sum() / count
+        rounds += 1
     if magnet_logp is None:
         del totals["magnet_kl"]
-    return {name: total / rounds for name, total in totals.items()}
+    stats = {name: total / rounds for name, total in totals.items()}
+    if args.target_kl:
+        stats["optimizer_steps"] = torch.tensor(rounds)
+    return stats
 
 
 def log_line(args: Args, update: int, steps: int, played: int, seconds: float, stats: dict[str, torch.Tensor],

@@ -34,7 +34,7 @@ import pytest
     (["--arm", "pool", "--stage", "3"], "--arm pool: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--arm", "magnet"], "argument --arm: invalid choice: 'magnet' (choose from 'self_play', 'opponents', 'pool', "
-                          "'calm', 'rivals', 'cloned', 'mixed_tables', 'drawn')"),
+                          "'calm', 'rivals', 'cloned', 'mixed_tables', 'drawn', 'gentle')"),
     (["--arm", "calm", "--stage", "3"], "--arm calm: stages before 4 are self-play in every arm; the arm begins at "
                                         "stage 4"),
     (["--game", "stud8", "--arm", "pool"], "--arm pool: the stud8 agent trains in opponents, cloned"),
@@ -271,6 +271,31 @@ def test_a_cloned_chain_begins_from_an_imitation_start(load_study, tmp_path, mon
     assert (first.imitation.teacher, first.imitation.hands, first.imitation.seed) == ("tag", 40, 1)
 
 
+def test_a_gentle_chain_goes_on_from_the_cloned_chains_imitation_start(load_study, tmp_path, monkeypatch):
+    """The six-handed ``gentle`` arm has no imitation of its own: its stage 1 makes (or finds) ``stage0-cloned``,
+    made with the cloned arm's settings, and goes on from it with its own (smaller steps, drawn seats); its recipe's
+    first stage names that imitation."""
+    pytest.importorskip("torch")
+    pytest.importorskip("numba")
+    module = load_study("razz_flagship")
+    quick = {"cloned": {"teacher": "tag", "hands": 12, "epochs": 1}}
+    small = {arm: {**settings, "num_tables": 64} for arm, settings in module.GAMES["razz6"].arms.items()}
+    monkeypatch.setitem(module.GAMES, "razz6", dataclasses.replace(module.GAMES["razz6"], imitation=quick, arms=small))
+    module.main(module.Args(game="razz6", arm="gentle", stage_updates=1, output=str(tmp_path),
+                            release=str(tmp_path / "release")))
+    start, stage1 = tmp_path / "seed1" / "stage0-cloned", tmp_path / "seed1" / "stage1-gentle"
+    assert not (tmp_path / "seed1" / "stage0-gentle").exists()
+    made = json.loads((start / "state.json").read_text())["settings"]
+    assert made == json.loads(json.dumps(module.trainer_settings(module.GAMES["razz6"], 1, arm="cloned")))
+    went_on = json.loads((stage1 / "state.json").read_text())
+    assert went_on["settings"]["learning_rate"] == 3e-5 and went_on["update"] == 1
+    module.main(module.Args(game="razz6", arm="gentle", stage_updates=1, output=str(tmp_path), recipe="tiny_gentle"))
+    from razz_env import recipes
+
+    (first,) = recipes.load_recipe("tiny_gentle", tmp_path).stages
+    assert (first.name, first.imitation.teacher, first.imitation.hands) == ("stage1_gentle", "tag", 12)
+
+
 def test_each_game_measures_its_agent_against_its_own_field_at_its_own_table(load_study):
     module = load_study("razz_flagship")
     for name, game in module.GAMES.items():
@@ -356,6 +381,12 @@ def test_a_six_handed_game_trains_at_mixed_tables_and_meets_board_bully_only_at_
     assert [module.stage_folder(game, "out", 2, stage, "drawn").name for stage in (1, 2, 3)] == [
         "stage1-cloned", "stage2-drawn", "stage3-drawn"]  # it goes on from the cloned chain's stage 1
     assert game.imitation.get(game.arm_at(1, "drawn")) == game.imitation["cloned"]
+    assert [game.start_arm(arm) for arm in ("mixed_tables", "cloned", "drawn", "gentle")] == [
+        None, "cloned", "cloned", "cloned"]
+    gentle = module.trainer_settings(game, 2, arm="gentle")  # drawn seats, smaller steps, SB3's KL stop
+    assert gentle == {**drawn, "learning_rate": 3e-5, "target_kl": 0.02}
+    assert [module.stage_folder(game, "out", 2, stage, "gentle").name for stage in (1, 2)] == [
+        "stage1-gentle", "stage2-gentle"]
     with pytest.raises(module.ConfigError, match="--arm drawn: stages before 2 are the cloned arm's; the arm begins"):
         module.resolved(module.Args(game=key, arm="drawn", stage=1))
     assert game.imitation == {"cloned": {"teacher": "razz_heuristic" if key == "razz6" else "monte_carlo",

@@ -437,6 +437,28 @@ def test_the_regularisation_halves_every_halflife(tmp_path) -> None:
     assert entropy(regularisation_halflife=1) < entropy() - 0.01
 
 
+def test_a_target_kl_stops_an_updates_epochs_once_the_policy_has_moved_that_far(tmp_path) -> None:
+    """SB3's rule: a minibatch whose approximate KL from the rollout's policy passes 1.5 times the target is not
+    stepped, nor are the rest of the update's (the first, at KL 0, always is); without a target all are."""
+    def steps(name: str, **options) -> list[float]:
+        taken: list[float] = []
+        train(tiny(tmp_path, name, learning_rate=0.01, total_steps=3 * 1024, **options),
+              hook=lambda progress: taken.append(progress.last.get("optimizer_steps")) and False)
+        return taken
+
+    assert steps("none") == [None, None, None]  # 4 minibatches x 2 epochs, taken and not counted
+    assert steps("tight", target_kl=1e-12) == [1.0, 1.0, 1.0]
+    assert set(steps("loose", target_kl=1e6)) == {8.0}
+
+
+def test_a_later_stage_may_change_its_target_kl(tmp_path) -> None:
+    args = tiny(tmp_path, "first", total_steps=1024)
+    train(args, hook=lambda progress: save_checkpoint(tmp_path / "first.pt", progress, args) and False)
+    later = tiny(tmp_path, "later", total_steps=2 * 1024, target_kl=0.02)
+    carry_over(tmp_path / "first.pt", tmp_path / "later.pt", later)
+    assert train(later, resume=tmp_path / "later.pt")["last"]["optimizer_steps"] >= 1
+
+
 def test_a_checkpoint_from_before_a_setting_existed_resumes_with_its_default(tmp_path) -> None:
     args = tiny(tmp_path, "old", total_steps=4 * 1024)
 
@@ -543,6 +565,7 @@ def test_a_non_empty_output_is_refused_unless_forced(tmp_path) -> None:
     ({"max_snapshots": -1}, r"--max-snapshots: must be at least 0"),
     ({"snapshot_every": 0}, r"--snapshot-every: must be at least 1"),
     ({"regularisation_halflife": -1}, r"--regularisation-halflife: must be at least 0"),
+    ({"target_kl": -0.01}, r"--target-kl: must be at least 0, got -0.01"),
     ({"num_minibatches": 7}, r"--num-minibatches: 7 does not divide a rollout's 1024 decisions \(--num-tables 64 "
                              r"x --num-steps 16\); choose a divisor, e.g. 8"),
 ])
