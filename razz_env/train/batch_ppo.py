@@ -107,8 +107,9 @@ class Args:
     """clip the value loss as PPO's paper does"""
     target_kl: float = limited(0.0, minimum=0)
     """stop an update's epochs at the first minibatch whose approximate KL from the rollout's policy passes 1.5 times
-    this (Stable-Baselines3's rule; 0: never): it keeps a fresh Adam's first sign-sized steps from wrecking a fitted
-    start (an imitation). Each minibatch then reads one number back from the device"""
+    this (Stable-Baselines3's rule; 0: never), so that no update moves the policy far. It cannot make one step
+    smaller: from a fitted start (an imitation) a fresh Adam's first step moves every weight by about the learning
+    rate, so take a small one too. Each minibatch then reads one number back from the device"""
     ent_coef: float = limited(0.01, minimum=0)
     """entropy bonus"""
     vf_coef: float = limited(0.5, minimum=0)
